@@ -1,0 +1,120 @@
+package autograd
+
+import (
+	"fmt"
+
+	"tapelab/engine/tensor"
+)
+
+// BackwardDense is TorchLean's backwardDense: it seeds node out with seed and
+// walks ids from out down to 0, running the VJP of every node that the pass
+// has reached and that requires a gradient. Contributions are folded into
+// parents in operand order, existing + new; contributions to parents that do
+// not require gradients are dropped. Unreached nodes keep empty slots in g.
+func (t *Tape) BackwardDense(out int, seed *tensor.Tensor, g *Grads) error {
+	if err := t.checkSeed(out, seed); err != nil {
+		return err
+	}
+	g.reset(t.n)
+	g.store(out, seed)
+	for k := out; k >= 0; k-- {
+		if g.set[k] && t.hasVJP(k) {
+			t.step(k, g)
+		}
+	}
+	return nil
+}
+
+// BackwardDenseAll is BackwardDense followed by filling every unreached slot
+// with zeros, without calling any VJP on those synthetic zeros.
+func (t *Tape) BackwardDenseAll(out int, seed *tensor.Tensor, g *Grads) error {
+	if err := t.BackwardDense(out, seed, g); err != nil {
+		return err
+	}
+	for i := 0; i < t.n; i++ {
+		if !g.set[i] {
+			g.g[i].Reshape(t.nodes[i].Value.Shape)
+			g.g[i].Fill(0)
+			g.set[i] = true
+		}
+	}
+	return nil
+}
+
+// BackwardDenseFrom is TorchLean's backwardDenseFrom: seeds holds one
+// cotangent per node (len(seeds) == Len()), and every node that requires a
+// gradient, reached or not, has its VJP run on its total cotangent, from the
+// last id down to 0.
+func (t *Tape) BackwardDenseFrom(seeds []*tensor.Tensor, g *Grads) error {
+	if len(seeds) != t.n {
+		return fmt.Errorf("autograd: BackwardDenseFrom needs one seed per node: tape has %d nodes, got %d seeds", t.n, len(seeds))
+	}
+	for i, s := range seeds {
+		if err := t.checkSeed(i, s); err != nil {
+			return err
+		}
+	}
+	g.reset(t.n)
+	for i, s := range seeds {
+		g.store(i, s)
+	}
+	for k := t.n - 1; k >= 0; k-- {
+		if t.hasVJP(k) {
+			t.step(k, g)
+		}
+	}
+	return nil
+}
+
+// checkSeed checks that out is a node and seed has its shape.
+func (t *Tape) checkSeed(out int, seed *tensor.Tensor) error {
+	if out < 0 || out >= t.n {
+		return fmt.Errorf("autograd: output node %d does not exist (tape has %d nodes)", out, t.n)
+	}
+	if seed == nil {
+		return fmt.Errorf("autograd: node %d: missing seed", out)
+	}
+	if want := t.nodes[out].Value.Shape; !seed.Shape.Equal(want) || len(seed.Data) != want.Size() {
+		return fmt.Errorf("autograd: node %d: seed has shape %v, the node's value has shape %v", out, seed.Shape, want)
+	}
+	return nil
+}
+
+// hasVJP reports whether node k is an op node that requires a gradient.
+func (t *Tape) hasVJP(k int) bool {
+	nd := &t.nodes[k]
+	return nd.Op != nil && nd.RequiresGrad
+}
+
+// step runs node k's VJP on its gradient and folds the contributions into
+// its parents. It is the one reverse step every pass and cursor uses.
+func (t *Tape) step(k int, g *Grads) {
+	cs := t.contributions(k, g.g[k])
+	for i, p := range t.nodes[k].Parents {
+		if cs[i] != nil {
+			g.accumulate(p, cs[i])
+		}
+	}
+}
+
+// contributions runs node k's VJP on cotangent dy and returns one
+// contribution per operand (nil where the operand takes no gradient or does
+// not require one). The tensors are node k's scratch, valid until its next VJP.
+func (t *Tape) contributions(k int, dy *tensor.Tensor) []*tensor.Tensor {
+	nd := &t.nodes[k]
+	for len(nd.contrib) < len(nd.Parents) {
+		nd.contrib = append(nd.contrib, &tensor.Tensor{})
+	}
+	dx := t.dxScratch(len(nd.Parents))
+	for i, p := range nd.Parents {
+		if nd.Op.Grads(i) && t.nodes[p].RequiresGrad {
+			c := nd.contrib[i]
+			c.Reshape(t.nodes[p].Value.Shape)
+			dx[i] = c
+		} else {
+			dx[i] = nil
+		}
+	}
+	nd.Op.VJP(dx, dy, nd.Value, t.operands(nd), nd.Attrs)
+	return dx
+}

@@ -1,0 +1,70 @@
+package autograd
+
+import "tapelab/engine/tensor"
+
+// Grads holds the gradients of one reverse pass, one slot per tape node. A
+// slot is either set (holding a tensor of the node's shape) or empty (the
+// pass never reached the node). Its buffers are reused by the next pass, so
+// a Grads kept across training steps makes backward allocation-free.
+type Grads struct {
+	g    []*tensor.Tensor
+	set  []bool
+	unit tensor.Tensor // the seed 1 of Session.Backward
+}
+
+// Len reports the number of slots (the tape length of the last pass).
+func (g *Grads) Len() int { return len(g.set) }
+
+// Of returns the gradient of node i, or nil when the pass did not reach it.
+// The tensor belongs to g and is overwritten by the next pass.
+func (g *Grads) Of(i int) *tensor.Tensor {
+	if i < 0 || i >= len(g.set) || !g.set[i] {
+		return nil
+	}
+	return g.g[i]
+}
+
+// Clone returns an independent copy (for keeping a result across passes).
+func (g *Grads) Clone() *Grads {
+	c := &Grads{g: make([]*tensor.Tensor, len(g.g)), set: append([]bool(nil), g.set...)}
+	for i, t := range g.g {
+		if g.set[i] {
+			c.g[i] = t.Clone()
+		}
+	}
+	return c
+}
+
+// reset empties n slots, keeping buffers.
+func (g *Grads) reset(n int) {
+	for len(g.g) < n {
+		g.g = append(g.g, &tensor.Tensor{})
+	}
+	g.g = g.g[:n]
+	if cap(g.set) < n {
+		g.set = make([]bool, n)
+	}
+	g.set = g.set[:n]
+	for i := range g.set {
+		g.set[i] = false
+	}
+}
+
+// store sets slot i to a copy of v.
+func (g *Grads) store(i int, v *tensor.Tensor) {
+	g.g[i].CopyFrom(v)
+	g.set[i] = true
+}
+
+// accumulate adds contribution c into slot i as TorchLean's addGradDense
+// does: the first contribution is stored as is, later ones as existing + c.
+func (g *Grads) accumulate(i int, c *tensor.Tensor) {
+	if !g.set[i] {
+		g.store(i, c)
+		return
+	}
+	d := g.g[i].Data
+	for k, v := range c.Data {
+		d[k] = d[k] + v
+	}
+}

@@ -1,0 +1,135 @@
+// Package autograd is TapeLab's eager runtime: a Session that runs programs
+// written against op.Ops and records a grow-only Tape (one node per op, node
+// id = index), the three reverse passes of TorchLean's tape (BackwardDense,
+// BackwardDenseAll, BackwardDenseFrom) and step cursors that walk a tape one
+// node at a time for the playground.
+package autograd
+
+import (
+	"tapelab/engine/op"
+	"tapelab/engine/tensor"
+)
+
+// Kind tells what a tape node is.
+type Kind uint8
+
+// The kinds of tape node.
+const (
+	OpNode Kind = iota // the result of an op
+	Input              // a leaf holding data (x, targets)
+	Param              // a leaf holding a trainable parameter or a buffer
+	Const              // a leaf holding a constant; never receives a gradient
+)
+
+// String names the kind as the playground shows it.
+func (k Kind) String() string {
+	switch k {
+	case Input:
+		return "input"
+	case Param:
+		return "param"
+	case Const:
+		return "const"
+	}
+	return "op"
+}
+
+// Node is one tape entry: a value with the parents and local VJP (op and
+// attrs) that produced it. Leaves have no op and no parents.
+type Node struct {
+	Kind    Kind
+	Name    string // leaves: "x", "0.weight", …; op nodes: empty
+	Op      *op.Op // nil for leaves
+	Attrs   op.Attrs
+	Parents []int // operand node ids, in operand order (repeats allowed)
+	// Value is the node's forward value. A leaf's value is the caller's
+	// tensor itself (not a copy), so an optimizer updating a parameter in
+	// place is seen by the next recording.
+	Value *tensor.Tensor
+	// RequiresGrad is set on leaves by their creator and on op nodes when
+	// some differentiable operand requires a gradient.
+	RequiresGrad bool
+
+	owned   *tensor.Tensor   // storage of an op node's value, reused across recordings
+	contrib []*tensor.Tensor // VJP scratch, one per operand, reused
+}
+
+// Tape is a grow-only list of nodes; node id = index. Reset empties it while
+// keeping every buffer, so recording the same program again allocates nothing.
+type Tape struct {
+	nodes []Node
+	n     int
+
+	// scratch for op application and VJPs
+	xs     []*tensor.Tensor
+	shapes []tensor.Shape
+	dx     []*tensor.Tensor
+}
+
+// Len reports the number of nodes.
+func (t *Tape) Len() int { return t.n }
+
+// Node returns node i. The node belongs to the tape and must not be modified.
+func (t *Tape) Node(i int) *Node { return &t.nodes[i] }
+
+// Reset empties the tape, keeping its storage for the next recording.
+func (t *Tape) Reset() { t.n = 0 }
+
+// slot returns the next node, reusing a previous recording's storage.
+func (t *Tape) slot() *Node {
+	if t.n == len(t.nodes) {
+		t.nodes = append(t.nodes, Node{})
+	}
+	nd := &t.nodes[t.n]
+	t.n++
+	nd.Parents = nd.Parents[:0]
+	nd.Op = nil
+	nd.Attrs = op.Attrs{}
+	nd.Name = ""
+	return nd
+}
+
+// Leaf appends a leaf holding v (not copied) and returns its id.
+func (t *Tape) Leaf(v *tensor.Tensor, name string, kind Kind, requiresGrad bool) int {
+	nd := t.slot()
+	nd.Kind, nd.Name, nd.Value = kind, name, v
+	nd.RequiresGrad = requiresGrad && kind != Const
+	return t.n - 1
+}
+
+// Record appends an op node whose value y was computed by the caller (y is
+// kept, not copied) and returns its id. Parents must be earlier ids.
+func (t *Tape) Record(o *op.Op, a op.Attrs, parents []int, y *tensor.Tensor) int {
+	nd := t.slot()
+	nd.Kind, nd.Op, nd.Attrs, nd.Value = OpNode, o, a, y
+	nd.Parents = append(nd.Parents, parents...)
+	nd.RequiresGrad = t.requiresGrad(o, nd.Parents)
+	return t.n - 1
+}
+
+// requiresGrad reports whether some differentiable operand requires a gradient.
+func (t *Tape) requiresGrad(o *op.Op, parents []int) bool {
+	for i, p := range parents {
+		if o.Grads(i) && t.nodes[p].RequiresGrad {
+			return true
+		}
+	}
+	return false
+}
+
+// operands fills the tape's scratch with node nd's operand values.
+func (t *Tape) operands(nd *Node) []*tensor.Tensor {
+	t.xs = t.xs[:0]
+	for _, p := range nd.Parents {
+		t.xs = append(t.xs, t.nodes[p].Value)
+	}
+	return t.xs
+}
+
+// dxScratch returns a reusable slice of n tensor pointers.
+func (t *Tape) dxScratch(n int) []*tensor.Tensor {
+	if cap(t.dx) < n {
+		t.dx = make([]*tensor.Tensor, n)
+	}
+	return t.dx[:n]
+}

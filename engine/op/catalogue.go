@@ -1,0 +1,37 @@
+package op
+
+import "sort"
+
+// catalogue lists every op; it is fixed at compile time and never modified.
+var catalogue = []*Op{
+	addOp, subOp, mulOp, negOp, scaleOp, addBiasOp,
+	matmulOp, linearOp,
+	tanhOp, reluOp,
+	sumOp, meanOp,
+	mseLossOp,
+}
+
+var byName = func() map[string]*Op {
+	m := make(map[string]*Op, len(catalogue))
+	for _, o := range catalogue {
+		if m[o.Name] != nil {
+			panic("op: duplicate name " + o.Name)
+		}
+		m[o.Name] = o
+	}
+	return m
+}()
+
+// Lookup returns the op with the given name.
+func Lookup(name string) (*Op, bool) {
+	o, ok := byName[name]
+	return o, ok
+}
+
+// All returns every op in the catalogue, sorted by name. The slice is fresh;
+// the ops are shared and must not be modified.
+func All() []*Op {
+	out := append([]*Op(nil), catalogue...)
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
