@@ -17,12 +17,23 @@ func (t *Tape) BackwardDense(out int, seed *tensor.Tensor, g *Grads) error {
 	}
 	g.reset(t.n)
 	g.store(out, seed)
-	for k := out; k >= 0; k-- {
-		if g.set[k] && t.hasVJP(k) {
-			t.step(k, g)
-		}
+	for k := t.nextDense(out, g); k >= 0; k = t.nextDense(k-1, g) {
+		t.step(k, g, nil)
 	}
 	return nil
+}
+
+// nextDense returns the largest id j ≤ k whose VJP a dense pass runs next:
+// a node the pass has reached (its slot in g is set) that requires a
+// gradient. It returns -1 when there is none. BackwardDense and Cursor walk
+// the tape with it, so both skip exactly the same nodes.
+func (t *Tape) nextDense(k int, g *Grads) int {
+	for ; k >= 0; k-- {
+		if g.set[k] && t.hasVJP(k) {
+			return k
+		}
+	}
+	return -1
 }
 
 // BackwardDenseAll is BackwardDense followed by filling every unreached slot
@@ -60,7 +71,7 @@ func (t *Tape) BackwardDenseFrom(seeds []*tensor.Tensor, g *Grads) error {
 	}
 	for k := t.n - 1; k >= 0; k-- {
 		if t.hasVJP(k) {
-			t.step(k, g)
+			t.step(k, g, nil)
 		}
 	}
 	return nil
@@ -87,13 +98,26 @@ func (t *Tape) hasVJP(k int) bool {
 }
 
 // step runs node k's VJP on its gradient and folds the contributions into
-// its parents. It is the one reverse step every pass and cursor uses.
-func (t *Tape) step(k int, g *Grads) {
+// its parents in operand order. It is the one reverse step every pass and
+// cursor uses. When rec is not nil, each contribution is also appended to
+// *rec with copies of the contribution and of the parent's gradient before
+// (nil when the parent had none) and after it was folded in; passes give
+// nil and allocate nothing.
+func (t *Tape) step(k int, g *Grads, rec *[]Contribution) {
 	cs := t.contributions(k, g.g[k])
 	for i, p := range t.nodes[k].Parents {
-		if cs[i] != nil {
-			g.accumulate(p, cs[i])
+		c := cs[i]
+		if c == nil {
+			continue
 		}
+		if rec == nil {
+			g.accumulate(p, c)
+			continue
+		}
+		r := Contribution{Operand: i, Parent: p, Value: c.Clone(), Before: cloneOrNil(g.Of(p))}
+		g.accumulate(p, c)
+		r.After = g.Of(p).Clone()
+		*rec = append(*rec, r)
 	}
 }
 

@@ -59,6 +59,7 @@ type Node struct {
 type Tape struct {
 	nodes []Node
 	n     int
+	gen   uint64 // counts Resets, so that a Cursor notices a re-recorded tape
 
 	// scratch for op application and VJPs
 	xs     []*tensor.Tensor
@@ -73,7 +74,10 @@ func (t *Tape) Len() int { return t.n }
 func (t *Tape) Node(i int) *Node { return &t.nodes[i] }
 
 // Reset empties the tape, keeping its storage for the next recording.
-func (t *Tape) Reset() { t.n = 0 }
+func (t *Tape) Reset() {
+	t.n = 0
+	t.gen++
+}
 
 // slot returns the next node, reusing a previous recording's storage.
 func (t *Tape) slot() *Node {

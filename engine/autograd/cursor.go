@@ -1,0 +1,267 @@
+package autograd
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/teivah/broadcast"
+
+	"tapelab/engine/tensor"
+)
+
+// Cursor walks a recorded tape one node at a time, as the playground shows
+// it: first forward over ids 0 … out (each step makes one node's value
+// known), then backward from out exactly as BackwardDense does (each step
+// runs one node's VJP and feeds its parents). Every step can be undone, and
+// stepping may resume in either direction after an undo. Stepping to the end
+// leaves exactly the gradients BackwardDense computes from out seeded with
+// ones (with 1 for a scalar loss), bit for bit: both use the same step code.
+//
+// Each step is also announced to the cursor's listeners (see Listen). A
+// Cursor is meant for one goroutine (the UI's); its listeners may read their
+// channels from any goroutine.
+//
+// The cursor recomputes values in place in the tape's nodes, from the
+// current values of the leaves, so the tape must not be Reset or re-recorded
+// while the cursor is in use; if it is, every step reports false and Err
+// says why.
+type Cursor struct {
+	tape  *Tape
+	gen   uint64
+	out   int
+	seed  *tensor.Tensor
+	known int   // nodes 0 … known−1 have known values
+	next  int   // the node the next backward step runs, -1 when none
+	g     Grads // the gradients so far (valid once every value is known)
+	hist  []stepRecord
+	// minConsumer[i] is the smallest id ≤ out whose VJP could feed node i
+	// (math.MaxInt when none); node i's gradient is final once the reverse
+	// pass is past it.
+	minConsumer []int
+	relay       *broadcast.Relay[Event]
+	closed      bool
+}
+
+// stepRecord remembers one backward step so that it can be undone.
+type stepRecord struct {
+	node     int
+	contribs []Contribution // the cursor's own copies, never handed out
+}
+
+// NewCursor returns a cursor at the start of tape t (nothing known, no
+// gradients) that computes out and then its gradients, seeded with ones of
+// out's shape. It fails when t is nil or out is not a node of t.
+func NewCursor(t *Tape, out int) (*Cursor, error) {
+	if t == nil {
+		return nil, errors.New("autograd: NewCursor: no tape")
+	}
+	if out < 0 || out >= t.n {
+		return nil, fmt.Errorf("autograd: NewCursor: output node %d does not exist (tape has %d nodes)", out, t.n)
+	}
+	seed := tensor.Zeros(t.nodes[out].Value.Shape)
+	seed.Fill(1)
+	c := &Cursor{tape: t, gen: t.gen, out: out, seed: seed, next: -1,
+		minConsumer: make([]int, out+1), relay: broadcast.NewRelay[Event]()}
+	for i := range c.minConsumer {
+		c.minConsumer[i] = math.MaxInt
+	}
+	for j := out; j >= 0; j-- {
+		if !t.hasVJP(j) {
+			continue
+		}
+		nd := &t.nodes[j]
+		for i, p := range nd.Parents {
+			if nd.Op.Grads(i) && t.nodes[p].RequiresGrad {
+				c.minConsumer[p] = j
+			}
+		}
+	}
+	return c, nil
+}
+
+// Err reports why the cursor can no longer step: it was closed, or its tape
+// was reset or shrunk since the cursor was made. It is nil otherwise.
+func (c *Cursor) Err() error {
+	switch {
+	case c.closed:
+		return errors.New("autograd: cursor is closed")
+	case c.tape.gen != c.gen || c.tape.n <= c.out:
+		return errors.New("autograd: the cursor's tape was reset or re-recorded; make a new cursor")
+	}
+	return nil
+}
+
+// Position reports where the cursor stands.
+func (c *Cursor) Position() Position {
+	p := Position{Known: c.known, Steps: len(c.hist), Node: c.next}
+	switch {
+	case c.known <= c.out:
+		p.Phase, p.Node = PhaseForward, c.known
+	case c.next >= 0:
+		p.Phase = PhaseBackward
+	default:
+		p.Phase = PhaseDone
+	}
+	return p
+}
+
+// Output reports the node the cursor computes and differentiates.
+func (c *Cursor) Output() int { return c.out }
+
+// Forward evaluates the next node: an op node's value is recomputed from its
+// parents' values with its op's Forward; a leaf's value simply becomes known.
+// It reports false, doing nothing, once every node up to the output is known
+// (or when Err is not nil). After the output's value becomes known, its
+// gradient holds the seed and Backward may start.
+func (c *Cursor) Forward() (Event, bool) {
+	if c.Err() != nil || c.known > c.out {
+		return Event{}, false
+	}
+	t, i := c.tape, c.known
+	nd := &t.nodes[i]
+	if nd.Op != nil {
+		nd.Op.Forward(nd.Value, t.operands(nd), nd.Attrs)
+	}
+	c.known++
+	if c.known > c.out {
+		c.g.reset(c.out + 1)
+		c.g.store(c.out, c.seed)
+		c.next = t.nextDense(c.out, &c.g)
+	}
+	return c.emit(Event{Kind: EventForward, Node: i, Value: nd.Value.Clone()}), true
+}
+
+// Backward runs the VJP of the next node the dense pass would run (nodes
+// the pass has not reached, and nodes that need no gradient, are skipped as
+// BackwardDense skips them) and folds its contributions into the parents.
+// It reports false, doing nothing, while values are still unknown, once the
+// pass is complete, or when Err is not nil.
+func (c *Cursor) Backward() (Event, bool) {
+	if c.Err() != nil || c.known <= c.out || c.next < 0 {
+		return Event{}, false
+	}
+	k := c.next
+	dy := c.g.Of(k).Clone()
+	var rec []Contribution
+	c.tape.step(k, &c.g, &rec)
+	c.hist = append(c.hist, stepRecord{node: k, contribs: cloneContribs(rec)})
+	c.next = c.tape.nextDense(k-1, &c.g)
+	return c.emit(Event{Kind: EventBackward, Node: k, Grad: dy, Contribs: rec}), true
+}
+
+// Undo takes back the last step: the last VJP step while any has been run
+// (its parents get their Before gradients back, bit for bit), otherwise the
+// last forward step (that node's value is unknown again, and with it all
+// gradients). It reports false at the start or when Err is not nil.
+func (c *Cursor) Undo() (Event, bool) {
+	if c.Err() != nil {
+		return Event{}, false
+	}
+	if n := len(c.hist); n > 0 {
+		h := c.hist[n-1]
+		c.hist = c.hist[:n-1]
+		for j := len(h.contribs) - 1; j >= 0; j-- {
+			r := h.contribs[j]
+			if r.Before == nil {
+				c.g.set[r.Parent] = false
+			} else {
+				c.g.g[r.Parent].CopyFrom(r.Before)
+			}
+		}
+		c.next = h.node
+		e := Event{Kind: EventUndoBackward, Node: h.node, Grad: c.g.Of(h.node).Clone(), Contribs: cloneContribs(h.contribs)}
+		return c.emit(e), true
+	}
+	if c.known == 0 {
+		return Event{}, false
+	}
+	c.known--
+	c.g.reset(0)
+	c.next = -1
+	return c.emit(Event{Kind: EventUndoForward, Node: c.known}), true
+}
+
+// Reset takes the cursor back to its start (nothing known, no gradients)
+// and announces EventReset. It does nothing after Close.
+func (c *Cursor) Reset() {
+	if c.closed {
+		return
+	}
+	c.known, c.next, c.hist = 0, -1, nil
+	c.g.reset(0)
+	c.emit(Event{Kind: EventReset, Node: -1})
+}
+
+// Known reports whether node i's value is known.
+func (c *Cursor) Known(i int) bool { return i >= 0 && i < c.known }
+
+// Value returns node i's value while it is known, else nil. The tensor is
+// the tape's own; clone it to keep it.
+func (c *Cursor) Value(i int) *tensor.Tensor {
+	if !c.Known(i) {
+		return nil
+	}
+	return c.tape.nodes[i].Value
+}
+
+// Grad returns node i's gradient so far, or nil while it has none (before
+// the backward phase, or when nothing has reached the node yet). The tensor
+// belongs to the cursor and changes with later steps; clone it to keep it.
+func (c *Cursor) Grad(i int) *tensor.Tensor {
+	if c.known <= c.out {
+		return nil
+	}
+	return c.g.Of(i)
+}
+
+// Final reports whether node i's gradient is complete: the backward phase
+// has begun and every node that could still feed i (all its consumers up to
+// the output) has been run or skipped. A final gradient equals the one the
+// one-shot pass computes; it may be nil for a node the pass never reaches.
+func (c *Cursor) Final(i int) bool {
+	if c.known <= c.out || i < 0 || i > c.out {
+		return false
+	}
+	return c.minConsumer[i] > c.next
+}
+
+// Listen subscribes a view to the cursor's events. The cursor announces
+// each step with the relay's non-blocking Broadcast: it never waits for a
+// view, so a slow view cannot stall the cursor (or deadlock a
+// single-threaded wasm UI), but a listener whose channel already holds
+// capacity undelivered events misses the new one. Views that may fall
+// behind should re-read the cursor's state (Position, Known, Value, Grad)
+// instead of relying on seeing every event; a capacity of 0 receives an
+// event only if a receiver is waiting at that moment. Close the listener
+// when the view goes away. After the cursor's Close, Listen returns a
+// listener whose channel is already closed.
+func (c *Cursor) Listen(capacity int) *broadcast.Listener[Event] {
+	if capacity < 0 {
+		capacity = 0
+	}
+	if c.closed {
+		r := broadcast.NewRelay[Event]()
+		l := r.Listener(0)
+		r.Close()
+		return l
+	}
+	return c.relay.Listener(capacity)
+}
+
+// Close closes every listener's channel and ends the cursor: later steps
+// report false. Closing twice is harmless.
+func (c *Cursor) Close() {
+	if c.closed {
+		return
+	}
+	c.closed = true
+	c.relay.Close()
+}
+
+// emit stamps e with the cursor's position and broadcasts it.
+func (c *Cursor) emit(e Event) Event {
+	e.Position = c.Position()
+	c.relay.Broadcast(e)
+	return e
+}
