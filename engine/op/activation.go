@@ -1,6 +1,7 @@
 package op
 
 import (
+	"errors"
 	"math"
 
 	"tapelab/engine/tensor"
@@ -66,4 +67,75 @@ var reluOp = &Op{
 		}
 	},
 	ZeroSafe: Always,
+}
+
+var leakyReluOp = pointwise{
+	name: "leaky_relu", formula: "Y = max(X, 0) + α·min(X, 0)", rule: "dX = dY ⊙ [X > 0] + α·dY ⊙ [X ≤ 0]",
+	f: func(x float64, a Attrs) float64 {
+		if x > 0 {
+			return x
+		}
+		return a.Alpha * x
+	},
+	d: func(g, x, _ float64, a Attrs) float64 {
+		if x > 0 {
+			return g
+		}
+		return a.Alpha * g
+	},
+	check: func(a Attrs) error {
+		if !finite(a.Alpha) {
+			return errors.New("negative slope α must be finite")
+		}
+		return nil
+	},
+	zeroSafe: finiteAlpha,
+}.op()
+
+var sigmoidOp = pointwise{
+	name: "sigmoid", formula: "Y = 1 / (1 + exp(−X))", rule: "dX = dY ⊙ Y ⊙ (1 − Y)",
+	f: func(x float64, _ Attrs) float64 { return sigmoid(x) },
+	d: func(g, _, y float64, _ Attrs) float64 { return g * (y * (1 - y)) },
+	// Y lies in [0, 1] unless X is NaN.
+	zeroSafe: finiteOutput,
+}.op()
+
+var geluOp = pointwise{
+	name: "gelu", formula: "Y = X·Φ(X), Φ(X) = ½·erfc(−X/√2)", rule: "dX = dY ⊙ (Φ(X) + X·φ(X)), φ(X) = exp(−X²/2)/√(2π)",
+	f: func(x float64, _ Attrs) float64 {
+		if math.IsInf(x, -1) {
+			return math.Copysign(0, -1) // the limit; −Inf·Φ(−Inf) would be NaN
+		}
+		return x * normalCDF(x)
+	},
+	d: func(g, x, _ float64, _ Attrs) float64 {
+		if math.IsInf(x, 0) {
+			if x > 0 {
+				return g
+			}
+			return 0
+		}
+		return g * (normalCDF(x) + x*math.Exp(-0.5*x*x)*invSqrt2Pi)
+	},
+	// The local derivative is finite everywhere except at NaN.
+	zeroSafe: func(_ *tensor.Tensor, x []*tensor.Tensor, _ Attrs) bool { return noNaN(x[0]) },
+}.op()
+
+const (
+	invSqrt2   = 0.70710678118654752440084436210484903928483593768847
+	invSqrt2Pi = 0.39894228040143267793994605993438186847585863116493
+)
+
+// normalCDF is Φ(x), the standard normal distribution function, in the
+// erfc form that stays accurate for negative x (GELU's exact form:
+// x·Φ(x) = 0.5·x·(1 + erf(x/√2)), PyTorch's approximate="none").
+func normalCDF(x float64) float64 { return 0.5 * math.Erfc(-x*invSqrt2) }
+
+// sigmoid is 1/(1+exp(−x)), computed without overflow for either sign.
+func sigmoid(x float64) float64 {
+	if x >= 0 {
+		return 1 / (1 + math.Exp(-x))
+	}
+	e := math.Exp(x)
+	return e / (1 + e)
 }

@@ -4,11 +4,17 @@ import "sort"
 
 // catalogue lists every op; it is fixed at compile time and never modified.
 var catalogue = []*Op{
-	addOp, subOp, mulOp, negOp, scaleOp, addBiasOp,
+	addOp, subOp, mulOp, negOp, scaleOp, addBiasOp, divOp, maxOp, minOp,
 	matmulOp, linearOp,
-	tanhOp, reluOp,
-	sumOp, meanOp,
-	mseLossOp,
+	tanhOp, reluOp, leakyReluOp, sigmoidOp, geluOp,
+	expOp, logOp, sqrtOp, absOp, squareOp,
+	softmaxOp, logSoftmaxOp,
+	sumOp, meanOp, reduceSumOp, reduceMeanOp,
+	reshapeOp, flattenOp, transposeOp, concatOp, detachOp,
+	dropoutOp,
+	mseLossOp, crossEntropyOp, bceWithLogitsOp,
+	conv2dOp, maxPool2DOp,
+	batchNormOp, batchNormEvalOp,
 }
 
 var byName = func() map[string]*Op {

@@ -1,6 +1,11 @@
 package op
 
-import "tapelab/engine/tensor"
+import (
+	"fmt"
+	"math"
+
+	"tapelab/engine/tensor"
+)
 
 var mseLossOp = &Op{
 	Name:     "mse_loss",
@@ -47,4 +52,143 @@ var mseLossOp = &Op{
 		dy.Data[0] = s / float64(len(p))
 	},
 	ZeroSafe: Finite,
+}
+
+var crossEntropyOp = &Op{
+	Name:     "cross_entropy",
+	Operands: []Operand{{Name: "Z"}, {Name: "c", NoGrad: true}},
+	Formula:  "L = (1/B) Σ_b (log Σ_j exp(Z[b,j]) − Z[b,c[b]])",
+	Rule:     "dZ = dL · (softmax(Z) − onehot(c)) / B",
+	Infer: func(dst tensor.Shape, in []tensor.Shape, _ Attrs) (tensor.Shape, error) {
+		z, c := in[0], in[1]
+		if err := rank2("logits Z [B C]", z); err != nil {
+			return dst, err
+		}
+		if len(c) != 1 || c[0] != z[0] {
+			return dst, fmt.Errorf("class indices c must have shape [%d] (one per row of Z), has %v", z[0], c)
+		}
+		return dst[:0], nil
+	},
+	Domain: func(x []*tensor.Tensor, _ Attrs) error {
+		classes := x[0].Shape[1]
+		for b, v := range x[1].Data {
+			if classIndex(v, classes) < 0 {
+				if v != math.Trunc(v) {
+					return fmt.Errorf("row %d: class index %v is not an integer", b, v)
+				}
+				return fmt.Errorf("row %d: class index %v is out of range [0, %d)", b, v, classes)
+			}
+		}
+		return nil
+	},
+	// An invalid class index (which Domain reports on checked paths) gives NaN.
+	Forward: func(y *tensor.Tensor, x []*tensor.Tensor, _ Attrs) {
+		z, classes := x[0], x[0].Shape[1]
+		s := 0.0
+		for b, v := range x[1].Data {
+			row := z.Data[b*classes : (b+1)*classes]
+			m, e := logSumExpParts(row)
+			if c := classIndex(v, classes); c >= 0 {
+				s += m + math.Log(e) - row[c]
+			} else {
+				s += math.NaN()
+			}
+		}
+		y.Data[0] = s / float64(len(x[1].Data))
+	},
+	VJP: func(dx []*tensor.Tensor, dy, _ *tensor.Tensor, x []*tensor.Tensor, _ Attrs) {
+		if dx[0] == nil {
+			return
+		}
+		z, classes := x[0], x[0].Shape[1]
+		g := dy.Data[0] / float64(len(x[1].Data))
+		for b, v := range x[1].Data {
+			row, d := z.Data[b*classes:(b+1)*classes], dx[0].Data[b*classes:(b+1)*classes]
+			m, e := logSumExpParts(row)
+			c := classIndex(v, classes)
+			for j, zj := range row {
+				p := math.Exp(zj-m) / e
+				if j == c {
+					p--
+				}
+				d[j] = g * p
+			}
+		}
+	},
+	JVP: func(dy *tensor.Tensor, dx []*tensor.Tensor, _ *tensor.Tensor, x []*tensor.Tensor, _ Attrs) {
+		if dx[0] == nil {
+			dy.Data[0] = 0
+			return
+		}
+		z, classes := x[0], x[0].Shape[1]
+		s := 0.0
+		for b, v := range x[1].Data {
+			row, t := z.Data[b*classes:(b+1)*classes], dx[0].Data[b*classes:(b+1)*classes]
+			m, e := logSumExpParts(row)
+			c := classIndex(v, classes)
+			for j, zj := range row {
+				p := math.Exp(zj-m) / e
+				if j == c {
+					p--
+				}
+				s += p * t[j]
+			}
+		}
+		dy.Data[0] = s / float64(len(x[1].Data))
+	},
+	// softmax(Z) − onehot(c) is finite whenever Z is.
+	ZeroSafe: func(_ *tensor.Tensor, x []*tensor.Tensor, _ Attrs) bool { return x[0].Finite() },
+}
+
+// classIndex returns v as a class index in [0, classes), or −1 when v is
+// not an integer in that range (NaN included).
+func classIndex(v float64, classes int) int {
+	if !(v >= 0 && v < float64(classes)) || v != math.Trunc(v) {
+		return -1
+	}
+	return int(v)
+}
+
+var bceWithLogitsOp = &Op{
+	Name:     "bce_with_logits",
+	Operands: []Operand{{Name: "Z"}, {Name: "T"}},
+	Formula:  "L = (1/n) Σ (max(Z, 0) − Z ⊙ T + log(1 + exp(−|Z|)))",
+	Rule:     "dZ = dL · (σ(Z) − T) / n, dT = −dL · Z / n",
+	Infer:    sameShapeScalar,
+	Forward: func(y *tensor.Tensor, x []*tensor.Tensor, _ Attrs) {
+		z, t := x[0].Data, x[1].Data
+		s := 0.0
+		for i, v := range z {
+			s += math.Max(v, 0) - v*t[i] + math.Log1p(math.Exp(-math.Abs(v)))
+		}
+		y.Data[0] = s / float64(len(z))
+	},
+	VJP: func(dx []*tensor.Tensor, dy, _ *tensor.Tensor, x []*tensor.Tensor, _ Attrs) {
+		z, t := x[0].Data, x[1].Data
+		g := dy.Data[0] / float64(len(z))
+		if d := dx[0]; d != nil {
+			for i, v := range z {
+				d.Data[i] = g * (sigmoid(v) - t[i])
+			}
+		}
+		if d := dx[1]; d != nil {
+			for i, v := range z {
+				d.Data[i] = -(g * v)
+			}
+		}
+	},
+	JVP: func(dy *tensor.Tensor, dx []*tensor.Tensor, _ *tensor.Tensor, x []*tensor.Tensor, _ Attrs) {
+		z, t := x[0].Data, x[1].Data
+		s := 0.0
+		for i, v := range z {
+			if dx[0] != nil {
+				s += (sigmoid(v) - t[i]) * dx[0].Data[i]
+			}
+			if dx[1] != nil {
+				s -= v * dx[1].Data[i]
+			}
+		}
+		dy.Data[0] = s / float64(len(z))
+	},
+	ZeroSafe: finiteOperands,
 }

@@ -1,0 +1,139 @@
+package op
+
+import (
+	"errors"
+	"math"
+
+	"tapelab/engine/tensor"
+)
+
+// Softmax and log-softmax act on the last axis: each row of n = last
+// dimension entries is normalised on its own. Both subtract the row maximum
+// before exponentiating, so finite inputs never overflow.
+
+var softmaxOp = &Op{
+	Name:     "softmax",
+	Operands: []Operand{{Name: "X"}},
+	Formula:  "Y = exp(X) / Σ_row exp(X)",
+	Rule:     "dX = Y ⊙ (dY − Σ_row(dY ⊙ Y))",
+	Infer:    lastAxis,
+	Forward: func(y *tensor.Tensor, x []*tensor.Tensor, _ Attrs) {
+		n := lastDim(x[0])
+		for r := 0; r < len(y.Data); r += n {
+			xr, yr := x[0].Data[r:r+n], y.Data[r:r+n]
+			m, s := logSumExpParts(xr)
+			for j, v := range xr {
+				yr[j] = math.Exp(v-m) / s
+			}
+		}
+	},
+	VJP: func(dx []*tensor.Tensor, dy, y *tensor.Tensor, _ []*tensor.Tensor, _ Attrs) {
+		n := lastDim(y)
+		for r := 0; r < len(y.Data); r += n {
+			gr, yr, dr := dy.Data[r:r+n], y.Data[r:r+n], dx[0].Data[r:r+n]
+			dot := 0.0
+			for j, g := range gr {
+				dot += g * yr[j]
+			}
+			for j, g := range gr {
+				dr[j] = yr[j] * (g - dot)
+			}
+		}
+	},
+	JVP: func(dy *tensor.Tensor, dx []*tensor.Tensor, y *tensor.Tensor, _ []*tensor.Tensor, _ Attrs) {
+		n := lastDim(y)
+		for r := 0; r < len(y.Data); r += n {
+			tr, yr, out := dx[0].Data[r:r+n], y.Data[r:r+n], dy.Data[r:r+n]
+			dot := 0.0
+			for j, t := range tr {
+				dot += yr[j] * t
+			}
+			for j, t := range tr {
+				out[j] = yr[j] * (t - dot)
+			}
+		}
+	},
+	// The VJP multiplies by Y only; Y is finite whenever X is.
+	ZeroSafe: finiteOutput,
+}
+
+var logSoftmaxOp = &Op{
+	Name:     "log_softmax",
+	Operands: []Operand{{Name: "X"}},
+	Formula:  "Y = X − log Σ_row exp(X)",
+	Rule:     "dX = dY − exp(Y) ⊙ Σ_row dY",
+	Infer:    lastAxis,
+	Forward: func(y *tensor.Tensor, x []*tensor.Tensor, _ Attrs) {
+		n := lastDim(x[0])
+		for r := 0; r < len(y.Data); r += n {
+			xr, yr := x[0].Data[r:r+n], y.Data[r:r+n]
+			m, s := logSumExpParts(xr)
+			ls := math.Log(s)
+			for j, v := range xr {
+				yr[j] = v - m - ls
+			}
+		}
+	},
+	VJP: func(dx []*tensor.Tensor, dy, y *tensor.Tensor, _ []*tensor.Tensor, _ Attrs) {
+		n := lastDim(y)
+		for r := 0; r < len(y.Data); r += n {
+			gr, yr, dr := dy.Data[r:r+n], y.Data[r:r+n], dx[0].Data[r:r+n]
+			sum := 0.0
+			for _, g := range gr {
+				sum += g
+			}
+			for j, g := range gr {
+				dr[j] = g - math.Exp(yr[j])*sum
+			}
+		}
+	},
+	JVP: func(dy *tensor.Tensor, dx []*tensor.Tensor, y *tensor.Tensor, _ []*tensor.Tensor, _ Attrs) {
+		n := lastDim(y)
+		for r := 0; r < len(y.Data); r += n {
+			tr, yr, out := dx[0].Data[r:r+n], y.Data[r:r+n], dy.Data[r:r+n]
+			dot := 0.0
+			for j, t := range tr {
+				dot += math.Exp(yr[j]) * t
+			}
+			for j, t := range tr {
+				out[j] = t - dot
+			}
+		}
+	},
+	// exp(Y)·0 is ±0 unless Y is NaN or +Inf (exp(−Inf) = 0 is fine).
+	ZeroSafe: func(y *tensor.Tensor, _ []*tensor.Tensor, _ Attrs) bool {
+		for _, v := range y.Data {
+			if math.IsNaN(v) || math.IsInf(v, 1) {
+				return false
+			}
+		}
+		return true
+	},
+}
+
+// lastAxis is the shape rule of the row-wise ops: X needs at least one
+// dimension, and Y has X's shape.
+func lastAxis(dst tensor.Shape, in []tensor.Shape, _ Attrs) (tensor.Shape, error) {
+	if len(in[0]) == 0 {
+		return dst, errors.New("X must have at least one dimension (rows along the last axis)")
+	}
+	return append(dst[:0], in[0]...), nil
+}
+
+// lastDim is the length of t's last axis.
+func lastDim(t *tensor.Tensor) int { return t.Shape[len(t.Shape)-1] }
+
+// logSumExpParts returns the maximum m of xs and s = Σ exp(x − m), so that
+// log Σ exp(x) = m + log s without overflow. The sum runs in index order.
+func logSumExpParts(xs []float64) (m, s float64) {
+	m = math.Inf(-1)
+	for _, v := range xs {
+		if v > m || math.IsNaN(v) {
+			m = v
+		}
+	}
+	for _, v := range xs {
+		s += math.Exp(v - m)
+	}
+	return m, s
+}

@@ -1,0 +1,153 @@
+package op
+
+import (
+	"fmt"
+	"math"
+
+	"tapelab/engine/tensor"
+)
+
+// pointwise describes an elementwise op of one operand X.
+type pointwise struct {
+	name, formula, rule string
+	// f is the value Y = f(X).
+	f func(x float64, a Attrs) float64
+	// d is the local chain rule: the contribution to X of a cotangent g at
+	// Y, given X = x and Y = y. It is linear in g, so it also maps a tangent
+	// of X to the tangent of Y: one function serves both VJP and JVP.
+	d func(g, x, y float64, a Attrs) float64
+	// check, when set, validates the attributes (the shape rule calls it).
+	check func(a Attrs) error
+	// domain, when set, reports the values of X outside the op's domain.
+	domain   func(x []*tensor.Tensor, a Attrs) error
+	zeroSafe func(y *tensor.Tensor, x []*tensor.Tensor, a Attrs) bool
+}
+
+// op builds the catalogue entry of p.
+func (p pointwise) op() *Op {
+	f, d, check := p.f, p.d, p.check
+	return &Op{
+		Name:     p.name,
+		Operands: []Operand{{Name: "X"}},
+		Formula:  p.formula,
+		Rule:     p.rule,
+		Infer: func(dst tensor.Shape, in []tensor.Shape, a Attrs) (tensor.Shape, error) {
+			if check != nil {
+				if err := check(a); err != nil {
+					return dst, err
+				}
+			}
+			return append(dst[:0], in[0]...), nil
+		},
+		Forward: func(y *tensor.Tensor, x []*tensor.Tensor, a Attrs) {
+			for i, v := range x[0].Data {
+				y.Data[i] = f(v, a)
+			}
+		},
+		VJP: func(dx []*tensor.Tensor, dy, y *tensor.Tensor, x []*tensor.Tensor, a Attrs) {
+			if dx[0] == nil {
+				return
+			}
+			for i, g := range dy.Data {
+				dx[0].Data[i] = d(g, x[0].Data[i], y.Data[i], a)
+			}
+		},
+		JVP: func(dy *tensor.Tensor, dx []*tensor.Tensor, y *tensor.Tensor, x []*tensor.Tensor, a Attrs) {
+			if dx[0] == nil {
+				dy.Fill(0)
+				return
+			}
+			for i, t := range dx[0].Data {
+				dy.Data[i] = d(t, x[0].Data[i], y.Data[i], a)
+			}
+		},
+		Domain:   p.domain,
+		ZeroSafe: p.zeroSafe,
+	}
+}
+
+var expOp = pointwise{
+	name: "exp", formula: "Y = exp(X)", rule: "dX = dY ⊙ Y",
+	f: func(x float64, _ Attrs) float64 { return math.Exp(x) },
+	d: func(g, _, y float64, _ Attrs) float64 { return g * y },
+	// An overflowing exp gives +Inf, and 0·Inf is NaN.
+	zeroSafe: finiteOutput,
+}.op()
+
+var logOp = pointwise{
+	name: "log", formula: "Y = log(X)", rule: "dX = dY ⊘ X",
+	f: func(x float64, _ Attrs) float64 { return math.Log(x) },
+	d: func(g, x, _ float64, _ Attrs) float64 { return g / x },
+	// log(0) = −Inf is a legitimate IEEE value; only X < 0 is outside the domain.
+	domain: nonNegative("log"),
+	zeroSafe: func(_ *tensor.Tensor, x []*tensor.Tensor, _ Attrs) bool {
+		for _, v := range x[0].Data {
+			if !safeDivisor(v) {
+				return false
+			}
+		}
+		return true
+	},
+}.op()
+
+var sqrtOp = pointwise{
+	name: "sqrt", formula: "Y = √X", rule: "dX = dY ⊘ (2Y)",
+	f:      func(x float64, _ Attrs) float64 { return math.Sqrt(x) },
+	d:      func(g, _, y float64, _ Attrs) float64 { return g / (2 * y) },
+	domain: nonNegative("sqrt"),
+	// dX = 0/(2Y) is NaN where Y = 0.
+	zeroSafe: func(y *tensor.Tensor, _ []*tensor.Tensor, _ Attrs) bool {
+		for _, v := range y.Data {
+			if !safeDivisor(v) {
+				return false
+			}
+		}
+		return true
+	},
+}.op()
+
+var absOp = pointwise{
+	name: "abs", formula: "Y = |X|", rule: "dX = dY ⊙ sign(X)",
+	f: func(x float64, _ Attrs) float64 { return math.Abs(x) },
+	// sign(0) = 0, as in PyTorch.
+	d: func(g, x, _ float64, _ Attrs) float64 {
+		switch {
+		case x > 0:
+			return g
+		case x < 0:
+			return -g
+		}
+		return 0
+	},
+	zeroSafe: Always,
+}.op()
+
+var squareOp = pointwise{
+	name: "square", formula: "Y = X²", rule: "dX = 2·dY ⊙ X",
+	f:        func(x float64, _ Attrs) float64 { return x * x },
+	d:        func(g, x, _ float64, _ Attrs) float64 { return 2 * g * x },
+	zeroSafe: finiteOperands,
+}.op()
+
+// nonNegative returns the domain check of an op defined for X ≥ 0 (−0
+// included). NaN is not reported: it is not produced by the op, only passed on.
+func nonNegative(name string) func(x []*tensor.Tensor, _ Attrs) error {
+	return func(x []*tensor.Tensor, _ Attrs) error {
+		for i, v := range x[0].Data {
+			if v < 0 {
+				return fmt.Errorf("X%s = %v is negative; %s needs X ≥ 0", index(x[0].Shape, i), v, name)
+			}
+		}
+		return nil
+	}
+}
+
+// index formats the multi-index of flat position i in shape s as "[1 2]".
+func index(s tensor.Shape, i int) string {
+	idx := make(tensor.Shape, len(s))
+	for k := len(s) - 1; k >= 0; k-- {
+		idx[k] = i % s[k]
+		i /= s[k]
+	}
+	return idx.String()
+}
