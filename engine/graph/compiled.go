@@ -1,0 +1,151 @@
+package graph
+
+import (
+	"errors"
+	"fmt"
+
+	"tapelab/engine/autograd"
+	"tapelab/engine/op"
+	"tapelab/engine/tensor"
+)
+
+// Compiled is the result of CompileChecked, TorchLean's Compiled{inputs,
+// saved VJPs, context}: every value of the graph evaluated once for one set
+// of inputs, with what each instruction's VJP needs (its op, attributes,
+// operands and output) saved, so that reverse passes run without the graph.
+// A Compiled reuses its gradient buffers from one pass to the next and is
+// not safe for concurrent use.
+type Compiled struct {
+	nodes []saved
+	vals  []*tensor.Tensor // the context: every value
+	// uncertified is set when some instruction of the reverse pass has an
+	// op with no ZeroSafe certificate; BackwardFrom then runs densely.
+	uncertified bool
+
+	// buffers reused across passes
+	grads   []*tensor.Tensor
+	touched []bool
+	xs      []*tensor.Tensor
+	dx      []*tensor.Tensor
+}
+
+// saved is one value's saved state.
+type saved struct {
+	kind         autograd.Kind
+	name         string
+	op           *op.Op
+	attrs        op.Attrs
+	args         []int
+	requiresGrad bool
+	// wants[j] says whether operand j receives a contribution.
+	wants []bool
+	// zeroSafe caches the op's ZeroSafe certificate on the saved values.
+	zeroSafe bool
+	// contrib holds one VJP output buffer per wanted operand.
+	contrib []*tensor.Tensor
+}
+
+// CompileChecked is TorchLean's compileChecked: in one pass over g it checks
+// each instruction's domain (op.Op.Check) on its operand values before
+// evaluating it, evaluates it once and saves what its VJP needs. It fails
+// exactly where LowerChecked fails, with the same *op.Error naming the
+// value id, the op and the operand shapes.
+func CompileChecked(g *Graph, inputs []*tensor.Tensor) (*Compiled, error) {
+	if err := checkInputs(g, inputs); err != nil {
+		return nil, err
+	}
+	c := &Compiled{nodes: make([]saved, len(g.Values)), vals: make([]*tensor.Tensor, len(g.Values))}
+	next := 0
+	for k := range g.Values {
+		v := &g.Values[k]
+		s := &c.nodes[k]
+		s.kind, s.name, s.requiresGrad = v.Kind, v.Name, v.RequiresGrad
+		switch v.Kind {
+		case autograd.Input, autograd.Param:
+			c.vals[k] = inputs[next]
+			next++
+		case autograd.Const:
+			c.vals[k] = v.Const
+		default:
+			xs := make([]*tensor.Tensor, len(v.Args))
+			for j, p := range v.Args {
+				xs[j] = c.vals[p]
+			}
+			if err := v.Op.Check(xs, v.Attrs); err != nil {
+				return nil, op.AtNode(err, k)
+			}
+			y := tensor.Zeros(v.Shape)
+			v.Op.Forward(y, xs, v.Attrs)
+			c.vals[k] = y
+			s.op, s.attrs, s.args = v.Op, v.Attrs, append([]int(nil), v.Args...)
+			if !s.requiresGrad {
+				continue
+			}
+			s.wants = make([]bool, len(v.Args))
+			s.contrib = make([]*tensor.Tensor, len(v.Args))
+			for j, p := range v.Args {
+				if v.Op.Grads(j) && g.Values[p].RequiresGrad {
+					s.wants[j] = true
+					s.contrib[j] = tensor.Zeros(g.Values[p].Shape)
+				}
+			}
+			if v.Op.ZeroSafe == nil {
+				c.uncertified = true
+			} else {
+				s.zeroSafe = v.Op.ZeroSafe(y, xs, v.Attrs)
+			}
+		}
+	}
+	return c, nil
+}
+
+// Len reports the number of values.
+func (c *Compiled) Len() int {
+	if c == nil {
+		return 0
+	}
+	return len(c.vals)
+}
+
+// Values returns every value of the graph for the compiled inputs (the
+// context). The slice and tensors belong to c and must not be modified.
+func (c *Compiled) Values() []*tensor.Tensor {
+	if c == nil {
+		return nil
+	}
+	return c.vals
+}
+
+// Certified reports whether every instruction of the reverse pass has a
+// ZeroSafe certificate, so that BackwardFrom can skip nodes; when it is
+// false BackwardFrom runs the dense pass.
+func (c *Compiled) Certified() bool { return c != nil && !c.uncertified }
+
+// Tape materialises c as an autograd.Tape (TorchLean's toTape): one node per
+// value with the same id, holding c's value tensors (shared, not copied).
+// Each call returns a new tape.
+func (c *Compiled) Tape() *autograd.Tape {
+	t := &autograd.Tape{}
+	if c == nil {
+		return t
+	}
+	for k := range c.nodes {
+		s := &c.nodes[k]
+		if s.kind == autograd.OpNode {
+			t.Record(s.op, s.attrs, s.args, c.vals[k])
+		} else {
+			t.Leaf(c.vals[k], s.name, s.kind, s.requiresGrad)
+		}
+	}
+	return t
+}
+
+var errNilCompiled = errors.New("graph: nil *Compiled (CompileChecked failed?)")
+
+func (c *Compiled) outOfRange(output int) error {
+	return &op.Error{Node: output, Op: "output", Msg: fmt.Sprintf("value %d does not exist (the graph has %d values, ids 0…%d)", output, len(c.vals), len(c.vals)-1)}
+}
+
+func (c *Compiled) packError(n int) error {
+	return &op.Error{Node: -1, Op: "seeds", Msg: fmt.Sprintf("a seed pack needs one seed per value: the graph has %d values, got %d seeds", len(c.vals), n)}
+}

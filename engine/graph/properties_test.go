@@ -1,0 +1,391 @@
+package graph
+
+import (
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"tapelab/engine/autograd"
+	"tapelab/engine/op"
+	"tapelab/engine/randprog"
+	"tapelab/engine/tensor"
+)
+
+// The property tests stand in for TorchLean's theorems (ARCHITECTURE.md
+// invariants 1-4 and 6). Each runs over programs() generated programs; a
+// failure prints the program's seed and listing.
+
+// config is the generator setting for program number i: every fourth
+// program keeps its inputs finite, so that the compact pass's "visits only
+// the dependencies" claim is exercised often.
+func config(i uint64) randprog.Config {
+	return randprog.Config{Finite: i%4 == 0}
+}
+
+func forPrograms(t *testing.T, cfg func(uint64) randprog.Config, check func(c *randprog.Case, r *rand.Rand) error) {
+	t.Helper()
+	n := programs()
+	ran := 0
+	for i := uint64(0); i < uint64(n); i++ {
+		c := randprog.Generate(i, cfg(i))
+		if c == nil {
+			t.Fatalf("program %d: the generator made nothing", i)
+		}
+		r := rand.New(rand.NewPCG(i, 7))
+		if err := check(c, r); err != nil {
+			t.Fatalf("program %d: %v\nprogram:\n%v", i, err, c)
+		}
+		ran++
+	}
+	t.Logf("%d programs", ran)
+}
+
+// checkCompiledContext: Compile, CompileChecked (and its Tape) and
+// LowerChecked hold exactly Eval's values.
+func checkCompiledContext(c *randprog.Case, _ *rand.Rand) error {
+	g, err := build(c)
+	if err != nil {
+		return fmt.Errorf("build: %v", err)
+	}
+	in := c.Tensors()
+	vals, err := Eval(g, in)
+	if err != nil {
+		return fmt.Errorf("Eval: %v", err)
+	}
+	tape, cvals, err := Compile(g, in)
+	if err != nil {
+		return fmt.Errorf("Compile: %v", err)
+	}
+	if err := sameTensors("Compile values vs Eval", cvals, vals); err != nil {
+		return err
+	}
+	if err := sameTensors("Compile tape vs Eval", tapeValues(tape), vals); err != nil {
+		return err
+	}
+	cc, err := CompileChecked(g, in)
+	if err != nil {
+		return fmt.Errorf("CompileChecked on an in-domain program: %v", err)
+	}
+	if err := sameTensors("CompileChecked context vs Eval", cc.Values(), vals); err != nil {
+		return err
+	}
+	if err := sameTensors("CompileChecked tape vs Eval", tapeValues(cc.Tape()), vals); err != nil {
+		return err
+	}
+	lt, err := LowerChecked(g, in)
+	if err != nil {
+		return fmt.Errorf("LowerChecked on an in-domain program: %v", err)
+	}
+	return sameTensors("LowerChecked tape vs Eval", tapeValues(lt), vals)
+}
+
+func TestCompiledContextEqualsEval(t *testing.T) {
+	forPrograms(t, config, checkCompiledContext)
+}
+
+// checkDenseBackward: for a random seed pack (-0.0, ±Inf and NaN seeds
+// included), the compiled tape's BackwardDenseFrom, the Compiled's and its
+// materialised tape's all equal Backprop bit for bit.
+func checkDenseBackward(c *randprog.Case, r *rand.Rand) error {
+	g, err := build(c)
+	if err != nil {
+		return fmt.Errorf("build: %v", err)
+	}
+	return denseMatchesBackprop(g, g, c.Tensors(), r, Compile)
+}
+
+// denseMatchesBackprop compares Backprop on ref with the dense passes of
+// what compile makes of g (g is ref, except in the tests that show a broken
+// path is caught).
+func denseMatchesBackprop(g, ref *Graph, in []*tensor.Tensor, r *rand.Rand,
+	compile func(*Graph, []*tensor.Tensor) (*autograd.Tape, []*tensor.Tensor, error)) error {
+	tape, vals, err := compile(g, in)
+	if err != nil {
+		return fmt.Errorf("Compile: %v", err)
+	}
+	seeds := seedPack(r, vals, r.IntN(3) == 0)
+	want, err := Backprop(ref, in, seeds)
+	if err != nil {
+		return fmt.Errorf("Backprop: %v", err)
+	}
+	got, err := tapeGrads(tape, seeds)
+	if err != nil {
+		return fmt.Errorf("tape: %v", err)
+	}
+	if err := sameTensors("compiled tape BackwardDenseFrom vs Backprop", got, want); err != nil {
+		return err
+	}
+	cc, err := CompileChecked(g, in)
+	if err != nil {
+		return fmt.Errorf("CompileChecked: %v", err)
+	}
+	got, err = cc.BackwardDenseFrom(seeds)
+	if err != nil {
+		return fmt.Errorf("Compiled.BackwardDenseFrom: %v", err)
+	}
+	if err := sameTensors("Compiled.BackwardDenseFrom vs Backprop", got, want); err != nil {
+		return err
+	}
+	got, err = tapeGrads(cc.Tape(), seeds)
+	if err != nil {
+		return fmt.Errorf("Compiled.Tape: %v", err)
+	}
+	return sameTensors("Compiled.Tape BackwardDenseFrom vs Backprop", got, want)
+}
+
+func TestDenseBackwardEqualsBackprop(t *testing.T) {
+	forPrograms(t, config, checkDenseBackward)
+}
+
+// checkEagerEqualsCompiled: the program run on autograd.Session and through
+// Builder → Compile gives the same tape (kinds, ops, parents, flags) with
+// bit-identical values, and identical gradients from BackwardDenseFrom,
+// BackwardDense and BackwardDenseAll.
+func checkEagerEqualsCompiled(c *randprog.Case, r *rand.Rand) error {
+	s, err := eager(c)
+	if err != nil {
+		return fmt.Errorf("eager: %v", err)
+	}
+	g, err := build(c)
+	if err != nil {
+		return fmt.Errorf("build: %v", err)
+	}
+	ct, _, err := Compile(g, c.Tensors())
+	if err != nil {
+		return fmt.Errorf("Compile: %v", err)
+	}
+	et := s.Tape()
+	if et.Len() != ct.Len() {
+		return fmt.Errorf("eager tape has %d nodes, compiled %d", et.Len(), ct.Len())
+	}
+	for i := 0; i < et.Len(); i++ {
+		a, b := et.Node(i), ct.Node(i)
+		if a.Kind != b.Kind || a.Op != b.Op || a.RequiresGrad != b.RequiresGrad || a.Name != b.Name || fmt.Sprint(a.Parents) != fmt.Sprint(b.Parents) {
+			return fmt.Errorf("node %d: eager {%v %v %v %q %v} vs compiled {%v %v %v %q %v}", i,
+				a.Kind, a.Op, a.RequiresGrad, a.Name, a.Parents, b.Kind, b.Op, b.RequiresGrad, b.Name, b.Parents)
+		}
+	}
+	vals := tapeValues(ct)
+	if err := sameTensors("eager vs compiled values", tapeValues(et), vals); err != nil {
+		return err
+	}
+	seeds := seedPack(r, vals, r.IntN(3) == 0)
+	ge, err := tapeGrads(et, seeds)
+	if err != nil {
+		return err
+	}
+	gc, err := tapeGrads(ct, seeds)
+	if err != nil {
+		return err
+	}
+	if err := sameTensors("eager vs compiled BackwardDenseFrom", ge, gc); err != nil {
+		return err
+	}
+	seed := randprog.Tensor(r, vals[c.Output].Shape, false)
+	for _, pass := range []struct {
+		name string
+		run  func(*autograd.Tape, *autograd.Grads) error
+	}{
+		{"BackwardDense", func(t *autograd.Tape, g *autograd.Grads) error { return t.BackwardDense(c.Output, seed, g) }},
+		{"BackwardDenseAll", func(t *autograd.Tape, g *autograd.Grads) error { return t.BackwardDenseAll(c.Output, seed, g) }},
+	} {
+		var a, b autograd.Grads
+		if err := pass.run(et, &a); err != nil {
+			return err
+		}
+		if err := pass.run(ct, &b); err != nil {
+			return err
+		}
+		for i := 0; i < et.Len(); i++ {
+			if !tensor.Identical(a.Of(i), b.Of(i)) {
+				return fmt.Errorf("%s from %d: node %d: eager %v, compiled %v", pass.name, c.Output, i, a.Of(i), b.Of(i))
+			}
+		}
+	}
+	return nil
+}
+
+func TestEagerEqualsCompiled(t *testing.T) {
+	forPrograms(t, config, checkEagerEqualsCompiled)
+}
+
+// compactStats counts what the compact-support test saw.
+type compactStats struct {
+	outputs, negZero, exact, skipped, visited, dense int
+}
+
+// checkCompact: for every value o of the program and a random seed (-0.0,
+// ±Inf and NaN included one time in two), BackwardFrom(o, seed) equals the
+// dense pass with the one-hot pack bit for bit, on the Compiled and on the
+// compiled tape; it visits at least o's dependencies, and exactly those
+// whenever every certificate holds and the seed has no -0.0.
+func checkCompact(c *randprog.Case, r *rand.Rand, st *compactStats) error {
+	g, err := build(c)
+	if err != nil {
+		return fmt.Errorf("build: %v", err)
+	}
+	in := c.Tensors()
+	cc, err := CompileChecked(g, in)
+	if err != nil {
+		return fmt.Errorf("CompileChecked: %v", err)
+	}
+	tape, _, err := Compile(g, in)
+	if err != nil {
+		return err
+	}
+	vals := cc.Values()
+	certified := allCertified(g, vals)
+	for o := range vals {
+		seed := randprog.Tensor(r, vals[o].Shape, r.IntN(2) == 0)
+		if r.IntN(4) == 0 {
+			seed.Data[r.IntN(len(seed.Data))] = math.Copysign(0, -1)
+		}
+		pack := oneHot(vals, o, seed)
+		dense, err := cc.BackwardDenseFrom(pack)
+		if err != nil {
+			return err
+		}
+		dense = cloneAll(dense)
+		viaTape, err := tapeGrads(tape, pack)
+		if err != nil {
+			return err
+		}
+		if err := sameTensors(fmt.Sprintf("output %d: Compiled dense vs tape dense", o), dense, viaTape); err != nil {
+			return err
+		}
+		got, visited, err := cc.BackwardFrom(o, seed)
+		if err != nil {
+			return err
+		}
+		if err := sameTensors(fmt.Sprintf("output %d, seed %v: BackwardFrom vs dense one-hot", o, seed), got, dense); err != nil {
+			return err
+		}
+		deps := dependencies(g, o)
+		neg := hasNegZeroT(seed)
+		st.outputs++
+		st.visited += visited
+		st.dense += denseCount(g)
+		if visited < deps {
+			return fmt.Errorf("output %d: visited %d nodes, fewer than its %d dependencies", o, visited, deps)
+		}
+		if certified && !neg {
+			st.exact++
+			if visited != deps {
+				return fmt.Errorf("output %d: every certificate holds and the seed has no -0.0, yet it visited %d nodes for %d dependencies", o, visited, deps)
+			}
+		}
+		if neg {
+			st.negZero++
+		}
+		if visited < denseCount(g) {
+			st.skipped++
+		}
+	}
+	return nil
+}
+
+// denseCount is the number of VJPs the dense pass runs.
+func denseCount(g *Graph) int {
+	n := 0
+	for _, v := range g.Values {
+		if v.Kind == autograd.OpNode && v.RequiresGrad {
+			n++
+		}
+	}
+	return n
+}
+
+func TestCompactEqualsDenseOneHot(t *testing.T) {
+	var st compactStats
+	forPrograms(t, config, func(c *randprog.Case, r *rand.Rand) error { return checkCompact(c, r, &st) })
+	t.Logf("%d outputs: %d with every certificate holding and no -0.0 seed (visited == dependencies checked), %d with a -0.0 seed; compact skipped work for %d; %d VJPs run vs %d dense",
+		st.outputs, st.exact, st.negZero, st.skipped, st.visited, st.dense)
+	if st.exact < st.outputs/4 || st.skipped < st.outputs/4 || st.negZero == 0 {
+		t.Errorf("too few interesting cases: %+v", st)
+	}
+}
+
+// checkCheckedFailure: on programs that may leave an op's domain,
+// CompileChecked and LowerChecked both succeed with identical values, or
+// both fail with the same *op.Error (node id, op, shapes, message), at the
+// node the generator made fault first.
+func checkCheckedFailure(c *randprog.Case, _ *rand.Rand) error {
+	g, err := build(c)
+	if err != nil {
+		return fmt.Errorf("build: %v", err)
+	}
+	in := c.Tensors()
+	lt, lerr := LowerChecked(g, in)
+	cc, cerr := CompileChecked(g, in)
+	switch {
+	case lerr == nil && cerr == nil:
+		if c.Fault >= 0 {
+			return fmt.Errorf("both passed, but node %d is outside its domain", c.Fault)
+		}
+		return sameTensors("LowerChecked vs CompileChecked values", tapeValues(lt), cc.Values())
+	case lerr == nil || cerr == nil:
+		return fmt.Errorf("LowerChecked: %v; CompileChecked: %v", lerr, cerr)
+	}
+	if lerr.Error() != cerr.Error() {
+		return fmt.Errorf("messages differ:\n  LowerChecked:   %v\n  CompileChecked: %v", lerr, cerr)
+	}
+	var le, ce *op.Error
+	if !errors.As(lerr, &le) || !errors.As(cerr, &ce) {
+		return fmt.Errorf("errors are not *op.Error: %T, %T", lerr, cerr)
+	}
+	if le.Node != ce.Node || le.Node != c.Fault {
+		return fmt.Errorf("failed at nodes %d and %d, the first fault is %d", le.Node, ce.Node, c.Fault)
+	}
+	return nil
+}
+
+func TestCompileCheckedFailsLikeLowerChecked(t *testing.T) {
+	faults := 0
+	forPrograms(t, func(i uint64) randprog.Config {
+		return randprog.Config{Faults: true, Finite: i%4 == 0}
+	}, func(c *randprog.Case, r *rand.Rand) error {
+		if c.Fault >= 0 {
+			faults++
+		}
+		return checkCheckedFailure(c, r)
+	})
+	t.Logf("%d programs with a domain fault", faults)
+	if faults < programs()/10 {
+		t.Errorf("only %d programs had a domain fault", faults)
+	}
+}
+
+// FuzzPrograms drives the generator from the fuzzer's bytes through every
+// property above.
+func FuzzPrograms(f *testing.F) {
+	for _, s := range []string{"", "a", "tapelab", "\x01\x02\x03", "faults"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		h := fnv.New64a()
+		h.Write(data)
+		seed := h.Sum64()
+		cfg := randprog.Config{Finite: seed&1 == 0}
+		r := func() *rand.Rand { return rand.New(rand.NewPCG(seed, 11)) }
+		c := randprog.Generate(seed, cfg)
+		var st compactStats
+		for name, check := range map[string]func(*randprog.Case, *rand.Rand) error{
+			"CompiledContextEqualsEval":   checkCompiledContext,
+			"DenseBackwardEqualsBackprop": checkDenseBackward,
+			"EagerEqualsCompiled":         checkEagerEqualsCompiled,
+			"CompactEqualsDenseOneHot":    func(c *randprog.Case, r *rand.Rand) error { return checkCompact(c, r, &st) },
+		} {
+			if err := check(c, r()); err != nil {
+				t.Fatalf("%s: seed %d: %v\nprogram:\n%v", name, seed, err, c)
+			}
+		}
+		cfg.Faults = true
+		c = randprog.Generate(seed, cfg)
+		if err := checkCheckedFailure(c, r()); err != nil {
+			t.Fatalf("CompileCheckedFailsLikeLowerChecked: seed %d: %v\nprogram:\n%v", seed, err, c)
+		}
+	})
+}
