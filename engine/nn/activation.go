@@ -1,0 +1,148 @@
+package nn
+
+import (
+	"math/rand/v2"
+
+	"tapelab/engine/op"
+	"tapelab/engine/tensor"
+)
+
+// elementwise holds what every parameter-free, shape-preserving layer shares.
+type elementwise struct{}
+
+// OutShape gives the input shape back.
+func (elementwise) OutShape(in tensor.Shape) (tensor.Shape, error) { return in.Clone(), nil }
+
+// Params declares none.
+func (elementwise) Params(tensor.Shape) []ParamSpec { return nil }
+
+// Init has nothing to initialise.
+func (elementwise) Init([]*tensor.Tensor, Init, *rand.Rand) {}
+
+// ReLU is PyTorch's nn.ReLU: max(x, 0).
+type ReLU struct{ elementwise }
+
+// Type returns "relu".
+func (ReLU) Type() string { return "relu" }
+
+// Forward records relu(x).
+func (ReLU) Forward(o op.Ops, x op.Value, _ []op.Value, _ Mode, _ uint64) op.Value {
+	return op.Relu(o, x)
+}
+
+// LeakyReLU is PyTorch's nn.LeakyReLU: x where x > 0, NegativeSlope·x
+// elsewhere. Use NewLeakyReLU for PyTorch's default slope 0.01.
+type LeakyReLU struct {
+	elementwise
+	NegativeSlope float64
+}
+
+// NewLeakyReLU returns a leaky ReLU with PyTorch's default slope 0.01.
+func NewLeakyReLU() LeakyReLU { return LeakyReLU{NegativeSlope: 0.01} }
+
+// Type returns "leaky_relu".
+func (LeakyReLU) Type() string { return "leaky_relu" }
+
+// OutShape checks that the slope is finite and gives the input shape back.
+func (l LeakyReLU) OutShape(in tensor.Shape) (tensor.Shape, error) {
+	if !finite(l.NegativeSlope) {
+		return nil, &FieldError{"negative_slope", "must be a finite number"}
+	}
+	return in.Clone(), nil
+}
+
+// Forward records leaky_relu(x).
+func (l LeakyReLU) Forward(o op.Ops, x op.Value, _ []op.Value, _ Mode, _ uint64) op.Value {
+	return op.LeakyRelu(o, x, l.NegativeSlope)
+}
+
+// Tanh is PyTorch's nn.Tanh.
+type Tanh struct{ elementwise }
+
+// Type returns "tanh".
+func (Tanh) Type() string { return "tanh" }
+
+// Forward records tanh(x).
+func (Tanh) Forward(o op.Ops, x op.Value, _ []op.Value, _ Mode, _ uint64) op.Value {
+	return op.Tanh(o, x)
+}
+
+// Sigmoid is PyTorch's nn.Sigmoid: 1/(1+e^−x).
+type Sigmoid struct{ elementwise }
+
+// Type returns "sigmoid".
+func (Sigmoid) Type() string { return "sigmoid" }
+
+// Forward records sigmoid(x).
+func (Sigmoid) Forward(o op.Ops, x op.Value, _ []op.Value, _ Mode, _ uint64) op.Value {
+	return op.Sigmoid(o, x)
+}
+
+// GELU is PyTorch's nn.GELU in its default, exact form x·Φ(x) (erf).
+type GELU struct{ elementwise }
+
+// Type returns "gelu".
+func (GELU) Type() string { return "gelu" }
+
+// Forward records gelu(x).
+func (GELU) Forward(o op.Ops, x op.Value, _ []op.Value, _ Mode, _ uint64) op.Value {
+	return op.GELU(o, x)
+}
+
+// Softmax is PyTorch's nn.Softmax(dim=-1): a softmax over the last axis.
+type Softmax struct{ elementwise }
+
+// Type returns "softmax".
+func (Softmax) Type() string { return "softmax" }
+
+// Forward records softmax(x) over the last axis.
+func (Softmax) Forward(o op.Ops, x op.Value, _ []op.Value, _ Mode, _ uint64) op.Value {
+	return op.Softmax(o, x)
+}
+
+// Dropout is PyTorch's nn.Dropout: in train mode each element is zeroed
+// with probability P and the others are scaled by 1/(1−P); in eval mode it
+// is the identity. The mask is drawn from the pass's seed, so a pass is
+// reproducible. Use NewDropout for PyTorch's default P = 0.5.
+type Dropout struct {
+	elementwise
+	P float64
+}
+
+// NewDropout returns a dropout layer with PyTorch's default p = 0.5.
+func NewDropout() Dropout { return Dropout{P: 0.5} }
+
+// Type returns "dropout".
+func (Dropout) Type() string { return "dropout" }
+
+// OutShape checks 0 ≤ P < 1 and gives the input shape back.
+func (d Dropout) OutShape(in tensor.Shape) (tensor.Shape, error) {
+	if !(d.P >= 0 && d.P < 1) {
+		return nil, &FieldError{"p", "must be in [0, 1)"}
+	}
+	return in.Clone(), nil
+}
+
+// Forward records dropout(x) in train mode and returns x in eval mode.
+func (d Dropout) Forward(o op.Ops, x op.Value, _ []op.Value, mode Mode, seed uint64) op.Value {
+	if mode == Eval {
+		return x
+	}
+	return op.Dropout(o, x, d.P, seed)
+}
+
+// Flatten is PyTorch's nn.Flatten(): every example becomes 1-D.
+type Flatten struct{ elementwise }
+
+// Type returns "flatten".
+func (Flatten) Type() string { return "flatten" }
+
+// OutShape gives [product of in].
+func (Flatten) OutShape(in tensor.Shape) (tensor.Shape, error) {
+	return tensor.Shape{in.Size()}, nil
+}
+
+// Forward records the reshape of x [batch, in...] to [batch, size].
+func (Flatten) Forward(o op.Ops, x op.Value, _ []op.Value, _ Mode, _ uint64) op.Value {
+	return op.Flatten(o, x)
+}

@@ -1,0 +1,172 @@
+package nn
+
+import (
+	"fmt"
+	"math"
+
+	"tapelab/engine/autograd"
+	"tapelab/engine/op"
+	"tapelab/engine/tensor"
+)
+
+// Pass runs a model eagerly on one reusable autograd.Session and one
+// autograd.Grads: a forward pass with its loss, then backward. Once a pass
+// has run with a given batch shape, running it again allocates nothing.
+// A Pass is not safe for concurrent use.
+type Pass struct {
+	m      *Model
+	s      *autograd.Session
+	g      autograd.Grads
+	params []op.Value
+	outs   []op.Value
+	x      op.Value
+	loss   op.Value
+	back   bool
+}
+
+// NewPass returns a pass over m. The pass reads m.Params at each Forward,
+// so updates to them in place are seen.
+func NewPass(m *Model) *Pass {
+	return &Pass{
+		m:      m,
+		s:      autograd.NewSession(),
+		params: make([]op.Value, len(m.Params)),
+		outs:   make([]op.Value, m.Seq.Len()),
+		loss:   op.NoValue,
+	}
+}
+
+// Forward records the model on the batch x [n, input...] and, when y is
+// not nil, the loss against targets y (see Model.CheckBatch). In train
+// mode it then updates buffers (batch-norm running statistics) from the
+// batch, as PyTorch's forward does. seed drives dropout masks. Errors name
+// the layer at fault.
+func (p *Pass) Forward(x, y *tensor.Tensor, mode Mode, seed uint64) error {
+	p.s.Reset()
+	p.back = false
+	p.loss = op.NoValue
+	if y != nil {
+		if err := p.m.CheckBatch(x, y); err != nil {
+			return err
+		}
+	} else if in := p.m.Seq.Input(); len(x.Shape) != len(in)+1 || !x.Shape[1:].Equal(in) || x.Shape[0] < 1 {
+		return fmt.Errorf("inputs have shape %v, want [batch %s] for examples of shape %v", x.Shape, dims(in), in)
+	}
+	s, seq := p.s, p.m.Seq
+	p.x = s.Input(x, "x")
+	for i, q := range seq.Params() {
+		if q.Buffer {
+			p.params[i] = s.Buffer(p.m.Params[i], q.Name)
+		} else {
+			p.params[i] = s.Param(p.m.Params[i], q.Name)
+		}
+	}
+	for i := range p.outs {
+		p.outs[i] = op.NoValue
+	}
+	out := seq.Forward(s, p.x, p.params, mode, seed, p.outs)
+	if err := s.Err(); err != nil {
+		return p.layerErr(err)
+	}
+	if y != nil {
+		p.loss = p.m.Loss.Apply(s, out, s.Input(y, "y"))
+		if err := s.Err(); err != nil {
+			return fmt.Errorf("loss (%s): %w", p.m.Loss, err)
+		}
+	}
+	if mode == Train {
+		return p.updateBuffers()
+	}
+	return nil
+}
+
+// layerErr names the first layer that recorded no output.
+func (p *Pass) layerErr(err error) error {
+	for i, v := range p.outs {
+		if v == op.NoValue {
+			return fmt.Errorf("layer %d (%s): %w", i, p.m.Seq.Layer(i).Type(), err)
+		}
+	}
+	return err
+}
+
+func (p *Pass) updateBuffers() error {
+	seq := p.m.Seq
+	for i := 0; i < seq.Len(); i++ {
+		u, ok := seq.Layer(i).(BufferUpdater)
+		if !ok {
+			continue
+		}
+		lo, hi := seq.LayerParams(i)
+		if err := u.UpdateBuffers(p.m.Params[lo:hi], p.LayerInput(i)); err != nil {
+			return fmt.Errorf("layer %d (%s): %w", i, seq.Layer(i).Type(), err)
+		}
+	}
+	return nil
+}
+
+// Backward runs the reverse pass from the loss of the last Forward, which
+// must have been given targets.
+func (p *Pass) Backward() error {
+	if p.loss == op.NoValue {
+		return fmt.Errorf("backward needs a forward pass with targets first")
+	}
+	if err := p.s.Backward(p.loss, &p.g); err != nil {
+		return err
+	}
+	p.back = true
+	return nil
+}
+
+// Loss returns the loss of the last Forward, or NaN when it had no targets.
+func (p *Pass) Loss() float64 {
+	if p.loss == op.NoValue {
+		return math.NaN()
+	}
+	return p.value(p.loss).Data[0]
+}
+
+// Output returns the model's output batch [n, output...] of the last
+// Forward. It belongs to the pass and is overwritten by the next Forward.
+func (p *Pass) Output() *tensor.Tensor { return p.LayerOutput(len(p.outs) - 1) }
+
+// LayerInput returns the batch that layer i received in the last Forward.
+func (p *Pass) LayerInput(i int) *tensor.Tensor {
+	if i == 0 {
+		return p.value(p.x)
+	}
+	return p.LayerOutput(i - 1)
+}
+
+// LayerOutput returns the batch that layer i produced in the last Forward.
+func (p *Pass) LayerOutput(i int) *tensor.Tensor { return p.value(p.outs[i]) }
+
+// Grad returns the gradient of the loss with respect to parameter i (in
+// Model.Params order) after Backward, or nil for buffers, before Backward
+// and for parameters the loss does not depend on.
+func (p *Pass) Grad(i int) *tensor.Tensor {
+	if !p.back {
+		return nil
+	}
+	return p.g.Of(int(p.params[i]))
+}
+
+// LayerGrad returns the gradient of the loss with respect to layer i's
+// output after Backward, or nil when there is none.
+func (p *Pass) LayerGrad(i int) *tensor.Tensor {
+	if !p.back {
+		return nil
+	}
+	return p.g.Of(int(p.outs[i]))
+}
+
+// Session returns the session holding the last pass's tape (for stepping
+// through it node by node).
+func (p *Pass) Session() *autograd.Session { return p.s }
+
+func (p *Pass) value(v op.Value) *tensor.Tensor {
+	if v == op.NoValue || int(v) >= p.s.Tape().Len() {
+		return nil
+	}
+	return p.s.Tape().Node(int(v)).Value
+}
