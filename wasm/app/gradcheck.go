@@ -1,0 +1,111 @@
+package app
+
+import (
+	"math"
+
+	"tapelab/engine/autograd"
+	"tapelab/engine/nn"
+	"tapelab/engine/op"
+	"tapelab/engine/tensor"
+)
+
+// GradCheckTolerance is the largest relative error the gradient check
+// accepts between the tape's gradient and central finite differences.
+const GradCheckTolerance = 1e-5
+
+// gradCheckStep is the finite-difference step h.
+const gradCheckStep = 1e-5
+
+// GradCheck is the result of comparing every parameter gradient with
+// central finite differences.
+type GradCheck struct {
+	// Worst is the largest relative error |g − fd| / max(|g| + |fd|, 1e-8)
+	// over every checked element, found in parameter Param, element Index.
+	Worst    float64
+	Param    string
+	Index    int
+	Analytic float64
+	Numeric  float64
+	// Checked counts the parameter elements compared.
+	Checked int
+	// OK reports Worst ≤ GradCheckTolerance.
+	OK bool
+}
+
+// CheckGradients compares the gradient of the loss of one training step with
+// respect to every trainable parameter, from the engine's one-shot backward
+// pass, with central finite differences (f(p+h) − f(p−h)) / 2h. m is not
+// changed. yield, when not nil, is called every few loss evaluations so that
+// a page can stay responsive.
+func CheckGradients(m *nn.Model, b Batch, modes Modes, seed uint64, yield func()) (GradCheck, error) {
+	m = m.Clone()
+	modes.Compiled = false
+	r, err := Record(m, b, modes, seed)
+	if err != nil {
+		return GradCheck{}, err
+	}
+	var g autograd.Grads
+	if err := r.Tape.BackwardDense(r.Loss, tensor.Scalar(1), &g); err != nil {
+		return GradCheck{}, err
+	}
+	ps := m.Seq.Params()
+	analytic := make([][]float64, len(ps))
+	for i, p := range ps {
+		if gi := g.Of(r.ParamNodes[i]); gi != nil && !p.Buffer {
+			analytic[i] = append([]float64(nil), gi.Data...)
+		}
+	}
+	loss := func() (float64, error) {
+		s := autograd.NewSession()
+		var mk marks
+		in := []op.Value{s.Input(b.X, "x"), s.Input(b.Y, "y")}
+		for i, p := range ps {
+			in = append(in, s.Leaf(m.Params[i], p.Name, autograd.Param, !p.Buffer))
+		}
+		out := stepProgram(m, modes, seed, &mk)(s, in)
+		if err := s.Err(); err != nil {
+			return 0, err
+		}
+		return s.Tape().Node(int(out)).Value.Data[0], nil
+	}
+	res := GradCheck{Index: -1}
+	evals := 0
+	for i, p := range ps {
+		if p.Buffer {
+			continue
+		}
+		data := m.Params[i].Data
+		for k := range data {
+			orig := data[k]
+			data[k] = orig + gradCheckStep
+			up, err := loss()
+			if err != nil {
+				return res, err
+			}
+			data[k] = orig - gradCheckStep
+			down, err := loss()
+			data[k] = orig
+			if err != nil {
+				return res, err
+			}
+			num := (up - down) / (2 * gradCheckStep)
+			an := 0.0
+			if analytic[i] != nil {
+				an = analytic[i][k]
+			}
+			rel := math.Abs(an-num) / math.Max(math.Abs(an)+math.Abs(num), 1e-8)
+			if math.IsNaN(rel) {
+				rel = math.Inf(1)
+			}
+			if res.Index < 0 || rel > res.Worst {
+				res.Worst, res.Param, res.Index, res.Analytic, res.Numeric = rel, p.Name, k, an, num
+			}
+			res.Checked++
+			if evals += 2; yield != nil && evals%64 == 0 {
+				yield()
+			}
+		}
+	}
+	res.OK = res.Checked > 0 && res.Worst <= GradCheckTolerance
+	return res, nil
+}

@@ -1,0 +1,141 @@
+package app
+
+import (
+	"tapelab/engine/nn"
+)
+
+// Playground is the whole state behind the page: the edited model with its
+// history, the mini-batch, the modes, and the recorded step with its
+// stepper. When an edit breaks the model, the editor shows why and the last
+// working tape stays on screen.
+type Playground struct {
+	hist   *History[Doc]
+	batch  Batch
+	modes  Modes
+	seed   uint64 // the step's randomness (dropout masks)
+	status []LayerStatus
+	err    error // why the current document does not build, or nil
+
+	model *nn.Model
+	rec   *Recording
+	step  *Stepper
+}
+
+// New returns a playground for doc on batch, with its step recorded in
+// eager, dense, train mode. An error means doc does not build; the
+// playground is still usable (edit the model to fix it).
+func New(doc Doc, b Batch) (*Playground, error) {
+	p := &Playground{hist: NewHistory(doc, 200), batch: b, seed: 1}
+	return p, p.rebuild()
+}
+
+// Doc returns the model as it stands.
+func (p *Playground) Doc() Doc { return p.hist.Current() }
+
+// Status reports each layer's output shape and error.
+func (p *Playground) Status() []LayerStatus { return p.status }
+
+// Err reports why the current model does not build, or nil.
+func (p *Playground) Err() error { return p.err }
+
+// Modes reports the current modes.
+func (p *Playground) Modes() Modes { return p.modes }
+
+// Model returns the model of the recorded step (nil before any built).
+func (p *Playground) Model() *nn.Model { return p.model }
+
+// Batch returns the mini-batch.
+func (p *Playground) Batch() Batch { return p.batch }
+
+// Recording returns the recorded step (nil before any model built).
+func (p *Playground) Recording() *Recording { return p.rec }
+
+// Stepper returns the stepper of the recorded step (nil before any built).
+func (p *Playground) Stepper() *Stepper { return p.step }
+
+// Edit records doc as an edit and rebuilds; the error is the engine's
+// reason when doc does not build (the edit is kept, so it can be fixed or
+// undone).
+func (p *Playground) Edit(doc Doc) error {
+	p.hist.Push(doc)
+	return p.rebuild()
+}
+
+// Undo takes back the last edit.
+func (p *Playground) Undo() (bool, error) {
+	if !p.hist.Undo() {
+		return false, nil
+	}
+	return true, p.rebuild()
+}
+
+// Redo repeats the last undone edit.
+func (p *Playground) Redo() (bool, error) {
+	if !p.hist.Redo() {
+		return false, nil
+	}
+	return true, p.rebuild()
+}
+
+// CanUndo reports whether there is an edit to undo.
+func (p *Playground) CanUndo() bool { return p.hist.CanUndo() }
+
+// CanRedo reports whether there is an edit to redo.
+func (p *Playground) CanRedo() bool { return p.hist.CanRedo() }
+
+// SetModes switches modes and records the step again.
+func (p *Playground) SetModes(m Modes) error {
+	p.modes = m
+	return p.rebuild()
+}
+
+// SetBatch replaces the mini-batch (a new dataset) and records again.
+func (p *Playground) SetBatch(b Batch) error {
+	p.batch = b
+	return p.rebuild()
+}
+
+// rebuild checks the document and, when it builds, records a fresh step.
+func (p *Playground) rebuild() error {
+	doc := p.hist.Current()
+	seq, st, err := doc.Check()
+	p.status, p.err = st, err
+	if err != nil {
+		return err
+	}
+	m, err := nn.NewModel(seq, doc.Loss, doc.Seed, nn.InitPyTorch)
+	if err != nil {
+		p.err = err
+		return err
+	}
+	rec, err := Record(m, p.batch, p.modes, p.seed)
+	if err != nil {
+		// the batch does not fit the model's output: blame the last layer
+		if n := len(p.status); n > 0 {
+			p.status[n-1].Err = err.Error()
+		}
+		p.err = err
+		return err
+	}
+	step, err := NewStepper(rec.Tape, rec.Loss)
+	if err != nil {
+		p.err = err
+		return err
+	}
+	if p.step != nil {
+		p.step.Close()
+	}
+	p.model, p.rec, p.step = m, rec, step
+	return nil
+}
+
+// Passes compares the dense and single-output passes of the recorded step.
+func (p *Playground) Passes() (Passes, error) {
+	return ComparePasses(p.rec, p.step.Order())
+}
+
+// GradCheck compares the recorded step's parameter gradients with finite
+// differences.
+func (p *Playground) GradCheck(yield func()) (GradCheck, error) {
+	return CheckGradients(p.model, p.batch, p.modes, p.seed, yield)
+}

@@ -1,0 +1,187 @@
+package app
+
+import (
+	"errors"
+	"strings"
+
+	"tapelab/engine/autograd"
+	"tapelab/engine/graph"
+	"tapelab/engine/nn"
+	"tapelab/engine/op"
+	"tapelab/engine/tensor"
+)
+
+// Batch is one mini-batch: inputs X [n, input...] and targets Y [n, target...].
+type Batch struct {
+	X, Y *tensor.Tensor
+}
+
+// Modes selects how a training step is recorded and differentiated.
+type Modes struct {
+	// Compiled records the step with graph.Builder and evaluates it with
+	// graph.CompileChecked instead of running it on an eager Session.
+	Compiled bool
+	// Single differentiates the loss alone with single-output backward,
+	// which visits only the loss's dependencies, instead of the dense pass.
+	Single bool
+	// Eval records the model in evaluation mode (dropout off, batch norm on
+	// its running statistics) instead of training mode.
+	Eval bool
+	// L2, when positive, adds the penalty L2·Σ W⊙W over every weight to the
+	// loss, so that each weight feeds two nodes (its layer and the penalty)
+	// and its gradient is summed from both: the += of backpropagation.
+	L2 float64
+}
+
+// NNMode is the nn mode Modes selects.
+func (m Modes) NNMode() nn.Mode {
+	if m.Eval {
+		return nn.Eval
+	}
+	return nn.Train
+}
+
+// Roles of tape nodes in a training step.
+const (
+	RoleInput   = "input"
+	RoleTarget  = "target"
+	RolePred    = "prediction"
+	RoleMetric  = "metric"
+	RoleLoss    = "loss"
+	RoleData    = "data loss"
+	RolePenalty = "L2 penalty"
+)
+
+// Recording is one training step recorded on a tape: the inputs, targets and
+// parameters as leaves, the model's forward pass, a metric beside the loss
+// (the mean prediction, which the loss does not depend on) and the loss,
+// recorded last.
+type Recording struct {
+	Tape   *autograd.Tape
+	Loss   int
+	Pred   int
+	Metric int
+	Data   int // the data loss (the loss itself without a penalty)
+	Modes  Modes
+	// Graph and Compiled are set in compiled mode.
+	Graph    *graph.Graph
+	Compiled *graph.Compiled
+	// ParamNodes maps each model parameter (in Seq.Params order) to its node.
+	ParamNodes []int
+}
+
+// Roles returns each node's role in the step ("" for the rest).
+func (r *Recording) Roles() []string {
+	roles := make([]string, r.Tape.Len())
+	roles[0], roles[1] = RoleInput, RoleTarget
+	roles[r.Pred], roles[r.Metric] = RolePred, RoleMetric
+	if r.Data != r.Loss {
+		roles[r.Data] = RoleData
+	}
+	roles[r.Loss] = RoleLoss
+	return roles
+}
+
+// Listing returns the compiled graph one value per line (graph.Graph's
+// String), or nil in eager mode.
+func (r *Recording) Listing() []string {
+	if r.Graph == nil {
+		return nil
+	}
+	return strings.Split(strings.TrimRight(r.Graph.String(), "\n"), "\n")
+}
+
+// marks are the values of a step program the views single out.
+type marks struct{ pred, metric, data op.Value }
+
+// stepProgram is the training step over inputs [x, y, params...]: the
+// forward pass, the metric, the data loss and, with an L2 penalty, the
+// penalty and the total loss. It reports the marked values through mk.
+func stepProgram(m *nn.Model, modes Modes, seed uint64, mk *marks) op.Program {
+	return func(o op.Ops, in []op.Value) op.Value {
+		p := m.Seq.Forward(o, in[0], in[2:], modes.NNMode(), seed, nil)
+		mk.pred = p
+		mk.metric = op.Mean(o, p)
+		loss := m.Loss.Apply(o, p, in[1])
+		mk.data = loss
+		if modes.L2 <= 0 {
+			return loss
+		}
+		pen := op.NoValue
+		for i, ps := range m.Seq.Params() {
+			if ps.Buffer || !strings.HasSuffix(ps.Name, ".weight") {
+				continue
+			}
+			w := in[2+i]
+			sq := op.Sum(o, op.Mul(o, w, w))
+			if pen == op.NoValue {
+				pen = sq
+			} else {
+				pen = op.Add(o, pen, sq)
+			}
+		}
+		if pen == op.NoValue {
+			return loss
+		}
+		return op.Add(o, loss, op.Scale(o, pen, modes.L2))
+	}
+}
+
+// Record records one training step of m on b. seed is the step's randomness
+// (dropout masks). The batch is checked first; errors name what is wrong.
+func Record(m *nn.Model, b Batch, modes Modes, seed uint64) (*Recording, error) {
+	if b.X == nil || b.Y == nil {
+		return nil, errors.New("no mini-batch to record a step on")
+	}
+	if err := m.CheckBatch(b.X, b.Y); err != nil {
+		return nil, err
+	}
+	ps := m.Seq.Params()
+	r := &Recording{Modes: modes, ParamNodes: make([]int, len(ps))}
+	var mk marks
+	prog := stepProgram(m, modes, seed, &mk)
+	in := make([]op.Value, 0, 2+len(ps))
+	if !modes.Compiled {
+		s := autograd.NewSession()
+		in = append(in, s.Input(b.X, "x"), s.Input(b.Y, "y"))
+		for i, p := range ps {
+			if p.Buffer {
+				in = append(in, s.Buffer(m.Params[i], p.Name))
+			} else {
+				in = append(in, s.Param(m.Params[i], p.Name))
+			}
+		}
+		loss := prog(s, in)
+		if err := s.Err(); err != nil {
+			return nil, err
+		}
+		r.Tape, r.Loss = s.Tape(), int(loss)
+	} else {
+		g := graph.NewBuilder()
+		in = append(in, g.Input("x", b.X.Shape), g.Input("y", b.Y.Shape))
+		vals := []*tensor.Tensor{b.X, b.Y}
+		for i, p := range ps {
+			if p.Buffer {
+				in = append(in, g.Buffer(p.Name, p.Shape))
+			} else {
+				in = append(in, g.Param(p.Name, p.Shape))
+			}
+			vals = append(vals, m.Params[i])
+		}
+		loss := prog(g, in)
+		gr, err := g.Graph()
+		if err != nil {
+			return nil, err
+		}
+		c, err := graph.CompileChecked(gr, vals)
+		if err != nil {
+			return nil, err
+		}
+		r.Graph, r.Compiled, r.Tape, r.Loss = gr, c, c.Tape(), int(loss)
+	}
+	r.Pred, r.Metric, r.Data = int(mk.pred), int(mk.metric), int(mk.data)
+	for i := range ps {
+		r.ParamNodes[i] = int(in[2+i])
+	}
+	return r, nil
+}

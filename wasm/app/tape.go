@@ -1,0 +1,91 @@
+// Package app is the playground's state, with no DOM: the model being
+// edited (with undo and redo), the tape of one training step, the cursor
+// stepping through it, the modes (eager or compiled, dense or single-output
+// backward, train or eval), the gradient check, and everything the views
+// show, as plain data. The views in package main only draw it.
+package app
+
+import (
+	"strconv"
+
+	"tapelab/engine/autograd"
+	"tapelab/engine/op"
+	"tapelab/engine/tensor"
+)
+
+// NodeInfo is what the views show about one tape node that does not change
+// while stepping.
+type NodeInfo struct {
+	ID    int
+	Kind  autograd.Kind
+	Label string // "x", "0.weight", or the op's name
+	Op    *op.Op // nil for leaves
+	Attrs op.Attrs
+	Shape tensor.Shape
+	// Parents lists the operand node ids in operand order; Operands their
+	// names in the op's formula ("A", "W", …).
+	Parents  []int
+	Operands []string
+	Children []int
+	// RequiresGrad is the tape's flag; Role says what the node is for in the
+	// training step ("loss", "prediction", "target", …) or is empty.
+	RequiresGrad bool
+	Role         string
+}
+
+// Title is the node's one-line name, e.g. "#5 linear" or "#2 0.weight".
+func (n NodeInfo) Title() string { return "#" + strconv.Itoa(n.ID) + " " + n.Label }
+
+// Describe lists the nodes of t with their children.
+func Describe(t *autograd.Tape) []NodeInfo {
+	ns := make([]NodeInfo, t.Len())
+	for i := range ns {
+		nd := t.Node(i)
+		n := NodeInfo{ID: i, Kind: nd.Kind, Label: nd.Name, Op: nd.Op, Attrs: nd.Attrs,
+			Shape: nd.Value.Shape.Clone(), Parents: append([]int(nil), nd.Parents...), RequiresGrad: nd.RequiresGrad}
+		if nd.Op != nil {
+			n.Label = nd.Op.Name
+			n.Operands = make([]string, len(nd.Parents))
+			for k := range nd.Parents {
+				n.Operands[k] = operandName(nd.Op, k)
+			}
+		}
+		ns[i] = n
+	}
+	for i := range ns {
+		for _, p := range ns[i].Parents {
+			if len(ns[p].Children) == 0 || ns[p].Children[len(ns[p].Children)-1] != i {
+				ns[p].Children = append(ns[p].Children, i)
+			}
+		}
+	}
+	return ns
+}
+
+// operandName is the name of operand k of o in its formula.
+func operandName(o *op.Op, k int) string {
+	if o.Variadic || k >= len(o.Operands) {
+		return o.Operands[0].Name + strconv.Itoa(k+1)
+	}
+	return o.Operands[k].Name
+}
+
+// ancestors marks out and every node whose value reaches out through operands
+// that take a gradient and require one: the nodes a single-output backward
+// pass from out has to visit.
+func ancestors(t *autograd.Tape, out int) []bool {
+	dep := make([]bool, t.Len())
+	dep[out] = true
+	for j := out; j >= 0; j-- {
+		nd := t.Node(j)
+		if !dep[j] || nd.Op == nil || !nd.RequiresGrad {
+			continue
+		}
+		for k, p := range nd.Parents {
+			if nd.Op.Grads(k) && t.Node(p).RequiresGrad {
+				dep[p] = true
+			}
+		}
+	}
+	return dep
+}
