@@ -57,7 +57,6 @@ package graph
 
 import (
 	"fmt"
-	"math"
 	"strconv"
 	"strings"
 
@@ -231,7 +230,7 @@ func (g *Graph) String() string {
 			b.WriteString("const")
 		case autograd.OpNode:
 			b.WriteString(kindName(v))
-			b.WriteString(attrString(v.Attrs))
+			b.WriteString(v.Attrs.String())
 			for _, p := range v.Args {
 				b.WriteString(" %")
 				b.WriteString(strconv.Itoa(p))
@@ -251,25 +250,4 @@ func (g *Graph) String() string {
 		b.WriteByte('\n')
 	}
 	return b.String()
-}
-
-// attrString formats the attributes that are not zero, e.g. "{axis=1}".
-func attrString(a op.Attrs) string {
-	var parts []string
-	if a.Axis != 0 {
-		parts = append(parts, "axis="+strconv.Itoa(a.Axis))
-	}
-	if math.Float64bits(a.Alpha) != 0 { // -0 is shown too
-		parts = append(parts, "alpha="+strconv.FormatFloat(a.Alpha, 'g', -1, 64))
-	}
-	if a.Shape != nil {
-		parts = append(parts, "shape="+a.Shape.String())
-	}
-	if a.Seed != 0 {
-		parts = append(parts, "seed="+strconv.FormatUint(a.Seed, 10))
-	}
-	if len(parts) == 0 {
-		return ""
-	}
-	return "{" + strings.Join(parts, " ") + "}"
 }

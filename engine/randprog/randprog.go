@@ -18,7 +18,6 @@ package randprog
 
 import (
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"strings"
 
@@ -111,7 +110,7 @@ func (c *Case) String() string {
 			continue
 		}
 		b.WriteString(s.op.Name)
-		b.WriteString(attrsString(s.attrs))
+		b.WriteString(s.attrs.String())
 		for _, a := range s.args {
 			fmt.Fprintf(&b, " %%%d", a)
 		}
@@ -124,34 +123,16 @@ func (c *Case) String() string {
 	return b.String()
 }
 
-// attrsString formats the attributes that are set, e.g. "{axis=1}".
-func attrsString(a op.Attrs) string {
-	var parts []string
-	if a.Axis != 0 {
-		parts = append(parts, fmt.Sprintf("axis=%d", a.Axis))
-	}
-	if math.Float64bits(a.Alpha) != 0 {
-		parts = append(parts, fmt.Sprintf("alpha=%v", a.Alpha))
-	}
-	if a.Shape != nil {
-		parts = append(parts, fmt.Sprintf("shape=%v", a.Shape))
-	}
-	if a.Seed != 0 {
-		parts = append(parts, fmt.Sprintf("seed=%d", a.Seed))
-	}
-	if len(parts) == 0 {
-		return ""
-	}
-	return "{" + strings.Join(parts, " ") + "}"
-}
-
 // Generate returns the program the seed determines for cfg (the same seed,
 // config and catalogue give the same program). It returns nil when cfg.Ops
-// holds no op the generator can feed.
+// is empty (not nil) or holds no op the generator can feed.
 func Generate(seed uint64, cfg Config) *Case {
 	ops := cfg.Ops
 	if ops == nil {
 		ops = op.All()
+	}
+	if len(ops) == 0 {
+		return nil
 	}
 	g := &gen{r: rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15)), cfg: cfg}
 	steps := cfg.Steps

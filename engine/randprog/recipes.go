@@ -13,18 +13,22 @@ type recipe func(g *gen, o *op.Op) (args []int, a op.Attrs, ok bool)
 // recipes feeds the ops whose operands or attributes need more than the
 // generic recipe gives; every other op is fed by generic.
 var recipes = map[string]recipe{
-	"matmul":        matmul,
-	"linear":        linear,
-	"add_bias":      addBias,
-	"transpose":     transpose,
-	"cross_entropy": crossEntropy,
-	"concat":        concat,
-	"reshape":       reshape,
-	"reduce_sum":    reduceAxis,
-	"reduce_mean":   reduceAxis,
-	"scale":         withAttrs(scaleAttrs),
-	"leaky_relu":    withAttrs(slopeAttrs),
-	"dropout":       withAttrs(dropoutAttrs),
+	"matmul":          matmul,
+	"linear":          linear,
+	"add_bias":        addBias,
+	"transpose":       transpose,
+	"cross_entropy":   crossEntropy,
+	"concat":          concat,
+	"reshape":         reshape,
+	"reduce_sum":      reduceAxis,
+	"reduce_mean":     reduceAxis,
+	"scale":           withAttrs(scaleAttrs),
+	"leaky_relu":      withAttrs(slopeAttrs),
+	"dropout":         withAttrs(dropoutAttrs),
+	"conv2d":          conv2d,
+	"max_pool2d":      maxPool2d,
+	"batch_norm":      batchNorm,
+	"batch_norm_eval": batchNorm,
 }
 
 // generic feeds an op from its arity alone: the first operand is any value,
@@ -209,13 +213,45 @@ func reshape(g *gen, _ *op.Op) ([]int, op.Attrs, bool) {
 	return []int{x}, op.Attrs{Shape: s}, true
 }
 
-// Feeds reports whether the generator can apply o: it generates programs
-// drawing only from o and reports whether any of them applies it.
-func Feeds(o *op.Op) bool {
-	for seed := uint64(0); seed < 20; seed++ {
-		if c := Generate(seed, Config{Ops: []*op.Op{o}, Steps: 1}); c != nil && len(c.Applied) > 0 {
-			return true
-		}
+// image returns a value of shape [B C H W], existing or fresh.
+func (g *gen) image() int { return g.pickRank(4) }
+
+// conv2d feeds an image, a kernel that fits it and a bias, with stride 1 or
+// 2 and padding 0 or 1.
+func conv2d(g *gen, _ *op.Op) ([]int, op.Attrs, bool) {
+	x := g.image()
+	s := g.pool[x].t.Shape
+	a := op.Attrs{Stride: 1 + g.r.IntN(2), Padding: g.r.IntN(2)}
+	kh, kw := 1+g.r.IntN(min(3, s[2]+2*a.Padding)), 1+g.r.IntN(min(3, s[3]+2*a.Padding))
+	w := g.pickWhere(func(t tensor.Shape) bool {
+		return len(t) == 4 && t[1] == s[1] && t[2] <= s[2]+2*a.Padding && t[3] <= s[3]+2*a.Padding
+	})
+	if w < 0 {
+		w = g.fresh(tensor.Shape{1 + g.r.IntN(3), s[1], kh, kw})
 	}
-	return false
+	b := g.pickShape(tensor.Shape{g.pool[w].t.Shape[0]})
+	return []int{x, w, b}, a, true
+}
+
+// maxPool2d feeds an image with a window that fits it.
+func maxPool2d(g *gen, _ *op.Op) ([]int, op.Attrs, bool) {
+	x := g.image()
+	s := g.pool[x].t.Shape
+	return []int{x}, op.Attrs{Kernel: 1 + g.r.IntN(min(s[2], s[3], 3)), Stride: 1 + g.r.IntN(2)}, true
+}
+
+// batchNorm feeds X [B F] and one [F] vector per further operand (γ, β,
+// and for batch_norm_eval the running mean and variance), with ε from a
+// few values including 0.
+func batchNorm(g *gen, o *op.Op) ([]int, op.Attrs, bool) {
+	x := g.pickWhere(func(s tensor.Shape) bool { return len(s) == 2 && s[0] >= 2 })
+	if x < 0 {
+		x = g.fresh(tensor.Shape{2 + g.r.IntN(3), g.dim()})
+	}
+	f := tensor.Shape{g.pool[x].t.Shape[1]}
+	args := []int{x}
+	for len(args) < o.Arity() {
+		args = append(args, g.pickShape(f))
+	}
+	return args, op.Attrs{Eps: []float64{1e-5, 0.1, 0}[g.r.IntN(3)]}, true
 }
