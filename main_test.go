@@ -1,0 +1,56 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"strings"
+	"testing"
+)
+
+func TestRun(t *testing.T) {
+	tests := []struct {
+		args       []string
+		wantErr    string // "" means no error
+		wantStdout []string
+		wantStderr []string
+	}{
+		{args: []string{"help"}, wantStdout: []string{"serve", "build", "help", "no command means serve"}},
+		{args: []string{"frobnicate"}, wantErr: `unknown command "frobnicate"`, wantStderr: []string{"serve", "build"}},
+		{args: []string{"serve", "-h"}, wantErr: flag.ErrHelp.Error(), wantStderr: []string{"-addr", "HOST:PORT", defaultAddr}},
+		{args: []string{"-h"}, wantErr: flag.ErrHelp.Error(), wantStderr: []string{"-addr"}},
+		{args: []string{"serve", "-port", "1"}, wantErr: "flag provided but not defined: -port"},
+		{args: []string{"serve", "now"}, wantErr: `serve takes no arguments, got ["now"]`},
+		{args: []string{"build", "-x"}, wantErr: "flag provided but not defined: -x"},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			err := run(context.Background(), tt.args, &stdout, &stderr)
+			switch {
+			case tt.wantErr == "" && err != nil:
+				t.Fatalf("error %v, want none", err)
+			case tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)):
+				t.Fatalf("error %v, want one containing %q", err, tt.wantErr)
+			}
+			for _, want := range tt.wantStdout {
+				if !strings.Contains(stdout.String(), want) {
+					t.Errorf("stdout lacks %q:\n%s", want, stdout.String())
+				}
+			}
+			for _, want := range tt.wantStderr {
+				if !strings.Contains(stderr.String(), want) {
+					t.Errorf("stderr lacks %q:\n%s", want, stderr.String())
+				}
+			}
+		})
+	}
+}
+
+func TestHelpIsNotAnError(t *testing.T) {
+	err := run(context.Background(), []string{"build", "-h"}, new(bytes.Buffer), new(bytes.Buffer))
+	if !errors.Is(err, flag.ErrHelp) {
+		t.Fatalf("build -h: %v, want flag.ErrHelp (which main treats as success)", err)
+	}
+}
