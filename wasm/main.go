@@ -1,0 +1,59 @@
+//go:build js && wasm
+
+// Command wasm is TapeLab's playground compiled to WebAssembly. The page's
+// loader (static/loader.js) starts it; it renders every view into #app and
+// then waits for events.
+package main
+
+import (
+	"fmt"
+	"os"
+	"runtime"
+	"syscall/js"
+
+	"honnef.co/go/js/dom/v2"
+
+	"tapelab/engine/op"
+)
+
+// version is TapeLab's version, shown in the page.
+const version = "0.1.0-dev"
+
+func main() {
+	p, err := newPage(dom.GetWindow().Document().(dom.HTMLDocument))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "tapelab:", err)
+		os.Exit(1)
+	}
+	p.app.SetInnerHTML("")
+	p.app.AppendChild(header(p.doc))
+	newLineDemo(p).mount(p.app)
+	p.app.RemoveAttribute("aria-busy")
+	// When Go finished rendering, in ms since navigation: the end-to-end
+	// test reads it to measure start-up.
+	p.app.SetAttribute("data-rendered-ms", fmt.Sprintf("%.0f", js.Global().Get("performance").Call("now").Float()))
+	select {} // keep the program alive for the views' event listeners
+}
+
+// header renders the heading and the version line.
+func header(doc dom.HTMLDocument) dom.Element {
+	h := doc.CreateElement("header")
+	h.SetAttribute("class", "masthead")
+	h.AppendChild(text(doc, "h1", "", "TapeLab"))
+	h.AppendChild(text(doc, "p", "tagline", "An autograd engine in Go, running in your browser as WebAssembly."))
+	v := text(doc, "p", "version mono",
+		fmt.Sprintf("v%s · %s %s/%s · %d ops in the catalogue", version, runtime.Version(), runtime.GOOS, runtime.GOARCH, len(op.All())))
+	v.SetID("version")
+	h.AppendChild(v)
+	return h
+}
+
+// text returns a new element of the given tag and classes holding s.
+func text(doc dom.HTMLDocument, tag, class, s string) dom.Element {
+	e := doc.CreateElement(tag)
+	if class != "" {
+		e.SetAttribute("class", class)
+	}
+	e.SetTextContent(s)
+	return e
+}

@@ -1,0 +1,57 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"runtime/debug"
+
+	"honnef.co/go/js/dom/v2"
+)
+
+// page is the document the views render into, with the page-wide error box.
+type page struct {
+	doc    dom.HTMLDocument
+	app    dom.Element // #app, which the views fill
+	errBox dom.Element // #error, shared with the loader
+}
+
+// newPage finds the elements of static/index.html that the views need.
+func newPage(doc dom.HTMLDocument) (*page, error) {
+	p := &page{doc: doc, app: doc.GetElementByID("app"), errBox: doc.GetElementByID("error")}
+	if p.app == nil || p.errBox == nil {
+		return nil, errors.New("the page has no #app or #error element; is this TapeLab's index.html?")
+	}
+	return p, nil
+}
+
+// showError shows msg in the page's error box.
+func (p *page) showError(msg string) {
+	p.errBox.SetInnerHTML("")
+	p.errBox.AppendChild(text(p.doc, "strong", "", "Something went wrong inside TapeLab."))
+	p.errBox.AppendChild(text(p.doc, "pre", "", msg))
+	p.errBox.RemoveAttribute("hidden")
+}
+
+// listen adds an event listener to target that survives panics: a panic in
+// fn is shown in the page (and its stack logged to the console) instead of
+// stopping the Go program. Every listener is added through it.
+func (p *page) listen(target dom.EventTarget, event, name string, fn func(dom.Event)) {
+	target.AddEventListener(event, false, func(ev dom.Event) {
+		recovered(name, p.showError, func() { fn(ev) })
+	})
+}
+
+// recovered calls fn; if fn panics, it reports "name: <panic value>" and
+// logs the stack to standard error.
+func recovered(name string, report func(string), fn func()) {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(os.Stderr, "panic in %s: %v\n%s", name, r, debug.Stack())
+			report(fmt.Sprintf("%s: %v", name, r))
+		}
+	}()
+	fn()
+}
