@@ -1,0 +1,126 @@
+// TapeLab's loader: streams tapelab.wasm with a progress bar (bytes received
+// of the total), starts the Go program in it, and turns every failure into a
+// readable message in the page. The Go program then replaces #app.
+(() => {
+  "use strict";
+
+  const wasmURL = "tapelab.wasm";
+  const $ = (id) => document.getElementById(id);
+  const stderr = []; // the Go program's last lines on fd 2 (panics)
+
+  function showError(title, detail) {
+    const box = $("error");
+    box.replaceChildren();
+    const strong = document.createElement("strong");
+    strong.textContent = title;
+    box.append(strong);
+    if (detail) {
+      const pre = document.createElement("pre");
+      pre.textContent = detail;
+      box.append(pre);
+    }
+    box.hidden = false;
+    // Before Go has rendered, the error replaces the progress under the heading.
+    const loading = $("loading");
+    if (loading) {
+      for (const el of loading.querySelectorAll(".tagline, progress, .load-label")) el.hidden = true;
+      loading.append(box);
+    }
+    $("app").removeAttribute("aria-busy");
+  }
+
+  function mb(n) {
+    return (n / 1e6).toFixed(n < 1e7 ? 2 : 1) + " MB";
+  }
+
+  function showProgress(received, total) {
+    const bar = $("load-progress");
+    const label = $("load-label");
+    if (!bar || !label) return;
+    if (total > 0) {
+      bar.max = total;
+      bar.value = Math.min(received, total);
+      label.textContent = `${mb(received)} of ${mb(total)} received`;
+    } else {
+      bar.removeAttribute("value"); // indeterminate
+      label.textContent = `${mb(received)} received`;
+    }
+  }
+
+  // The uncompressed size: with Content-Encoding set, Content-Length counts
+  // compressed bytes while the stream yields decoded ones, so the server
+  // also sends X-Decoded-Length.
+  function totalSize(resp) {
+    const decoded = Number(resp.headers.get("X-Decoded-Length"));
+    if (decoded > 0) return decoded;
+    if (resp.headers.get("Content-Encoding")) return 0;
+    return Number(resp.headers.get("Content-Length")) || 0;
+  }
+
+  async function fetchWasm() {
+    let resp;
+    try {
+      resp = await fetch(wasmURL);
+    } catch (err) {
+      throw new Error(`could not reach the server for ${wasmURL} (${err.message}). Is \`go run .\` still running?`);
+    }
+    if (!resp.ok) {
+      throw new Error(`${wasmURL}: HTTP ${resp.status} ${resp.statusText}. Run \`go run .\` to build and serve it.`);
+    }
+    const total = totalSize(resp);
+    showProgress(0, total);
+    if (!resp.body) return resp;
+    let received = 0;
+    const counted = resp.body.pipeThrough(new TransformStream({
+      transform(chunk, ctl) {
+        received += chunk.byteLength;
+        showProgress(received, total);
+        ctl.enqueue(chunk);
+      },
+    }));
+    return new Response(counted, { headers: { "Content-Type": "application/wasm" } });
+  }
+
+  // Keep the Go program's standard error, so that a panic is shown in the
+  // page and not only in the console.
+  function captureStderr() {
+    const fs = globalThis.fs;
+    const write = fs.writeSync.bind(fs);
+    const decoder = new TextDecoder();
+    fs.writeSync = (fd, buf) => {
+      if (fd === 2) {
+        stderr.push(decoder.decode(buf));
+        if (stderr.length > 200) stderr.shift();
+      }
+      return write(fd, buf);
+    };
+  }
+
+  async function boot() {
+    if (typeof Go !== "function") {
+      throw new Error("wasm_exec.js did not load. Run `go run .`, which copies it from the Go toolchain.");
+    }
+    if (typeof WebAssembly !== "object") {
+      throw new Error("this browser does not support WebAssembly.");
+    }
+    captureStderr();
+    const go = new Go();
+    go.exit = (code) => {
+      if (code !== 0) {
+        showError(`TapeLab's Go program stopped (exit code ${code}).`, stderr.join("").trim().split("\n").slice(0, 12).join("\n"));
+      }
+    };
+    const resp = await fetchWasm();
+    let instance;
+    try {
+      ({ instance } = await WebAssembly.instantiateStreaming(resp, go.importObject));
+    } catch (err) {
+      throw new Error(`${wasmURL} is not a WebAssembly program this page can run (${err.message}). Rebuild it with \`go run . build\`.`);
+    }
+    $("load-label").textContent = "Starting…";
+    // run executes main until it waits for events; it settles when Go exits.
+    go.run(instance).catch((err) => showError("TapeLab's Go program failed.", err.message || String(err)));
+  }
+
+  boot().catch((err) => showError("TapeLab could not start.", err.message || String(err)));
+})();
