@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# TapeLab's one entry point for building, serving and testing.
+# Run ./build.sh help for the subcommands. Needs Go (see go.mod) and, for the
+# wasm tests, node; `test` and `e2e` install Chromium with apt-get if missing.
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")"
+
+# staticcheck version served by the Go module proxy that knows Go 1.26.
+STATICCHECK=honnef.co/go/tools/cmd/staticcheck@v0.8.2
+
+usage() {
+	cat <<'USAGE'
+usage: ./build.sh <command> [args]
+
+  build    compile wasm/ into static/tapelab.wasm and copy wasm_exec.js
+  serve    build if needed and serve the playground (flags: -addr HOST:PORT)
+  test     every check: gofmt, go vet (native and js/wasm), staticcheck,
+           native tests, js/wasm tests under node, then the Chromium tests
+  e2e      only the Chromium end-to-end tests (installs Chromium if missing)
+  bench    run the benchmarks
+  help     show this list
+USAGE
+}
+
+stage() {
+	printf '\n==> %s\n' "$*"
+}
+
+# wasm_go runs the go tool for GOOS=js GOARCH=wasm, with node as the test runner.
+wasm_go() {
+	PATH="$(go env GOROOT)/lib/wasm:$PATH" GOOS=js GOARCH=wasm go "$@"
+}
+
+# ensure_chromium installs Debian's chromium when neither binary exists.
+ensure_chromium() {
+	if [[ -x /usr/lib/chromium/chromium || -x /usr/bin/chromium ]]; then
+		return
+	fi
+	echo "Chromium is not installed; installing it with apt-get (about a minute)."
+	local sudo=()
+	if [[ $(id -u) -ne 0 ]]; then
+		if ! command -v sudo >/dev/null; then
+			echo "error: installing Chromium needs root or sudo; install the 'chromium' package and retry." >&2
+			exit 1
+		fi
+		sudo=(sudo)
+	fi
+	"${sudo[@]}" apt-get update -q
+	DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -q chromium
+	if [[ ! -x /usr/lib/chromium/chromium && ! -x /usr/bin/chromium ]]; then
+		echo "error: apt-get finished but Chromium is still missing." >&2
+		exit 1
+	fi
+}
+
+# packages_but_e2e lists the module's packages except the browser tests.
+packages_but_e2e() {
+	go list ./... | grep -v '/e2e$'
+}
+
+run_e2e() {
+	ensure_chromium
+	stage "e2e: headless Chromium tests (go test ./e2e/)"
+	TAPELAB_E2E=required go test -count=1 -v ./e2e/
+}
+
+run_tests() {
+	stage "gofmt"
+	local unformatted
+	unformatted=$(gofmt -l .)
+	if [[ -n $unformatted ]]; then
+		echo "these files need gofmt -w:" >&2
+		echo "$unformatted" >&2
+		exit 1
+	fi
+
+	stage "go vet (native)"
+	go vet ./...
+	stage "go vet (GOOS=js GOARCH=wasm)"
+	wasm_go vet ./...
+
+	stage "staticcheck (native and GOOS=js GOARCH=wasm)"
+	local bin
+	bin=$(mktemp -d)
+	trap 'rm -rf "$bin"' RETURN
+	GOBIN=$bin go install "$STATICCHECK"
+	"$bin/staticcheck" ./...
+	GOOS=js GOARCH=wasm "$bin/staticcheck" ./...
+
+	stage "native tests (go test ./... except e2e)"
+	# shellcheck disable=SC2046 # one package path per word
+	go test $(packages_but_e2e)
+
+	stage "js/wasm tests under node (engine/... and wasm/)"
+	wasm_go test ./engine/... ./wasm/...
+
+	run_e2e
+}
+
+run_bench() {
+	if ! grep -rqs --include='*_test.go' '^func Benchmark' .; then
+		echo "no benchmarks yet"
+		return
+	fi
+	# shellcheck disable=SC2046 # one package path per word
+	go test -run '^$' -bench . -benchmem $(packages_but_e2e)
+}
+
+cmd=${1:-help}
+[[ $# -gt 0 ]] && shift
+case $cmd in
+build) go run . build "$@" ;;
+serve) go run . serve "$@" ;;
+test) run_tests ;;
+e2e) run_e2e ;;
+bench) run_bench ;;
+help | -h | --help) usage ;;
+*)
+	usage >&2
+	echo "unknown command: $cmd" >&2
+	exit 2
+	;;
+esac
