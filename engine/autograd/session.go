@@ -113,7 +113,13 @@ func (s *Session) apply(o *op.Op, a op.Attrs, args []int) op.Value {
 	if nd.owned == nil {
 		nd.owned = &tensor.Tensor{}
 	}
-	shape, err := o.Shape(nd.owned.Shape, t.shapes, a)
+	if cap(nd.shape) < maxRank {
+		// Shape rules append to dst[:0], and some (losses) grow a scratch
+		// copy before returning a shorter shape: room for any common rank
+		// keeps re-recording allocation-free.
+		nd.shape = make(tensor.Shape, 0, maxRank)
+	}
+	shape, err := o.Shape(nd.shape[:0], t.shapes, a)
 	if err == nil {
 		err = o.Check(t.operands(nd), a)
 	}

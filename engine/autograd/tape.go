@@ -52,7 +52,11 @@ type Node struct {
 
 	owned   *tensor.Tensor   // storage of an op node's value, reused across recordings
 	contrib []*tensor.Tensor // VJP scratch, one per operand, reused
+	shape   tensor.Shape     // shape-rule scratch, reused
 }
+
+// maxRank is the rank up to which recording a node's shape allocates nothing.
+const maxRank = 8
 
 // Tape is a grow-only list of nodes; node id = index. Reset empties it while
 // keeping every buffer, so recording the same program again allocates nothing.

@@ -1,27 +1,103 @@
 package tensor
 
-import (
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas64"
-)
+//go:generate go run ./internal/gengemm
 
 // Gemm computes c = alpha·op(a)·op(b) + beta·c for rank-2 tensors, where
 // op(x) is x or its transpose as transA and transB say. Shapes must already
 // agree (the op catalogue's shape rules check them); c is not resized.
 // With beta == 0, c's previous contents are ignored, NaNs included.
 // It allocates nothing.
+//
+// Every element is computed the same way whatever the sizes, transposes or
+// platform: s = +0, then s = s + a(i,p)·b(p,j) for p = 0, 1, … in order,
+// each product rounded before it is added (never fused), and finally
+// c = alpha·s (beta == 0) or c = alpha·s + beta·c. So results are bit-for-bit
+// reproducible, natively and in wasm, and equal to the plain triple loop
+// that Reference writes out.
+//
+// The kernel is ours, in pure Go, rather than gonum's BLAS: for the small
+// matrices of the playground gonum's call overhead dominates, and in wasm
+// gonum falls back to pure-Go loops that are slower than this register-tiled
+// kernel (see gemm_test.go's benchmarks).
 func Gemm(transA, transB bool, alpha float64, a, b *Tensor, beta float64, c *Tensor) {
-	ta, tb := blas.NoTrans, blas.NoTrans
+	m, n := c.Shape[0], c.Shape[1]
+	k := a.Shape[1]
 	if transA {
-		ta = blas.Trans
+		k = a.Shape[0]
 	}
-	if transB {
-		tb = blas.Trans
-	}
-	blas64.Gemm(ta, tb, alpha, general(a), general(b), beta, general(c))
+	g := gemm{m: m, n: n, k: k, alpha: alpha, beta: beta, a: a.Data, b: b.Data, c: c.Data, ta: transA, tb: transB}
+	g.run()
 }
 
-func general(t *Tensor) blas64.General {
-	r, c := t.Shape[0], t.Shape[1]
-	return blas64.General{Rows: r, Cols: c, Stride: c, Data: t.Data}
+// Reference computes the same as Gemm with the plain triple loop, in the
+// order Gemm promises. It is the definition Gemm is tested against.
+func Reference(transA, transB bool, alpha float64, a, b *Tensor, beta float64, c *Tensor) {
+	m, n := c.Shape[0], c.Shape[1]
+	k := a.Shape[1]
+	if transA {
+		k = a.Shape[0]
+	}
+	g := gemm{m: m, n: n, k: k, alpha: alpha, beta: beta, a: a.Data, b: b.Data, c: c.Data, ta: transA, tb: transB}
+	for i := range m {
+		for j := range n {
+			g.dot(i, j)
+		}
+	}
+}
+
+// gemm holds one product's operands; a(i,p) and b(p,j) index op(a), op(b).
+type gemm struct {
+	m, n, k     int
+	alpha, beta float64
+	a, b, c     []float64
+	ta, tb      bool
+}
+
+// store writes the finished sum s of element (i, j).
+func (g *gemm) store(i, j int, s float64) {
+	idx := i*g.n + j
+	if g.beta == 0 {
+		g.c[idx] = g.alpha * s
+		return
+	}
+	g.c[idx] = float64(g.alpha*s) + float64(g.beta*g.c[idx])
+}
+
+// dot computes element (i, j) alone, with general strides.
+func (g *gemm) dot(i, j int) {
+	ai, as := i*g.k, 1 // a(i,p) = a[ai + p*as]
+	if g.ta {
+		ai, as = i, g.m
+	}
+	bj, bs := j, g.n // b(p,j) = b[bj + p*bs]
+	if g.tb {
+		bj, bs = j*g.k, 1
+	}
+	s := 0.0
+	for p := 0; p < g.k; p++ {
+		s += float64(g.a[ai+p*as] * g.b[bj+p*bs])
+	}
+	g.store(i, j, s)
+}
+
+// run covers c with 4×4 tiles, then the leftover columns and rows with
+// 4×1 and 1×4 strips, then the corner element by element.
+func (g *gemm) run() {
+	m4, n4 := g.m-g.m%tileRows, g.n-g.n%tileCols
+	for i := 0; i < m4; i += tileRows {
+		for j := 0; j < n4; j += tileCols {
+			g.tile(i, j)
+		}
+		for j := n4; j < g.n; j++ {
+			g.col(i, j)
+		}
+	}
+	for i := m4; i < g.m; i++ {
+		for j := 0; j < n4; j += tileCols {
+			g.row(i, j)
+		}
+		for j := n4; j < g.n; j++ {
+			g.dot(i, j)
+		}
+	}
 }

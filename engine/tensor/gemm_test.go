@@ -1,0 +1,145 @@
+package tensor
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+)
+
+// operands returns op(a) [m k], op(b) [k n] stored as transA/transB say,
+// and c [m n], filled from r; special adds -0.0, ±Inf and NaN now and then.
+func operands(r *rand.Rand, m, n, k int, ta, tb, special bool) (a, b, c *Tensor) {
+	fill := func(s Shape) *Tensor {
+		t := Zeros(s)
+		for i := range t.Data {
+			t.Data[i] = 2*r.Float64() - 1
+			if special {
+				switch r.IntN(30) {
+				case 0:
+					t.Data[i] = math.Copysign(0, -1)
+				case 1:
+					t.Data[i] = math.Inf(1 - 2*r.IntN(2))
+				case 2:
+					t.Data[i] = math.NaN()
+				}
+			}
+		}
+		return t
+	}
+	as, bs := Shape{m, k}, Shape{k, n}
+	if ta {
+		as = Shape{k, m}
+	}
+	if tb {
+		bs = Shape{n, k}
+	}
+	return fill(as), fill(bs), fill(Shape{m, n})
+}
+
+func TestGemmIsTheReferenceLoopBitForBit(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for _, ab := range [][2]float64{{1, 0}, {1, 1}, {-0.5, 2}, {2, 0}} {
+		for m := 1; m <= 9; m++ {
+			for n := 1; n <= 9; n++ {
+				for _, k := range []int{1, 2, 3, 5, 8, 17} {
+					for tr := range 4 {
+						ta, tb := tr&1 != 0, tr&2 != 0
+						a, b, c := operands(r, m, n, k, ta, tb, r.IntN(3) == 0)
+						if ab[1] == 0 && r.IntN(2) == 0 {
+							c.Fill(math.NaN()) // beta == 0 must ignore c
+						}
+						want := c.Clone()
+						Reference(ta, tb, ab[0], a, b, ab[1], want)
+						Gemm(ta, tb, ab[0], a, b, ab[1], c)
+						if !Identical(c, want) {
+							t.Fatalf("m=%d n=%d k=%d transA=%v transB=%v alpha=%v beta=%v:\n got %v\nwant %v",
+								m, n, k, ta, tb, ab[0], ab[1], c.Data, want.Data)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestReferenceAgreesWithBLAS checks the definition itself against gonum's
+// BLAS (a different summation order, so within rounding).
+func TestReferenceAgreesWithBLAS(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for _, sz := range [][3]int{{1, 1, 1}, {3, 5, 7}, {32, 16, 16}, {16, 2, 32}, {10, 12, 9}} {
+		for tr := range 4 {
+			ta, tb := tr&1 != 0, tr&2 != 0
+			m, n, k := sz[0], sz[1], sz[2]
+			a, b, c := operands(r, m, n, k, ta, tb, false)
+			want := c.Clone()
+			Reference(ta, tb, 0.75, a, b, -1.5, c)
+			blas64.Gemm(trans(ta), trans(tb), 0.75, general(a), general(b), -1.5, general(want))
+			for i, v := range c.Data {
+				if math.Abs(v-want.Data[i]) > 1e-12*(1+math.Abs(want.Data[i])) {
+					t.Fatalf("%v transA=%v transB=%v: element %d is %v, BLAS gives %v", sz, ta, tb, i, v, want.Data[i])
+				}
+			}
+		}
+	}
+}
+
+func trans(t bool) blas.Transpose {
+	if t {
+		return blas.Trans
+	}
+	return blas.NoTrans
+}
+
+func general(t *Tensor) blas64.General {
+	return blas64.General{Rows: t.Shape[0], Cols: t.Shape[1], Stride: t.Shape[1], Data: t.Data}
+}
+
+// gemmCases are the products of the benchmark workloads (tiny: 2-16-16-1 at
+// batch 32; big: 784-128-10 at batch 64) as m×n×k and transposes:
+// forward Y = X·Wᵀ (NT), backward dX = dY·W (NN) and dW = dYᵀ·X (TN).
+var gemmCases = []struct {
+	name    string
+	m, n, k int
+	ta, tb  bool
+}{
+	{"tiny/fwd-32x16x2-NT", 32, 16, 2, false, true},
+	{"tiny/fwd-32x16x16-NT", 32, 16, 16, false, true},
+	{"tiny/fwd-32x1x16-NT", 32, 1, 16, false, true},
+	{"tiny/dX-32x16x16-NN", 32, 16, 16, false, false},
+	{"tiny/dW-16x16x32-TN", 16, 16, 32, true, false},
+	{"tiny/dW-16x2x32-TN", 16, 2, 32, true, false},
+	{"big/fwd-64x128x784-NT", 64, 128, 784, false, true},
+	{"big/fwd-64x10x128-NT", 64, 10, 128, false, true},
+	{"big/dX-64x128x10-NN", 64, 128, 10, false, false},
+	{"big/dW-128x784x64-TN", 128, 784, 64, true, false},
+	{"big/dW-10x128x64-TN", 10, 128, 64, true, false},
+}
+
+func BenchmarkGemm(b *testing.B) {
+	for _, tc := range gemmCases {
+		r := rand.New(rand.NewPCG(5, 6))
+		x, y, z := operands(r, tc.m, tc.n, tc.k, tc.ta, tc.tb, false)
+		flops := 2 * float64(tc.m*tc.n*tc.k)
+		report := func(b *testing.B) {
+			b.ReportMetric(flops*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+		}
+		b.Run(fmt.Sprintf("%s/ours", tc.name), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				Gemm(tc.ta, tc.tb, 1, x, y, 0, z)
+			}
+			report(b)
+		})
+		b.Run(fmt.Sprintf("%s/blas64", tc.name), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				blas64.Gemm(trans(tc.ta), trans(tc.tb), 1, general(x), general(y), 0, general(z))
+			}
+			report(b)
+		})
+	}
+}
