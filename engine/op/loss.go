@@ -153,13 +153,15 @@ var bceWithLogitsOp = &Op{
 	Name:     "bce_with_logits",
 	Operands: []Operand{{Name: "Z"}, {Name: "T"}},
 	Formula:  "L = (1/n) Σ (max(Z, 0) − Z ⊙ T + log(1 + exp(−|Z|)))",
+	// Forward computes each term as bce does, so that ±Inf logits give the
+	// exact loss (0 when the target agrees, +Inf otherwise), never NaN.
 	Rule:     "dZ = dL · (σ(Z) − T) / n, dT = −dL · Z / n",
 	Infer:    sameShapeScalar,
 	Forward: func(y *tensor.Tensor, x []*tensor.Tensor, _ Attrs) {
 		z, t := x[0].Data, x[1].Data
 		s := 0.0
 		for i, v := range z {
-			s += math.Max(v, 0) - v*t[i] + math.Log1p(math.Exp(-math.Abs(v)))
+			s += bce(v, t[i])
 		}
 		y.Data[0] = s / float64(len(z))
 	},
@@ -191,4 +193,22 @@ var bceWithLogitsOp = &Op{
 		dy.Data[0] = s / float64(len(z))
 	},
 	ZeroSafe: finiteOperands,
+}
+
+// bce is one term of bce_with_logits, max(z, 0) − z·t + log(1 + exp(−|z|)),
+// written per sign of z as z·(1 − t) or −z·t so that a factor that is
+// exactly 0 (the target agrees with an infinite logit) gives 0, not 0·∞.
+func bce(z, t float64) float64 {
+	if z > 0 {
+		return timesFactor(z, 1-t) + math.Log1p(math.Exp(-z))
+	}
+	return timesFactor(-z, t) + math.Log1p(math.Exp(z))
+}
+
+// timesFactor returns a·c, taking 0·a as exactly 0 even for infinite a.
+func timesFactor(a, c float64) float64 {
+	if c == 0 {
+		return 0
+	}
+	return a * c
 }
