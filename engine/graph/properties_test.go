@@ -94,19 +94,19 @@ func checkDenseBackward(c *randprog.Case, r *rand.Rand) error {
 	if err != nil {
 		return fmt.Errorf("build: %v", err)
 	}
-	return denseMatchesBackprop(g, g, c.Tensors(), r, Compile)
+	return denseMatchesBackprop(g, g, c.Tensors(), r, r.IntN(3) == 0, Compile)
 }
 
 // denseMatchesBackprop compares Backprop on ref with the dense passes of
 // what compile makes of g (g is ref, except in the tests that show a broken
-// path is caught).
-func denseMatchesBackprop(g, ref *Graph, in []*tensor.Tensor, r *rand.Rand,
+// path is caught), for a random seed pack (finite when finite is set).
+func denseMatchesBackprop(g, ref *Graph, in []*tensor.Tensor, r *rand.Rand, finite bool,
 	compile func(*Graph, []*tensor.Tensor) (*autograd.Tape, []*tensor.Tensor, error)) error {
 	tape, vals, err := compile(g, in)
 	if err != nil {
 		return fmt.Errorf("Compile: %v", err)
 	}
-	seeds := seedPack(r, vals, r.IntN(3) == 0)
+	seeds := seedPack(r, vals, finite)
 	want, err := Backprop(ref, in, seeds)
 	if err != nil {
 		return fmt.Errorf("Backprop: %v", err)

@@ -32,7 +32,7 @@ type Config struct {
 	// Ops lists the ops to draw from; nil means op.All().
 	Ops []*op.Op
 	// Steps is the number of op applications; 0 means a random number in
-	// [1, 14]. Constants the recipes create come on top.
+	// [1, 20]. Constants the recipes create come on top.
 	Steps int
 	// Finite keeps inputs and constants to moderate finite numbers (no
 	// -0.0, ±Inf, NaN or extreme magnitudes).
@@ -137,7 +137,7 @@ func Generate(seed uint64, cfg Config) *Case {
 	g := &gen{r: rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15)), cfg: cfg}
 	steps := cfg.Steps
 	if steps <= 0 {
-		steps = 1 + g.r.IntN(14)
+		steps = 1 + g.r.IntN(20)
 	}
 	// a few leaves to start from; recipes add more as they need them
 	for n := 1 + g.r.IntN(3); n > 0; n-- {
