@@ -1,0 +1,311 @@
+package spec
+
+import (
+	"strconv"
+
+	"tapelab/engine/nn"
+	"tapelab/engine/tensor"
+	"tapelab/engine/train"
+)
+
+var topFields = []string{"version", "input", "layers", "loss", "seed", "init", "params", "dataset", "optimizer", "batch_size", "steps"}
+
+// Decode parses and validates a version 1 model document. Absent optional
+// fields take their defaults. Any fault is returned as an *Error naming
+// the JSON path of the faulty value, e.g. "layers[2].out: must be ≥ 1".
+func Decode(data []byte) (*Model, error) {
+	root, err := parse(data)
+	if err != nil {
+		return nil, err
+	}
+	if err := want(root, "", kObj); err != nil {
+		return nil, &Error{Msg: "a model document must be a JSON object, got " + root.kind.what()}
+	}
+	if err := checkKeys(root, "", topFields, "a model document"); err != nil {
+		return nil, err
+	}
+	m := New(nil, "")
+	if err := decodeHead(root, m); err != nil {
+		return nil, err
+	}
+	if err := decodeTraining(root, m); err != nil {
+		return nil, err
+	}
+	if err := m.Validate(); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// required returns the value of a required top-level field.
+func required(root *node, key, hint string) (*node, error) {
+	n := root.field(key)
+	if n == nil {
+		return nil, errorf(key, "missing (%s)", hint)
+	}
+	return n, nil
+}
+
+func decodeHead(root *node, m *Model) error {
+	v, err := required(root, "version", "want 1")
+	if err != nil {
+		return err
+	}
+	if err := want(v, "version", kNum); err != nil {
+		return err
+	}
+	if v.lit != "1" {
+		return errorf("version", "unsupported version %s (this build reads version %d)", v.lit, Version)
+	}
+	in, err := required(root, "input", "the shape of one example, e.g. [2]")
+	if err != nil {
+		return err
+	}
+	if m.Input, err = decodeShape(in, "input"); err != nil {
+		return err
+	}
+	ls, err := required(root, "layers", "a list of layers")
+	if err != nil {
+		return err
+	}
+	if err := want(ls, "layers", kArr); err != nil {
+		return err
+	}
+	for i, ln := range ls.elems {
+		l, err := decodeLayer(ln, "layers["+strconv.Itoa(i)+"]")
+		if err != nil {
+			return err
+		}
+		m.Layers = append(m.Layers, l)
+	}
+	ln, err := required(root, "loss", "want mse, cross_entropy, bce_with_logits")
+	if err != nil {
+		return err
+	}
+	loss, err := stringOf(ln, "loss")
+	if err != nil {
+		return err
+	}
+	m.Loss = nn.Loss(loss)
+	if m.Loss != nn.MSE && m.Loss != nn.CrossEntropy && m.Loss != nn.BCEWithLogits {
+		return errorf("loss", "unknown loss %q (want mse, cross_entropy, bce_with_logits)", loss)
+	}
+	if n := root.field("seed"); n != nil {
+		if m.Seed, err = uint64Of(n, "seed"); err != nil {
+			return err
+		}
+	}
+	if n := root.field("init"); n != nil {
+		s, err := stringOf(n, "init")
+		if err != nil {
+			return err
+		}
+		switch s {
+		case "pytorch":
+			m.Init = nn.InitPyTorch
+		case "xavier":
+			m.Init = nn.InitXavier
+		default:
+			return errorf("init", "unknown scheme %q (want pytorch, xavier)", s)
+		}
+	}
+	if n := root.field("params"); n != nil {
+		if err := want(n, "params", kObj); err != nil {
+			return err
+		}
+		for i, k := range n.keys {
+			t, err := decodeTensor(n.vals[i], "params["+quote(k)+"]")
+			if err != nil {
+				return err
+			}
+			if m.Params == nil {
+				m.Params = map[string]*tensor.Tensor{}
+			}
+			m.Params[k] = t
+		}
+	}
+	return nil
+}
+
+// decodeShape reads a list of dimensions, each at least 1.
+func decodeShape(n *node, path string) (tensor.Shape, error) {
+	if err := want(n, path, kArr); err != nil {
+		return nil, err
+	}
+	if len(n.elems) == 0 {
+		return nil, errorf(path, "must have at least one dimension")
+	}
+	s := make(tensor.Shape, len(n.elems))
+	for i, e := range n.elems {
+		d, err := intIn(e, path+"["+strconv.Itoa(i)+"]", 1, nn.MaxElements)
+		if err != nil {
+			return nil, err
+		}
+		s[i] = d
+	}
+	return s, nil
+}
+
+// decodeTensor reads nested arrays of numbers with a rectangular shape.
+func decodeTensor(n *node, path string) (*tensor.Tensor, error) {
+	var shape tensor.Shape
+	for e := n; e.kind == kArr; e = e.elems[0] {
+		if len(e.elems) == 0 {
+			return nil, errorf(path, "empty array")
+		}
+		shape = append(shape, len(e.elems))
+	}
+	if len(shape) == 0 {
+		return nil, errorf(path, "want an array of numbers, got %s", n.kind.what())
+	}
+	if !tensorWithin(shape) {
+		return nil, errorf(path, "more than %d values", nn.MaxElements)
+	}
+	t := tensor.Zeros(shape)
+	k := 0
+	var walk func(e *node, p string, d int) error
+	walk = func(e *node, p string, d int) error {
+		if d == len(shape) {
+			v, err := floatOf(e, p)
+			t.Data[k] = v
+			k++
+			return err
+		}
+		if e.kind != kArr {
+			return errorf(p, "want an array of %d values, got %s", shape[d], e.kind.what())
+		}
+		if len(e.elems) != shape[d] {
+			return errorf(p, "has %d values, want %d like the first at this depth (shape %v)", len(e.elems), shape[d], shape)
+		}
+		for i, c := range e.elems {
+			if err := walk(c, p+"["+strconv.Itoa(i)+"]", d+1); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if err := walk(n, path, 0); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+func tensorWithin(s tensor.Shape) bool {
+	n := 1
+	for _, d := range s {
+		n *= d
+		if n > nn.MaxElements {
+			return false
+		}
+	}
+	return true
+}
+
+func decodeTraining(root *node, m *Model) error {
+	if n := root.field("dataset"); n != nil {
+		if err := decodeDataset(n, &m.Dataset); err != nil {
+			return err
+		}
+	}
+	if n := root.field("optimizer"); n != nil {
+		if err := decodeOptimizer(n, &m.Optimizer); err != nil {
+			return err
+		}
+	}
+	var err error
+	if n := root.field("batch_size"); n != nil {
+		if m.BatchSize, err = intIn(n, "batch_size", 1, train.MaxBatch); err != nil {
+			return err
+		}
+	}
+	if n := root.field("steps"); n != nil {
+		if m.Steps, err = intIn(n, "steps", 1, MaxSteps); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+var datasetFields = []string{"name", "n", "noise", "train_split", "seed"}
+
+func decodeDataset(n *node, d *train.DataConfig) error {
+	if err := want(n, "dataset", kObj); err != nil {
+		return err
+	}
+	if err := checkKeys(n, "dataset", datasetFields, "dataset"); err != nil {
+		return err
+	}
+	nn := n.field("name")
+	if nn == nil {
+		return errorf("dataset.name", "missing (want one of %s)", datasetNames())
+	}
+	name, err := stringOf(nn, "dataset.name")
+	if err != nil {
+		return err
+	}
+	*d = train.DefaultData(name)
+	f := fieldReader{n: n, path: "dataset", typ: "dataset"}
+	return f.all(f.int("n", false, &d.N), f.float("noise", &d.Noise), f.float("train_split", &d.TrainSplit), f.uint64("seed", &d.Seed))
+}
+
+var optimizerFields = []string{"name", "lr", "momentum", "betas", "eps", "weight_decay"}
+
+func decodeOptimizer(n *node, o *train.OptimizerConfig) error {
+	if err := want(n, "optimizer", kObj); err != nil {
+		return err
+	}
+	if err := checkKeys(n, "optimizer", optimizerFields, "optimizer"); err != nil {
+		return err
+	}
+	name := "sgd"
+	if nn := n.field("name"); nn != nil {
+		var err error
+		if name, err = stringOf(nn, "optimizer.name"); err != nil {
+			return err
+		}
+	}
+	*o = train.DefaultOptimizer(name)
+	f := fieldReader{n: n, path: "optimizer", typ: "optimizer"}
+	if err := f.all(f.float("lr", &o.LR), f.float("momentum", &o.Momentum), f.float("eps", &o.Eps), f.float("weight_decay", &o.WeightDecay)); err != nil {
+		return err
+	}
+	if b := n.field("betas"); b != nil {
+		if err := want(b, "optimizer.betas", kArr); err != nil {
+			return err
+		}
+		if len(b.elems) != 2 {
+			return errorf("optimizer.betas", "want 2 numbers, got %d", len(b.elems))
+		}
+		for i, e := range b.elems {
+			v, err := floatOf(e, "optimizer.betas["+strconv.Itoa(i)+"]")
+			if err != nil {
+				return err
+			}
+			o.Betas[i] = v
+		}
+	}
+	return nil
+}
+
+func (f fieldReader) uint64(key string, dst *uint64) error {
+	v := f.n.field(key)
+	if v == nil {
+		return nil
+	}
+	u, err := uint64Of(v, join(f.path, key))
+	*dst = u
+	return err
+}
+
+func datasetNames() string {
+	s := ""
+	for i, n := range train.DatasetNames() {
+		if i > 0 {
+			s += ", "
+		}
+		s += n
+	}
+	return s
+}
+
+func quote(s string) string { return strconv.Quote(s) }
