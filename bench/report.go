@@ -1,0 +1,76 @@
+package bench
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+)
+
+// ReadResults reads one Result per line, skipping lines that are not JSON
+// objects (contenders may print banners).
+func ReadResults(r io.Reader) ([]Result, error) {
+	var out []Result
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if !strings.HasPrefix(line, "{") {
+			continue
+		}
+		var res Result
+		if err := json.Unmarshal([]byte(line), &res); err != nil {
+			return nil, fmt.Errorf("bench: bad result line %q: %v", line, err)
+		}
+		out = append(out, res)
+	}
+	return out, sc.Err()
+}
+
+// Ratio is one comparison the report prints as "RATIO <workload> <a>/<b> <value>".
+type Ratio struct{ Workload, A, B string }
+
+// Ratios are the comparisons of issue 8, for both workloads.
+func Ratios() []Ratio {
+	var rs []Ratio
+	for _, w := range []string{"tiny", "big"} {
+		rs = append(rs,
+			Ratio{w, "tapelab-wasm", "tfjs-best"},
+			Ratio{w, "tapelab-wasm", "tfjs-cpu"},
+			Ratio{w, "tapelab-wasm", "tfjs-wasm"},
+			Ratio{w, "tapelab-wasm", "pytorch"},
+			Ratio{w, "tapelab-native", "pytorch"},
+		)
+	}
+	return rs
+}
+
+// Report writes the table of steps/s and then one RATIO line per ratio
+// whose two sides were measured. "tfjs-best" is the faster TF.js backend.
+func Report(w io.Writer, results []Result) error {
+	rate := map[string]float64{}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "workload\tcontender\tsteps/s (median)\tloss first\tloss last\t")
+	for _, r := range results {
+		rate[r.Workload+" "+r.Contender] = r.StepsPerS
+		fmt.Fprintf(tw, "%s\t%s\t%.1f\t%.4f\t%.4f\t\n", r.Workload, r.Contender, r.StepsPerS, r.LossFirst, r.LossLast)
+		if strings.HasPrefix(r.Contender, "tfjs-") {
+			k := r.Workload + " tfjs-best"
+			rate[k] = max(rate[k], r.StepsPerS)
+		}
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(w)
+	for _, q := range Ratios() {
+		a, okA := rate[q.Workload+" "+q.A]
+		b, okB := rate[q.Workload+" "+q.B]
+		if okA && okB && b > 0 {
+			fmt.Fprintf(w, "RATIO %s %s/%s %.2f\n", q.Workload, q.A, q.B, a/b)
+		}
+	}
+	return nil
+}

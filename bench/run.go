@@ -1,0 +1,135 @@
+package bench
+
+import (
+	"fmt"
+	"sort"
+	"time"
+
+	"tapelab/engine/autograd"
+	"tapelab/engine/op"
+	"tapelab/engine/tensor"
+)
+
+// Result is one contender's measurement of one workload, printed as a JSON line.
+type Result struct {
+	Contender string    `json:"contender"`
+	Workload  string    `json:"workload"`
+	StepsPerS float64   `json:"steps_per_s"`
+	Runs      []float64 `json:"runs"`
+	LossFirst float64   `json:"loss_first"`
+	LossLast  float64   `json:"loss_last"`
+}
+
+// Trainer runs SGD steps of a workload on the engine's eager session,
+// reusing one session and one gradient set so that steps allocate nothing.
+type Trainer struct {
+	w      Workload
+	s      *autograd.Session
+	g      autograd.Grads
+	xs, ys []*tensor.Tensor
+	params []*tensor.Tensor // W0, b0, W1, b1, ...
+	ids    []op.Value       // their tape ids in the current step
+	it     int
+}
+
+// NewTrainer prepares the workload's batches and initial weights.
+func NewTrainer(w Workload) *Trainer {
+	x, y := w.Data()
+	d := w.Sizes[0]
+	t := &Trainer{w: w, s: autograd.NewSession()}
+	for b := 0; b < w.N/w.Batch; b++ {
+		xb, _ := tensor.New(tensor.Shape{w.Batch, d}, x[b*w.Batch*d:(b+1)*w.Batch*d])
+		yshape := tensor.Shape{w.Batch}
+		if w.Loss == "mse" {
+			yshape = tensor.Shape{w.Batch, 1}
+		}
+		yb, _ := tensor.New(yshape, y[b*w.Batch:(b+1)*w.Batch])
+		t.xs, t.ys = append(t.xs, xb), append(t.ys, yb)
+	}
+	for _, l := range w.Params() {
+		W, _ := tensor.New(tensor.Shape{l.Out, l.In}, l.W)
+		B, _ := tensor.New(tensor.Shape{l.Out}, l.B)
+		t.params = append(t.params, W, B)
+	}
+	return t
+}
+
+// Step runs one forward, backward and SGD update and returns the loss.
+func (t *Trainer) Step() (float64, error) {
+	k := t.it % len(t.xs)
+	t.it++
+	s := t.s
+	s.Reset()
+	h := s.Input(t.xs[k], "x")
+	target := s.Input(t.ys[k], "y")
+	nl := len(t.params) / 2
+	ids := t.ids[:0]
+	for l := 0; l < nl; l++ {
+		W := s.Param(t.params[2*l], "W")
+		b := s.Param(t.params[2*l+1], "b")
+		ids = append(ids, W, b)
+		h = op.Linear(s, h, W, b)
+		if l < nl-1 {
+			if t.w.Act == "tanh" {
+				h = op.Tanh(s, h)
+			} else {
+				h = op.Relu(s, h)
+			}
+		}
+	}
+	var loss op.Value
+	if t.w.Loss == "mse" {
+		loss = op.MSELoss(s, h, target)
+	} else {
+		loss = op.CrossEntropy(s, h, target)
+	}
+	t.ids = ids
+	if err := s.Backward(loss, &t.g); err != nil {
+		return 0, err
+	}
+	for i, id := range ids {
+		p, g := t.params[i].Data, t.g.Of(int(id)).Data
+		for j := range p {
+			p[j] -= t.w.LR * g[j]
+		}
+	}
+	return s.Tape().Node(int(loss)).Value.Data[0], nil
+}
+
+// Measure runs the workload's warm-up and timed runs on contender name.
+func Measure(name string, w Workload) (Result, error) {
+	t := NewTrainer(w)
+	r := Result{Contender: name, Workload: w.Name}
+	first, err := t.Step()
+	if err != nil {
+		return r, err
+	}
+	r.LossFirst = first
+	for i := 1; i < w.Warmup; i++ {
+		if _, err := t.Step(); err != nil {
+			return r, err
+		}
+	}
+	var last float64
+	for run := 0; run < w.Runs; run++ {
+		start := time.Now()
+		for i := 0; i < w.Steps; i++ {
+			if last, err = t.Step(); err != nil {
+				return r, err
+			}
+		}
+		r.Runs = append(r.Runs, float64(w.Steps)/time.Since(start).Seconds())
+	}
+	r.LossLast = last
+	if !(last < first) {
+		return r, fmt.Errorf("%s %s: loss did not fall (%v -> %v)", name, w.Name, first, last)
+	}
+	sorted := append([]float64(nil), r.Runs...)
+	sort.Float64s(sorted)
+	m := len(sorted) / 2
+	r.StepsPerS = sorted[m]
+	if len(sorted)%2 == 0 {
+		r.StepsPerS = (sorted[m-1] + sorted[m]) / 2
+	}
+	return r, nil
+}

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Speed comparison of TapeLab against TensorFlow.js and PyTorch (issue 8).
+# Called by ./build.sh bench; installs its own node and Debian dependencies.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+
+say() { printf '== %s\n' "$*" >&2; }
+
+if ! /usr/bin/python3 -c 'import torch' 2>/dev/null; then
+	say "installing python3-torch (Debian)"
+	apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends python3-torch >/dev/null
+fi
+say "installing TensorFlow.js 4.22.0 (npm ci)"
+(cd bench/js && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+bench/js/node_modules/.bin/esbuild bench/js/bench.mjs --bundle --platform=node \
+	--main-fields=module,main --log-level=warning --outfile="$out/tfbench.cjs"
+
+say "building TapeLab contenders (native and wasm)"
+go build -o "$out/tapebench" ./bench/cmd/tapebench
+GOOS=js GOARCH=wasm go build -o "$out/tapebench.wasm" ./bench/cmd/tapebench
+wasmrun() { node "$(go env GOROOT)/lib/wasm/wasm_exec_node.js" "$out/tapebench.wasm" "$@"; }
+
+results="$out/results.jsonl"
+say "running TapeLab native"
+"$out/tapebench" -name tapelab-native | tee -a "$results" >&2
+say "running TapeLab wasm (node $(node --version))"
+wasmrun -name tapelab-wasm | tee -a "$results" >&2
+say "running TensorFlow.js (cpu and wasm backends)"
+node "$out/tfbench.cjs" bench/js/node_modules/@tensorflow/tfjs-backend-wasm/dist 2>/dev/null | tee -a "$results" >&2
+say "running PyTorch (one thread)"
+/usr/bin/python3 bench/torch_bench.py | tee -a "$results" >&2
+
+say "allocations per training step (native, go test -bench)"
+go test -run '^$' -bench 'Step$' -benchmem ./bench | grep -E '^Benchmark' >&2
+say "heap growth over 10,000 steps in wasm"
+wasmrun -name tapelab-wasm -heapcheck 10000 >&2
+say "playground wasm size"
+go run ./bench/cmd/wasmsize static/*.wasm >&2 || echo "(no playground wasm built; run ./build.sh build)" >&2
+
+echo "TapeLab speed comparison, $(date -u +%Y-%m-%d), $(nproc) cores, $(go version | cut -d' ' -f3), node $(node --version)"
+go run ./bench/cmd/benchreport <"$results"

@@ -1,0 +1,117 @@
+"""PyTorch contender for ./build.sh bench (run with /usr/bin/python3, Debian's python3-torch).
+
+Same data, initial weights and schedule as bench/js/workloads.mjs and the Go
+contenders: mulberry32 streams seeded 1 (data) and 42 (weights). One thread,
+float32 (PyTorch's default dtype), plain nn.Linear layers and torch.optim.SGD.
+Prints one JSON line per workload.
+"""
+import json
+import math
+import sys
+import time
+
+import torch
+
+torch.set_num_threads(1)
+
+WORKLOADS = {
+    "tiny": dict(sizes=[2, 16, 16, 1], act="tanh", loss="mse", n=256, batch=32, lr=0.1, warmup=500, runs=5, steps=500),
+    "big": dict(sizes=[784, 128, 10], act="relu", loss="cross_entropy", n=640, batch=64, lr=0.1, warmup=5, runs=5, steps=30),
+}
+
+
+def mulberry32(seed):
+    a = seed & 0xFFFFFFFF
+
+    def imul(x, y):
+        return (x * y) & 0xFFFFFFFF
+
+    def nxt():
+        nonlocal a
+        a = (a + 0x6D2B79F5) & 0xFFFFFFFF
+        t = imul(a ^ (a >> 15), 1 | a)
+        t = ((t + imul(t ^ (t >> 7), 61 | t)) & 0xFFFFFFFF) ^ t
+        return ((t ^ (t >> 14)) & 0xFFFFFFFF) / 4294967296
+
+    return nxt
+
+
+def data(w):
+    rnd = mulberry32(1)
+    d = w["sizes"][0]
+    x = [2 * rnd() - 1 for _ in range(w["n"] * d)]
+    y = []
+    for i in range(w["n"]):
+        if w["loss"] == "mse":
+            y.append(math.sin(3 * x[i * d]) * x[i * d + 1])
+        else:
+            y.append(min(9, math.floor(rnd() * 10)))
+    return x, y
+
+
+def model(w):
+    rnd = mulberry32(42)
+    layers = []
+    sizes = w["sizes"]
+    for l in range(1, len(sizes)):
+        fin, fout = sizes[l - 1], sizes[l]
+        k = 1 / math.sqrt(fin)
+        lin = torch.nn.Linear(fin, fout)
+        with torch.no_grad():
+            lin.weight.copy_(torch.tensor([(2 * rnd() - 1) * k for _ in range(fout * fin)]).reshape(fout, fin))
+            lin.bias.copy_(torch.tensor([(2 * rnd() - 1) * k for _ in range(fout)]))
+        layers.append(lin)
+        if l < len(sizes) - 1:
+            layers.append(torch.nn.Tanh() if w["act"] == "tanh" else torch.nn.ReLU())
+    return torch.nn.Sequential(*layers)
+
+
+def run(name, w):
+    x, y = data(w)
+    d, b = w["sizes"][0], w["batch"]
+    X = torch.tensor(x).reshape(w["n"], d)
+    if w["loss"] == "mse":
+        Y = torch.tensor(y).reshape(w["n"], 1)
+        loss_fn = torch.nn.MSELoss()
+    else:
+        Y = torch.tensor(y, dtype=torch.long)
+        loss_fn = torch.nn.CrossEntropyLoss()
+    nb = w["n"] // b
+    xs = [X[i * b:(i + 1) * b].contiguous() for i in range(nb)]
+    ys = [Y[i * b:(i + 1) * b].contiguous() for i in range(nb)]
+    net = model(w)
+    opt = torch.optim.SGD(net.parameters(), lr=w["lr"])
+    it = 0
+
+    def step():
+        nonlocal it
+        k = it % nb
+        it += 1
+        opt.zero_grad()
+        loss = loss_fn(net(xs[k]), ys[k])
+        loss.backward()
+        opt.step()
+        return loss
+
+    loss_first = step().item()
+    for _ in range(1, w["warmup"]):
+        step()
+    rates = []
+    loss = None
+    for _ in range(w["runs"]):
+        t0 = time.perf_counter()
+        for _ in range(w["steps"]):
+            loss = step()
+        rates.append(w["steps"] / (time.perf_counter() - t0))
+    s = sorted(rates)
+    m = len(s) // 2
+    med = s[m] if len(s) % 2 else (s[m - 1] + s[m]) / 2
+    print(json.dumps(dict(contender="pytorch", workload=name, steps_per_s=med, runs=rates,
+                          loss_first=loss_first, loss_last=loss.item(), torch=torch.__version__)))
+
+
+if __name__ == "__main__":
+    only = sys.argv[1] if len(sys.argv) > 1 else None
+    for name, w in WORKLOADS.items():
+        if only in (None, name):
+            run(name, w)

@@ -1,0 +1,42 @@
+package bench
+
+import (
+	"strings"
+	"testing"
+)
+
+// The JavaScript and Python contenders print these same first numbers; a
+// change here must be made in bench/js/workloads.mjs and torch_bench.py too.
+func TestMulberry32MatchesJavaScript(t *testing.T) {
+	// Values printed by node: const r = mulberry32(1); [r(), r(), r()]
+	want := []float64{0.6270739405881613, 0.002735721180215478, 0.5274470399599522}
+	r := mulberry32(1)
+	for i, w := range want {
+		if got := r(); got != w {
+			t.Errorf("draw %d = %v, want %v", i, got, w)
+		}
+	}
+}
+
+func TestReportPrintsRatios(t *testing.T) {
+	in := `banner line
+{"contender":"tfjs-cpu","workload":"tiny","steps_per_s":100,"loss_first":1,"loss_last":0.5}
+{"contender":"tfjs-wasm","workload":"tiny","steps_per_s":200,"loss_first":1,"loss_last":0.5}
+{"contender":"tapelab-wasm","workload":"tiny","steps_per_s":3000,"loss_first":1,"loss_last":0.5}`
+	rs, err := ReadResults(strings.NewReader(in))
+	if err != nil || len(rs) != 3 {
+		t.Fatalf("ReadResults: %d results, err %v", len(rs), err)
+	}
+	var b strings.Builder
+	if err := Report(&b, rs); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"RATIO tiny tapelab-wasm/tfjs-best 15.00", "RATIO tiny tapelab-wasm/tfjs-cpu 30.00"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("report lacks %q:\n%s", want, b.String())
+		}
+	}
+	if strings.Contains(b.String(), "pytorch") {
+		t.Errorf("report prints a ratio for an unmeasured contender:\n%s", b.String())
+	}
+}
