@@ -139,7 +139,11 @@ func (s *staticFiles) serveFile(w http.ResponseWriter, r *http.Request, name str
 			// Content-Length counts the encoded bytes; the page's progress
 			// bar counts decoded ones, so it also gets the decoded size.
 			h.Set("X-Decoded-Length", strconv.Itoa(len(a.raw)))
+			// ServeContent leaves Content-Length out when Content-Encoding
+			// is set (it cannot know the writer does not compress again);
+			// this body is final. Range answers and 304s replace or drop it.
 			body = a.encoded[enc]
+			h.Set("Content-Length", strconv.Itoa(len(body)))
 			etag = strings.TrimSuffix(etag, `"`) + "-" + enc + `"`
 		}
 	}

@@ -152,6 +152,9 @@ func TestCompression(t *testing.T) {
 			if tt.wantEncoding != "" {
 				wantDecoded = strconv.Itoa(len(want))
 			}
+			if got, want := rec.Header().Get("Content-Length"), strconv.Itoa(rec.Body.Len()); got != want {
+				t.Errorf("Content-Length = %q, want %s", got, want)
+			}
 			if got := rec.Header().Get("X-Decoded-Length"); got != wantDecoded {
 				t.Errorf("X-Decoded-Length = %q, want %q", got, wantDecoded)
 			}
@@ -287,4 +290,19 @@ type failingFS struct{ fstest.MapFS }
 
 func (f failingFS) ReadFile(name string) ([]byte, error) {
 	return nil, errors.New("disk on fire")
+}
+
+func TestRangeOfEncodedBody(t *testing.T) {
+	h := newTestHandler(t, playground(), false)
+	full := get(h, "GET", "/tapelab.wasm", http.Header{"Accept-Encoding": {"gzip"}}).Body.Bytes()
+	rec := get(h, "GET", "/tapelab.wasm", http.Header{"Accept-Encoding": {"gzip"}, "Range": {"bytes=0-9"}})
+	if rec.Code != http.StatusPartialContent {
+		t.Fatalf("status = %d, want 206", rec.Code)
+	}
+	if got := rec.Header().Get("Content-Length"); got != "10" {
+		t.Errorf("Content-Length = %q, want 10", got)
+	}
+	if !bytes.Equal(rec.Body.Bytes(), full[:10]) {
+		t.Errorf("range body is not the first 10 bytes of the gzip body")
+	}
 }
