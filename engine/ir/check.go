@@ -113,7 +113,11 @@ func checkArity(n *Node) error {
 		if n.Kind == "linear" || n.Kind == "conv2d" {
 			want = "1 (weights in the payload) or " + want
 		}
-		return nodeError(n, "takes %s parents, has %d", want, got)
+		noun := "parents"
+		if want == "1" {
+			noun = "parent"
+		}
+		return nodeError(n, "takes %s %s, has %d", want, noun, got)
 	}
 	return nil
 }

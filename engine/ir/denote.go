@@ -13,12 +13,11 @@ import (
 //
 // Op kinds are evaluated by the reference kernels in reference.go, written
 // directly from each op's meaning with their own loops and independent of
-// the catalogue's Forward, so that the equivalence test of Lower compares two
-// implementations. Exceptions, listed by Reference: products (matmul,
-// linear) call tensor.Gemm, the same GEMM the catalogue uses, because BLAS's
-// summation order is platform-specific and a bit-for-bit comparison needs the
-// same kernel; and a catalogue op without a reference kernel falls back to
-// its Forward. Domain errors (an op's Domain check) fail with the node named.
+// the catalogue's Forward (and of tensor.Gemm), so that the equivalence test
+// of Lower compares two implementations. A catalogue op without a reference
+// kernel (Reference reports which: only dropout, whose mask is defined by the
+// catalogue's generator) falls back to its Forward. Values outside an op's
+// domain (its Domain check) fail with the node named.
 func Denote(g *Graph, inputs ...*tensor.Tensor) ([]*tensor.Tensor, error) {
 	if err := CheckShapes(g); err != nil {
 		return nil, err
@@ -83,19 +82,5 @@ func denoteNode(g *Graph, n *Node, vals, inputs []*tensor.Tensor) (*tensor.Tenso
 }
 
 // Reference reports whether Denote evaluates kind with its own reference
-// kernel (true) or falls back to the catalogue op's Forward (false), and,
-// for the reference kernels that compute a matrix product, which shared
-// kernel they call.
-func Reference(kind string) (own bool, shared string) {
-	if reference[kind] == nil {
-		return false, ""
-	}
-	return true, sharedKernel[kind]
-}
-
-// sharedKernel lists the reference kernels that call a tensor kernel the
-// catalogue also uses.
-var sharedKernel = map[string]string{
-	"matmul": "tensor.Gemm",
-	"linear": "tensor.Gemm",
-}
+// kernel (true) or falls back to the catalogue op's Forward (false).
+func Reference(kind string) bool { return reference[kind] != nil }

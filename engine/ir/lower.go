@@ -44,7 +44,7 @@ type opRule func(b *graph.Builder, o *op.Op, a op.Attrs, args []op.Value) op.Val
 // lowerOp is the lowering rule of every op kind: the catalogue op applied to
 // the operands in order.
 func lowerOp(b *graph.Builder, o *op.Op, a op.Attrs, args []op.Value) op.Value {
-	if o.Variadic {
+	if o.Variadic || len(args) > 3 {
 		return b.ApplyN(o, a, args)
 	}
 	var x [3]op.Value
@@ -69,9 +69,6 @@ func lowerWith(g *Graph, rule opRule) (*graph.Graph, []int, error) {
 		o, _ := op.Lookup(n.Kind)
 		if o.VJP == nil || o.Forward == nil {
 			return nil, nil, nodeError(n, "outside the lowering fragment: op %s has no forward or VJP", n.Kind)
-		}
-		if len(n.Parents) > 3 && !o.Variadic {
-			return nil, nil, nodeError(n, "outside the lowering fragment: more than three operands")
 		}
 	}
 	b := graph.NewBuilder()
