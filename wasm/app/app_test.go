@@ -1,6 +1,7 @@
 package app
 
 import (
+	"math"
 	"strings"
 	"testing"
 
@@ -257,7 +258,41 @@ func TestFormat(t *testing.T) {
 			t.Errorf("Inline(%v) = %q, want %q", c.in, got, c.want)
 		}
 	}
-	if Colour(0, 1) != "#ffffff" || Colour(1, 1) != "#f59322" || Colour(-5, 1) != "#0877bd" {
-		t.Errorf("colours: %s %s %s", Colour(0, 1), Colour(1, 1), Colour(-5, 1))
+	if Colour(0) != "#ffffff" || Colour(math.Inf(1)) != "#f59322" || Colour(math.Inf(-1)) != "#0877bd" {
+		t.Errorf("colours: %s %s %s", Colour(0), Colour(math.Inf(1)), Colour(math.Inf(-1)))
+	}
+	if Colour(0.5) == Colour(5) || Colour(5) == Colour(50) {
+		t.Errorf("the scale saturates: 0.5 %s, 5 %s, 50 %s", Colour(0.5), Colour(5), Colour(50))
+	}
+}
+
+func TestIRListingMatchesNodes(t *testing.T) {
+	for _, m := range []Modes{{Compiled: true}, {Compiled: true, L2: 0.1}} {
+		p := newTestPlayground(t, m)
+		lines, err := p.IRListing()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(lines) == 0 {
+			t.Fatal("no IR lines")
+		}
+		nodes := p.Stepper().Nodes()
+		for _, l := range lines {
+			if l.Node < 0 {
+				t.Errorf("%+v: IR line %q matches no tape node", m, l.Text)
+				continue
+			}
+			kind := strings.Fields(l.Text)[2]
+			if n := nodes[l.Node]; n.Op != nil && n.Op.Name != kind {
+				t.Errorf("%+v: IR line %q matched to node %s", m, l.Text, n.Title())
+			}
+		}
+		if got := len(p.Recording().Listing()); got != len(nodes) {
+			t.Errorf("SSA listing has %d lines for %d nodes", got, len(nodes))
+		}
+	}
+	p := newTestPlayground(t, Modes{})
+	if lines, err := p.IRListing(); lines != nil || err != nil {
+		t.Errorf("eager mode has an IR listing: %v %v", lines, err)
 	}
 }

@@ -4,27 +4,36 @@ import "math"
 
 // The diverging, colour-blind-safe scale of every value and gradient:
 // negative numbers are blue, zero is white, positive numbers are orange
-// (TensorFlow Playground's choice). The same number on the same scale is
-// the same colour everywhere.
+// (TensorFlow Playground's choice). The scale is fixed, so the same number
+// is the same colour everywhere and at every step. It is soft rather than
+// clipped: a number v is drawn at strength |v| / (|v| + ScaleHalf), so 0.5
+// is half strength, and 5 is still distinguishable from 50.
 var (
 	negRGB  = [3]float64{8, 119, 189}  // #0877bd
 	posRGB  = [3]float64{245, 147, 34} // #f59322
 	zeroRGB = [3]float64{255, 255, 255}
 )
 
-// Colour returns the CSS colour ("#rrggbb") of v on a scale from -limit to
-// +limit; values beyond the limit saturate. NaN is grey. A limit of 0 maps
-// everything to white.
-func Colour(v, limit float64) string {
+// ScaleHalf is the magnitude drawn at half strength.
+const ScaleHalf = 0.5
+
+// strength maps v to [-1, 1].
+func strength(v float64) float64 {
+	switch {
+	case math.IsNaN(v):
+		return 0
+	case math.IsInf(v, 0):
+		return math.Copysign(1, v)
+	}
+	return v / (math.Abs(v) + ScaleHalf)
+}
+
+// Colour returns the CSS colour ("#rrggbb") of v on the scale; NaN is grey.
+func Colour(v float64) string {
 	if math.IsNaN(v) {
 		return "#9e9e9e"
 	}
-	t := 0.0
-	if limit > 0 {
-		t = math.Max(-1, math.Min(1, v/limit))
-	} else if math.IsInf(v, 0) {
-		t = math.Copysign(1, v)
-	}
+	t := strength(v)
 	end := posRGB
 	if t < 0 {
 		end, t = negRGB, -t
@@ -38,11 +47,14 @@ func Colour(v, limit float64) string {
 	return string(b)
 }
 
-// InkOn returns the text colour readable on Colour(v, limit): white on
-// strong colours, near-black on pale ones.
-func InkOn(v, limit float64) string {
-	if limit > 0 && math.Abs(v)/limit > 0.65 {
+// InkOn returns the text colour readable on Colour(v): white on strong
+// colours, near-black on pale ones.
+func InkOn(v float64) string {
+	if math.Abs(strength(v)) > 0.7 {
 		return "#ffffff"
 	}
 	return "#1a1a1a"
 }
+
+// LegendTicks are the numbers the scale's legend labels.
+func LegendTicks() []float64 { return []float64{-2, -0.5, -0.1, 0, 0.1, 0.5, 2} }

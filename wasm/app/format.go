@@ -83,17 +83,3 @@ func Inline(t *tensor.Tensor) string {
 	}
 	return b.String()
 }
-
-// MaxAbs returns the largest finite |v| in t, or 0.
-func MaxAbs(t *tensor.Tensor) float64 {
-	m := 0.0
-	if t == nil {
-		return 0
-	}
-	for _, v := range t.Data {
-		if a := math.Abs(v); a > m && !math.IsInf(a, 0) {
-			m = a
-		}
-	}
-	return m
-}

@@ -2,6 +2,7 @@ package app
 
 import (
 	"tapelab/engine/nn"
+	"tapelab/engine/tensor"
 )
 
 // Playground is the whole state behind the page: the edited model with its
@@ -122,6 +123,9 @@ func (p *Playground) rebuild() error {
 		p.err = err
 		return err
 	}
+	for i, role := range rec.Roles() {
+		step.nodes[i].Role = role
+	}
 	if p.step != nil {
 		p.step.Close()
 	}
@@ -138,4 +142,16 @@ func (p *Playground) Passes() (Passes, error) {
 // differences.
 func (p *Playground) GradCheck(yield func()) (GradCheck, error) {
 	return CheckGradients(p.model, p.batch, p.modes, p.seed, yield)
+}
+
+// IRListing lists the compiled step's IR (nil in eager mode).
+func (p *Playground) IRListing() ([]IRLine, error) {
+	if p.rec == nil {
+		return nil, nil
+	}
+	params := map[string]*tensor.Tensor{}
+	for i, ps := range p.model.Seq.Params() {
+		params[ps.Name] = p.model.Params[i]
+	}
+	return IRListing(p.rec, params)
 }

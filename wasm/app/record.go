@@ -185,3 +185,30 @@ func Record(m *nn.Model, b Batch, modes Modes, seed uint64) (*Recording, error) 
 	}
 	return r, nil
 }
+
+// MiniBatch takes the first n examples of a dataset given as rows x
+// [m features] and y [m targets] as a batch for a model of loss l: targets
+// are class indices [n] for cross_entropy and rows [n targets] otherwise.
+func MiniBatch(x, y *tensor.Tensor, n int, l nn.Loss) (Batch, error) {
+	if x == nil || y == nil || x.Shape.Rank() != 2 || y.Shape.Rank() < 1 || x.Shape[0] != y.Shape[0] {
+		return Batch{}, errors.New("the dataset's inputs and targets do not have one row per example")
+	}
+	n = min(n, x.Shape[0])
+	if n < 1 {
+		return Batch{}, errors.New("the dataset is empty")
+	}
+	fx, fy := x.Shape[1], len(y.Data)/y.Shape[0]
+	bx, err := tensor.New(tensor.Shape{n, fx}, append([]float64(nil), x.Data[:n*fx]...))
+	if err != nil {
+		return Batch{}, err
+	}
+	shape := tensor.Shape{n, fy}
+	if l == nn.CrossEntropy && fy == 1 {
+		shape = tensor.Shape{n}
+	}
+	by, err := tensor.New(shape, append([]float64(nil), y.Data[:n*fy]...))
+	if err != nil {
+		return Batch{}, err
+	}
+	return Batch{X: bx, Y: by}, nil
+}

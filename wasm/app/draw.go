@@ -1,0 +1,45 @@
+package app
+
+import (
+	"tapelab/engine/autograd"
+	"tapelab/wasm/layout"
+)
+
+// Box geometry of the tape drawing, in SVG pixels.
+const (
+	BoxH       = 70.0 // every box: title, shape, value strip, gradient strip
+	boxMinW    = 104.0
+	charW      = 7.6 // one character of the 13 px title font, generously
+	boxPadding = 24.0
+	// StripCells is the most cells a box's value or gradient strip shows;
+	// larger tensors are sampled evenly.
+	StripCells = 16
+)
+
+// BoxWidth is the width of node n's box: room for its title and its shape.
+func BoxWidth(n NodeInfo) float64 {
+	chars := max(len([]rune(n.Title())), len(n.Shape.String())+len(n.Role)+3)
+	return max(boxMinW, float64(chars)*charW+boxPadding)
+}
+
+// Layout places the tape's nodes left to right: parameters sit above the
+// chain they feed, inputs and targets just before their first consumer.
+func Layout(nodes []NodeInfo) (*layout.Layout, error) {
+	ln := make([]layout.Node, len(nodes))
+	for i, n := range nodes {
+		ln[i] = layout.Node{Parents: n.Parents, W: BoxWidth(n), H: BoxH,
+			Leaf: n.Kind != autograd.OpNode, Above: n.Kind == autograd.Param}
+	}
+	return layout.Compute(ln, layout.Options{})
+}
+
+// StripSample returns the indices of up to StripCells elements of a tensor
+// of n elements, evenly spread.
+func StripSample(n int) []int {
+	k := min(n, StripCells)
+	idx := make([]int, k)
+	for i := range idx {
+		idx[i] = i * n / k
+	}
+	return idx
+}

@@ -1,0 +1,206 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"honnef.co/go/js/dom/v2"
+
+	"tapelab/engine/train"
+	"tapelab/wasm/app"
+)
+
+// barView is the top bar: the dataset, the three mode switches, the L2
+// penalty, the gradient check and the shortcuts; below it, the comparison of
+// the dense and single-output passes.
+type barView struct {
+	pv        *playground
+	root      dom.Element
+	dataset   *dom.HTMLSelectElement
+	toggles   map[string][2]dom.Element
+	l2        *dom.HTMLInputElement
+	check     dom.Element
+	result    dom.Element
+	passes    dom.Element
+	shortcuts dom.Element
+	checking  bool
+}
+
+func newBarView(pv *playground) *barView {
+	doc := pv.p.doc
+	p := pv.p
+	v := &barView{pv: pv, toggles: map[string][2]dom.Element{}}
+	v.root = el(doc, "header", "class", "top-bar")
+	title := el(doc, "h1", "class", "brand")
+	title.SetTextContent("TapeLab")
+	lab := el(doc, "label", "class", "dataset")
+	lab.AppendChild(doc.CreateTextNode("data "))
+	v.dataset = el(doc, "select", "id", "dataset", "aria-label", "Dataset").(*dom.HTMLSelectElement)
+	for _, n := range train.DatasetNames() {
+		o := el(doc, "option", "value", n)
+		o.SetTextContent(n)
+		v.dataset.AppendChild(o)
+	}
+	p.listen(v.dataset, "change", "dataset", func(dom.Event) { pv.setDataset(v.dataset.Value()) })
+	lab.AppendChild(v.dataset)
+	modes := el(doc, "div", "class", "modes")
+	add(modes,
+		v.toggle("exec", "Execution", "eager", "compiled", func(m *app.Modes, b bool) { m.Compiled = b }),
+		v.toggle("pass", "Backward pass", "dense", "single-output", func(m *app.Modes, b bool) { m.Single = b }),
+		v.toggle("mode", "Layer mode", "train", "eval", func(m *app.Modes, b bool) { m.Eval = b }),
+	)
+	l2 := el(doc, "label", "class", "check", "title", "Adds 0.01·ΣW² to the loss: each weight then feeds two nodes and its gradient is summed with +=")
+	v.l2 = el(doc, "input", "type", "checkbox", "id", "l2").(*dom.HTMLInputElement)
+	p.listen(v.l2, "change", "L2 penalty", func(dom.Event) {
+		m := pv.pg.Modes()
+		m.L2 = 0
+		if v.l2.Checked() {
+			m.L2 = 0.01
+		}
+		pv.setModes(m)
+	})
+	l2.AppendChild(v.l2)
+	l2.AppendChild(doc.CreateTextNode(" L2 penalty (+=)"))
+	modes.AppendChild(l2)
+	v.check = p.button("Gradient check", "Compare every parameter gradient with central finite differences", v.gradCheck, "id", "gradcheck")
+	v.result = el(doc, "span", "class", "check-result mono", "id", "gradcheck-result", "role", "status")
+	help := p.button("?", "Keyboard shortcuts (?)", v.toggleShortcuts, "id", "help")
+	add(v.root, title, lab, modes, v.check, v.result, help)
+	v.passes = el(doc, "p", "class", "passes mono", "id", "passes")
+	v.root.AppendChild(v.passes)
+	return v
+}
+
+// toggle returns a two-button switch; set writes the choice into the modes.
+func (v *barView) toggle(id, label, off, on string, set func(*app.Modes, bool)) dom.Element {
+	doc := v.pv.p.doc
+	g := el(doc, "div", "class", "seg", "role", "group", "aria-label", label)
+	mk := func(text string, val bool) dom.Element {
+		return v.pv.p.button(text, label+": "+text, func() {
+			m := v.pv.pg.Modes()
+			set(&m, val)
+			v.pv.setModes(m)
+		}, "id", id+"-"+strings.ReplaceAll(text, "-", ""), "aria-pressed", "false")
+	}
+	a, b := mk(off, false), mk(on, true)
+	v.toggles[id] = [2]dom.Element{a, b}
+	add(g, a, b)
+	return g
+}
+
+// update shows the current modes.
+func (v *barView) update() {
+	m := v.pv.pg.Modes()
+	for id, on := range map[string]bool{"exec": m.Compiled, "pass": m.Single, "mode": m.Eval} {
+		t := v.toggles[id]
+		t[0].SetAttribute("aria-pressed", strconv.FormatBool(!on))
+		t[1].SetAttribute("aria-pressed", strconv.FormatBool(on))
+	}
+	v.l2.SetChecked(m.L2 > 0)
+	v.dataset.SetValue(v.pv.dataset)
+}
+
+// showPasses compares the dense and single-output passes of the step.
+func (v *barView) showPasses() {
+	ps, err := v.pv.pg.Passes()
+	if err != nil {
+		v.passes.SetTextContent("backward passes: " + err.Error())
+		return
+	}
+	nodes := v.pv.pg.Stepper().Nodes()
+	var sk []string
+	for _, i := range ps.Skipped() {
+		sk = append(sk, nodes[i].Title())
+	}
+	skipped := "none"
+	if len(sk) > 0 {
+		skipped = strings.Join(sk, ", ")
+	}
+	same := "gradients bit-identical ✓"
+	if !ps.Identical {
+		same = "gradients DIFFER at node " + strconv.Itoa(ps.Mismatch)
+	}
+	mode := "dense"
+	if v.pv.pg.Modes().Single {
+		mode = "single-output"
+	}
+	v.passes.SetTextContent("showing " + mode + " · dense pass runs " + strconv.Itoa(ps.Dense) + " VJPs · single-output runs " +
+		strconv.Itoa(ps.Single) + ", skipping " + strconv.Itoa(len(sk)) + " (" + skipped + ") · " + same)
+	v.passes.SetAttribute("data-dense", strconv.Itoa(ps.Dense))
+	v.passes.SetAttribute("data-single", strconv.Itoa(ps.Single))
+	v.passes.SetAttribute("data-skipped", strconv.Itoa(len(sk)))
+}
+
+// gradCheck runs the gradient check in a goroutine that yields to the page.
+func (v *barView) gradCheck() {
+	if v.checking {
+		return
+	}
+	v.checking = true
+	setDisabled(v.check, true)
+	v.result.SetAttribute("class", "check-result mono")
+	v.result.SetTextContent("checking…")
+	go func() {
+		defer func() { v.checking = false; setDisabled(v.check, false) }()
+		recovered("gradient check", v.pv.p.showError, func() {
+			res, err := v.pv.pg.GradCheck(func() { time.Sleep(time.Millisecond) })
+			if err != nil {
+				v.result.SetAttribute("class", "check-result mono bad")
+				v.result.SetTextContent("✗ " + err.Error())
+				return
+			}
+			mark, class := "✓", "good"
+			if !res.OK {
+				mark, class = "✗", "bad"
+			}
+			v.result.SetAttribute("class", "check-result mono "+class)
+			v.result.SetAttribute("data-worst", app.Full(res.Worst))
+			v.result.SetTextContent(mark + " worst rel. error " + app.Num(res.Worst) + " (" + res.Param + "[" +
+				strconv.Itoa(res.Index) + "], " + strconv.Itoa(res.Checked) + " checked)")
+		})
+	}()
+}
+
+// toggleShortcuts shows or hides the shortcuts.
+func (v *barView) toggleShortcuts() {
+	if v.shortcuts.HasAttribute("hidden") {
+		v.shortcuts.RemoveAttribute("hidden")
+		v.shortcuts.QuerySelector("button").(dom.HTMLElement).Focus()
+	} else {
+		v.closeShortcuts()
+	}
+}
+
+func (v *barView) closeShortcuts() {
+	if v.shortcuts != nil && !v.shortcuts.HasAttribute("hidden") {
+		v.shortcuts.SetAttribute("hidden", "")
+		if h := v.pv.p.doc.GetElementByID("help"); h != nil {
+			h.(dom.HTMLElement).Focus()
+		}
+	}
+}
+
+// shortcutsDialog lists the keys.
+func shortcutsDialog(pv *playground) dom.Element {
+	doc := pv.p.doc
+	d := el(doc, "div", "class", "shortcuts", "id", "shortcuts", "role", "dialog", "aria-modal", "false",
+		"aria-labelledby", "shortcuts-title", "hidden", "")
+	h := el(doc, "h2", "id", "shortcuts-title")
+	h.SetTextContent("Keyboard shortcuts")
+	table := el(doc, "table")
+	for _, r := range [][2]string{
+		{"→", "step (forward, then backward)"}, {"←", "step back"}, {"space", "play / pause"},
+		{"b", "finish forward, start backward"}, {"r", "reset"}, {"f", "fit the tape to the screen"},
+		{"+ / −", "zoom in / out"}, {"Ctrl+Z / Ctrl+Y", "undo / redo a model edit"}, {"?", "show or hide this list"}, {"Esc", "close"},
+	} {
+		tr := el(doc, "tr")
+		add(tr, add(el(doc, "td"), textEl(doc, "kbd", "", r[0])), textEl(doc, "td", "", r[1]))
+		table.AppendChild(tr)
+	}
+	add(d, h, table, pv.p.button("Close", "Close the shortcuts", pv.bar.closeShortcuts, "id", "shortcuts-close"))
+	pv.bar.shortcuts = d
+	return d
+}

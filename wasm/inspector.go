@@ -1,0 +1,236 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"strconv"
+	"strings"
+
+	"honnef.co/go/js/dom/v2"
+
+	"tapelab/engine/autograd"
+	"tapelab/engine/tensor"
+	"tapelab/wasm/app"
+)
+
+// inspectorView explains one node: what it is, its value and gradient, its
+// neighbours, and its op's chain rule with the actual numbers.
+type inspectorView struct {
+	pv   *playground
+	root dom.Element
+	body dom.Element
+}
+
+func newInspectorView(pv *playground) *inspectorView {
+	doc := pv.p.doc
+	v := &inspectorView{pv: pv}
+	v.root = el(doc, "aside", "class", "inspector", "aria-labelledby", "insp-title", "id", "inspector")
+	h := el(doc, "h2", "id", "insp-title")
+	h.SetTextContent("Inspector")
+	v.body = el(doc, "div", "class", "insp-body", "aria-live", "polite")
+	add(v.root, h, v.body)
+	return v
+}
+
+// show explains node i of s (i < 0: a hint).
+func (v *inspectorView) show(s *app.Stepper, i int) {
+	doc := v.pv.p.doc
+	clearEl(v.body)
+	if s == nil || i < 0 || i >= len(s.Nodes()) {
+		v.body.AppendChild(textEl(doc, "p", "hint", "Press → to evaluate the tape node by node, or click a node to inspect it."))
+		return
+	}
+	n := s.Nodes()[i]
+	st := s.State(i)
+	head := el(doc, "div", "class", "insp-head", "id", "insp-node", "data-node", strconv.Itoa(i))
+	kind := n.Kind.String()
+	if n.Role != "" {
+		kind += " · " + n.Role
+	}
+	add(head, textEl(doc, "span", "insp-name", n.Title()), textEl(doc, "span", "insp-kind", kind))
+	v.body.AppendChild(head)
+
+	dl := el(doc, "dl", "class", "facts")
+	fact := func(k string, val dom.Element) {
+		add(dl, textEl(doc, "dt", "", k), add(el(doc, "dd"), val))
+	}
+	if n.Op != nil {
+		fact("op", textEl(doc, "span", "mono", n.Op.Formula))
+	}
+	fact("shape", textEl(doc, "span", "mono", n.Shape.String()))
+	fact("parents", v.links(s, n.Parents, n.Operands))
+	fact("children", v.links(s, n.Children, nil))
+	v.body.AppendChild(dl)
+
+	v.body.AppendChild(textEl(doc, "h3", "", "value"))
+	val := s.Value(i)
+	if val == nil {
+		v.body.AppendChild(textEl(doc, "p", "hint", "not computed yet"))
+	} else {
+		v.body.AppendChild(tensorEl(doc, val, "insp-value"))
+	}
+
+	v.body.AppendChild(textEl(doc, "h3", "", "gradient"))
+	g := s.Grad(i)
+	status := "not reached yet"
+	switch {
+	case st.Has(app.Skipped):
+		status = "skipped: the loss does not depend on this node"
+	case st.Has(app.Final):
+		status = "final"
+	case g != nil:
+		status = "partial: more contributions will arrive"
+	case s.Position().Phase == autograd.PhaseForward:
+		status = "backward has not started"
+	}
+	p := textEl(doc, "p", "grad-status", status)
+	p.SetID("insp-grad-status")
+	v.body.AppendChild(p)
+	if g != nil {
+		v.body.AppendChild(tensorEl(doc, g, "insp-grad"))
+	}
+	if rs := s.Received(i); len(rs) > 0 {
+		v.body.AppendChild(v.received(rs))
+	}
+	if n.Op != nil {
+		v.body.AppendChild(v.card(s, i))
+	}
+}
+
+// links lists node ids as buttons that inspect them.
+func (v *inspectorView) links(s *app.Stepper, ids []int, names []string) dom.Element {
+	doc := v.pv.p.doc
+	span := el(doc, "span", "class", "links")
+	if len(ids) == 0 {
+		span.SetTextContent("none")
+	}
+	for k, id := range ids {
+		label := s.Nodes()[id].Title()
+		if names != nil {
+			label = names[k] + " = " + label
+		}
+		span.AppendChild(v.pv.p.button(label, "Inspect "+label, func() { v.pv.inspect(id) }, "class", "link"))
+	}
+	return span
+}
+
+// received lists the contributions a node's gradient was summed from.
+func (v *inspectorView) received(rs []app.Received) dom.Element {
+	doc := v.pv.p.doc
+	box := el(doc, "div", "class", "received", "id", "insp-received")
+	title := "gradient = the contribution from #" + strconv.Itoa(rs[0].From)
+	if len(rs) > 1 {
+		title = "gradient = sum of " + strconv.Itoa(len(rs)) + " contributions (this value feeds several nodes)"
+	}
+	box.AppendChild(textEl(doc, "p", "", title))
+	ol := el(doc, "ol", "class", "mono")
+	for _, r := range rs {
+		op := "="
+		if r.Before != nil {
+			op = "+="
+		}
+		li := el(doc, "li")
+		li.AppendChild(textEl(doc, "span", "acc "+accClass(op), op))
+		li.AppendChild(doc.CreateTextNode(" " + app.Inline(r.Value) + "  from #" + strconv.Itoa(r.From)))
+		ol.AppendChild(li)
+	}
+	box.AppendChild(ol)
+	return box
+}
+
+func accClass(op string) string {
+	if op == "+=" {
+		return "plus"
+	}
+	return "set"
+}
+
+// card shows the op's chain rule with the numbers of this step.
+func (v *inspectorView) card(s *app.Stepper, i int) dom.Element {
+	doc := v.pv.p.doc
+	c := s.Explain(i)
+	box := el(doc, "div", "class", "rule-card", "id", "insp-rule")
+	box.AppendChild(textEl(doc, "h3", "", "chain rule"))
+	box.AppendChild(textEl(doc, "p", "rule mono", c.Rule))
+	terms := el(doc, "ul", "class", "terms mono")
+	for _, t := range c.Terms {
+		terms.AppendChild(textEl(doc, "li", "", t.Name+" = "+t.Value))
+	}
+	box.AppendChild(terms)
+	if len(c.Contribs) == 0 {
+		msg := "Its VJP has not run yet."
+		if s.State(i).Has(app.Skipped) {
+			msg = "The backward pass skips it: nothing it computes reaches the loss."
+		}
+		box.AppendChild(textEl(doc, "p", "hint", msg))
+		return box
+	}
+	ol := el(doc, "ol", "class", "contribs", "id", "insp-contribs")
+	for _, l := range c.Contribs {
+		li := el(doc, "li")
+		li.AppendChild(textEl(doc, "div", "mono", l.Clause+" = "+l.Numbers))
+		li.AppendChild(textEl(doc, "div", "mono", "  = "+l.Value))
+		op, before := "=", ""
+		if l.Accumulates {
+			op, before = "+=", l.Before+" → "
+		}
+		line := el(doc, "div", "class", "mono acc-line")
+		line.AppendChild(doc.CreateTextNode("grad #" + strconv.Itoa(l.Parent) + " "))
+		line.AppendChild(textEl(doc, "span", "acc "+accClass(op), op))
+		line.AppendChild(doc.CreateTextNode(" " + l.Operand + "-contribution: " + before + l.After))
+		li.AppendChild(line)
+		ol.AppendChild(li)
+	}
+	box.AppendChild(ol)
+	return box
+}
+
+// tensorEl shows t as a table of numbers (small tensors) or a colour grid
+// (larger ones), each cell carrying its full-precision value.
+func tensorEl(doc dom.HTMLDocument, t *tensor.Tensor, id string) dom.Element {
+	full := make([]string, len(t.Data))
+	for k, x := range t.Data {
+		full[k] = app.Full(x)
+	}
+	wrap := el(doc, "div", "class", "tensor", "id", id, "data-values", strings.Join(full, ","), "data-shape", t.Shape.String())
+	rows := app.Rows(t)
+	if len(t.Data) <= app.SmallLimit {
+		table := el(doc, "table", "class", "nums mono")
+		k := 0
+		for _, r := range rows {
+			tr := el(doc, "tr")
+			for _, s := range r {
+				x := t.Data[k]
+				td := el(doc, "td", "title", full[k], "style", "background:"+app.Colour(x)+";color:"+app.InkOn(x))
+				td.SetTextContent(s)
+				tr.AppendChild(td)
+				k++
+			}
+			table.AppendChild(tr)
+		}
+		wrap.AppendChild(table)
+		return wrap
+	}
+	cols := len(rows[0])
+	cell := 12.0
+	if cols > 24 {
+		cell = 288 / float64(cols)
+	}
+	svg := svgEl(doc, "svg", "class", "grid", "width", f1(cell*float64(cols)), "height", f1(cell*float64(len(rows))),
+		"role", "img", "aria-label", "colour grid of "+t.Shape.String())
+	k := 0
+	for r := range rows {
+		for c := 0; c < cols; c++ {
+			rect := svgEl(doc, "rect", "x", f1(float64(c)*cell), "y", f1(float64(r)*cell), "width", f1(cell), "height", f1(cell),
+				"fill", app.Colour(t.Data[k]))
+			tt := svgEl(doc, "title")
+			tt.SetTextContent(full[k])
+			rect.AppendChild(tt)
+			svg.AppendChild(rect)
+			k++
+		}
+	}
+	wrap.AppendChild(svg)
+	wrap.AppendChild(textEl(doc, "p", "hint", t.Shape.String()+": hover a cell for its number; colours follow the scale above the tape"))
+	return wrap
+}

@@ -1,0 +1,93 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"strconv"
+
+	"honnef.co/go/js/dom/v2"
+
+	"tapelab/wasm/app"
+)
+
+// listingView shows, in compiled mode, the step's SSA listing and its IR
+// side by side; every line is a button that inspects the same tape node.
+type listingView struct {
+	pv    *playground
+	root  dom.Element
+	ssa   dom.Element
+	ir    dom.Element
+	lines [][]dom.Element // per tape node, its lines in both listings
+	cur   int
+}
+
+func newListingView(pv *playground) *listingView {
+	doc := pv.p.doc
+	v := &listingView{pv: pv, cur: -1}
+	v.root = el(doc, "section", "class", "listing", "id", "listing", "aria-label", "Compiled step: SSA listing and IR", "hidden", "")
+	v.ssa = el(doc, "ol", "class", "code mono", "id", "ssa", "aria-label", "SSA listing (graph.Builder, CompileChecked)")
+	v.ir = el(doc, "ol", "class", "code mono", "id", "ir", "aria-label", "IR (ir.FromGraph)")
+	col := func(title string, list dom.Element) dom.Element {
+		c := el(doc, "div", "class", "code-col")
+		add(c, textEl(doc, "h3", "", title), list)
+		return c
+	}
+	add(v.root, col("SSA graph (graph.Builder → CompileChecked)", v.ssa), col("IR (ir.FromGraph; weights in the payload)", v.ir))
+	return v
+}
+
+// build lists the compiled step, or hides the view in eager mode.
+func (v *listingView) build(pg *app.Playground) {
+	clearEl(v.ssa)
+	clearEl(v.ir)
+	v.cur = -1
+	r := pg.Recording()
+	if r == nil || r.Graph == nil {
+		v.root.SetAttribute("hidden", "")
+		v.lines = nil
+		return
+	}
+	v.root.RemoveAttribute("hidden")
+	v.lines = make([][]dom.Element, r.Tape.Len())
+	for k, line := range r.Listing() {
+		v.ssa.AppendChild(v.line(line, k, "ssa-"+strconv.Itoa(k)))
+	}
+	irLines, err := pg.IRListing()
+	if err != nil {
+		v.ir.AppendChild(textEl(v.pv.p.doc, "li", "hint", "IR export failed: "+err.Error()))
+		return
+	}
+	for k, l := range irLines {
+		v.ir.AppendChild(v.line(l.Text, l.Node, "ir-"+strconv.Itoa(k)))
+	}
+}
+
+func (v *listingView) line(text string, node int, id string) dom.Element {
+	li := el(v.pv.p.doc, "li")
+	if node < 0 {
+		li.SetTextContent(text)
+		return li
+	}
+	b := v.pv.p.button(text, "", func() { v.pv.inspect(node) }, "class", "code-line", "id", id, "data-node", strconv.Itoa(node))
+	li.AppendChild(b)
+	v.lines[node] = append(v.lines[node], b)
+	return li
+}
+
+// current marks the lines of node i.
+func (v *listingView) current(i int) {
+	if v.lines == nil || i == v.cur {
+		return
+	}
+	if v.cur >= 0 && v.cur < len(v.lines) {
+		for _, b := range v.lines[v.cur] {
+			b.Class().Remove("current")
+		}
+	}
+	v.cur = i
+	if i >= 0 && i < len(v.lines) {
+		for _, b := range v.lines[i] {
+			b.Class().Add("current")
+		}
+	}
+}

@@ -1,0 +1,102 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"strconv"
+	"strings"
+
+	"honnef.co/go/js/dom/v2"
+
+	"tapelab/wasm/app"
+)
+
+// listView is the tape as a text table a screen reader can read: id, node,
+// parents, shape and what is known about it. It follows the drawing.
+type listView struct {
+	pv    *playground
+	root  dom.Element
+	body  dom.Element
+	rows  []dom.Element
+	cells []dom.Element // the state cell of each row
+	state []string
+}
+
+func newListView(pv *playground) *listView {
+	doc := pv.p.doc
+	v := &listView{pv: pv}
+	v.root = el(doc, "details", "class", "tape-list", "id", "tape-list")
+	sum := el(doc, "summary")
+	sum.SetTextContent("Tape as text")
+	table := el(doc, "table", "class", "mono")
+	cap := el(doc, "caption")
+	cap.SetTextContent("Every node of the tape in id order, with its parents, shape and state.")
+	head := el(doc, "thead")
+	head.SetInnerHTML("<tr><th scope=col>id</th><th scope=col>node</th><th scope=col>parents</th><th scope=col>shape</th><th scope=col>state</th></tr>")
+	v.body = el(doc, "tbody")
+	add(table, cap, head, v.body)
+	add(v.root, sum, table)
+	return v
+}
+
+// build lists a freshly recorded step.
+func (v *listView) build(s *app.Stepper) {
+	doc := v.pv.p.doc
+	clearEl(v.body)
+	nodes := s.Nodes()
+	v.rows = make([]dom.Element, len(nodes))
+	v.cells = make([]dom.Element, len(nodes))
+	v.state = make([]string, len(nodes))
+	for i, n := range nodes {
+		tr := el(doc, "tr", "data-node", strconv.Itoa(i), "id", "row-"+strconv.Itoa(i))
+		ps := make([]string, len(n.Parents))
+		for k, p := range n.Parents {
+			ps[k] = "#" + strconv.Itoa(p)
+		}
+		label := n.Label
+		if n.Role != "" {
+			label += " (" + n.Role + ")"
+		}
+		td := func(s string) dom.Element { c := el(doc, "td"); c.SetTextContent(s); return c }
+		v.cells[i] = td("")
+		btn := v.pv.p.button(label, "Inspect node "+strconv.Itoa(i)+" "+label, func() { v.pv.inspect(i) }, "class", "link")
+		nodeCell := el(doc, "td")
+		nodeCell.AppendChild(btn)
+		add(tr, td(strconv.Itoa(i)), nodeCell, td(strings.Join(ps, " ")), td(n.Shape.String()), v.cells[i])
+		v.body.AppendChild(tr)
+		v.rows[i] = tr
+	}
+}
+
+// update writes node i's state in words.
+func (v *listView) update(i int, st app.State) {
+	var w []string
+	if st.Has(app.Known) {
+		w = append(w, "value")
+	}
+	switch {
+	case st.Has(app.Skipped):
+		w = append(w, "skipped by backward")
+	case st.Has(app.Final):
+		w = append(w, "gradient final")
+	case st.Has(app.HasGrad):
+		w = append(w, "gradient partial")
+	}
+	if st.Has(app.Focus) {
+		w = append(w, "← last step")
+	}
+	if st.Has(app.Next) {
+		w = append(w, "→ next")
+	}
+	s := strings.Join(w, ", ")
+	if s == v.state[i] {
+		return
+	}
+	v.state[i] = s
+	v.cells[i].SetTextContent(s)
+	if st.Has(app.Focus) {
+		v.rows[i].SetAttribute("aria-current", "step")
+	} else {
+		v.rows[i].RemoveAttribute("aria-current")
+	}
+}

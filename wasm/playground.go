@@ -1,0 +1,334 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"strconv"
+	"syscall/js"
+
+	"github.com/teivah/broadcast"
+	"honnef.co/go/js/dom/v2"
+
+	"tapelab/engine/autograd"
+	"tapelab/engine/train"
+	"tapelab/wasm/app"
+)
+
+// playground wires the state (app.Playground) to the views. Steps go to the
+// engine's cursor; the cursor's events come back through its broadcast
+// relay, and every view redraws what changed.
+type playground struct {
+	p       *page
+	pg      *app.Playground
+	root    dom.Element
+	bar     *barView
+	editor  *editorView
+	tape    *tapeView
+	list    *listView
+	insp    *inspectorView
+	stepper *stepperView
+	listing *listingView
+	notice  dom.Element // why the tape is not the current model's
+
+	selected int // the node the user chose to inspect, or -1 to follow the cursor
+	listener *broadcast.Listener[autograd.Event]
+	dataset  string
+	data     *train.Dataset
+	t0       float64 // when the current step was asked for (performance.now)
+	redraws  int
+	perf     js.Value
+}
+
+// batchSize is the mini-batch of one recorded step: small enough that every
+// number fits on screen.
+const batchSize = 4
+
+func newPlayground(p *page) (*playground, error) {
+	pv := &playground{p: p, selected: -1, dataset: "reg-plane", perf: js.Global().Get("performance")}
+	doc := p.doc
+	pv.root = el(doc, "div", "class", "playground", "id", "playground")
+	pv.bar = newBarView(pv)
+	pv.editor = newEditorView(pv)
+	pv.tape = newTapeView(pv)
+	pv.list = newListView(pv)
+	pv.insp = newInspectorView(pv)
+	pv.stepper = newStepperView(pv)
+	pv.listing = newListingView(pv)
+	pv.notice = el(doc, "p", "class", "notice", "id", "tape-notice", "hidden", "")
+	pv.tape.root.AppendChild(pv.notice)
+	centre := el(doc, "div", "class", "centre")
+	add(centre, pv.tape.root, pv.listing.root)
+	work := el(doc, "div", "class", "workspace")
+	add(work, pv.editor.root, centre, pv.insp.root)
+	bottom := el(doc, "div", "class", "bottom")
+	add(bottom, pv.stepper.root, pv.list.root)
+	add(pv.root, pv.bar.root, work, bottom, shortcutsDialog(pv))
+
+	b, err := pv.loadBatch(app.DefaultDoc())
+	if err != nil {
+		return nil, err
+	}
+	pg, err := app.New(app.DefaultDoc(), b)
+	if err != nil {
+		return nil, err
+	}
+	pv.pg = pg
+	return pv, nil
+}
+
+// mount puts the playground into parent and draws it.
+func (pv *playground) mount(parent dom.Element) {
+	parent.AppendChild(pv.root)
+	pv.rebuilt()
+	pv.p.listen(pv.p.doc, "keydown", "keyboard", pv.onKey)
+	pv.p.listen(pv.p.doc, "keyup", "keyboard", func(ev dom.Event) {
+		if ev.Underlying().Get("key").String() == " " && !typing(ev) {
+			ev.PreventDefault() // a focused button must not also be clicked
+		}
+	})
+}
+
+// loadBatch generates the chosen dataset and takes the first examples.
+func (pv *playground) loadBatch(d app.Doc) (app.Batch, error) {
+	if pv.data == nil {
+		tr, _, err := train.Generate(train.DefaultData(pv.dataset))
+		if err != nil {
+			return app.Batch{}, err
+		}
+		pv.data = tr
+	}
+	return app.MiniBatch(pv.data.X, pv.data.Y, batchSize, d.Loss)
+}
+
+// now is performance.now() in ms.
+func (pv *playground) now() float64 { return pv.perf.Call("now").Float() }
+
+// rebuilt redraws everything after the model, the modes or the data changed.
+func (pv *playground) rebuilt() {
+	pv.editor.render()
+	pv.bar.update()
+	if err := pv.pg.Err(); err != nil {
+		pv.notice.SetTextContent("The model has an error (see the layer marked ⚠). The tape below is the last model that worked.")
+		pv.notice.RemoveAttribute("hidden")
+	} else {
+		pv.notice.SetAttribute("hidden", "")
+	}
+	s := pv.pg.Stepper()
+	if s == nil {
+		return
+	}
+	if pv.listener != nil {
+		pv.listener.Close()
+	}
+	lay, err := app.Layout(s.Nodes())
+	if err != nil {
+		pv.p.showError("laying out the tape: " + err.Error())
+		return
+	}
+	pv.selected = -1
+	pv.tape.build(s, lay)
+	pv.list.build(s)
+	pv.listing.build(pv.pg)
+	pv.bar.showPasses()
+	l := s.Cursor().Listen(64)
+	pv.listener = l
+	go func() {
+		for e := range l.Ch() {
+			recovered("redraw", pv.p.showError, func() { pv.refresh(&e) })
+		}
+	}()
+	pv.refresh(nil)
+}
+
+// refresh redraws what a step changed: node classes and strips, counters,
+// the inspector and the listing's current line.
+func (pv *playground) refresh(e *autograd.Event) {
+	s := pv.pg.Stepper()
+	touched := map[int]bool{}
+	if e != nil {
+		touched[e.Node] = true
+		for _, c := range e.Contribs {
+			touched[c.Parent] = true
+		}
+	}
+	single := pv.pg.Modes().Single
+	for i := range s.Nodes() {
+		st := s.State(i)
+		pv.tape.update(s, i, st, touched[i] || e == nil || e.Kind == autograd.EventReset, single)
+		pv.list.update(i, st)
+	}
+	focus := s.Focus()
+	pv.tape.highlight(focus)
+	pv.stepper.update(s, e)
+	pv.listing.current(focus)
+	show := pv.selected
+	if show < 0 {
+		show = focus
+		if show < 0 {
+			show = s.Position().Node
+		}
+	}
+	pv.insp.show(s, show)
+	pv.redraws++
+	pv.root.SetAttribute("data-redraws", strconv.Itoa(pv.redraws))
+	if pv.t0 > 0 {
+		pv.root.SetAttribute("data-redraw-ms", strconv.FormatFloat(pv.now()-pv.t0, 'f', 2, 64))
+		pv.t0 = 0
+	}
+}
+
+// inspect pins node i in the inspector until the next step.
+func (pv *playground) inspect(i int) {
+	pv.tape.selectNode(pv.selected, i)
+	pv.selected = i
+	pv.listing.current(i)
+	pv.insp.show(pv.pg.Stepper(), i)
+}
+
+// unpin lets the inspector follow the cursor again.
+func (pv *playground) unpin() {
+	pv.tape.selectNode(pv.selected, -1)
+	pv.selected = -1
+}
+
+// stepOnce takes one step and reports whether there was one.
+func (pv *playground) stepOnce() bool {
+	pv.unpin()
+	pv.t0 = pv.now()
+	_, ok := pv.pg.Stepper().Step()
+	if !ok {
+		pv.t0 = 0
+	}
+	return ok
+}
+
+func (pv *playground) step() { pv.stepOnce() }
+
+func (pv *playground) back() {
+	pv.stepper.pause()
+	pv.unpin()
+	pv.t0 = pv.now()
+	if _, ok := pv.pg.Stepper().Back(); !ok {
+		pv.t0 = 0
+	}
+}
+
+func (pv *playground) reset() {
+	pv.stepper.pause()
+	pv.unpin()
+	pv.pg.Stepper().Reset()
+}
+
+// toBackward finishes the forward pass so that the next step is the first VJP.
+func (pv *playground) toBackward() {
+	pv.stepper.pause()
+	pv.unpin()
+	pv.pg.Stepper().ForwardToEnd()
+}
+
+func (pv *playground) toEnd() {
+	pv.stepper.pause()
+	pv.unpin()
+	pv.pg.Stepper().ToEnd()
+}
+
+// edit applies a model edit and redraws.
+func (pv *playground) edit(d app.Doc) {
+	pv.stepper.pause()
+	_ = pv.pg.Edit(d) // the error is shown on the layer at fault
+	pv.rebuilt()
+}
+
+func (pv *playground) undo() {
+	pv.stepper.pause()
+	if ok, _ := pv.pg.Undo(); ok {
+		pv.editor.local = map[int]string{}
+		pv.rebuilt()
+	}
+}
+
+func (pv *playground) redo() {
+	pv.stepper.pause()
+	if ok, _ := pv.pg.Redo(); ok {
+		pv.editor.local = map[int]string{}
+		pv.rebuilt()
+	}
+}
+
+// setModes switches modes and records the step again.
+func (pv *playground) setModes(m app.Modes) {
+	pv.stepper.pause()
+	if err := pv.pg.SetModes(m); err != nil {
+		pv.p.showError(err.Error())
+	}
+	pv.rebuilt()
+}
+
+// setDataset switches the dataset and records the step again.
+func (pv *playground) setDataset(name string) {
+	pv.stepper.pause()
+	old, oldData := pv.dataset, pv.data
+	pv.dataset, pv.data = name, nil
+	b, err := pv.loadBatch(pv.pg.Doc())
+	if err != nil {
+		pv.dataset, pv.data = old, oldData
+		pv.p.showError("dataset " + name + ": " + err.Error())
+		return
+	}
+	_ = pv.pg.SetBatch(b)
+	pv.rebuilt()
+}
+
+// typing reports whether a key event belongs to a text field.
+func typing(ev dom.Event) bool {
+	t := ev.Target().Underlying()
+	tag := t.Get("tagName").String()
+	return tag == "INPUT" || tag == "SELECT" || tag == "TEXTAREA"
+}
+
+func (pv *playground) onKey(ev dom.Event) {
+	e := ev.Underlying()
+	key := e.Get("key").String()
+	if key == "Escape" {
+		pv.bar.closeShortcuts()
+		return
+	}
+	if typing(ev) || e.Get("altKey").Bool() || e.Get("metaKey").Bool() {
+		return
+	}
+	if e.Get("ctrlKey").Bool() {
+		switch key {
+		case "z":
+			pv.undo()
+		case "y", "Z":
+			pv.redo()
+		default:
+			return
+		}
+		ev.PreventDefault()
+		return
+	}
+	switch key {
+	case "ArrowRight":
+		pv.step()
+	case "ArrowLeft":
+		pv.back()
+	case " ":
+		pv.stepper.togglePlay()
+	case "b":
+		pv.toBackward()
+	case "r":
+		pv.reset()
+	case "?":
+		pv.bar.toggleShortcuts()
+	case "f":
+		pv.tape.fit()
+	case "+", "=":
+		pv.tape.zoomBy(1.25, -1, -1)
+	case "-":
+		pv.tape.zoomBy(1/1.25, -1, -1)
+	default:
+		return
+	}
+	ev.PreventDefault()
+}

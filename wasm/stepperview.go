@@ -1,0 +1,122 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"strconv"
+	"time"
+
+	"honnef.co/go/js/dom/v2"
+
+	"tapelab/engine/autograd"
+	"tapelab/wasm/app"
+)
+
+// stepperView is the bar of step controls and counters.
+type stepperView struct {
+	pv       *playground
+	root     dom.Element
+	fwd, bwd dom.Element // counters
+	said     dom.Element // the last step in words (a live region)
+	play     dom.Element
+	speed    *dom.HTMLInputElement
+	stop     chan struct{} // closes to stop playing; nil when not playing
+}
+
+func newStepperView(pv *playground) *stepperView {
+	doc := pv.p.doc
+	p := pv.p
+	v := &stepperView{pv: pv}
+	v.root = el(doc, "section", "class", "stepper", "aria-label", "Step controls")
+	ctl := el(doc, "div", "class", "controls", "role", "group", "aria-label", "Step")
+	v.play = p.button("▶ Play", "Play or pause (space)", v.togglePlay, "id", "play")
+	add(ctl,
+		p.button("⟲", "Reset to the start (r)", pv.reset, "id", "reset"),
+		p.button("◀", "Step back (←)", pv.back, "id", "step-back"),
+		p.button("▶", "Step (→)", pv.step, "id", "step", "class", "primary"),
+		v.play,
+		p.button("⇥ backward", "Finish the forward pass and start backward (b)", pv.toBackward, "id", "to-backward"),
+		p.button("▶▶ end", "Run to the end", pv.toEnd, "id", "to-end"),
+	)
+	lab := el(doc, "label", "class", "speed")
+	lab.AppendChild(doc.CreateTextNode("speed "))
+	v.speed = el(doc, "input", "type", "range", "min", "1", "max", "20", "value", "4", "id", "speed",
+		"aria-label", "Play speed in steps per second").(*dom.HTMLInputElement)
+	lab.AppendChild(v.speed)
+	count := el(doc, "div", "class", "counters mono", "aria-live", "off")
+	v.fwd = el(doc, "span", "id", "count-forward")
+	v.bwd = el(doc, "span", "id", "count-backward")
+	add(count, v.fwd, textEl(doc, "span", "sep", " · "), v.bwd)
+	v.said = el(doc, "div", "class", "said", "id", "said", "role", "status", "aria-live", "polite")
+	add(v.root, ctl, lab, count, v.said)
+	return v
+}
+
+// update shows the counters and the last event in words.
+func (v *stepperView) update(s *app.Stepper, e *autograd.Event) {
+	c := s.Counts()
+	v.fwd.SetTextContent("forward " + strconv.Itoa(c.Forward) + "/" + strconv.Itoa(c.ForwardTotal))
+	v.bwd.SetTextContent("backward " + strconv.Itoa(c.Backward) + "/" + strconv.Itoa(c.BackwardTotal))
+	if e == nil {
+		return
+	}
+	name := ""
+	if e.Node >= 0 && e.Node < len(s.Nodes()) {
+		name = s.Nodes()[e.Node].Title()
+	}
+	switch e.Kind {
+	case autograd.EventForward:
+		v.said.SetTextContent("Forward: " + name + " = " + app.Inline(e.Value))
+	case autograd.EventBackward:
+		v.said.SetTextContent("Backward: " + name + " ran its VJP and fed " + strconv.Itoa(len(e.Contribs)) + " contribution(s) to its parents")
+	case autograd.EventUndoForward:
+		v.said.SetTextContent("Back: " + name + " is unknown again")
+	case autograd.EventUndoBackward:
+		v.said.SetTextContent("Back: " + name + "'s contributions were taken back")
+	case autograd.EventReset:
+		v.said.SetTextContent("Reset: nothing computed yet")
+	}
+	if s.Position().Phase == autograd.PhaseDone {
+		v.said.SetTextContent(v.said.TextContent() + ". Backward complete: every gradient is final.")
+	}
+}
+
+// togglePlay starts or stops stepping on a timer at the chosen speed.
+func (v *stepperView) togglePlay() {
+	if v.stop != nil {
+		v.pause()
+		return
+	}
+	stop := make(chan struct{})
+	v.stop = stop
+	v.play.SetTextContent("⏸ Pause")
+	v.play.SetAttribute("aria-pressed", "true")
+	go func() {
+		for {
+			rate, _ := strconv.Atoi(v.speed.Value())
+			rate = max(rate, 1)
+			select {
+			case <-stop:
+				return
+			case <-time.After(time.Second / time.Duration(rate)):
+			}
+			more := true
+			recovered("play", v.pv.p.showError, func() { more = v.pv.stepOnce() })
+			if !more {
+				recovered("play", v.pv.p.showError, v.pause)
+				return
+			}
+		}
+	}()
+}
+
+// pause stops playing.
+func (v *stepperView) pause() {
+	if v.stop == nil {
+		return
+	}
+	close(v.stop)
+	v.stop = nil
+	v.play.SetTextContent("▶ Play")
+	v.play.SetAttribute("aria-pressed", "false")
+}

@@ -1,0 +1,374 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"math"
+	"strconv"
+
+	"honnef.co/go/js/dom/v2"
+
+	"tapelab/engine/autograd"
+	"tapelab/engine/tensor"
+	"tapelab/wasm/app"
+	"tapelab/wasm/layout"
+)
+
+// tapeView draws the tape as SVG: one box per node, edges from parents to
+// children. It is built once per recorded step; each step then only changes
+// the classes and strips of the nodes whose state changed.
+type tapeView struct {
+	pv    *playground
+	root  dom.Element // the region: toolbar and drawing
+	svg   dom.Element
+	world dom.Element // the <g> that zoom and pan transform
+	lay   *layout.Layout
+	boxes []boxEls
+	edges []dom.Element
+	// edgesOf lists, per node, the edges that end or start at it.
+	edgesOf  [][]int
+	scale    float64
+	tx, ty   float64
+	dragging bool
+	lastX    float64
+	lastY    float64
+	hot      []int // edges currently highlighted
+}
+
+// boxEls are the elements of one node's box.
+type boxEls struct {
+	g         dom.Element
+	valStrip  dom.Element
+	gradStrip dom.Element
+	badge     dom.Element
+	state     app.State
+	single    bool
+	drawn     bool // the state has been applied at least once
+}
+
+func newTapeView(pv *playground) *tapeView {
+	doc := pv.p.doc
+	v := &tapeView{pv: pv, scale: 1}
+	v.root = el(doc, "section", "class", "tape-region", "aria-labelledby", "tape-title")
+	bar := el(doc, "div", "class", "region-bar")
+	h := el(doc, "h2", "id", "tape-title")
+	h.SetTextContent("The tape")
+	tools := el(doc, "div", "class", "zoom-tools", "role", "group", "aria-label", "Zoom")
+	tools.AppendChild(pv.p.button("Fit", "Fit the tape to the screen", v.fit, "id", "fit"))
+	tools.AppendChild(pv.p.button("−", "Zoom out", func() { v.zoomBy(1/1.25, -1, -1) }, "id", "zoom-out"))
+	tools.AppendChild(pv.p.button("+", "Zoom in", func() { v.zoomBy(1.25, -1, -1) }, "id", "zoom-in"))
+	add(bar, h, legend(doc), tools)
+	v.svg = svgEl(doc, "svg", "id", "tape", "role", "img", "aria-label", "The tape of one training step, drawn left to right. The text list below reads the same tape.")
+	defs := svgEl(doc, "defs")
+	defs.SetInnerHTML(`<marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0 0 L10 5 L0 10 z" fill="context-stroke"/></marker>` +
+		`<pattern id="hatch" width="8" height="8" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="8" height="8" fill="#f3f3f1"/><line x1="0" y1="0" x2="0" y2="8" stroke="#cfcfca" stroke-width="3"/></pattern>`)
+	v.world = svgEl(doc, "g", "class", "world")
+	add(v.svg, defs, v.world)
+	add(v.root, bar, v.svg)
+	pv.p.listen(v.svg, "click", "tape click", v.onClick)
+	pv.p.listen(v.svg, "wheel", "tape zoom", v.onWheel)
+	pv.p.listen(v.svg, "pointerdown", "tape pan", v.onDown)
+	pv.p.listen(v.svg, "pointermove", "tape pan", v.onMove)
+	pv.p.listen(v.svg, "pointerup", "tape pan", func(dom.Event) { v.dragging = false })
+	pv.p.listen(v.svg, "pointerleave", "tape pan", func(dom.Event) { v.dragging = false })
+	return v
+}
+
+// legend draws the colour scale shared by values and gradients.
+func legend(doc dom.HTMLDocument) dom.Element {
+	l := el(doc, "div", "class", "legend", "aria-label", "Colour scale: blue is negative, white zero, orange positive")
+	add(l, textEl(doc, "span", "legend-title", "scale"))
+	for _, t := range app.LegendTicks() {
+		s := textEl(doc, "span", "swatch mono", app.Num(t))
+		s.SetAttribute("style", "background:"+app.Colour(t)+";color:"+app.InkOn(t))
+		l.AppendChild(s)
+	}
+	return l
+}
+
+// textEl returns a new element holding s.
+func textEl(doc dom.HTMLDocument, tag, class, s string) dom.Element {
+	e := el(doc, tag, "class", class)
+	e.SetTextContent(s)
+	return e
+}
+
+// build draws a freshly recorded step.
+func (v *tapeView) build(s *app.Stepper, lay *layout.Layout) {
+	doc := v.pv.p.doc
+	clearEl(v.world)
+	v.lay = lay
+	nodes := s.Nodes()
+	v.boxes = make([]boxEls, len(nodes))
+	v.edges = v.edges[:0]
+	v.edgesOf = make([][]int, len(nodes))
+	v.hot = nil
+	edgeLayer := svgEl(doc, "g", "class", "edges")
+	for k, e := range lay.Edges {
+		p := svgEl(doc, "path", "class", "edge", "d", e.Path(), "marker-end", "url(#arrow)")
+		edgeLayer.AppendChild(p)
+		v.edges = append(v.edges, p)
+		v.edgesOf[e.From] = append(v.edgesOf[e.From], k)
+		v.edgesOf[e.To] = append(v.edgesOf[e.To], k)
+	}
+	nodeLayer := svgEl(doc, "g", "class", "nodes")
+	for i, n := range nodes {
+		b := lay.Boxes[i]
+		kind := "op"
+		switch n.Kind {
+		case autograd.Param:
+			kind = "param"
+		case autograd.Input, autograd.Const:
+			kind = "input"
+		}
+		g := svgEl(doc, "g", "class", "node "+kind, "data-node", strconv.Itoa(i), "id", "node-"+strconv.Itoa(i),
+			"transform", "translate("+f1(b.X)+" "+f1(b.Y)+")")
+		w := f1(b.W)
+		add(g,
+			svgEl(doc, "rect", "class", "ring", "x", "-5", "y", "-5", "width", f1(b.W+10), "height", f1(b.H+10), "rx", "10"),
+			svgEl(doc, "rect", "class", "box", "width", w, "height", f1(b.H), "rx", boxRadius(n.Kind)),
+			svgText(doc, "title-text", 8, 17, n.Title()),
+			svgText(doc, "shape-text mono", 8, 33, n.Shape.String()),
+		)
+		if n.Role != "" || n.Kind == autograd.Param {
+			tag := n.Role
+			if tag == "" {
+				tag = "param"
+			}
+			t := svgText(doc, "role-text", b.W-8, 33, tag)
+			t.SetAttribute("text-anchor", "end")
+			g.AppendChild(t)
+		}
+		be := boxEls{g: g,
+			valStrip:  svgEl(doc, "g", "class", "strip val", "transform", "translate(8 40)"),
+			gradStrip: svgEl(doc, "g", "class", "strip grad", "transform", "translate(8 55)"),
+		}
+		be.badge = svgText(doc, "badge", b.W-8, 17, "")
+		be.badge.SetAttribute("text-anchor", "end")
+		add(g, be.valStrip, be.gradStrip, be.badge)
+		nodeLayer.AppendChild(g)
+		v.boxes[i] = be
+	}
+	add(v.world, edgeLayer, nodeLayer)
+	v.fit()
+}
+
+func boxRadius(k autograd.Kind) string {
+	if k == autograd.Param {
+		return "16"
+	}
+	return "5"
+}
+
+func svgText(doc dom.HTMLDocument, class string, x, y float64, s string) dom.Element {
+	t := svgEl(doc, "text", "class", class, "x", f1(x), "y", f1(y))
+	t.SetTextContent(s)
+	return t
+}
+
+// f1 formats a coordinate with one decimal.
+func f1(v float64) string { return strconv.FormatFloat(math.Round(v*10)/10, 'f', -1, 64) }
+
+// update applies node i's new state: classes, strips and badge. values
+// forces the strips to be redrawn even when the state flags are unchanged
+// (a gradient that grew by +=).
+//
+// A node the cursor's backward pass leaves out is drawn as skipped in
+// single-output mode; in dense mode the dense pass runs its VJP on a zero
+// cotangent, which is what it says.
+func (v *tapeView) update(s *app.Stepper, i int, st app.State, values, single bool) {
+	b := &v.boxes[i]
+	changed := !b.drawn || st != b.state || b.single != single
+	if changed {
+		g := b.g
+		g.SetAttribute("class", nodeClass(g.GetAttribute("class"), st, single))
+		badge := ""
+		switch {
+		case st.Has(app.Skipped) && single:
+			badge = "skipped"
+		case st.Has(app.Skipped):
+			badge = "0 cotangent"
+		case st.Has(app.Final):
+			badge = "✓ grad"
+		case st.Has(app.HasGrad):
+			badge = "grad…"
+		case st.Has(app.Known):
+			badge = "✓ value"
+		}
+		b.badge.SetTextContent(badge)
+	}
+	if changed || values {
+		drawStrip(v.pv.p.doc, b.valStrip, s.Value(i), v.lay.Boxes[i].W-16, "v")
+		drawStrip(v.pv.p.doc, b.gradStrip, s.Grad(i), v.lay.Boxes[i].W-16, "g")
+	}
+	b.state, b.drawn, b.single = st, true, single
+}
+
+// nodeClass rewrites the state classes of a node's class attribute.
+func nodeClass(old string, st app.State, single bool) string {
+	base := "node op"
+	switch {
+	case containsWord(old, "param"):
+		base = "node param"
+	case containsWord(old, "input"):
+		base = "node input"
+	}
+	for _, c := range []struct {
+		f    app.State
+		name string
+	}{{app.Known, "known"}, {app.HasGrad, "has-grad"}, {app.Final, "final"}, {app.Ran, "ran"},
+		{app.Next, "next"}, {app.Focus, "focus"}} {
+		if st.Has(c.f) {
+			base += " " + c.name
+		}
+	}
+	if st.Has(app.Skipped) {
+		if single {
+			base += " skipped"
+		} else {
+			base += " zero"
+		}
+	}
+	if containsWord(old, "selected") {
+		base += " selected"
+	}
+	return base
+}
+
+func containsWord(s, w string) bool {
+	for i := 0; i+len(w) <= len(s); i++ {
+		if s[i:i+len(w)] == w && (i == 0 || s[i-1] == ' ') && (i+len(w) == len(s) || s[i+len(w)] == ' ') {
+			return true
+		}
+	}
+	return false
+}
+
+// drawStrip draws t as a row of coloured cells (a scalar as its number)
+// labelled v or g, or nothing when t is nil.
+func drawStrip(doc dom.HTMLDocument, g dom.Element, t *tensor.Tensor, w float64, label string) {
+	clearEl(g)
+	if t == nil {
+		return
+	}
+	g.AppendChild(svgText(doc, "strip-label mono", 0, 10, label))
+	if len(t.Data) == 1 {
+		txt := svgText(doc, "strip-num mono", 14, 10, app.Num(t.Data[0]))
+		g.AppendChild(txt)
+		return
+	}
+	idx := app.StripSample(len(t.Data))
+	cw := (w - 14) / float64(len(idx))
+	for k, j := range idx {
+		g.AppendChild(svgEl(doc, "rect", "x", f1(14+float64(k)*cw), "y", "1", "width", f1(math.Max(cw-1, 1)), "height", "11",
+			"fill", app.Colour(t.Data[j])))
+	}
+}
+
+// highlight makes the edges of node i (those the last step used) the
+// saturated ones; i = -1 clears.
+func (v *tapeView) highlight(i int) {
+	for _, k := range v.hot {
+		v.edges[k].SetAttribute("class", "edge")
+	}
+	v.hot = v.hot[:0]
+	if i < 0 || i >= len(v.edgesOf) {
+		return
+	}
+	for _, k := range v.edgesOf[i] {
+		if v.lay.Edges[k].To == i || v.lay.Edges[k].From == i {
+			v.edges[k].SetAttribute("class", "edge hot")
+			v.hot = append(v.hot, k)
+		}
+	}
+}
+
+// select marks node i as the one the inspector shows (-1: none).
+func (v *tapeView) selectNode(prev, i int) {
+	if prev >= 0 && prev < len(v.boxes) {
+		v.boxes[prev].g.Class().Remove("selected")
+	}
+	if i >= 0 && i < len(v.boxes) {
+		v.boxes[i].g.Class().Add("selected")
+	}
+}
+
+func (v *tapeView) onClick(ev dom.Event) {
+	hit := ev.Target().Underlying().Call("closest", "[data-node]")
+	if hit.IsNull() || hit.IsUndefined() {
+		return
+	}
+	i, err := strconv.Atoi(hit.Call("getAttribute", "data-node").String())
+	if err == nil {
+		v.pv.inspect(i)
+	}
+}
+
+// fit scales the drawing to the region.
+func (v *tapeView) fit() {
+	if v.lay == nil {
+		return
+	}
+	r := v.svg.GetBoundingClientRect()
+	w, h := r.Width(), r.Height()
+	if w < 10 || h < 10 {
+		w, h = 800, 400
+	}
+	s := math.Min(w/v.lay.Width, h/v.lay.Height)
+	s = math.Min(s, 1.6)
+	v.scale = s
+	v.tx = (w - v.lay.Width*s) / 2
+	v.ty = (h - v.lay.Height*s) / 2
+	v.apply()
+}
+
+func (v *tapeView) apply() {
+	v.world.SetAttribute("transform", "translate("+f1(v.tx)+" "+f1(v.ty)+") scale("+strconv.FormatFloat(v.scale, 'f', 4, 64)+")")
+}
+
+// zoomBy zooms by factor around (cx, cy) in the region's pixels, or around
+// its centre when cx < 0.
+func (v *tapeView) zoomBy(factor, cx, cy float64) {
+	if cx < 0 {
+		r := v.svg.GetBoundingClientRect()
+		cx, cy = r.Width()/2, r.Height()/2
+	}
+	ns := math.Max(0.1, math.Min(4, v.scale*factor))
+	factor = ns / v.scale
+	v.tx = cx - (cx-v.tx)*factor
+	v.ty = cy - (cy-v.ty)*factor
+	v.scale = ns
+	v.apply()
+}
+
+func (v *tapeView) onWheel(ev dom.Event) {
+	ev.PreventDefault()
+	e := ev.Underlying()
+	r := v.svg.GetBoundingClientRect()
+	f := 1.1
+	if e.Get("deltaY").Float() > 0 {
+		f = 1 / f
+	}
+	v.zoomBy(f, e.Get("clientX").Float()-r.Left(), e.Get("clientY").Float()-r.Top())
+}
+
+func (v *tapeView) onDown(ev dom.Event) {
+	e := ev.Underlying()
+	if e.Get("button").Int() != 0 {
+		return
+	}
+	v.dragging = true
+	v.lastX, v.lastY = e.Get("clientX").Float(), e.Get("clientY").Float()
+}
+
+func (v *tapeView) onMove(ev dom.Event) {
+	if !v.dragging {
+		return
+	}
+	e := ev.Underlying()
+	x, y := e.Get("clientX").Float(), e.Get("clientY").Float()
+	v.tx += x - v.lastX
+	v.ty += y - v.lastY
+	v.lastX, v.lastY = x, y
+	v.apply()
+}
