@@ -80,16 +80,27 @@ func (g *gemm) dot(i, j int) {
 	g.store(i, j, s)
 }
 
+// blockRows is the height of the band of c that run finishes before moving
+// down: the band's rows of op(a) stay in L1 while it sweeps across op(b),
+// and each tileCols-wide panel of op(b) is reused by every tile of the band.
+// (It matters when a or b is read across rows, as in dW = dYᵀ·X.)
+const blockRows = 16
+
 // run covers c with 4×4 tiles, then the leftover columns and rows with
 // 4×1 and 1×4 strips, then the corner element by element.
 func (g *gemm) run() {
 	m4, n4 := g.m-g.m%tileRows, g.n-g.n%tileCols
-	for i := 0; i < m4; i += tileRows {
+	for i0 := 0; i0 < m4; i0 += blockRows {
+		i1 := min(i0+blockRows, m4)
 		for j := 0; j < n4; j += tileCols {
-			g.tile(i, j)
+			for i := i0; i < i1; i += tileRows {
+				g.tile(i, j)
+			}
 		}
 		for j := n4; j < g.n; j++ {
-			g.col(i, j)
+			for i := i0; i < i1; i += tileRows {
+				g.col(i, j)
+			}
 		}
 	}
 	for i := m4; i < g.m; i++ {

@@ -22,10 +22,12 @@ func (g *gemm) tile(i, j int) {
 func (g *gemm) tileNN(i, j int) {
 	k := g.k
 	a0, a1 := g.a[(i+0)*k:][:k], g.a[(i+1)*k:][:k]
+	bb, n, pb := g.b, g.n, j
 	var c00, c01, c02, c03, c10, c11, c12, c13 float64
 	for p := 0; p < k; p++ {
 		x0, x1 := a0[p], a1[p]
-		bp := g.b[p*g.n+j:][:4]
+		bp := bb[pb:][:4]
+		pb += n
 		y0, y1, y2, y3 := bp[0], bp[1], bp[2], bp[3]
 		c00 += float64(x0 * y0)
 		c01 += float64(x0 * y1)
@@ -75,11 +77,15 @@ func (g *gemm) tileNT(i, j int) {
 
 func (g *gemm) tileTN(i, j int) {
 	k := g.k
+	a, m, pa := g.a, g.m, i
+	bb, n, pb := g.b, g.n, j
 	var c00, c01, c02, c03, c10, c11, c12, c13 float64
 	for p := 0; p < k; p++ {
-		ap := g.a[p*g.m+i:][:2]
+		ap := a[pa:][:2]
+		pa += m
 		x0, x1 := ap[0], ap[1]
-		bp := g.b[p*g.n+j:][:4]
+		bp := bb[pb:][:4]
+		pb += n
 		y0, y1, y2, y3 := bp[0], bp[1], bp[2], bp[3]
 		c00 += float64(x0 * y0)
 		c01 += float64(x0 * y1)
@@ -102,10 +108,12 @@ func (g *gemm) tileTN(i, j int) {
 
 func (g *gemm) tileTT(i, j int) {
 	k := g.k
+	a, m, pa := g.a, g.m, i
 	b0, b1, b2, b3 := g.b[(j+0)*k:][:k], g.b[(j+1)*k:][:k], g.b[(j+2)*k:][:k], g.b[(j+3)*k:][:k]
 	var c00, c01, c02, c03, c10, c11, c12, c13 float64
 	for p := 0; p < k; p++ {
-		ap := g.a[p*g.m+i:][:2]
+		ap := a[pa:][:2]
+		pa += m
 		x0, x1 := ap[0], ap[1]
 		y0, y1, y2, y3 := b0[p], b1[p], b2[p], b3[p]
 		c00 += float64(x0 * y0)
@@ -144,10 +152,12 @@ func (g *gemm) col(i, j int) {
 func (g *gemm) colNN(i, j int) {
 	k := g.k
 	a0, a1 := g.a[(i+0)*k:][:k], g.a[(i+1)*k:][:k]
+	bb, n, pb := g.b, g.n, j
 	var c00, c10 float64
 	for p := 0; p < k; p++ {
 		x0, x1 := a0[p], a1[p]
-		y0 := g.b[p*g.n+j]
+		y0 := bb[pb]
+		pb += n
 		c00 += float64(x0 * y0)
 		c10 += float64(x1 * y0)
 	}
@@ -172,11 +182,15 @@ func (g *gemm) colNT(i, j int) {
 
 func (g *gemm) colTN(i, j int) {
 	k := g.k
+	a, m, pa := g.a, g.m, i
+	bb, n, pb := g.b, g.n, j
 	var c00, c10 float64
 	for p := 0; p < k; p++ {
-		ap := g.a[p*g.m+i:][:2]
+		ap := a[pa:][:2]
+		pa += m
 		x0, x1 := ap[0], ap[1]
-		y0 := g.b[p*g.n+j]
+		y0 := bb[pb]
+		pb += n
 		c00 += float64(x0 * y0)
 		c10 += float64(x1 * y0)
 	}
@@ -186,10 +200,12 @@ func (g *gemm) colTN(i, j int) {
 
 func (g *gemm) colTT(i, j int) {
 	k := g.k
+	a, m, pa := g.a, g.m, i
 	b0 := g.b[(j+0)*k:][:k]
 	var c00, c10 float64
 	for p := 0; p < k; p++ {
-		ap := g.a[p*g.m+i:][:2]
+		ap := a[pa:][:2]
+		pa += m
 		x0, x1 := ap[0], ap[1]
 		y0 := b0[p]
 		c00 += float64(x0 * y0)
@@ -216,10 +232,12 @@ func (g *gemm) row(i, j int) {
 func (g *gemm) rowNN(i, j int) {
 	k := g.k
 	a0 := g.a[(i+0)*k:][:k]
+	bb, n, pb := g.b, g.n, j
 	var c00, c01, c02, c03 float64
 	for p := 0; p < k; p++ {
 		x0 := a0[p]
-		bp := g.b[p*g.n+j:][:4]
+		bp := bb[pb:][:4]
+		pb += n
 		y0, y1, y2, y3 := bp[0], bp[1], bp[2], bp[3]
 		c00 += float64(x0 * y0)
 		c01 += float64(x0 * y1)
@@ -253,10 +271,14 @@ func (g *gemm) rowNT(i, j int) {
 
 func (g *gemm) rowTN(i, j int) {
 	k := g.k
+	a, m, pa := g.a, g.m, i
+	bb, n, pb := g.b, g.n, j
 	var c00, c01, c02, c03 float64
 	for p := 0; p < k; p++ {
-		x0 := g.a[p*g.m+i]
-		bp := g.b[p*g.n+j:][:4]
+		x0 := a[pa]
+		pa += m
+		bp := bb[pb:][:4]
+		pb += n
 		y0, y1, y2, y3 := bp[0], bp[1], bp[2], bp[3]
 		c00 += float64(x0 * y0)
 		c01 += float64(x0 * y1)
@@ -271,10 +293,12 @@ func (g *gemm) rowTN(i, j int) {
 
 func (g *gemm) rowTT(i, j int) {
 	k := g.k
+	a, m, pa := g.a, g.m, i
 	b0, b1, b2, b3 := g.b[(j+0)*k:][:k], g.b[(j+1)*k:][:k], g.b[(j+2)*k:][:k], g.b[(j+3)*k:][:k]
 	var c00, c01, c02, c03 float64
 	for p := 0; p < k; p++ {
-		x0 := g.a[p*g.m+i]
+		x0 := a[pa]
+		pa += m
 		y0, y1, y2, y3 := b0[p], b1[p], b2[p], b3[p]
 		c00 += float64(x0 * y0)
 		c01 += float64(x0 * y1)

@@ -78,9 +78,11 @@ func kernel(b *bytes.Buffer, fn string, ta, tb bool, r, c int) {
 			list("", r, func(i int) string { return fmt.Sprintf("g.a[(i+%d)*k:][:k]", i) }))
 		loadA = fmt.Sprintf("%s := %s", list("", r, x), list("", r, func(i int) string { return fmt.Sprintf("a%d[p]", i) }))
 	case r == 1:
-		loadA = "x0 := g.a[p*g.m+i]"
+		b.WriteString("\ta, m, pa := g.a, g.m, i\n")
+		loadA = "x0 := a[pa]\n\t\tpa += m"
 	default:
-		loadA = fmt.Sprintf("ap := g.a[p*g.m+i:][:%d]\n\t\t%s := %s", r, list("", r, x), list("", r, func(i int) string { return fmt.Sprintf("ap[%d]", i) }))
+		b.WriteString("\ta, m, pa := g.a, g.m, i\n")
+		loadA = fmt.Sprintf("ap := a[pa:][:%d]\n\t\tpa += m\n\t\t%s := %s", r, list("", r, x), list("", r, func(i int) string { return fmt.Sprintf("ap[%d]", i) }))
 	}
 	switch {
 	case tb:
@@ -88,9 +90,11 @@ func kernel(b *bytes.Buffer, fn string, ta, tb bool, r, c int) {
 			list("", c, func(i int) string { return fmt.Sprintf("g.b[(j+%d)*k:][:k]", i) }))
 		loadB = fmt.Sprintf("%s := %s", list("", c, y), list("", c, func(i int) string { return fmt.Sprintf("b%d[p]", i) }))
 	case c == 1:
-		loadB = "y0 := g.b[p*g.n+j]"
+		b.WriteString("\tbb, n, pb := g.b, g.n, j\n")
+		loadB = "y0 := bb[pb]\n\t\tpb += n"
 	default:
-		loadB = fmt.Sprintf("bp := g.b[p*g.n+j:][:%d]\n\t\t%s := %s", c, list("", c, y), list("", c, func(i int) string { return fmt.Sprintf("bp[%d]", i) }))
+		b.WriteString("\tbb, n, pb := g.b, g.n, j\n")
+		loadB = fmt.Sprintf("bp := bb[pb:][:%d]\n\t\tpb += n\n\t\t%s := %s", c, list("", c, y), list("", c, func(i int) string { return fmt.Sprintf("bp[%d]", i) }))
 	}
 	var accs []string
 	for i := range r {
