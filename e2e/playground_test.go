@@ -90,6 +90,11 @@ func logWasmTransfer(t *testing.T, tab context.Context) {
 		return
 	}
 	t.Logf("tapelab.wasm: %.0f bytes over the wire, %.0f decoded", sizes[0], sizes[1])
+	marks, err := chromedp.Run(tab, chromedp.Evaluate[string](
+		`performance.getEntriesByType("mark").map(m => m.name + " " + m.startTime.toFixed(0) + " ms").join(", ")`))
+	if err == nil {
+		t.Logf("loader marks since navigation start: %s", marks)
+	}
 }
 
 // text returns the visible text of the element sel (a CSS selector).

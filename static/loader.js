@@ -69,16 +69,24 @@
     }
     const total = totalSize(resp);
     showProgress(0, total);
-    if (!resp.body) return resp;
+    if (resp.body) {
+      // Count the bytes on a clone, and compile from the original response:
+      // it keeps its URL, so the browser can cache the compiled code.
+      // A failed read also fails the compile, which reports it.
+      countBytes(resp.clone().body.getReader(), total).catch(() => {});
+    }
+    return resp;
+  }
+
+  async function countBytes(reader, total) {
     let received = 0;
-    const counted = resp.body.pipeThrough(new TransformStream({
-      transform(chunk, ctl) {
-        received += chunk.byteLength;
-        showProgress(received, total);
-        ctl.enqueue(chunk);
-      },
-    }));
-    return new Response(counted, { headers: { "Content-Type": "application/wasm" } });
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      received += value.byteLength;
+      showProgress(received, total);
+    }
+    performance.mark("tapelab:wasm-received");
   }
 
   // Keep the Go program's standard error, so that a panic is shown in the
@@ -117,6 +125,7 @@
     } catch (err) {
       throw new Error(`${wasmURL} is not a WebAssembly program this page can run (${err.message}). Rebuild it with \`go run . build\`.`);
     }
+    performance.mark("tapelab:wasm-compiled");
     $("load-label").textContent = "Starting…";
     // run executes main until it waits for events; it settles when Go exits.
     go.run(instance).catch((err) => showError("TapeLab's Go program failed.", err.message || String(err)));
