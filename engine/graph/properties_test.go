@@ -215,6 +215,10 @@ func TestEagerEqualsCompiled(t *testing.T) {
 // compactStats counts what the compact-support test saw.
 type compactStats struct {
 	outputs, negZero, exact, skipped, visited, dense int
+	// finite counts outputs whose program holds only finite values (seed
+	// without -0.0); finiteExtra those of them that visited more than the
+	// dependencies (a certificate failing on finite values, e.g. sqrt at 0).
+	finite, finiteExtra int
 }
 
 // checkCompact: for every value o of the program and a random seed (-0.0,
@@ -238,6 +242,7 @@ func checkCompact(c *randprog.Case, r *rand.Rand, st *compactStats) error {
 	}
 	vals := cc.Values()
 	certified := allCertified(g, vals)
+	finite := allFinite(vals)
 	for o := range vals {
 		seed := randprog.Tensor(r, vals[o].Shape, r.IntN(2) == 0)
 		if r.IntN(4) == 0 {
@@ -279,6 +284,11 @@ func checkCompact(c *randprog.Case, r *rand.Rand, st *compactStats) error {
 		}
 		if neg {
 			st.negZero++
+		} else if finite && seed.Finite() {
+			st.finite++
+			if visited != deps {
+				st.finiteExtra++
+			}
 		}
 		if visited < denseCount(g) {
 			st.skipped++
@@ -303,6 +313,7 @@ func TestCompactEqualsDenseOneHot(t *testing.T) {
 	forPrograms(t, config, func(c *randprog.Case, r *rand.Rand) error { return checkCompact(c, r, &st) })
 	t.Logf("%d outputs: %d with every certificate holding and no -0.0 seed (visited == dependencies checked), %d with a -0.0 seed; compact skipped work for %d; %d VJPs run vs %d dense",
 		st.outputs, st.exact, st.negZero, st.skipped, st.visited, st.dense)
+	t.Logf("%d outputs with only finite values and seeds: %d visited more than their dependencies (a certificate that fails on finite values)", st.finite, st.finiteExtra)
 	if st.exact < st.outputs/4 || st.skipped < st.outputs/4 || st.negZero == 0 {
 		t.Errorf("too few interesting cases: %+v", st)
 	}
