@@ -28,24 +28,40 @@ const (
 	brotliLevel = 9
 )
 
-// contentTypes fixes the types of the files the playground ships, so that
+// knownType fixes the types of the files the playground ships, so that
 // they do not depend on the host's mime tables.
-var contentTypes = map[string]string{
-	".html": "text/html; charset=utf-8",
-	".css":  "text/css; charset=utf-8",
-	".js":   "text/javascript; charset=utf-8",
-	".json": "application/json",
-	".wasm": "application/wasm",
-	".svg":  "image/svg+xml",
-	".png":  "image/png",
-	".ico":  "image/x-icon",
-	".txt":  "text/plain; charset=utf-8",
+func knownType(ext string) string {
+	switch ext {
+	case ".html":
+		return "text/html; charset=utf-8"
+	case ".css":
+		return "text/css; charset=utf-8"
+	case ".js":
+		return "text/javascript; charset=utf-8"
+	case ".json":
+		return "application/json"
+	case ".wasm":
+		return "application/wasm"
+	case ".svg":
+		return "image/svg+xml"
+	case ".png":
+		return "image/png"
+	case ".ico":
+		return "image/x-icon"
+	case ".txt":
+		return "text/plain; charset=utf-8"
+	}
+	return ""
 }
 
-// compressible lists the extensions worth compressing.
-var compressible = map[string]bool{
-	".html": true, ".css": true, ".js": true, ".json": true,
-	".wasm": true, ".svg": true, ".txt": true,
+// compressible reports whether files with the extension ext are worth
+// compressing (text and wasm; images are compressed already).
+func compressible(ext string) bool {
+	switch ext {
+	case ".html", ".css", ".js", ".json", ".wasm", ".svg", ".txt":
+		return true
+	}
+	return false
 }
 
 // staticFiles serves the files of one fs.FS. It keeps each file's bytes and
@@ -89,7 +105,7 @@ func (s *staticFiles) precompress() error {
 		if err != nil {
 			return fmt.Errorf("web: reading static files: %w", err)
 		}
-		if d.IsDir() || hidden(name) || !compressible[path.Ext(name)] {
+		if d.IsDir() || hidden(name) || !compressible(path.Ext(name)) {
 			return nil
 		}
 		_, err = s.load(name)
@@ -189,7 +205,7 @@ func readAsset(fsys fs.FS, name string, modTime time.Time) (*asset, error) {
 		raw:         raw,
 		encoded:     make(map[string][]byte),
 	}
-	if !compressible[path.Ext(name)] {
+	if !compressible(path.Ext(name)) {
 		return a, nil
 	}
 	// The two encoders run side by side: on a 4 MB wasm binary each takes
@@ -242,7 +258,7 @@ func encodeBrotli(raw []byte) ([]byte, error) {
 // unknown extensions, from its first bytes.
 func contentType(name string, raw []byte) string {
 	ext := path.Ext(name)
-	if t, ok := contentTypes[ext]; ok {
+	if t := knownType(ext); t != "" {
 		return t
 	}
 	if t := mime.TypeByExtension(ext); t != "" {
