@@ -20,6 +20,7 @@ const defaultAddr = "127.0.0.1:8080"
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	flags := newFlagSet("serve", stderr)
 	addr := flags.String("addr", defaultAddr, "`HOST:PORT` to listen on")
+	data := flags.String("data", "data", "`folder` keeping the shared models (created on first use)")
 	if err := flags.Parse(args); err != nil {
 		return err
 	}
@@ -33,18 +34,24 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := b.buildIfStale(ctx); err != nil {
 		return err
 	}
+	store, err := web.OpenFileStore(*data)
+	if err != nil {
+		return err
+	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		return fmt.Errorf("%w (pick another address with -addr HOST:PORT)", err)
 	}
-	return serve(ctx, ln, os.DirFS(b.static), stdout)
+	fmt.Fprintf(stdout, "shared models are kept in %s\n", store.Dir())
+	return serve(ctx, ln, os.DirFS(b.static), store, stdout)
 }
 
-// serve serves the playground in static on ln until ctx is done, printing
-// its URL to stdout first. It closes ln.
-func serve(ctx context.Context, ln net.Listener, static fs.FS, stdout io.Writer) error {
+// serve serves the playground in static, and the share API on store when
+// it is not nil, on ln until ctx is done, printing its URL to stdout first.
+// It closes ln.
+func serve(ctx context.Context, ln net.Listener, static fs.FS, store web.Store, stdout io.Writer) error {
 	defer ln.Close()
-	h, err := web.NewHandler(web.Options{Static: static, Precompress: true})
+	h, err := web.NewHandler(web.Options{Static: static, Precompress: true, Store: store})
 	if err != nil {
 		return err
 	}

@@ -21,7 +21,7 @@ func TestServe(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	var stdout bytes.Buffer
 	done := make(chan error, 1)
-	go func() { done <- serve(ctx, ln, static, &stdout) }()
+	go func() { done <- serve(ctx, ln, static, nil, &stdout) }()
 
 	url := "http://" + ln.Addr().String() + "/"
 	resp, err := http.Get(url)

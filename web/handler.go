@@ -23,6 +23,11 @@ type Options struct {
 	// Either way a file is compressed once per version (size and
 	// modification time) and the result is kept in memory.
 	Precompress bool
+
+	// Store, when set, enables the share API (POST /api/share,
+	// GET /api/share/{id}) and the shared-model pages (/s/{id},
+	// /embed/{id}) on it; see share.go.
+	Store Store
 }
 
 // NewHandler returns the handler that serves TapeLab over HTTP.
@@ -39,12 +44,21 @@ func NewHandler(opts Options) (http.Handler, error) {
 		}
 	}
 	mux := http.NewServeMux()
-	routes(mux, static)
-	return mux, nil
+	routes(mux, static, opts.Store)
+	return withSecurityHeaders(mux), nil
 }
 
 // routes registers every route of the handler on mux. It is the one place
 // where routes are added.
-func routes(mux *http.ServeMux, static *staticFiles) {
-	mux.Handle("GET /", static)
+func routes(mux *http.ServeMux, static *staticFiles, store Store) {
+	// The static files answer GET and HEAD (405 otherwise) on every path
+	// no other route claims. They get a mux of their own because a "GET /"
+	// pattern conflicts with the share API's method-less patterns, which
+	// answer its wrong methods with JSON errors.
+	files := http.NewServeMux()
+	files.Handle("GET /", static)
+	mux.Handle("/", files)
+	if store != nil {
+		newShareAPI(store, static).register(mux)
+	}
 }
