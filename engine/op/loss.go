@@ -153,10 +153,10 @@ var bceWithLogitsOp = &Op{
 	Name:     "bce_with_logits",
 	Operands: []Operand{{Name: "Z"}, {Name: "T"}},
 	Formula:  "L = (1/n) Σ (max(Z, 0) − Z ⊙ T + log(1 + exp(−|Z|)))",
+	Rule:     "dZ = dL · (σ(Z) − T) / n, dT = −dL · Z / n",
+	Infer:    sameShapeScalar,
 	// Forward computes each term as bce does, so that ±Inf logits give the
 	// exact loss (0 when the target agrees, +Inf otherwise), never NaN.
-	Rule:  "dZ = dL · (σ(Z) − T) / n, dT = −dL · Z / n",
-	Infer: sameShapeScalar,
 	Forward: func(y *tensor.Tensor, x []*tensor.Tensor, _ Attrs) {
 		z, t := x[0].Data, x[1].Data
 		s := 0.0
