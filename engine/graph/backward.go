@@ -25,6 +25,7 @@ func (c *Compiled) BackwardDenseFrom(seeds []*tensor.Tensor) ([]*tensor.Tensor, 
 	for k, s := range seeds {
 		copy(g[k].Data, s.Data)
 	}
+	c.allWritten = true
 	c.dense()
 	return g, nil
 }
@@ -50,6 +51,7 @@ func (c *Compiled) BackwardFrom(output int, seed *tensor.Tensor) (grads []*tenso
 	}
 	g := c.resetGrads()
 	copy(g[output].Data, seed.Data)
+	c.wrote(output)
 	if c.uncertified {
 		return g, c.dense(), nil
 	}
@@ -129,6 +131,7 @@ func (c *Compiled) step(k int) {
 	s.op.VJP(c.dx, c.grads[k], c.vals[k], c.xs, s.attrs)
 	for j, p := range s.args {
 		if d := c.dx[j]; d != nil {
+			c.wrote(p)
 			acc := c.grads[p].Data
 			for i, v := range d.Data {
 				acc[i] = acc[i] + v
@@ -137,8 +140,9 @@ func (c *Compiled) step(k int) {
 	}
 }
 
-// resetGrads makes one +0.0 gradient per value (reusing buffers) and clears
-// the touched marks.
+// resetGrads makes one +0.0 gradient per value and clears the touched
+// marks. Buffers are reused: only the slots the previous pass wrote are
+// cleared, so a compact pass costs what it visits, not the graph's size.
 func (c *Compiled) resetGrads() []*tensor.Tensor {
 	if c.grads == nil {
 		c.grads = make([]*tensor.Tensor, len(c.vals))
@@ -146,13 +150,34 @@ func (c *Compiled) resetGrads() []*tensor.Tensor {
 			c.grads[k] = tensor.Zeros(v.Shape)
 		}
 		c.touched = make([]bool, len(c.vals))
+		c.written = make([]bool, len(c.vals))
 		return c.grads
 	}
-	for k, g := range c.grads {
-		clear(g.Data)
-		c.touched[k] = false
+	if c.allWritten {
+		for k, g := range c.grads {
+			clear(g.Data)
+			c.touched[k] = false
+			c.written[k] = false
+		}
+	} else {
+		// touched slots were all written (seeded or fed), so this clears them too
+		for _, k := range c.writtenList {
+			clear(c.grads[k].Data)
+			c.touched[k] = false
+			c.written[k] = false
+		}
 	}
+	c.writtenList = c.writtenList[:0]
+	c.allWritten = false
 	return c.grads
+}
+
+// wrote records that slot k may no longer be +0.0.
+func (c *Compiled) wrote(k int) {
+	if !c.written[k] {
+		c.written[k] = true
+		c.writtenList = append(c.writtenList, k)
+	}
 }
 
 func (c *Compiled) checkSeeds(seeds []*tensor.Tensor) error {

@@ -24,9 +24,14 @@ type Compiled struct {
 
 	// buffers reused across passes
 	grads   []*tensor.Tensor
-	touched []bool
-	xs      []*tensor.Tensor
-	dx      []*tensor.Tensor
+	touched []bool // compact pass: slot may differ from the pristine +0.0
+	// written marks the slots the last pass wrote (all of them when
+	// allWritten), so that the next pass clears only those
+	written     []bool
+	writtenList []int
+	allWritten  bool
+	xs          []*tensor.Tensor
+	dx          []*tensor.Tensor
 }
 
 // saved is one value's saved state.
