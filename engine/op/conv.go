@@ -113,18 +113,15 @@ func convInto(y, x, w, b *tensor.Tensor, a Attrs, accumulate bool) {
 					case b != nil:
 						s = b.Data[o]
 					}
+					p0, p1 := span(i, g.stride, g.pad, g.kh, g.h)
+					q0, q1 := span(j, g.stride, g.pad, g.kw, g.w)
 					for c := 0; c < g.c; c++ {
-						for p := 0; p < g.kh; p++ {
-							ih := i*g.stride + p - g.pad
-							if ih < 0 || ih >= g.h {
-								continue
-							}
-							row := img[(c*g.h+ih)*g.w:]
-							ker := filt[(c*g.kh+p)*g.kw:]
-							for q := 0; q < g.kw; q++ {
-								if iw := j*g.stride + q - g.pad; iw >= 0 && iw < g.w {
-									s += row[iw] * ker[q]
-								}
+						for p := p0; p < p1; p++ {
+							// X[n, c, i·s+p−pad, j·s+q−pad] is img[xr+q]; W[o, c, p, q] is filt[wr+q].
+							xr := (c*g.h+i*g.stride+p-g.pad)*g.w + j*g.stride - g.pad
+							wr := (c*g.kh + p) * g.kw
+							for q := q0; q < q1; q++ {
+								s += img[xr+q] * filt[wr+q]
 							}
 						}
 					}
@@ -157,24 +154,21 @@ func convBack(dx, dw, dy, x, w *tensor.Tensor, a Attrs) {
 				for j := 0; j < g.ow; j++ {
 					gv := dy.Data[k]
 					k++
+					p0, p1 := span(i, g.stride, g.pad, g.kh, g.h)
+					q0, q1 := span(j, g.stride, g.pad, g.kw, g.w)
 					for c := 0; c < g.c; c++ {
-						for p := 0; p < g.kh; p++ {
-							ih := i*g.stride + p - g.pad
-							if ih < 0 || ih >= g.h {
-								continue
-							}
-							xr := off + (c*g.h+ih)*g.w
+						for p := p0; p < p1; p++ {
+							// X[n, c, i·s+p−pad, j·s+q−pad] is xr+q; W[o, c, p, q] is wr+q.
+							xr := off + (c*g.h+i*g.stride+p-g.pad)*g.w + j*g.stride - g.pad
 							wr := o*g.wSize + (c*g.kh+p)*g.kw
-							for q := 0; q < g.kw; q++ {
-								iw := j*g.stride + q - g.pad
-								if iw < 0 || iw >= g.w {
-									continue
+							if dx != nil {
+								for q := q0; q < q1; q++ {
+									dx.Data[xr+q] += gv * w.Data[wr+q]
 								}
-								if dx != nil {
-									dx.Data[xr+iw] += gv * w.Data[wr+q]
-								}
-								if dw != nil {
-									dw.Data[wr+q] += gv * x.Data[xr+iw]
+							}
+							if dw != nil {
+								for q := q0; q < q1; q++ {
+									dw.Data[wr+q] += gv * x.Data[xr+q]
 								}
 							}
 						}
@@ -183,6 +177,15 @@ func convBack(dx, dw, dy, x, w *tensor.Tensor, a Attrs) {
 			}
 		}
 	}
+}
+
+// span returns the kernel offsets [lo, hi) of output position i whose input
+// position i·stride + offset − pad lies inside [0, n): the window's part
+// that does not fall on padding.
+func span(i, stride, pad, k, n int) (lo, hi int) {
+	start := i*stride - pad
+	lo, hi = max(0, -start), min(k, n-start)
+	return lo, hi
 }
 
 // sumChannels writes db[o] = Σ_n,i,j dy[n,o,i,j], summing in row-major order.

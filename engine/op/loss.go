@@ -104,10 +104,14 @@ var crossEntropyOp = &Op{
 		g := dy.Data[0] / float64(len(x[1].Data))
 		for b, v := range x[1].Data {
 			row, d := z.Data[b*classes:(b+1)*classes], dx[0].Data[b*classes:(b+1)*classes]
-			m, e := logSumExpParts(row)
+			m, e := rowMax(row), 0.0
+			for j, zj := range row { // the terms of logSumExpParts, kept in dZ
+				d[j] = math.Exp(zj - m)
+				e += d[j]
+			}
 			c := classIndex(v, classes)
-			for j, zj := range row {
-				p := math.Exp(zj-m) / e
+			for j := range d {
+				p := d[j] / e
 				if j == c {
 					p--
 				}

@@ -21,9 +21,13 @@ var softmaxOp = &Op{
 		n := lastDim(x[0])
 		for r := 0; r < len(y.Data); r += n {
 			xr, yr := x[0].Data[r:r+n], y.Data[r:r+n]
-			m, s := logSumExpParts(xr)
-			for j, v := range xr {
-				yr[j] = math.Exp(v-m) / s
+			m, s := rowMax(xr), 0.0
+			for j, v := range xr { // the terms of logSumExpParts, kept in Y
+				yr[j] = math.Exp(v - m)
+				s += yr[j]
+			}
+			for j := range yr {
+				yr[j] /= s
 			}
 		}
 	},
@@ -126,14 +130,20 @@ func lastDim(t *tensor.Tensor) int { return t.Shape[len(t.Shape)-1] }
 // logSumExpParts returns the maximum m of xs and s = Σ exp(x − m), so that
 // log Σ exp(x) = m + log s without overflow. The sum runs in index order.
 func logSumExpParts(xs []float64) (m, s float64) {
-	m = math.Inf(-1)
+	m = rowMax(xs)
+	for _, v := range xs {
+		s += math.Exp(v - m)
+	}
+	return m, s
+}
+
+// rowMax returns the maximum of xs (−Inf for none), or NaN if any is NaN.
+func rowMax(xs []float64) float64 {
+	m := math.Inf(-1)
 	for _, v := range xs {
 		if v > m || math.IsNaN(v) {
 			m = v
 		}
 	}
-	for _, v := range xs {
-		s += math.Exp(v - m)
-	}
-	return m, s
+	return m
 }
