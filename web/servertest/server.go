@@ -1,0 +1,185 @@
+// Package servertest runs the real `tapelab serve` binary for tests: it
+// builds it, starts it on a free loopback port with a data folder, waits
+// until it answers, and stops it gracefully or kills it with SIGKILL. It
+// also holds the load generator (Load) the load test and benchmark use.
+package servertest
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// Root returns the repository root: the folder of the go.mod the go tool
+// uses from the working directory.
+func Root() (string, error) {
+	out, err := exec.Command("go", "env", "GOMOD").Output()
+	if err != nil {
+		return "", fmt.Errorf("go env GOMOD: %w", err)
+	}
+	mod := strings.TrimSpace(string(out))
+	if mod == "" || mod == os.DevNull {
+		return "", errors.New("not inside a Go module")
+	}
+	return filepath.Dir(mod), nil
+}
+
+// Build compiles the tapelab command of the repository at root into the
+// folder dir, makes sure the playground's wasm is built (so that starting
+// the server does not compile it), and returns the binary's path.
+func Build(root, dir string) (string, error) {
+	bin := filepath.Join(dir, "tapelab")
+	unlock, err := LockBuild()
+	if err != nil {
+		return "", err
+	}
+	defer unlock()
+	for _, args := range [][]string{
+		{"go", "build", "-o", bin, "."},
+		{bin, "build"},
+	} {
+		cmd := exec.Command(args[0], args[1:]...)
+		cmd.Dir = root
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return "", fmt.Errorf("%s: %w\n%s", strings.Join(args, " "), err, out)
+		}
+	}
+	return bin, nil
+}
+
+// Server is a running `tapelab serve`.
+type Server struct {
+	// URL is the server's base URL, such as "http://127.0.0.1:41234".
+	URL string
+
+	cmd  *exec.Cmd
+	out  *syncBuffer
+	done chan struct{} // closed when the process has exited
+	err  error         // its exit status, once done is closed
+}
+
+// Start runs `bin serve -addr 127.0.0.1:<free port> -data data` in the
+// repository root and waits (up to timeout) until GET / answers 200.
+func Start(bin, root, data string, timeout time.Duration) (*Server, error) {
+	port, err := freePort()
+	if err != nil {
+		return nil, err
+	}
+	addr := net.JoinHostPort("127.0.0.1", port)
+	out := &syncBuffer{}
+	cmd := exec.Command(bin, "serve", "-addr", addr, "-data", data)
+	cmd.Dir = root
+	cmd.Stdout, cmd.Stderr = out, out
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	s := &Server{URL: "http://" + addr, cmd: cmd, out: out, done: make(chan struct{})}
+	go func() { s.err = cmd.Wait(); close(s.done) }()
+	if err := s.waitReady(timeout); err != nil {
+		s.Kill()
+		return nil, fmt.Errorf("%w; its output:\n%s", err, out.String())
+	}
+	return s, nil
+}
+
+// freePort returns a loopback TCP port that was free a moment ago.
+func freePort() (string, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", err
+	}
+	defer ln.Close()
+	_, port, err := net.SplitHostPort(ln.Addr().String())
+	return port, err
+}
+
+func (s *Server) waitReady(timeout time.Duration) error {
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	client := &http.Client{Timeout: 2 * time.Second}
+	for {
+		req, _ := http.NewRequestWithContext(ctx, "GET", s.URL+"/", nil)
+		resp, err := client.Do(req)
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return nil
+			}
+		}
+		select {
+		case <-s.done:
+			return fmt.Errorf("the server exited before answering: %v", s.err)
+		case <-ctx.Done():
+			return fmt.Errorf("the server did not answer GET / within %v (last: %v)", timeout, err)
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+// Kill sends SIGKILL and waits for the process to be gone.
+func (s *Server) Kill() {
+	s.cmd.Process.Signal(syscall.SIGKILL)
+	<-s.done
+}
+
+// Stop asks the server to shut down with SIGTERM and waits for it; it kills
+// it if it has not exited after timeout. It returns the exit error.
+func (s *Server) Stop(timeout time.Duration) error {
+	s.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-s.done:
+		return s.err
+	case <-time.After(timeout):
+		s.Kill()
+		return fmt.Errorf("the server ignored SIGTERM for %v and was killed", timeout)
+	}
+}
+
+// Output returns what the server has printed so far.
+func (s *Server) Output() string { return s.out.String() }
+
+// syncBuffer is a bytes.Buffer safe for the process's two output streams
+// and a reader.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.String()
+}
+
+// LockBuild takes a lock, shared by every process on this machine, that
+// serialises builds of the repository's static/ folder: tests in several
+// packages run at once, and two `tapelab build`s writing static/ at the
+// same moment would share its temporary file. It waits for the lock and
+// returns the function that releases it.
+func LockBuild() (unlock func(), err error) {
+	f, err := os.OpenFile(filepath.Join(os.TempDir(), "tapelab-static-build.lock"), os.O_CREATE|os.O_RDWR, 0o666)
+	if err != nil {
+		return nil, err
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("locking %s: %w", f.Name(), err)
+	}
+	return func() { f.Close() }, nil
+}
