@@ -104,10 +104,11 @@ var logSoftmaxOp = &Op{
 			}
 		}
 	},
-	// exp(Y)·0 is ±0 unless Y is NaN or +Inf (exp(−Inf) = 0 is fine).
+	// exp(Y)·0 is ±0 when exp(Y) is finite: Y ≤ 0, as every log-probability
+	// is (exp(−Inf) = 0 is fine); NaN fails the test.
 	ZeroSafe: func(y *tensor.Tensor, _ []*tensor.Tensor, _ Attrs) bool {
 		for _, v := range y.Data {
-			if math.IsNaN(v) || math.IsInf(v, 1) {
+			if !(v <= 0) {
 				return false
 			}
 		}
