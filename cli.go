@@ -1,0 +1,107 @@
+package main
+
+// The headless commands: grad, train, ir and export. Each reads a model
+// spec (engine/spec, version 1 JSON) and writes JSON or code to stdout;
+// errors name the file and the JSON path or layer at fault.
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"strconv"
+
+	"tapelab/engine/nn"
+	"tapelab/engine/spec"
+	"tapelab/engine/tensor"
+)
+
+// loadModel reads and validates the model spec at path and builds it.
+func loadModel(path string) (*spec.Model, *nn.Model, error) {
+	if path == "" {
+		return nil, nil, errors.New("-model is required (a model spec JSON file)")
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	sm, err := spec.Decode(data)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
+	}
+	nm, err := sm.Build()
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return sm, nm, nil
+}
+
+// noArgs rejects positional arguments after the flags.
+func noArgs(cmd string, args []string) error {
+	if len(args) > 0 {
+		return fmt.Errorf("%s takes no arguments, got %q (flags go before them; see `go run . %s -h`)", cmd, args, cmd)
+	}
+	return nil
+}
+
+// jsonNumber formats v so that parsing it gives the same float64 bits
+// (strconv 'g' with the shortest exact precision; -0 stays -0). NaN and
+// ±Inf have no JSON form: the error names where the value sits.
+func jsonNumber(b *bytes.Buffer, v float64, where func() string) error {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return fmt.Errorf("%s is %v, which JSON cannot hold", where(), v)
+	}
+	b.WriteString(strconv.FormatFloat(v, 'g', -1, 64))
+	return nil
+}
+
+// writeNested writes data as nested JSON arrays of the given shape (a bare
+// number for the scalar shape []). where names the value in errors.
+func writeNested(b *bytes.Buffer, shape tensor.Shape, data []float64, where string) error {
+	if len(shape) == 0 {
+		return jsonNumber(b, data[0], func() string { return where })
+	}
+	step := shape[1:].Size()
+	b.WriteByte('[')
+	for i := 0; i < shape[0]; i++ {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		if err := writeNested(b, shape[1:], data[i*step:(i+1)*step], fmt.Sprintf("%s[%d]", where, i)); err != nil {
+			return err
+		}
+	}
+	b.WriteByte(']')
+	return nil
+}
+
+// writeRows writes a batch [n, ...] as n flat JSON rows.
+func writeRows(b *bytes.Buffer, t *tensor.Tensor, where string) error {
+	n := t.Shape[0]
+	return writeNested(b, tensor.Shape{n, len(t.Data) / n}, t.Data, where)
+}
+
+// writeParams writes the model's named tensors as a JSON object in
+// state_dict order, each nested by its shape (the spec's "params" form).
+// value returns the tensor to write for parameter i, or nil to skip it.
+func writeParams(b *bytes.Buffer, m *nn.Model, what string, value func(i int) *tensor.Tensor) error {
+	b.WriteByte('{')
+	first := true
+	for i, p := range m.Seq.Params() {
+		t := value(i)
+		if t == nil {
+			continue
+		}
+		if !first {
+			b.WriteString(", ")
+		}
+		first = false
+		b.WriteString(strconv.Quote(p.Name) + ": ")
+		if err := writeNested(b, p.Shape, t.Data, fmt.Sprintf("%s[%q]", what, p.Name)); err != nil {
+			return err
+		}
+	}
+	b.WriteByte('}')
+	return nil
+}

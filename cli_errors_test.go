@@ -1,0 +1,94 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// writeTemp writes content to a file named name in a fresh directory.
+func writeTemp(t *testing.T, name, content string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestCLIErrors runs each command on bad input, as a user would type it,
+// and checks the error names the file and the JSON path or layer at fault
+// and that nothing is printed to stdout.
+func TestCLIErrors(t *testing.T) {
+	const mlp = "testdata/cli/mlp.json"
+	const mlpData = "testdata/cli/mlp_data.json"
+	badOut := writeTemp(t, "M.json", `{"version": 1, "input": [2], "layers": [{"type": "linear", "out": 4}, {"type": "tanh"}, {"type": "linear", "out": 0}], "loss": "mse"}`)
+	chain := writeTemp(t, "M.json", `{"version": 1, "input": [2], "layers": [{"type": "linear", "out": 4}, {"type": "conv2d", "out_channels": 2, "kernel_size": 3}], "loss": "mse"}`)
+	wrongParam := writeTemp(t, "M.json", `{"version": 1, "input": [2], "layers": [{"type": "linear", "out": 1}], "loss": "mse", "params": {"0.weight": [[1, 2, 3]]}}`)
+	ce := writeTemp(t, "M.json", `{"version": 1, "input": [2], "layers": [{"type": "linear", "out": 3}], "loss": "cross_entropy"}`)
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"no model", []string{"grad", "-data", mlpData}, "-model is required"},
+		{"no data", []string{"grad", "-model", mlp}, "-data is required"},
+		{"missing file", []string{"grad", "-model", "testdata/cli/nope.json", "-data", mlpData}, "nope.json: no such file"},
+		{"bad layer setting", []string{"grad", "-model", badOut, "-data", mlpData}, "M.json: layers[2].out: must be ≥ 1"},
+		{"shapes do not chain", []string{"ir", "-model", chain}, "M.json: layers[1]"},
+		{"parameter of the wrong shape", []string{"export", "-model", wrongParam}, `M.json: params["0.weight"]`},
+		{"ragged data row", []string{"grad", "-model", mlp, "-data", writeTemp(t, "D.json", `{"x": [[1, 2], [1, 2, 3]], "y": [[1], [2]]}`)}, "D.json: x[1]: has 3 numbers, want 2 (one example of shape [2], flattened)"},
+		{"null in data", []string{"grad", "-model", mlp, "-data", writeTemp(t, "D.json", `{"x": [[1, null]], "y": [[1]]}`)}, "D.json: x[0][1]: want a number, got null"},
+		{"y rows differ from x rows", []string{"grad", "-model", mlp, "-data", writeTemp(t, "D.json", `{"x": [[1, 2]], "y": [[1], [2]]}`)}, "D.json: y: has 2 rows, x has 1"},
+		{"y a flat list for mse", []string{"grad", "-model", mlp, "-data", writeTemp(t, "D.json", `{"x": [[1, 2]], "y": [1]}`)}, "D.json: y[0]: want a row of 1 numbers (one mse target of shape [1], flattened), got a number"},
+		{"unknown data field", []string{"grad", "-model", mlp, "-data", writeTemp(t, "D.json", `{"x": [[1, 2]], "y": [[1]], "z": 1}`)}, "D.json: z: unknown field"},
+		{"data not JSON", []string{"grad", "-model", mlp, "-data", writeTemp(t, "D.json", `{"x": [[1, 2]`)}, "D.json: invalid JSON"},
+		{"class index out of range", []string{"grad", "-model", ce, "-data", writeTemp(t, "D.json", `{"x": [[1, 2], [3, 4]], "y": [0, 3]}`)}, "D.json: y[1]: class index 3 is out of range (want a whole number from 0 to 2)"},
+		{"class index not whole", []string{"grad", "-model", ce, "-data", writeTemp(t, "D.json", `{"x": [[1, 2]], "y": [0.5]}`)}, "D.json: y[0]: class index 0.5 is out of range"},
+		{"unknown format", []string{"export", "-model", mlp, "-format", "onnx"}, `-format "onnx": only pytorch is supported`},
+		{"stray argument", []string{"ir", "-model", mlp, "extra"}, `ir takes no arguments, got ["extra"]`},
+		{"bad mode", []string{"ir", "-model", mlp, "-mode", "test"}, `-mode "test": want eval or train`},
+		{"bad batch", []string{"ir", "-model", mlp, "-batch", "0"}, "-batch 0: must be at least 1"},
+		{"unknown flag", []string{"grad", "-modle", mlp}, "flag provided but not defined: -modle"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, _, err := runCLI(t, tc.args...)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error = %v, want it to contain %q", err, tc.want)
+			}
+			if out != "" {
+				t.Errorf("printed %q to stdout on error", out)
+			}
+		})
+	}
+}
+
+// TestCLIBinary builds the tapelab binary and runs it: a good grad exits 0
+// with its JSON on stdout; bad data exits non-zero with the error on stderr.
+func TestCLIBinary(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := filepath.Join(t.TempDir(), "tapelab")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	cmd := exec.Command(bin, "grad", "-model", "testdata/cli/mlp.json", "-data", "testdata/cli/mlp_data.json")
+	out, err := cmd.Output()
+	if err != nil || !strings.HasPrefix(string(out), `{"loss": `) {
+		t.Fatalf("grad: %v\n%s", err, out)
+	}
+	bad := writeTemp(t, "D.json", `{"x": [[1, 2], [3]], "y": [[0], [1]]}`)
+	cmd = exec.Command(bin, "grad", "-model", "testdata/cli/mlp.json", "-data", bad)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err = cmd.Output()
+	if code := cmd.ProcessState.ExitCode(); err == nil || code == 0 {
+		t.Fatalf("bad data: exit code %d, want non-zero", code)
+	}
+	if len(out) != 0 || !strings.Contains(stderr.String(), "D.json: x[1]: has 1 numbers, want 2") {
+		t.Errorf("bad data: stdout %q, stderr %q", out, stderr.String())
+	}
+}

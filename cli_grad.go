@@ -1,0 +1,74 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+
+	"tapelab/engine/nn"
+	"tapelab/engine/tensor"
+)
+
+// runGrad is `go run . grad -model M.json -data D.json`: one forward and
+// backward pass in train mode, printed as one JSON object
+// {"loss": L, "outputs": [[...], ...], "grads": {"0.weight": [[...]], ...}}.
+// Outputs are the model's output rows (flattened examples); grads hold
+// every trainable parameter in state_dict order, nested by its shape (a
+// parameter the loss does not reach has a zero gradient). Dropout masks are
+// drawn from the spec's seed.
+func runGrad(_ context.Context, args []string, stdout, stderr io.Writer) error {
+	flags := newFlagSet("grad", stderr)
+	model := flags.String("model", "", "model spec `M.json`")
+	data := flags.String("data", "", "data file `D.json`: {\"x\": [[...], ...], \"y\": [...]}")
+	if err := flags.Parse(args); err != nil {
+		return err
+	}
+	if err := noArgs("grad", flags.Args()); err != nil {
+		return err
+	}
+	sm, m, err := loadModel(*model)
+	if err != nil {
+		return err
+	}
+	if *data == "" {
+		return errors.New("-data is required (a data file {\"x\": [[...]], \"y\": [...]})")
+	}
+	x, y, err := loadData(*data, m)
+	if err != nil {
+		return err
+	}
+	p := nn.NewPass(m)
+	if err := p.Forward(x, y, nn.Train, sm.Seed); err != nil {
+		return err
+	}
+	if err := p.Backward(); err != nil {
+		return err
+	}
+	var b bytes.Buffer
+	b.WriteString(`{"loss": `)
+	if err := jsonNumber(&b, p.Loss(), func() string { return "loss" }); err != nil {
+		return err
+	}
+	b.WriteString(`, "outputs": `)
+	if err := writeRows(&b, p.Output(), "outputs"); err != nil {
+		return err
+	}
+	b.WriteString(`, "grads": `)
+	ps := m.Seq.Params()
+	err = writeParams(&b, m, "grads", func(i int) *tensor.Tensor {
+		if ps[i].Buffer {
+			return nil
+		}
+		if g := p.Grad(i); g != nil {
+			return g
+		}
+		return tensor.Zeros(ps[i].Shape)
+	})
+	if err != nil {
+		return err
+	}
+	b.WriteString("}\n")
+	_, err = stdout.Write(b.Bytes())
+	return err
+}

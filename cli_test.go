@@ -1,0 +1,317 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+
+	"tapelab/engine/ir"
+	"tapelab/engine/nn"
+	"tapelab/engine/tensor"
+)
+
+// runCLI runs `go run . args...` in-process and returns stdout, stderr and
+// the error main would print.
+func runCLI(t *testing.T, args ...string) (string, string, error) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	err := run(context.Background(), args, &out, &errOut)
+	return out.String(), errOut.String(), err
+}
+
+// gradResult is the JSON object `grad` prints.
+type gradResult struct {
+	Loss    float64              `json:"loss"`
+	Outputs [][]float64          `json:"outputs"`
+	Grads   map[string]any       `json:"grads"`
+	order   []string             // grads keys in printed order
+	flat    map[string][]float64 // grads flattened
+}
+
+func parseGrad(t *testing.T, s string) *gradResult {
+	t.Helper()
+	dec := json.NewDecoder(strings.NewReader(s))
+	dec.DisallowUnknownFields()
+	var r gradResult
+	if err := dec.Decode(&r); err != nil {
+		t.Fatalf("grad output is not the documented JSON object: %v\n%s", err, s)
+	}
+	r.flat = map[string][]float64{}
+	for k, v := range r.Grads {
+		r.flat[k] = flatten(v)
+	}
+	// key order, from the raw text
+	var raw struct {
+		Grads json.RawMessage `json:"grads"`
+	}
+	_ = json.Unmarshal([]byte(s), &raw)
+	d := json.NewDecoder(bytes.NewReader(raw.Grads))
+	d.Token()
+	for d.More() {
+		k, _ := d.Token()
+		r.order = append(r.order, k.(string))
+		var skip any
+		d.Decode(&skip)
+	}
+	return &r
+}
+
+func flatten(v any) []float64 {
+	switch v := v.(type) {
+	case float64:
+		return []float64{v}
+	case []any:
+		var out []float64
+		for _, e := range v {
+			out = append(out, flatten(e)...)
+		}
+		return out
+	}
+	return nil
+}
+
+// TestGradByHand checks `grad` on a 2-2-1 tanh network with mse against
+// the chain rule written out by hand.
+func TestGradByHand(t *testing.T) {
+	out, errOut, err := runCLI(t, "grad", "-model", "testdata/cli/mlp.json", "-data", "testdata/cli/mlp_data.json")
+	if err != nil || errOut != "" {
+		t.Fatalf("grad: %v %s", err, errOut)
+	}
+	r := parseGrad(t, out)
+	x := [][]float64{{1, 2}, {0, -1}, {0.5, 0.5}}
+	y := []float64{1, 0, -1}
+	w0 := [][]float64{{0.5, -1}, {0.25, 2}}
+	b0 := []float64{0.1, -0.2}
+	w2 := []float64{1.5, -0.75}
+	const b2, n = 0.125, 3.0
+	var loss float64
+	gw0 := [2][2]float64{}
+	gb0 := [2]float64{}
+	gw2 := [2]float64{}
+	gb2 := 0.0
+	for r := range x {
+		var h [2]float64
+		p := b2
+		for o := 0; o < 2; o++ {
+			h[o] = math.Tanh(x[r][0]*w0[o][0] + x[r][1]*w0[o][1] + b0[o])
+			p += h[o] * w2[o]
+		}
+		loss += (p - y[r]) * (p - y[r]) / n
+		dp := 2 * (p - y[r]) / n // dL/dp
+		gb2 += dp
+		for o := 0; o < 2; o++ {
+			gw2[o] += dp * h[o]
+			dz := dp * w2[o] * (1 - h[o]*h[o])
+			gb0[o] += dz
+			gw0[o][0] += dz * x[r][0]
+			gw0[o][1] += dz * x[r][1]
+		}
+	}
+	want := map[string][]float64{
+		"0.weight": {gw0[0][0], gw0[0][1], gw0[1][0], gw0[1][1]},
+		"0.bias":   gb0[:], "2.weight": gw2[:], "2.bias": {gb2},
+	}
+	close := func(a, b float64) bool { return math.Abs(a-b) <= 1e-14*math.Max(1, math.Abs(b)) }
+	if !close(r.Loss, loss) {
+		t.Errorf("loss = %v, by hand %v", r.Loss, loss)
+	}
+	for k, w := range want {
+		for i := range w {
+			if !close(r.flat[k][i], w[i]) {
+				t.Errorf("%s[%d] = %v, by hand %v", k, i, r.flat[k][i], w[i])
+			}
+		}
+	}
+	if got := strings.Join(r.order, " "); got != "0.weight 0.bias 2.weight 2.bias" {
+		t.Errorf("grads in order %q, want state_dict order", got)
+	}
+	if len(r.Outputs) != 3 || len(r.Outputs[0]) != 1 {
+		t.Errorf("outputs = %v, want 3 rows of 1", r.Outputs)
+	}
+}
+
+// torchPython returns a Python interpreter that can import torch, or "".
+func torchPython() string {
+	for _, py := range []string{"/usr/bin/python3", "python3"} {
+		if exec.Command(py, "-c", "import torch").Run() == nil {
+			return py
+		}
+	}
+	return ""
+}
+
+// cliModels are the test models: together they hold every layer type and
+// every loss (dropout with p = 0, since PyTorch's masks are its own).
+var cliModels = []string{"mlp", "classifier", "softmax_bce", "cnn"}
+
+// TestGradMatchesPyTorch exports each test model with `export`, runs it in
+// PyTorch (train mode, float64) on the data file, and checks that `grad`
+// gives the same loss, outputs and gradients to within 1e-12 relative.
+// It needs a python3 with torch (Debian: apt-get install python3-torch).
+func TestGradMatchesPyTorch(t *testing.T) {
+	py := torchPython()
+	if py == "" {
+		t.Skip("no python3 with torch here; TestExportCompiles still checks the exported code")
+	}
+	dir := t.TempDir()
+	for _, name := range cliModels {
+		model := "testdata/cli/" + name + ".json"
+		data := "testdata/cli/" + name + "_data.json"
+		code, _, err := runCLI(t, "export", "-model", model, "-format", "pytorch")
+		if err != nil {
+			t.Fatalf("%s: export: %v", name, err)
+		}
+		file := filepath.Join(dir, name+".py")
+		if err := os.WriteFile(file, []byte(code), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		tout, err := exec.Command(py, "testdata/cli/torch_grad.py", file, data).CombinedOutput()
+		if err != nil {
+			t.Fatalf("%s: PyTorch: %v\n%s", name, err, tout)
+		}
+		out, _, err := runCLI(t, "grad", "-model", model, "-data", data)
+		if err != nil {
+			t.Fatalf("%s: grad: %v", name, err)
+		}
+		ours, theirs := parseGrad(t, out), parseGrad(t, string(tout))
+		close := func(a, b float64) bool { return math.Abs(a-b) <= 1e-12*math.Max(1, math.Abs(b)) }
+		if !close(ours.Loss, theirs.Loss) {
+			t.Errorf("%s: loss %v, PyTorch %v", name, ours.Loss, theirs.Loss)
+		}
+		of, tf := flatten(toAny(ours.Outputs)), flatten(toAny(theirs.Outputs))
+		for i := range tf {
+			if len(of) != len(tf) || !close(of[i], tf[i]) {
+				t.Fatalf("%s: outputs %v, PyTorch %v", name, ours.Outputs, theirs.Outputs)
+			}
+		}
+		if !reflect.DeepEqual(ours.order, theirs.order) {
+			t.Errorf("%s: grads for %v, PyTorch has %v", name, ours.order, theirs.order)
+		}
+		for _, k := range theirs.order {
+			for i, v := range theirs.flat[k] {
+				if len(ours.flat[k]) != len(theirs.flat[k]) || !close(ours.flat[k][i], v) {
+					t.Errorf("%s: grad %s[%d] = %v, PyTorch %v", name, k, i, ours.flat[k][i], v)
+					break
+				}
+			}
+		}
+	}
+}
+
+func toAny(rows [][]float64) any {
+	out := make([]any, len(rows))
+	for i, r := range rows {
+		row := make([]any, len(r))
+		for j, v := range r {
+			row[j] = v
+		}
+		out[i] = row
+	}
+	return out
+}
+
+// TestExportCompiles checks that the exported code of every test model is
+// valid Python (python3 -m py_compile), with or without torch installed.
+func TestExportCompiles(t *testing.T) {
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Fatal("python3 is needed to check the exported code:", err)
+	}
+	dir := t.TempDir()
+	for _, name := range cliModels {
+		code, _, err := runCLI(t, "export", "-model", "testdata/cli/"+name+".json")
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		for _, want := range []string{"nn.Sequential(", "model.load_state_dict(state_dict)", "loss_fn = nn."} {
+			if !strings.Contains(code, want) {
+				t.Errorf("%s: exported code lacks %q", name, want)
+			}
+		}
+		file := filepath.Join(dir, name+".py")
+		if err := os.WriteFile(file, []byte(code), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if out, err := exec.Command(py, "-m", "py_compile", file).CombinedOutput(); err != nil {
+			t.Errorf("%s: exported code does not compile: %v\n%s", name, err, out)
+		}
+	}
+}
+
+// TestExportNumbers checks the Python literals keep every float's bits.
+func TestExportNumbers(t *testing.T) {
+	for v, want := range map[float64]string{
+		math.Copysign(0, -1): "-0.0", 0: "0.0", 2: "2.0", 0.1: "0.1", 1e21: "1e+21",
+		5e-324: "5e-324", math.Inf(1): "float('inf')", math.Inf(-1): "float('-inf')",
+	} {
+		if got := pyFloat(v); got != want {
+			t.Errorf("pyFloat(%v) = %s, want %s", v, got, want)
+		}
+	}
+	if got := pyFloat(math.NaN()); got != "float('nan')" {
+		t.Errorf("pyFloat(NaN) = %s", got)
+	}
+}
+
+// TestIRCommand checks that `ir` prints a document that decodes, checks,
+// and evaluates (ir.Denote) to the model's eval-mode output, and with
+// -loss -mode train to the loss `grad` reports.
+func TestIRCommand(t *testing.T) {
+	for _, name := range cliModels {
+		model := "testdata/cli/" + name + ".json"
+		_, m, err := loadModel(model)
+		if err != nil {
+			t.Fatal(err)
+		}
+		x, y, err := loadData("testdata/cli/"+name+"_data.json", m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := x.Shape[0]
+		out, _, err := runCLI(t, "ir", "-model", model, "-batch", strconv.Itoa(n))
+		if err != nil {
+			t.Fatalf("%s: ir: %v", name, err)
+		}
+		g, err := ir.Decode([]byte(out))
+		if err != nil {
+			t.Fatalf("%s: the printed IR does not decode: %v", name, err)
+		}
+		vals, err := ir.Denote(g, x)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		p := nn.NewPass(m.Clone())
+		if err := p.Forward(x, nil, nn.Eval, 0); err != nil {
+			t.Fatal(err)
+		}
+		if got := vals[len(vals)-1]; !tensor.Identical(got, p.Output()) {
+			t.Errorf("%s: IR gives %v, the model %v", name, got, p.Output())
+		}
+
+		out, _, err = runCLI(t, "ir", "-model", model, "-batch", strconv.Itoa(n), "-mode", "train", "-loss")
+		if err != nil {
+			t.Fatalf("%s: ir -loss: %v", name, err)
+		}
+		if g, err = ir.Decode([]byte(out)); err != nil {
+			t.Fatal(err)
+		}
+		if vals, err = ir.Denote(g, x, y); err != nil {
+			t.Fatal(err)
+		}
+		gout, _, err := runCLI(t, "grad", "-model", model, "-data", "testdata/cli/"+name+"_data.json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := vals[len(vals)-1].Data[0], parseGrad(t, gout).Loss; got != want {
+			t.Errorf("%s: IR loss %v, grad's loss %v", name, got, want)
+		}
+	}
+}

@@ -1,0 +1,27 @@
+# Runs a model exported by `go run . export -format pytorch` on a data file
+# in train mode and prints {"loss", "outputs", "grads"} as `go run . grad`
+# does, for cli_test.go to compare: python3 torch_grad.py MODEL.py DATA.json
+import json
+import runpy
+import sys
+
+import torch
+
+ns = runpy.run_path(sys.argv[1])
+model, loss_fn = ns["model"], ns["loss_fn"]
+with open(sys.argv[2]) as f:
+    data = json.load(f)
+x = torch.tensor(data["x"], dtype=torch.float64).reshape((-1,) + ns["INPUT_SHAPE"])
+model.train()
+out = model(x)
+if isinstance(loss_fn, torch.nn.CrossEntropyLoss):
+    y = torch.tensor(data["y"], dtype=torch.long)
+else:
+    y = torch.tensor(data["y"], dtype=torch.float64).reshape(out.shape)
+loss = loss_fn(out, y)
+loss.backward()
+print(json.dumps({
+    "loss": loss.item(),
+    "outputs": out.detach().reshape(out.shape[0], -1).tolist(),
+    "grads": {k: p.grad.tolist() for k, p in model.named_parameters()},
+}))
