@@ -43,12 +43,13 @@ func (l Loss) Check(out tensor.Shape) error {
 }
 
 // Target returns the shape of one example's target for model output shape
-// out: [] (a class index) for cross_entropy, out itself otherwise.
+// out: [] (a class index) for cross_entropy, out itself (shared, not
+// copied) otherwise.
 func (l Loss) Target(out tensor.Shape) tensor.Shape {
 	if l == CrossEntropy {
 		return tensor.Shape{}
 	}
-	return out.Clone()
+	return out
 }
 
 // Apply records the loss of output batch pred against target batch target

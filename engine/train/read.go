@@ -1,0 +1,165 @@
+package train
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	"tapelab/engine/tensor"
+)
+
+// MaxValues bounds the numbers a data file may hold.
+const MaxValues = 1 << 24
+
+// ReadCSV reads a CSV file of numbers, one example per row: all columns but
+// the last targets are the example's (flattened) input and the last targets
+// columns its target (for cross_entropy, one column holding the class
+// index). A first row in which no field is a number is taken as a header and
+// skipped; blank lines are skipped. Errors name the line and column: a row
+// with a different number of fields than the first, a field that is not a
+// finite number.
+func ReadCSV(r io.Reader, targets int) (*Dataset, error) {
+	if targets < 1 {
+		return nil, fmt.Errorf("need at least one target column, got %d", targets)
+	}
+	cr := csv.NewReader(r)
+	cr.FieldsPerRecord = -1
+	cr.TrimLeadingSpace = true
+	cr.ReuseRecord = true
+	var x, y []float64
+	width, firstLine, rows := 0, 0, 0
+	for {
+		rec, err := cr.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			var pe *csv.ParseError
+			if errors.As(err, &pe) {
+				return nil, fmt.Errorf("line %d, column %d: %v", pe.Line, pe.Column, pe.Err)
+			}
+			return nil, err
+		}
+		line, _ := cr.FieldPos(0)
+		if rows == 0 && width == 0 && header(rec) {
+			continue
+		}
+		if width == 0 {
+			width, firstLine = len(rec), line
+			if width <= targets {
+				return nil, fmt.Errorf("line %d: %d columns; need at least one input column and %d target column(s)", line, width, targets)
+			}
+		} else if len(rec) != width {
+			return nil, fmt.Errorf("line %d: %d columns, but line %d has %d", line, len(rec), firstLine, width)
+		}
+		if (rows+1)*width > MaxValues {
+			return nil, fmt.Errorf("line %d: more than %d numbers", line, MaxValues)
+		}
+		for j, f := range rec {
+			v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+			if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+				_, col := cr.FieldPos(j)
+				return nil, fmt.Errorf("line %d, column %d (field %d): %q is not a finite number", line, col, j+1, f)
+			}
+			if j < width-targets {
+				x = append(x, v)
+			} else {
+				y = append(y, v)
+			}
+		}
+		rows++
+	}
+	if rows == 0 {
+		return nil, fmt.Errorf("no data rows")
+	}
+	return &Dataset{
+		X: &tensor.Tensor{Shape: tensor.Shape{rows, width - targets}, Data: x},
+		Y: &tensor.Tensor{Shape: tensor.Shape{rows, targets}, Data: y},
+	}, nil
+}
+
+// header reports whether no field of rec parses as a number.
+func header(rec []string) bool {
+	for _, f := range rec {
+		if _, err := strconv.ParseFloat(strings.TrimSpace(f), 64); err == nil {
+			return false
+		}
+	}
+	return true
+}
+
+// ReadJSON reads a data document {"x": [[...], ...], "y": [...]}: x holds
+// one flattened example per row; y holds one row of targets per example,
+// or one number per example (a class index for cross_entropy). Errors name
+// the JSON path ("x[3]: 3 numbers, x[0] has 2").
+func ReadJSON(r io.Reader) (*Dataset, error) {
+	var doc struct {
+		X []json.RawMessage `json:"x"`
+		Y []json.RawMessage `json:"y"`
+	}
+	dec := json.NewDecoder(io.LimitReader(r, 1<<30))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&doc); err != nil {
+		return nil, fmt.Errorf("data: %v", err)
+	}
+	if len(doc.X) == 0 {
+		return nil, fmt.Errorf("x: missing or empty (want a list of examples)")
+	}
+	if len(doc.Y) != len(doc.X) {
+		return nil, fmt.Errorf("y: %d entries for %d examples in x", len(doc.Y), len(doc.X))
+	}
+	x, fx, err := rows("x", doc.X)
+	if err != nil {
+		return nil, err
+	}
+	y, fy, err := rows("y", doc.Y)
+	if err != nil {
+		return nil, err
+	}
+	n := len(doc.X)
+	return &Dataset{
+		X: &tensor.Tensor{Shape: tensor.Shape{n, fx}, Data: x},
+		Y: &tensor.Tensor{Shape: tensor.Shape{n, fy}, Data: y},
+	}, nil
+}
+
+// rows decodes each entry as a list of numbers (or one number) of equal length.
+func rows(name string, raw []json.RawMessage) ([]float64, int, error) {
+	var out []float64
+	width := -1
+	for i, m := range raw {
+		var row []float64
+		var one float64
+		if err := json.Unmarshal(m, &one); err == nil {
+			row = []float64{one}
+		} else if err := json.Unmarshal(m, &row); err != nil {
+			return nil, 0, fmt.Errorf("%s[%d]: want a list of numbers or a number, got %s", name, i, abbrev(m))
+		}
+		if width < 0 {
+			width = len(row)
+			if width == 0 {
+				return nil, 0, fmt.Errorf("%s[0]: empty", name)
+			}
+		} else if len(row) != width {
+			return nil, 0, fmt.Errorf("%s[%d]: %d numbers, %s[0] has %d", name, i, len(row), name, width)
+		}
+		if len(out)+width > MaxValues {
+			return nil, 0, fmt.Errorf("%s: more than %d numbers", name, MaxValues)
+		}
+		out = append(out, row...)
+	}
+	return out, width, nil
+}
+
+func abbrev(m json.RawMessage) string {
+	s := string(m)
+	if len(s) > 40 {
+		s = s[:40] + "…"
+	}
+	return s
+}
