@@ -152,7 +152,7 @@ func refCrossEntropy(y *tensor.Tensor, x []*tensor.Tensor, _ op.Attrs) {
 		if c >= 0 && c < float64(C) && c == math.Floor(c) {
 			s += lse - row[int(c)]
 		} else {
-			s += math.NaN()
+			s = math.NaN() // and it stays NaN
 		}
 	}
 	y.Data[0] = s / float64(len(x[1].Data))
