@@ -73,7 +73,7 @@ func (t *Trainer) Steps() int { return t.step }
 func (t *Trainer) Pass() *nn.Pass { return t.pass }
 
 // Step trains on the next mini-batch and returns its loss (before the
-// update). When the loss, a layer output, a gradient or an updated
+// update). When a layer's output, the loss, a gradient or an updated
 // parameter is NaN or infinite it stops with a *NumericError naming the
 // step and the first layer where the value appeared. A fault found before
 // the update leaves the parameters unchanged (except batch-norm running
@@ -86,7 +86,11 @@ func (t *Trainer) Step() (float64, error) {
 		return math.NaN(), fmt.Errorf("step %d: %w", t.step, err)
 	}
 	loss := p.Loss()
-	if !finite(loss) {
+	bad := !finite(loss)
+	for i := 0; i < m.Seq.Len() && !bad; i++ {
+		bad = !allFinite(p.LayerOutput(i).Data)
+	}
+	if bad {
 		return loss, t.forwardFault(loss)
 	}
 	if err := p.Backward(); err != nil {
@@ -107,7 +111,7 @@ func (t *Trainer) Step() (float64, error) {
 	for i, q := range m.Seq.Params() {
 		if !allFinite(m.Params[i].Data) {
 			return loss, &NumericError{Step: t.step, Layer: q.Layer, Type: m.Seq.Layer(q.Layer).Type(),
-				What: "parameter " + q.Name + " after the update", Value: firstBad(m.Params[i])}
+				What: q.Name + " after the update", Value: firstBad(m.Params[i])}
 		}
 	}
 	return loss, nil
@@ -137,19 +141,19 @@ type NumericError struct {
 	Step  int
 	Layer int    // index of the first layer where the value appeared, -1 for the loss itself
 	Type  string // that layer's type, or the loss's name
-	What  string // "output", "gradient of 2.weight", …
+	What  string // "output", "gradient of 2.weight", "0.weight after the update", …
 	Value float64
 }
 
-// Error returns e.g. "step 12: the output of layer 2 (linear) is NaN".
+// Error returns e.g. "step 12: layer 2 (linear): output is NaN".
 func (e *NumericError) Error() string {
 	if e.Layer < 0 && e.What == "gradient" {
-		return fmt.Sprintf("step %d: the gradient of the loss (%s) is %v", e.Step, e.Type, e.Value)
+		return fmt.Sprintf("step %d: gradient of the loss (%s) is %v", e.Step, e.Type, e.Value)
 	}
 	if e.Layer < 0 {
-		return fmt.Sprintf("step %d: the loss (%s) is %v although every layer's output is finite", e.Step, e.Type, e.Value)
+		return fmt.Sprintf("step %d: loss (%s) is %v although every layer's output is finite", e.Step, e.Type, e.Value)
 	}
-	return fmt.Sprintf("step %d: the %s of layer %d (%s) is %v", e.Step, e.What, e.Layer, e.Type, e.Value)
+	return fmt.Sprintf("step %d: layer %d (%s): %s is %v", e.Step, e.Layer, e.Type, e.What, e.Value)
 }
 
 // forwardFault names the first layer whose output is not finite.
@@ -181,7 +185,7 @@ func (t *Trainer) gradFault() error {
 		}
 		if i > 0 {
 			if g := p.LayerGrad(i - 1); g != nil && !g.Finite() {
-				return &NumericError{Step: t.step, Layer: i, Type: seq.Layer(i).Type(), What: "gradient with respect to the input", Value: firstBad(g)}
+				return &NumericError{Step: t.step, Layer: i, Type: seq.Layer(i).Type(), What: "gradient with respect to its input", Value: firstBad(g)}
 			}
 		}
 	}
