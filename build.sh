@@ -19,6 +19,8 @@ usage: ./build.sh <command> [args]
            native tests, js/wasm tests under node, then the Chromium tests
   e2e      only the Chromium end-to-end tests (installs Chromium if missing)
   bench    run the benchmarks
+  worker   build the Cloudflare Worker in web/worker (npm ci, then its wasm
+           and assets folder); deploy it with `cd web/worker && npx wrangler deploy`
   help     show this list
 USAGE
 }
@@ -115,6 +117,7 @@ serve) go run . serve "$@" ;;
 test) run_tests ;;
 e2e) run_e2e ;;
 bench) run_bench ;;
+worker) (cd web/worker && npm ci --no-audit --no-fund && npm run build) ;;
 help | -h | --help) usage ;;
 *)
 	usage >&2
