@@ -7,8 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"honnef.co/go/js/dom/v2"
-
 	"tapelab/engine/train"
 	"tapelab/wasm/app"
 )
@@ -18,33 +16,32 @@ import (
 // the dense and single-output passes.
 type barView struct {
 	pv        *playground
-	root      dom.Element
-	dataset   *dom.HTMLSelectElement
-	toggles   map[string][2]dom.Element
-	l2        *dom.HTMLInputElement
-	check     dom.Element
-	result    dom.Element
-	passes    dom.Element
-	shortcuts dom.Element
+	root      elem
+	dataset   elem
+	toggles   map[string][2]elem
+	l2        elem
+	check     elem
+	result    elem
+	passes    elem
+	shortcuts elem
 	checking  bool
 }
 
 func newBarView(pv *playground) *barView {
-	doc := pv.p.doc
-	p := pv.p
-	v := &barView{pv: pv, toggles: map[string][2]dom.Element{}}
+	doc := pv.doc
+	v := &barView{pv: pv, toggles: map[string][2]elem{}}
 	v.root = el(doc, "header", "class", "top-bar")
 	title := el(doc, "h1", "class", "brand")
 	title.SetTextContent("TapeLab")
 	lab := el(doc, "label", "class", "dataset")
 	lab.AppendChild(doc.CreateTextNode("data "))
-	v.dataset = el(doc, "select", "id", "dataset", "aria-label", "Dataset").(*dom.HTMLSelectElement)
+	v.dataset = el(doc, "select", "id", "dataset", "aria-label", "Dataset")
 	for _, n := range train.DatasetNames() {
 		o := el(doc, "option", "value", n)
 		o.SetTextContent(n)
 		v.dataset.AppendChild(o)
 	}
-	p.listen(v.dataset, "change", "dataset", func(dom.Event) { pv.setDataset(v.dataset.Value()) })
+	pv.listen(v.dataset, "change", "dataset", func(event) { pv.setDataset(v.dataset.Value()) })
 	lab.AppendChild(v.dataset)
 	modes := el(doc, "div", "class", "modes")
 	add(modes,
@@ -53,8 +50,8 @@ func newBarView(pv *playground) *barView {
 		v.toggle("mode", "Layer mode", "train", "eval", func(m *app.Modes, b bool) { m.Eval = b }),
 	)
 	l2 := el(doc, "label", "class", "check", "title", "Adds 0.01·ΣW² to the loss: each weight then feeds two nodes and its gradient is summed with +=")
-	v.l2 = el(doc, "input", "type", "checkbox", "id", "l2").(*dom.HTMLInputElement)
-	p.listen(v.l2, "change", "L2 penalty", func(dom.Event) {
+	v.l2 = el(doc, "input", "type", "checkbox", "id", "l2")
+	pv.listen(v.l2, "change", "L2 penalty", func(event) {
 		m := pv.pg.Modes()
 		m.L2 = 0
 		if v.l2.Checked() {
@@ -65,9 +62,9 @@ func newBarView(pv *playground) *barView {
 	l2.AppendChild(v.l2)
 	l2.AppendChild(doc.CreateTextNode(" L2 penalty (+=)"))
 	modes.AppendChild(l2)
-	v.check = p.button("Gradient check", "Compare every parameter gradient with central finite differences", v.gradCheck, "id", "gradcheck")
+	v.check = pv.button("Gradient check", "Compare every parameter gradient with central finite differences", v.gradCheck, "id", "gradcheck")
 	v.result = el(doc, "span", "class", "check-result mono", "id", "gradcheck-result", "role", "status")
-	help := p.button("?", "Keyboard shortcuts (?)", v.toggleShortcuts, "id", "help")
+	help := pv.button("?", "Keyboard shortcuts (?)", v.toggleShortcuts, "id", "help")
 	add(v.root, title, lab, modes, v.check, v.result, help)
 	v.passes = el(doc, "p", "class", "passes mono", "id", "passes")
 	v.root.AppendChild(v.passes)
@@ -75,18 +72,18 @@ func newBarView(pv *playground) *barView {
 }
 
 // toggle returns a two-button switch; set writes the choice into the modes.
-func (v *barView) toggle(id, label, off, on string, set func(*app.Modes, bool)) dom.Element {
-	doc := v.pv.p.doc
+func (v *barView) toggle(id, label, off, on string, set func(*app.Modes, bool)) elem {
+	doc := v.pv.doc
 	g := el(doc, "div", "class", "seg", "role", "group", "aria-label", label)
-	mk := func(text string, val bool) dom.Element {
-		return v.pv.p.button(text, label+": "+text, func() {
+	mk := func(text string, val bool) elem {
+		return v.pv.button(text, label+": "+text, func() {
 			m := v.pv.pg.Modes()
 			set(&m, val)
 			v.pv.setModes(m)
 		}, "id", id+"-"+strings.ReplaceAll(text, "-", ""), "aria-pressed", "false")
 	}
 	a, b := mk(off, false), mk(on, true)
-	v.toggles[id] = [2]dom.Element{a, b}
+	v.toggles[id] = [2]elem{a, b}
 	add(g, a, b)
 	return g
 }
@@ -168,24 +165,24 @@ func (v *barView) gradCheck() {
 func (v *barView) toggleShortcuts() {
 	if v.shortcuts.HasAttribute("hidden") {
 		v.shortcuts.RemoveAttribute("hidden")
-		v.shortcuts.QuerySelector("button").(dom.HTMLElement).Focus()
+		v.shortcuts.QuerySelector("button").Focus()
 	} else {
 		v.closeShortcuts()
 	}
 }
 
 func (v *barView) closeShortcuts() {
-	if v.shortcuts != nil && !v.shortcuts.HasAttribute("hidden") {
+	if v.shortcuts.ok() && !v.shortcuts.HasAttribute("hidden") {
 		v.shortcuts.SetAttribute("hidden", "")
-		if h := v.pv.p.doc.GetElementByID("help"); h != nil {
-			h.(dom.HTMLElement).Focus()
+		if h := v.pv.doc.GetElementByID("help"); h.ok() {
+			h.Focus()
 		}
 	}
 }
 
 // shortcutsDialog lists the keys.
-func shortcutsDialog(pv *playground) dom.Element {
-	doc := pv.p.doc
+func shortcutsDialog(pv *playground) elem {
+	doc := pv.doc
 	d := el(doc, "div", "class", "shortcuts", "id", "shortcuts", "role", "dialog", "aria-modal", "false",
 		"aria-labelledby", "shortcuts-title", "hidden", "")
 	h := el(doc, "h2", "id", "shortcuts-title")
@@ -200,7 +197,7 @@ func shortcutsDialog(pv *playground) dom.Element {
 		add(tr, add(el(doc, "td"), textEl(doc, "kbd", "", r[0])), textEl(doc, "td", "", r[1]))
 		table.AppendChild(tr)
 	}
-	add(d, h, table, pv.p.button("Close", "Close the shortcuts", pv.bar.closeShortcuts, "id", "shortcuts-close"))
+	add(d, h, table, pv.button("Close", "Close the shortcuts", pv.bar.closeShortcuts, "id", "shortcuts-close"))
 	pv.bar.shortcuts = d
 	return d
 }

@@ -5,8 +5,6 @@ package main
 import (
 	"strconv"
 
-	"honnef.co/go/js/dom/v2"
-
 	"tapelab/engine/nn"
 	"tapelab/wasm/app"
 )
@@ -16,23 +14,23 @@ import (
 // reorder, undo and redo.
 type editorView struct {
 	pv    *playground
-	root  dom.Element
-	list  dom.Element
-	undo  dom.Element
-	redo  dom.Element
+	root  elem
+	list  elem
+	undo  elem
+	redo  elem
 	local map[int]string // a setting that did not parse, per layer
 }
 
 func newEditorView(pv *playground) *editorView {
-	doc := pv.p.doc
+	doc := pv.doc
 	v := &editorView{pv: pv, local: map[int]string{}}
 	v.root = el(doc, "section", "class", "editor", "aria-labelledby", "model-title", "id", "editor")
 	bar := el(doc, "div", "class", "region-bar")
 	h := el(doc, "h2", "id", "model-title")
 	h.SetTextContent("Model")
 	tools := el(doc, "div", "class", "undo-tools", "role", "group", "aria-label", "History")
-	v.undo = pv.p.button("↶", "Undo the last edit (Ctrl+Z)", pv.undo, "id", "undo")
-	v.redo = pv.p.button("↷", "Redo (Ctrl+Y)", pv.redo, "id", "redo")
+	v.undo = pv.button("↶", "Undo the last edit (Ctrl+Z)", pv.undo, "id", "undo")
+	v.redo = pv.button("↷", "Redo (Ctrl+Y)", pv.redo, "id", "redo")
 	add(tools, v.undo, v.redo)
 	add(bar, h, tools)
 	v.list = el(doc, "ol", "class", "layers", "id", "layers")
@@ -42,7 +40,7 @@ func newEditorView(pv *playground) *editorView {
 
 // render redraws the editor from the playground's document.
 func (v *editorView) render() {
-	doc := v.pv.p.doc
+	doc := v.pv.doc
 	pg := v.pv.pg
 	focused := activeID(doc)
 	clearEl(v.list)
@@ -62,21 +60,21 @@ func (v *editorView) render() {
 	setDisabled(v.undo, !pg.CanUndo())
 	setDisabled(v.redo, !pg.CanRedo())
 	if focused != "" {
-		if e := doc.GetElementByID(focused); e != nil {
-			e.(dom.HTMLElement).Focus()
+		if e := doc.GetElementByID(focused); e.ok() {
+			e.Focus()
 		}
 	}
 }
 
-func activeID(doc dom.HTMLDocument) string {
+func activeID(doc document) string {
 	a := doc.ActiveElement()
-	if a == nil {
+	if !a.ok() {
 		return ""
 	}
 	return a.ID()
 }
 
-func setDisabled(e dom.Element, off bool) {
+func setDisabled(e elem, off bool) {
 	if off {
 		e.SetAttribute("disabled", "")
 	} else {
@@ -84,9 +82,9 @@ func setDisabled(e dom.Element, off bool) {
 	}
 }
 
-func (v *editorView) layerRow(i int, l nn.Layer, st app.LayerStatus, n int) dom.Element {
-	doc := v.pv.p.doc
-	p := v.pv.p
+func (v *editorView) layerRow(i int, l nn.Layer, st app.LayerStatus, n int) elem {
+	doc := v.pv.doc
+	pv := v.pv
 	idx := strconv.Itoa(i)
 	li := el(doc, "li", "class", "layer", "id", "layer-"+idx, "data-layer", idx)
 	head := el(doc, "div", "class", "layer-head")
@@ -97,20 +95,18 @@ func (v *editorView) layerRow(i int, l nn.Layer, st app.LayerStatus, n int) dom.
 	add(head, textEl(doc, "span", "layer-index mono", idx), textEl(doc, "span", "layer-name", l.Type()),
 		textEl(doc, "span", "layer-shape mono", "→ "+out))
 	tools := el(doc, "span", "class", "layer-tools")
-	up := p.button("↑", "Move layer "+idx+" up", func() { v.move(i, i-1) }, "id", "up-"+idx)
-	down := p.button("↓", "Move layer "+idx+" down", func() { v.move(i, i+1) }, "id", "down-"+idx)
+	up := pv.button("↑", "Move layer "+idx+" up", func() { v.move(i, i-1) }, "id", "up-"+idx)
+	down := pv.button("↓", "Move layer "+idx+" down", func() { v.move(i, i+1) }, "id", "down-"+idx)
 	setDisabled(up, i == 0)
 	setDisabled(down, i == n-1)
-	add(tools, up, down, p.button("✕", "Remove layer "+idx, func() { v.remove(i) }, "id", "remove-"+idx))
-	head.AppendChild(tools)
+	add(tools, up, down, pv.button("✕", "Remove layer "+idx, func() { v.remove(i) }, "id", "remove-"+idx))
 	li.AppendChild(head)
-	if fs := app.Fields(l); len(fs) > 0 {
-		row := el(doc, "div", "class", "fields")
-		for _, f := range fs {
-			row.AppendChild(v.fieldEl(i, l, f))
-		}
-		li.AppendChild(row)
+	row := el(doc, "div", "class", "fields")
+	for _, f := range app.Fields(l) {
+		row.AppendChild(v.fieldEl(i, l, f))
 	}
+	row.AppendChild(tools)
+	li.AppendChild(row)
 	msg := st.Err
 	if m, ok := v.local[i]; ok {
 		msg = m
@@ -125,20 +121,20 @@ func (v *editorView) layerRow(i int, l nn.Layer, st app.LayerStatus, n int) dom.
 	return li
 }
 
-func (v *editorView) fieldEl(i int, l nn.Layer, f app.Field) dom.Element {
-	doc := v.pv.p.doc
+func (v *editorView) fieldEl(i int, l nn.Layer, f app.Field) elem {
+	doc := v.pv.doc
 	id := "field-" + strconv.Itoa(i) + "-" + f.Name
 	lab := el(doc, "label", "class", "field", "for", id)
 	lab.AppendChild(textEl(doc, "span", "", f.Name))
-	var in *dom.HTMLInputElement
+	var in elem
 	if f.Kind == "bool" {
-		in = el(doc, "input", "type", "checkbox", "id", id).(*dom.HTMLInputElement)
+		in = el(doc, "input", "type", "checkbox", "id", id)
 		in.SetChecked(f.Value == "true")
 	} else {
-		in = el(doc, "input", "type", "text", "inputmode", "decimal", "id", id, "size", "5", "class", "mono").(*dom.HTMLInputElement)
+		in = el(doc, "input", "type", "text", "inputmode", "decimal", "id", id, "size", "5", "class", "mono")
 		in.SetValue(f.Value)
 	}
-	v.pv.p.listen(in, "change", "edit "+f.Name, func(dom.Event) {
+	v.pv.listen(in, "change", "edit "+f.Name, func(event) {
 		val := in.Value()
 		if f.Kind == "bool" {
 			val = strconv.FormatBool(in.Checked())
@@ -159,16 +155,16 @@ func (v *editorView) fieldEl(i int, l nn.Layer, f app.Field) dom.Element {
 	return lab
 }
 
-func (v *editorView) addRow(n int) dom.Element {
-	doc := v.pv.p.doc
+func (v *editorView) addRow(n int) elem {
+	doc := v.pv.doc
 	li := el(doc, "li", "class", "add-layer")
-	sel := el(doc, "select", "id", "add-type", "aria-label", "Layer type to add").(*dom.HTMLSelectElement)
+	sel := el(doc, "select", "id", "add-type", "aria-label", "Layer type to add")
 	for _, t := range app.LayerTypes() {
 		o := el(doc, "option", "value", t)
 		o.SetTextContent(t)
 		sel.AppendChild(o)
 	}
-	add(li, sel, v.pv.p.button("+ add layer", "Add a layer of the chosen type before the output layer", func() {
+	add(li, sel, v.pv.button("+ add layer", "Add a layer of the chosen type before the output layer", func() {
 		l, err := app.NewLayer(sel.Value())
 		if err != nil {
 			v.pv.p.showError(err.Error())

@@ -6,8 +6,6 @@ import (
 	"strconv"
 	"strings"
 
-	"honnef.co/go/js/dom/v2"
-
 	"tapelab/engine/autograd"
 	"tapelab/engine/tensor"
 	"tapelab/wasm/app"
@@ -17,12 +15,12 @@ import (
 // neighbours, and its op's chain rule with the actual numbers.
 type inspectorView struct {
 	pv   *playground
-	root dom.Element
-	body dom.Element
+	root elem
+	body elem
 }
 
 func newInspectorView(pv *playground) *inspectorView {
-	doc := pv.p.doc
+	doc := pv.doc
 	v := &inspectorView{pv: pv}
 	v.root = el(doc, "aside", "class", "inspector", "aria-labelledby", "insp-title", "id", "inspector")
 	h := el(doc, "h2", "id", "insp-title")
@@ -34,7 +32,7 @@ func newInspectorView(pv *playground) *inspectorView {
 
 // show explains node i of s (i < 0: a hint).
 func (v *inspectorView) show(s *app.Stepper, i int) {
-	doc := v.pv.p.doc
+	doc := v.pv.doc
 	clearEl(v.body)
 	if s == nil || i < 0 || i >= len(s.Nodes()) {
 		v.body.AppendChild(textEl(doc, "p", "hint", "Press → to evaluate the tape node by node, or click a node to inspect it."))
@@ -51,7 +49,7 @@ func (v *inspectorView) show(s *app.Stepper, i int) {
 	v.body.AppendChild(head)
 
 	dl := el(doc, "dl", "class", "facts")
-	fact := func(k string, val dom.Element) {
+	fact := func(k string, val elem) {
 		add(dl, textEl(doc, "dt", "", k), add(el(doc, "dd"), val))
 	}
 	if n.Op != nil {
@@ -62,32 +60,36 @@ func (v *inspectorView) show(s *app.Stepper, i int) {
 	fact("children", v.links(s, n.Children, nil))
 	v.body.AppendChild(dl)
 
-	v.body.AppendChild(textEl(doc, "h3", "", "value"))
-	val := s.Value(i)
-	if val == nil {
-		v.body.AppendChild(textEl(doc, "p", "hint", "not computed yet"))
+	vg := el(doc, "div", "class", "vg")
+	vcol, gcol := el(doc, "div", "class", "vg-col"), el(doc, "div", "class", "vg-col")
+	add(vg, vcol, gcol)
+	v.body.AppendChild(vg)
+	vcol.AppendChild(textEl(doc, "h3", "", "value"))
+	if val := s.Value(i); val == nil {
+		vcol.AppendChild(textEl(doc, "p", "hint", "not computed yet"))
 	} else {
-		v.body.AppendChild(tensorEl(doc, val, "insp-value"))
+		vcol.AppendChild(tensorEl(doc, val, "insp-value"))
 	}
-
-	v.body.AppendChild(textEl(doc, "h3", "", "gradient"))
+	gcol.AppendChild(textEl(doc, "h3", "", "gradient"))
 	g := s.Grad(i)
 	status := "not reached yet"
 	switch {
+	case st.Has(app.Skipped) && v.pv.pg.Modes().Single:
+		status = "skipped: the loss does not depend on it"
 	case st.Has(app.Skipped):
-		status = "skipped: the loss does not depend on this node"
+		status = "dY = 0: the loss does not depend on it"
 	case st.Has(app.Final):
-		status = "final"
+		status = "✓ final"
 	case g != nil:
-		status = "partial: more contributions will arrive"
+		status = "partial: more to come"
 	case s.Position().Phase == autograd.PhaseForward:
-		status = "backward has not started"
+		status = "backward not started"
 	}
 	p := textEl(doc, "p", "grad-status", status)
 	p.SetID("insp-grad-status")
-	v.body.AppendChild(p)
+	gcol.AppendChild(p)
 	if g != nil {
-		v.body.AppendChild(tensorEl(doc, g, "insp-grad"))
+		gcol.AppendChild(tensorEl(doc, g, "insp-grad"))
 	}
 	if rs := s.Received(i); len(rs) > 0 {
 		v.body.AppendChild(v.received(rs))
@@ -98,8 +100,8 @@ func (v *inspectorView) show(s *app.Stepper, i int) {
 }
 
 // links lists node ids as buttons that inspect them.
-func (v *inspectorView) links(s *app.Stepper, ids []int, names []string) dom.Element {
-	doc := v.pv.p.doc
+func (v *inspectorView) links(s *app.Stepper, ids []int, names []string) elem {
+	doc := v.pv.doc
 	span := el(doc, "span", "class", "links")
 	if len(ids) == 0 {
 		span.SetTextContent("none")
@@ -109,14 +111,14 @@ func (v *inspectorView) links(s *app.Stepper, ids []int, names []string) dom.Ele
 		if names != nil {
 			label = names[k] + " = " + label
 		}
-		span.AppendChild(v.pv.p.button(label, "Inspect "+label, func() { v.pv.inspect(id) }, "class", "link"))
+		span.AppendChild(v.pv.button(label, "Inspect "+label, func() { v.pv.inspect(id) }, "class", "link"))
 	}
 	return span
 }
 
 // received lists the contributions a node's gradient was summed from.
-func (v *inspectorView) received(rs []app.Received) dom.Element {
-	doc := v.pv.p.doc
+func (v *inspectorView) received(rs []app.Received) elem {
+	doc := v.pv.doc
 	box := el(doc, "div", "class", "received", "id", "insp-received")
 	title := "gradient = the contribution from #" + strconv.Itoa(rs[0].From)
 	if len(rs) > 1 {
@@ -146,8 +148,8 @@ func accClass(op string) string {
 }
 
 // card shows the op's chain rule with the numbers of this step.
-func (v *inspectorView) card(s *app.Stepper, i int) dom.Element {
-	doc := v.pv.p.doc
+func (v *inspectorView) card(s *app.Stepper, i int) elem {
+	doc := v.pv.doc
 	c := s.Explain(i)
 	box := el(doc, "div", "class", "rule-card", "id", "insp-rule")
 	box.AppendChild(textEl(doc, "h3", "", "chain rule"))
@@ -187,7 +189,7 @@ func (v *inspectorView) card(s *app.Stepper, i int) dom.Element {
 
 // tensorEl shows t as a table of numbers (small tensors) or a colour grid
 // (larger ones), each cell carrying its full-precision value.
-func tensorEl(doc dom.HTMLDocument, t *tensor.Tensor, id string) dom.Element {
+func tensorEl(doc document, t *tensor.Tensor, id string) elem {
 	full := make([]string, len(t.Data))
 	for k, x := range t.Data {
 		full[k] = app.Full(x)

@@ -5,8 +5,6 @@ package main
 import (
 	"strconv"
 
-	"honnef.co/go/js/dom/v2"
-
 	"tapelab/wasm/app"
 )
 
@@ -14,20 +12,20 @@ import (
 // side by side; every line is a button that inspects the same tape node.
 type listingView struct {
 	pv    *playground
-	root  dom.Element
-	ssa   dom.Element
-	ir    dom.Element
-	lines [][]dom.Element // per tape node, its lines in both listings
+	root  elem
+	ssa   elem
+	ir    elem
+	lines [][]elem // per tape node, its lines in both listings
 	cur   int
 }
 
 func newListingView(pv *playground) *listingView {
-	doc := pv.p.doc
+	doc := pv.doc
 	v := &listingView{pv: pv, cur: -1}
 	v.root = el(doc, "section", "class", "listing", "id", "listing", "aria-label", "Compiled step: SSA listing and IR", "hidden", "")
 	v.ssa = el(doc, "ol", "class", "code mono", "id", "ssa", "aria-label", "SSA listing (graph.Builder, CompileChecked)")
 	v.ir = el(doc, "ol", "class", "code mono", "id", "ir", "aria-label", "IR (ir.FromGraph)")
-	col := func(title string, list dom.Element) dom.Element {
+	col := func(title string, list elem) elem {
 		c := el(doc, "div", "class", "code-col")
 		add(c, textEl(doc, "h3", "", title), list)
 		return c
@@ -48,13 +46,13 @@ func (v *listingView) build(pg *app.Playground) {
 		return
 	}
 	v.root.RemoveAttribute("hidden")
-	v.lines = make([][]dom.Element, r.Tape.Len())
+	v.lines = make([][]elem, r.Tape.Len())
 	for k, line := range r.Listing() {
 		v.ssa.AppendChild(v.line(line, k, "ssa-"+strconv.Itoa(k)))
 	}
 	irLines, err := pg.IRListing()
 	if err != nil {
-		v.ir.AppendChild(textEl(v.pv.p.doc, "li", "hint", "IR export failed: "+err.Error()))
+		v.ir.AppendChild(textEl(v.pv.doc, "li", "hint", "IR export failed: "+err.Error()))
 		return
 	}
 	for k, l := range irLines {
@@ -62,13 +60,13 @@ func (v *listingView) build(pg *app.Playground) {
 	}
 }
 
-func (v *listingView) line(text string, node int, id string) dom.Element {
-	li := el(v.pv.p.doc, "li")
+func (v *listingView) line(text string, node int, id string) elem {
+	li := el(v.pv.doc, "li")
 	if node < 0 {
 		li.SetTextContent(text)
 		return li
 	}
-	b := v.pv.p.button(text, "", func() { v.pv.inspect(node) }, "class", "code-line", "id", id, "data-node", strconv.Itoa(node))
+	b := v.pv.button(text, "", func() { v.pv.inspect(node) }, "class", "code-line", "id", id, "data-node", strconv.Itoa(node))
 	li.AppendChild(b)
 	v.lines[node] = append(v.lines[node], b)
 	return li
@@ -88,6 +86,7 @@ func (v *listingView) current(i int) {
 	if i >= 0 && i < len(v.lines) {
 		for _, b := range v.lines[i] {
 			b.Class().Add("current")
+			b.Underlying().Call("scrollIntoView", map[string]any{"block": "nearest"})
 		}
 	}
 }

@@ -6,8 +6,6 @@ import (
 	"strconv"
 	"strings"
 
-	"honnef.co/go/js/dom/v2"
-
 	"tapelab/wasm/app"
 )
 
@@ -15,15 +13,15 @@ import (
 // parents, shape and what is known about it. It follows the drawing.
 type listView struct {
 	pv    *playground
-	root  dom.Element
-	body  dom.Element
-	rows  []dom.Element
-	cells []dom.Element // the state cell of each row
+	root  elem
+	body  elem
+	rows  []elem
+	cells []elem // the state cell of each row
 	state []string
 }
 
 func newListView(pv *playground) *listView {
-	doc := pv.p.doc
+	doc := pv.doc
 	v := &listView{pv: pv}
 	v.root = el(doc, "details", "class", "tape-list", "id", "tape-list")
 	sum := el(doc, "summary")
@@ -41,11 +39,11 @@ func newListView(pv *playground) *listView {
 
 // build lists a freshly recorded step.
 func (v *listView) build(s *app.Stepper) {
-	doc := v.pv.p.doc
+	doc := v.pv.doc
 	clearEl(v.body)
 	nodes := s.Nodes()
-	v.rows = make([]dom.Element, len(nodes))
-	v.cells = make([]dom.Element, len(nodes))
+	v.rows = make([]elem, len(nodes))
+	v.cells = make([]elem, len(nodes))
 	v.state = make([]string, len(nodes))
 	for i, n := range nodes {
 		tr := el(doc, "tr", "data-node", strconv.Itoa(i), "id", "row-"+strconv.Itoa(i))
@@ -57,9 +55,9 @@ func (v *listView) build(s *app.Stepper) {
 		if n.Role != "" {
 			label += " (" + n.Role + ")"
 		}
-		td := func(s string) dom.Element { c := el(doc, "td"); c.SetTextContent(s); return c }
+		td := func(s string) elem { c := el(doc, "td"); c.SetTextContent(s); return c }
 		v.cells[i] = td("")
-		btn := v.pv.p.button(label, "Inspect node "+strconv.Itoa(i)+" "+label, func() { v.pv.inspect(i) }, "class", "link")
+		btn := v.pv.button(label, "Inspect node "+strconv.Itoa(i)+" "+label, func() { v.pv.inspect(i) }, "class", "link")
 		nodeCell := el(doc, "td")
 		nodeCell.AppendChild(btn)
 		add(tr, td(strconv.Itoa(i)), nodeCell, td(strings.Join(ps, " ")), td(n.Shape.String()), v.cells[i])

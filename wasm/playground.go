@@ -7,7 +7,6 @@ import (
 	"syscall/js"
 
 	"github.com/teivah/broadcast"
-	"honnef.co/go/js/dom/v2"
 
 	"tapelab/engine/autograd"
 	"tapelab/engine/train"
@@ -19,8 +18,9 @@ import (
 // relay, and every view redraws what changed.
 type playground struct {
 	p       *page
+	doc     document
 	pg      *app.Playground
-	root    dom.Element
+	root    elem
 	bar     *barView
 	editor  *editorView
 	tape    *tapeView
@@ -28,7 +28,7 @@ type playground struct {
 	insp    *inspectorView
 	stepper *stepperView
 	listing *listingView
-	notice  dom.Element // why the tape is not the current model's
+	notice  elem // why the tape is not the current model's
 
 	selected int // the node the user chose to inspect, or -1 to follow the cursor
 	listener *broadcast.Listener[autograd.Event]
@@ -44,8 +44,8 @@ type playground struct {
 const batchSize = 4
 
 func newPlayground(p *page) (*playground, error) {
-	pv := &playground{p: p, selected: -1, dataset: "reg-plane", perf: js.Global().Get("performance")}
-	doc := p.doc
+	doc := document{js.Global().Get("document")}
+	pv := &playground{p: p, doc: doc, selected: -1, dataset: "reg-plane", perf: js.Global().Get("performance")}
 	pv.root = el(doc, "div", "class", "playground", "id", "playground")
 	pv.bar = newBarView(pv)
 	pv.editor = newEditorView(pv)
@@ -77,11 +77,11 @@ func newPlayground(p *page) (*playground, error) {
 }
 
 // mount puts the playground into parent and draws it.
-func (pv *playground) mount(parent dom.Element) {
+func (pv *playground) mount(parent elem) {
 	parent.AppendChild(pv.root)
 	pv.rebuilt()
-	pv.p.listen(pv.p.doc, "keydown", "keyboard", pv.onKey)
-	pv.p.listen(pv.p.doc, "keyup", "keyboard", func(ev dom.Event) {
+	pv.listen(pv.doc, "keydown", "keyboard", pv.onKey)
+	pv.listen(pv.doc, "keyup", "keyboard", func(ev event) {
 		if ev.Underlying().Get("key").String() == " " && !typing(ev) {
 			ev.PreventDefault() // a focused button must not also be clicked
 		}
@@ -280,13 +280,13 @@ func (pv *playground) setDataset(name string) {
 }
 
 // typing reports whether a key event belongs to a text field.
-func typing(ev dom.Event) bool {
-	t := ev.Target().Underlying()
+func typing(ev event) bool {
+	t := ev.Target()
 	tag := t.Get("tagName").String()
 	return tag == "INPUT" || tag == "SELECT" || tag == "TEXTAREA"
 }
 
-func (pv *playground) onKey(ev dom.Event) {
+func (pv *playground) onKey(ev event) {
 	e := ev.Underlying()
 	key := e.Get("key").String()
 	if key == "Escape" {

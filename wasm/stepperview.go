@@ -6,8 +6,6 @@ import (
 	"strconv"
 	"time"
 
-	"honnef.co/go/js/dom/v2"
-
 	"tapelab/engine/autograd"
 	"tapelab/wasm/app"
 )
@@ -15,33 +13,32 @@ import (
 // stepperView is the bar of step controls and counters.
 type stepperView struct {
 	pv       *playground
-	root     dom.Element
-	fwd, bwd dom.Element // counters
-	said     dom.Element // the last step in words (a live region)
-	play     dom.Element
-	speed    *dom.HTMLInputElement
+	root     elem
+	fwd, bwd elem // counters
+	said     elem // the last step in words (a live region)
+	play     elem
+	speed    elem
 	stop     chan struct{} // closes to stop playing; nil when not playing
 }
 
 func newStepperView(pv *playground) *stepperView {
-	doc := pv.p.doc
-	p := pv.p
+	doc := pv.doc
 	v := &stepperView{pv: pv}
 	v.root = el(doc, "section", "class", "stepper", "aria-label", "Step controls")
 	ctl := el(doc, "div", "class", "controls", "role", "group", "aria-label", "Step")
-	v.play = p.button("▶ Play", "Play or pause (space)", v.togglePlay, "id", "play")
+	v.play = pv.button("▶ Play", "Play or pause (space)", v.togglePlay, "id", "play")
 	add(ctl,
-		p.button("⟲", "Reset to the start (r)", pv.reset, "id", "reset"),
-		p.button("◀", "Step back (←)", pv.back, "id", "step-back"),
-		p.button("▶", "Step (→)", pv.step, "id", "step", "class", "primary"),
+		pv.button("⟲", "Reset to the start (r)", pv.reset, "id", "reset"),
+		pv.button("◀", "Step back (←)", pv.back, "id", "step-back"),
+		pv.button("▶", "Step (→)", pv.step, "id", "step", "class", "primary"),
 		v.play,
-		p.button("⇥ backward", "Finish the forward pass and start backward (b)", pv.toBackward, "id", "to-backward"),
-		p.button("▶▶ end", "Run to the end", pv.toEnd, "id", "to-end"),
+		pv.button("⇥ backward", "Finish the forward pass and start backward (b)", pv.toBackward, "id", "to-backward"),
+		pv.button("▶▶ end", "Run to the end", pv.toEnd, "id", "to-end"),
 	)
 	lab := el(doc, "label", "class", "speed")
 	lab.AppendChild(doc.CreateTextNode("speed "))
 	v.speed = el(doc, "input", "type", "range", "min", "1", "max", "20", "value", "4", "id", "speed",
-		"aria-label", "Play speed in steps per second").(*dom.HTMLInputElement)
+		"aria-label", "Play speed in steps per second")
 	lab.AppendChild(v.speed)
 	count := el(doc, "div", "class", "counters mono", "aria-live", "off")
 	v.fwd = el(doc, "span", "id", "count-forward")

@@ -6,8 +6,6 @@ import (
 	"math"
 	"strconv"
 
-	"honnef.co/go/js/dom/v2"
-
 	"tapelab/engine/autograd"
 	"tapelab/engine/tensor"
 	"tapelab/wasm/app"
@@ -19,12 +17,12 @@ import (
 // the classes and strips of the nodes whose state changed.
 type tapeView struct {
 	pv    *playground
-	root  dom.Element // the region: toolbar and drawing
-	svg   dom.Element
-	world dom.Element // the <g> that zoom and pan transform
+	root  elem // the region: toolbar and drawing
+	svg   elem
+	world elem // the <g> that zoom and pan transform
 	lay   *layout.Layout
 	boxes []boxEls
-	edges []dom.Element
+	edges []elem
 	// edgesOf lists, per node, the edges that end or start at it.
 	edgesOf  [][]int
 	scale    float64
@@ -37,26 +35,26 @@ type tapeView struct {
 
 // boxEls are the elements of one node's box.
 type boxEls struct {
-	g         dom.Element
-	valStrip  dom.Element
-	gradStrip dom.Element
-	badge     dom.Element
+	g         elem
+	valStrip  elem
+	gradStrip elem
+	badge     elem
 	state     app.State
 	single    bool
 	drawn     bool // the state has been applied at least once
 }
 
 func newTapeView(pv *playground) *tapeView {
-	doc := pv.p.doc
+	doc := pv.doc
 	v := &tapeView{pv: pv, scale: 1}
 	v.root = el(doc, "section", "class", "tape-region", "aria-labelledby", "tape-title")
 	bar := el(doc, "div", "class", "region-bar")
 	h := el(doc, "h2", "id", "tape-title")
 	h.SetTextContent("The tape")
 	tools := el(doc, "div", "class", "zoom-tools", "role", "group", "aria-label", "Zoom")
-	tools.AppendChild(pv.p.button("Fit", "Fit the tape to the screen", v.fit, "id", "fit"))
-	tools.AppendChild(pv.p.button("−", "Zoom out", func() { v.zoomBy(1/1.25, -1, -1) }, "id", "zoom-out"))
-	tools.AppendChild(pv.p.button("+", "Zoom in", func() { v.zoomBy(1.25, -1, -1) }, "id", "zoom-in"))
+	tools.AppendChild(pv.button("Fit", "Fit the tape to the screen", v.fit, "id", "fit"))
+	tools.AppendChild(pv.button("−", "Zoom out", func() { v.zoomBy(1/1.25, -1, -1) }, "id", "zoom-out"))
+	tools.AppendChild(pv.button("+", "Zoom in", func() { v.zoomBy(1.25, -1, -1) }, "id", "zoom-in"))
 	add(bar, h, legend(doc), tools)
 	v.svg = svgEl(doc, "svg", "id", "tape", "role", "img", "aria-label", "The tape of one training step, drawn left to right. The text list below reads the same tape.")
 	defs := svgEl(doc, "defs")
@@ -65,17 +63,17 @@ func newTapeView(pv *playground) *tapeView {
 	v.world = svgEl(doc, "g", "class", "world")
 	add(v.svg, defs, v.world)
 	add(v.root, bar, v.svg)
-	pv.p.listen(v.svg, "click", "tape click", v.onClick)
-	pv.p.listen(v.svg, "wheel", "tape zoom", v.onWheel)
-	pv.p.listen(v.svg, "pointerdown", "tape pan", v.onDown)
-	pv.p.listen(v.svg, "pointermove", "tape pan", v.onMove)
-	pv.p.listen(v.svg, "pointerup", "tape pan", func(dom.Event) { v.dragging = false })
-	pv.p.listen(v.svg, "pointerleave", "tape pan", func(dom.Event) { v.dragging = false })
+	pv.listen(v.svg, "click", "tape click", v.onClick)
+	pv.listen(v.svg, "wheel", "tape zoom", v.onWheel)
+	pv.listen(v.svg, "pointerdown", "tape pan", v.onDown)
+	pv.listen(v.svg, "pointermove", "tape pan", v.onMove)
+	pv.listen(v.svg, "pointerup", "tape pan", func(event) { v.dragging = false })
+	pv.listen(v.svg, "pointerleave", "tape pan", func(event) { v.dragging = false })
 	return v
 }
 
 // legend draws the colour scale shared by values and gradients.
-func legend(doc dom.HTMLDocument) dom.Element {
+func legend(doc document) elem {
 	l := el(doc, "div", "class", "legend", "aria-label", "Colour scale: blue is negative, white zero, orange positive")
 	add(l, textEl(doc, "span", "legend-title", "scale"))
 	for _, t := range app.LegendTicks() {
@@ -86,16 +84,9 @@ func legend(doc dom.HTMLDocument) dom.Element {
 	return l
 }
 
-// textEl returns a new element holding s.
-func textEl(doc dom.HTMLDocument, tag, class, s string) dom.Element {
-	e := el(doc, tag, "class", class)
-	e.SetTextContent(s)
-	return e
-}
-
 // build draws a freshly recorded step.
 func (v *tapeView) build(s *app.Stepper, lay *layout.Layout) {
-	doc := v.pv.p.doc
+	doc := v.pv.doc
 	clearEl(v.world)
 	v.lay = lay
 	nodes := s.Nodes()
@@ -160,7 +151,7 @@ func boxRadius(k autograd.Kind) string {
 	return "5"
 }
 
-func svgText(doc dom.HTMLDocument, class string, x, y float64, s string) dom.Element {
+func svgText(doc document, class string, x, y float64, s string) elem {
 	t := svgEl(doc, "text", "class", class, "x", f1(x), "y", f1(y))
 	t.SetTextContent(s)
 	return t
@@ -187,7 +178,7 @@ func (v *tapeView) update(s *app.Stepper, i int, st app.State, values, single bo
 		case st.Has(app.Skipped) && single:
 			badge = "skipped"
 		case st.Has(app.Skipped):
-			badge = "0 cotangent"
+			badge = "dY = 0"
 		case st.Has(app.Final):
 			badge = "✓ grad"
 		case st.Has(app.HasGrad):
@@ -198,8 +189,8 @@ func (v *tapeView) update(s *app.Stepper, i int, st app.State, values, single bo
 		b.badge.SetTextContent(badge)
 	}
 	if changed || values {
-		drawStrip(v.pv.p.doc, b.valStrip, s.Value(i), v.lay.Boxes[i].W-16, "v")
-		drawStrip(v.pv.p.doc, b.gradStrip, s.Grad(i), v.lay.Boxes[i].W-16, "g")
+		drawStrip(v.pv.doc, b.valStrip, s.Value(i), v.lay.Boxes[i].W-16, "v")
+		drawStrip(v.pv.doc, b.gradStrip, s.Grad(i), v.lay.Boxes[i].W-16, "g")
 	}
 	b.state, b.drawn, b.single = st, true, single
 }
@@ -246,7 +237,7 @@ func containsWord(s, w string) bool {
 
 // drawStrip draws t as a row of coloured cells (a scalar as its number)
 // labelled v or g, or nothing when t is nil.
-func drawStrip(doc dom.HTMLDocument, g dom.Element, t *tensor.Tensor, w float64, label string) {
+func drawStrip(doc document, g elem, t *tensor.Tensor, w float64, label string) {
 	clearEl(g)
 	if t == nil {
 		return
@@ -265,8 +256,9 @@ func drawStrip(doc dom.HTMLDocument, g dom.Element, t *tensor.Tensor, w float64,
 	}
 }
 
-// highlight makes the edges of node i (those the last step used) the
-// saturated ones; i = -1 clears.
+// highlight makes the edges into node i the saturated ones: the forward
+// step read its parents along them, the backward step sent its
+// contributions back along them. i = -1 clears.
 func (v *tapeView) highlight(i int) {
 	for _, k := range v.hot {
 		v.edges[k].SetAttribute("class", "edge")
@@ -276,7 +268,7 @@ func (v *tapeView) highlight(i int) {
 		return
 	}
 	for _, k := range v.edgesOf[i] {
-		if v.lay.Edges[k].To == i || v.lay.Edges[k].From == i {
+		if v.lay.Edges[k].To == i {
 			v.edges[k].SetAttribute("class", "edge hot")
 			v.hot = append(v.hot, k)
 		}
@@ -293,8 +285,8 @@ func (v *tapeView) selectNode(prev, i int) {
 	}
 }
 
-func (v *tapeView) onClick(ev dom.Event) {
-	hit := ev.Target().Underlying().Call("closest", "[data-node]")
+func (v *tapeView) onClick(ev event) {
+	hit := ev.Target().Call("closest", "[data-node]")
 	if hit.IsNull() || hit.IsUndefined() {
 		return
 	}
@@ -341,7 +333,7 @@ func (v *tapeView) zoomBy(factor, cx, cy float64) {
 	v.apply()
 }
 
-func (v *tapeView) onWheel(ev dom.Event) {
+func (v *tapeView) onWheel(ev event) {
 	ev.PreventDefault()
 	e := ev.Underlying()
 	r := v.svg.GetBoundingClientRect()
@@ -352,7 +344,7 @@ func (v *tapeView) onWheel(ev dom.Event) {
 	v.zoomBy(f, e.Get("clientX").Float()-r.Left(), e.Get("clientY").Float()-r.Top())
 }
 
-func (v *tapeView) onDown(ev dom.Event) {
+func (v *tapeView) onDown(ev event) {
 	e := ev.Underlying()
 	if e.Get("button").Int() != 0 {
 		return
@@ -361,7 +353,7 @@ func (v *tapeView) onDown(ev dom.Event) {
 	v.lastX, v.lastY = e.Get("clientX").Float(), e.Get("clientY").Float()
 }
 
-func (v *tapeView) onMove(ev dom.Event) {
+func (v *tapeView) onMove(ev event) {
 	if !v.dragging {
 		return
 	}

@@ -16,9 +16,18 @@ const (
 	StripCells = 16
 )
 
-// BoxWidth is the width of node n's box: room for its title and its shape.
+// badgeChars is the room kept beside a box's title for its state badge
+// ("✓ value", "✓ grad", "skipped", "dY = 0").
+const badgeChars = 9
+
+// BoxWidth is the width of node n's box: room for its title and badge and
+// for its shape and role.
 func BoxWidth(n NodeInfo) float64 {
-	chars := max(len([]rune(n.Title())), len(n.Shape.String())+len(n.Role)+3)
+	role := len(n.Role)
+	if n.Kind == autograd.Param && role == 0 {
+		role = len("param")
+	}
+	chars := max(len([]rune(n.Title()))+badgeChars, len(n.Shape.String())+role+3)
 	return max(boxMinW, float64(chars)*charW+boxPadding)
 }
 
@@ -30,7 +39,7 @@ func Layout(nodes []NodeInfo) (*layout.Layout, error) {
 		ln[i] = layout.Node{Parents: n.Parents, W: BoxWidth(n), H: BoxH,
 			Leaf: n.Kind != autograd.OpNode, Above: n.Kind == autograd.Param}
 	}
-	return layout.Compute(ln, layout.Options{})
+	return layout.Compute(ln, layout.Options{ColGap: 44, RowGap: 14})
 }
 
 // StripSample returns the indices of up to StripCells elements of a tensor

@@ -2,7 +2,6 @@ package app
 
 import (
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"tapelab/engine/tensor"
@@ -88,7 +87,7 @@ func substitute(expr string, vals map[string]*tensor.Tensor) string {
 	var b strings.Builder
 	for i := 0; i < len(expr); {
 		r, size := utf8.DecodeRuneInString(expr[i:])
-		if !unicode.IsLetter(r) || r == 'ᵀ' {
+		if !isSymbolRune(r) {
 			b.WriteString(expr[i : i+size])
 			i += size
 			continue
@@ -96,7 +95,7 @@ func substitute(expr string, vals map[string]*tensor.Tensor) string {
 		j := i
 		for j < len(expr) {
 			r2, s2 := utf8.DecodeRuneInString(expr[j:])
-			if !unicode.IsLetter(r2) || r2 == 'ᵀ' {
+			if !isSymbolRune(r2) {
 				break
 			}
 			j += s2
@@ -114,4 +113,10 @@ func substitute(expr string, vals map[string]*tensor.Tensor) string {
 		i = j
 	}
 	return b.String()
+}
+
+// isSymbolRune reports whether r can be part of a symbol of a chain rule
+// (ASCII letters and Greek; ᵀ, the transpose mark, is not).
+func isSymbolRune(r rune) bool {
+	return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || 'α' <= r && r <= 'ω' || 'Α' <= r && r <= 'Ω'
 }
