@@ -91,7 +91,7 @@ var crossEntropyOp = &Op{
 			if c := classIndex(v, classes); c >= 0 {
 				s += m + math.Log(e) - row[c]
 			} else {
-				s += math.NaN()
+				s = math.NaN() // an out-of-range class (unchecked path) poisons the mean
 			}
 		}
 		y.Data[0] = s / float64(len(x[1].Data))
