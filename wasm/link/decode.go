@@ -1,0 +1,155 @@
+package link
+
+import (
+	"bytes"
+	"compress/flate"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"tapelab/engine/spec"
+)
+
+// Error is a fault in a link: Part names where ("prefix", "base64",
+// "deflate", "envelope", "model", "pos.phase", "flags.hide[2]", …), and
+// Msg or Err says what is wrong (Err holds the model spec's *spec.Error).
+type Error struct {
+	Part string
+	Msg  string
+	Err  error
+}
+
+// Error returns e.g. "link model: layers[2].out: must be ≥ 1".
+func (e *Error) Error() string {
+	msg := e.Msg
+	if e.Err != nil {
+		msg = e.Err.Error()
+	}
+	return "link " + e.Part + ": " + msg
+}
+
+// Unwrap returns the underlying error (a *spec.Error for the model).
+func (e *Error) Unwrap() error { return e.Err }
+
+// Decode reads a link fragment, with or without its leading '#', and
+// returns the state it carries, or an *Error naming what is wrong.
+func Decode(fragment string) (*State, error) {
+	raw, err := Expand(fragment)
+	if err != nil {
+		return nil, err
+	}
+	return DecodeJSON(raw)
+}
+
+// Expand undoes the link's packing: it checks the prefix, decodes the
+// base64url text and inflates it, returning the envelope's JSON.
+func Expand(fragment string) ([]byte, error) {
+	f := strings.TrimPrefix(fragment, "#")
+	if f == "" {
+		return nil, &Error{Part: "prefix", Msg: "the link is empty"}
+	}
+	if !strings.HasPrefix(f, Prefix) {
+		v, _, _ := strings.Cut(f, ".")
+		if len(v) > 12 {
+			v = v[:12] + "…"
+		}
+		return nil, &Error{Part: "prefix", Msg: fmt.Sprintf("starts with %q, not %q: not a TapeLab link, or one from a newer version", v, Prefix)}
+	}
+	body := f[len(Prefix):]
+	packed, err := base64.RawURLEncoding.DecodeString(body)
+	if err != nil {
+		var ce base64.CorruptInputError
+		if errors.As(err, &ce) {
+			return nil, &Error{Part: "base64", Msg: fmt.Sprintf("character %d of the link's body is not base64url (was the link cut short or changed?)", int64(ce)+1)}
+		}
+		return nil, &Error{Part: "base64", Err: err}
+	}
+	r := flate.NewReaderDict(bytes.NewReader(packed), []byte(dictionary))
+	defer r.Close()
+	raw, err := io.ReadAll(io.LimitReader(r, MaxExpanded+1))
+	switch {
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return nil, &Error{Part: "deflate", Msg: "the link is cut short (its compressed data ends early); copy the whole link"}
+	case err != nil:
+		return nil, &Error{Part: "deflate", Msg: "the compressed data is corrupt (" + err.Error() + ")"}
+	case len(raw) > MaxExpanded:
+		return nil, &Error{Part: "deflate", Msg: fmt.Sprintf("expands to more than %d bytes", MaxExpanded)}
+	}
+	return raw, nil
+}
+
+// DecodeJSON reads an uncompressed envelope (what JSON writes) strictly:
+// unknown fields, wrong types, trailing data and every fault Validate finds
+// are errors.
+func DecodeJSON(raw []byte) (*State, error) {
+	var e envelope
+	if err := strict(raw, &e, "envelope"); err != nil {
+		return nil, err
+	}
+	if len(e.Model) == 0 || string(e.Model) == "null" {
+		return nil, &Error{Part: "model", Msg: "missing"}
+	}
+	m, err := spec.Decode(e.Model)
+	if err != nil {
+		return nil, &Error{Part: "model", Err: err}
+	}
+	s := &State{Model: m, View: e.View}
+	if s.View == "" {
+		s.View = ViewStep
+	}
+	if e.Pos != nil {
+		s.Pos = Position{Phase: e.Pos.Phase, Node: e.Pos.Node}
+		if s.Pos.Phase == "" {
+			return nil, &Error{Part: "pos.phase", Msg: "missing (want forward, backward or done)"}
+		}
+	}
+	if e.Modes != nil {
+		s.Modes.Compiled, s.Modes.Single, s.Modes.Eval, s.Modes.L2 = e.Modes.Compiled, e.Modes.Single, e.Modes.Eval, e.Modes.L2
+	}
+	if e.Flags != nil {
+		s.Flags = Flags{Hide: e.Flags.Hide, Lock: e.Flags.Lock, Embed: e.Flags.Embed, Presenter: e.Flags.Presenter, Explain: e.Flags.Explain}
+	}
+	if e.Points != nil {
+		if e.Points.X == nil || e.Points.Y == nil {
+			return nil, &Error{Part: "points", Msg: "needs both x and y"}
+		}
+		s.Points = &Points{X: e.Points.X, Y: e.Points.Y}
+	}
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// strict unmarshals raw into v, rejecting unknown fields and trailing data,
+// and words encoding/json's errors as link errors.
+func strict(raw []byte, v any, part string) error {
+	d := json.NewDecoder(bytes.NewReader(raw))
+	d.DisallowUnknownFields()
+	if err := d.Decode(v); err != nil {
+		var te *json.UnmarshalTypeError
+		var se *json.SyntaxError
+		switch {
+		case errors.As(err, &te):
+			return &Error{Part: te.Field, Msg: fmt.Sprintf("want %s, got a JSON %s", te.Type, te.Value)}
+		case errors.As(err, &se):
+			return &Error{Part: part, Msg: fmt.Sprintf("not valid JSON at byte %d: %v", se.Offset, se.Error())}
+		case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+			return &Error{Part: part, Msg: "the JSON ends early"}
+		case strings.HasPrefix(err.Error(), "json: unknown field "):
+			return &Error{Part: part, Msg: "unknown field " + strings.TrimPrefix(err.Error(), "json: unknown field ") +
+				" (want model, view, pos, modes, flags, points and their fields)"}
+		}
+		return &Error{Part: part, Msg: err.Error()}
+	}
+	if d.More() {
+		return &Error{Part: part, Msg: "trailing data after the JSON object"}
+	}
+	if _, err := d.Token(); err != io.EOF {
+		return &Error{Part: part, Msg: "trailing data after the JSON object"}
+	}
+	return nil
+}

@@ -1,0 +1,192 @@
+package link
+
+import (
+	"bytes"
+	"compress/flate"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+
+	"tapelab/engine/spec"
+)
+
+// envelope is the JSON inside a link, in its canonical field order.
+type envelope struct {
+	Model  json.RawMessage `json:"model"`
+	View   string          `json:"view,omitempty"`
+	Pos    *posJSON        `json:"pos,omitempty"`
+	Modes  *modesJSON      `json:"modes,omitempty"`
+	Flags  *flagsJSON      `json:"flags,omitempty"`
+	Points *pointsJSON     `json:"points,omitempty"`
+}
+
+type posJSON struct {
+	Phase string `json:"phase"`
+	Node  int    `json:"node"`
+}
+
+type modesJSON struct {
+	Compiled bool    `json:"compiled,omitempty"`
+	Single   bool    `json:"single,omitempty"`
+	Eval     bool    `json:"eval,omitempty"`
+	L2       float64 `json:"l2,omitempty"`
+}
+
+type flagsJSON struct {
+	Hide      []string `json:"hide,omitempty"`
+	Lock      []string `json:"lock,omitempty"`
+	Embed     bool     `json:"embed,omitempty"`
+	Presenter bool     `json:"presenter,omitempty"`
+	Explain   bool     `json:"explain,omitempty"`
+}
+
+type pointsJSON struct {
+	X [][]float64 `json:"x"`
+	Y []float64   `json:"y"`
+}
+
+// JSON returns the state's canonical envelope, uncompressed: the text a
+// link carries. It validates s as Decode would.
+func JSON(s *State) ([]byte, error) {
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	doc, err := spec.Encode(s.Model)
+	if err != nil {
+		return nil, &Error{Part: "model", Err: err}
+	}
+	e := envelope{Model: doc}
+	if s.View != ViewStep {
+		e.View = s.View
+	}
+	if !s.Pos.IsStart() {
+		e.Pos = &posJSON{Phase: s.Pos.Phase, Node: s.Pos.Node}
+	}
+	if m := s.Modes; m.Compiled || m.Single || m.Eval || m.L2 != 0 {
+		e.Modes = &modesJSON{Compiled: m.Compiled, Single: m.Single, Eval: m.Eval, L2: m.L2}
+	}
+	if f := s.Flags; len(f.Hide) > 0 || len(f.Lock) > 0 || f.Embed || f.Presenter || f.Explain {
+		e.Flags = &flagsJSON{Hide: sorted(f.Hide), Lock: sorted(f.Lock), Embed: f.Embed, Presenter: f.Presenter, Explain: f.Explain}
+	}
+	if s.Points != nil {
+		e.Points = &pointsJSON{X: s.Points.X, Y: s.Points.Y}
+	}
+	return json.Marshal(e)
+}
+
+// sorted returns a sorted copy without duplicates, so that equal flag sets
+// encode alike.
+func sorted(list []string) []string {
+	if len(list) == 0 {
+		return nil
+	}
+	out := slices.Clone(list)
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// Encode returns the link fragment of s, without the '#': Prefix followed by
+// the base64url text of the deflated canonical envelope.
+func Encode(s *State) (string, error) {
+	raw, err := JSON(s)
+	if err != nil {
+		return "", err
+	}
+	var buf bytes.Buffer
+	w, err := flate.NewWriterDict(&buf, flate.BestCompression, []byte(dictionary))
+	if err != nil {
+		return "", err
+	}
+	if _, err := w.Write(raw); err != nil {
+		return "", err
+	}
+	if err := w.Close(); err != nil {
+		return "", err
+	}
+	return Prefix + base64.RawURLEncoding.EncodeToString(buf.Bytes()), nil
+}
+
+// Validate checks everything Decode checks after parsing: the model
+// document, the view, the position's phase, the modes, the flags' control
+// names and the points.
+func (s *State) Validate() error {
+	if s.Model == nil {
+		return &Error{Part: "model", Msg: "missing"}
+	}
+	if err := s.Model.Validate(); err != nil {
+		return &Error{Part: "model", Err: err}
+	}
+	switch s.View {
+	case "", ViewStep, ViewTrain:
+	default:
+		return &Error{Part: "view", Msg: fmt.Sprintf("%q is not a view (want %s or %s)", s.View, ViewStep, ViewTrain)}
+	}
+	switch s.Pos.Phase {
+	case "", PhaseForward, PhaseBackward:
+		if s.Pos.Node < 0 {
+			return &Error{Part: "pos.node", Msg: fmt.Sprintf("must be ≥ 0 in the %s phase, got %d", s.Pos.phase(), s.Pos.Node)}
+		}
+	case PhaseDone:
+		if s.Pos.Node != -1 {
+			return &Error{Part: "pos.node", Msg: fmt.Sprintf("must be -1 when the phase is done, got %d", s.Pos.Node)}
+		}
+	default:
+		return &Error{Part: "pos.phase", Msg: fmt.Sprintf("%q is not a phase (want forward, backward or done)", s.Pos.Phase)}
+	}
+	if l2 := s.Modes.L2; l2 < 0 || math.IsNaN(l2) || math.IsInf(l2, 0) {
+		return &Error{Part: "modes.l2", Msg: fmt.Sprintf("must be a finite number ≥ 0, got %v", l2)}
+	}
+	for _, f := range []struct {
+		name string
+		list []string
+	}{{"flags.hide", s.Flags.Hide}, {"flags.lock", s.Flags.Lock}} {
+		for i, c := range f.list {
+			if !IsControl(c) {
+				return &Error{Part: fmt.Sprintf("%s[%d]", f.name, i), Msg: fmt.Sprintf("%q is not a control (want one of %v)", c, Controls())}
+			}
+		}
+	}
+	if s.Points != nil {
+		return s.Points.check(s.Model)
+	}
+	return nil
+}
+
+func (p Position) phase() string {
+	if p.Phase == "" {
+		return PhaseForward
+	}
+	return p.Phase
+}
+
+// check validates the user's points against the model's input size.
+func (p *Points) check(m *spec.Model) error {
+	if len(p.X) != len(p.Y) {
+		return &Error{Part: "points", Msg: fmt.Sprintf("%d inputs but %d targets", len(p.X), len(p.Y))}
+	}
+	if len(p.X) == 0 {
+		return &Error{Part: "points", Msg: "no examples"}
+	}
+	if len(p.X) > MaxPoints {
+		return &Error{Part: "points", Msg: fmt.Sprintf("%d examples, at most %d fit in a link", len(p.X), MaxPoints)}
+	}
+	width := m.Input.Size()
+	for i, row := range p.X {
+		if len(row) != width {
+			return &Error{Part: fmt.Sprintf("points.x[%d]", i), Msg: fmt.Sprintf("%d numbers, the model's input %v has %d", len(row), m.Input, width)}
+		}
+		for j, v := range row {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return &Error{Part: fmt.Sprintf("points.x[%d][%d]", i, j), Msg: "not a finite number"}
+			}
+		}
+	}
+	for i, v := range p.Y {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return &Error{Part: fmt.Sprintf("points.y[%d]", i), Msg: "not a finite number"}
+		}
+	}
+	return nil
+}

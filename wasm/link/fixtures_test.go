@@ -1,0 +1,177 @@
+package link
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"tapelab/engine/nn"
+	"tapelab/engine/spec"
+	"tapelab/engine/tensor"
+	"tapelab/engine/train"
+	"tapelab/wasm/app"
+)
+
+var update = flag.Bool("update", false, "rewrite the v1 link fixtures in testdata (only when adding a fixture: existing ones must never change)")
+
+// fixture is one kept version 1 link: testdata/NAME.link holds the link as
+// the v1 encoder wrote it and testdata/NAME.json its envelope, and want is
+// the state it must keep decoding to.
+type fixture struct {
+	name string
+	want func(t *testing.T) *State
+}
+
+// trainedClassifier is a 2 → linear 8 → tanh → linear 2 cross-entropy model
+// on circle with the weights 200 Adam steps gave: a link that carries real
+// weights.
+func trainedClassifier(t *testing.T) *State {
+	m := spec.New(tensor.Shape{2}, nn.CrossEntropy, nn.NewLinear(8), nn.Tanh{}, nn.NewLinear(2))
+	m.Seed = 3
+	m.Dataset = train.DefaultData("circle")
+	m.Dataset.Noise = 0.1
+	m.Optimizer = train.DefaultOptimizer("adam")
+	m.Optimizer.LR = 0.03
+	m.BatchSize = 16
+	seq, err := m.Seq()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Params = map[string]*tensor.Tensor{}
+	for _, p := range seq.Params() {
+		v := tensor.Zeros(p.Shape)
+		v.Data = v.Data[:0]
+		for _, row := range classifierWeights[p.Name] {
+			v.Data = append(v.Data, row...)
+		}
+		m.Params[p.Name] = v
+	}
+	return &State{Model: m, View: ViewTrain}
+}
+
+// classifierWeights are the parameters of the classifier-weights fixture:
+// 200 Adam steps of trainedClassifier, run natively on linux/amd64 when the
+// fixture was made (wasm rounds some transcendental functions differently,
+// so the training is not re-run here).
+var classifierWeights = map[string][][]float64{
+	"0.weight": {{0.996060412481134, 0.08580688828419476}, {0.45965017084388987, -0.8257860879004003}, {0.7426744920713425, 0.599404305840941}, {-0.24940657817502235, -1.1626834063886484}, {0.9107534488112072, -0.4505595260718824}, {-0.008636888857097139, -0.004855069366292958}, {0.28732689356116753, 1.1355989742293875}, {0.6297823834652931, -0.9376224738442658}},
+	"0.bias":   {{-1.7369797033474956, 1.408446540492828, 1.6736687685325276, -1.9412080743931892, 1.8416726692289254, -2.1255469034504713, -1.7582659088246884, -1.87727716651614}},
+	"2.weight": {{1.2102073127018966, -0.4870977726204322, -1.0466656444335758, 0.7327749252089497, -1.1284704470687597, -1.9393618958881027, 1.0501161278805127, 0.9279227901575019}, {-1.249182787393242, 0.8959572223443769, 0.6663764581284426, -0.9822474093703386, 0.5741151025497515, 1.516557371211866, -0.9387545317217619, -0.7180046398842984}},
+	"2.bias":   {{1.4955416350402047, -1.6391520620692486}},
+}
+
+var fixtures = []fixture{
+	{"default", func(*testing.T) *State { return Default() }},
+	{"classifier-weights", trainedClassifier},
+	{"classroom", func(*testing.T) *State {
+		s := Default()
+		s.Flags = Flags{Hide: []string{"lr", "optimizer", "share"}, Lock: []string{"model"}, Presenter: true, Explain: true}
+		return s
+	}},
+	{"embed", func(*testing.T) *State {
+		s := Default()
+		s.Flags = Flags{Embed: true, Hide: []string{"modes"}}
+		return s
+	}},
+	{"mid-backward", func(*testing.T) *State {
+		s := Default()
+		s.Pos = Position{Phase: PhaseBackward, Node: 12}
+		s.Modes = app.Modes{Single: true, L2: 0.01}
+		return s
+	}},
+	{"points", func(*testing.T) *State {
+		m := spec.New(tensor.Shape{2}, nn.MSE, nn.NewLinear(4), nn.ReLU{}, nn.NewLinear(1))
+		m.Seed = 11
+		m.Dataset = train.DefaultData("circle")
+		return &State{Model: m, View: ViewTrain,
+			Points: &Points{X: [][]float64{{-2, 1.5}, {3, -0.25}, {0.5, 0.5}, {-4, -4}}, Y: []float64{1, 0, 1, 0}}}
+	}},
+}
+
+// TestFixtures proves that every kept version 1 link still decodes to the
+// state it was made from, and that the encoder still writes it byte for
+// byte. When the encoder changes on purpose, the second check may be
+// relaxed; the first must hold forever.
+func TestFixtures(t *testing.T) {
+	for _, f := range fixtures {
+		t.Run(f.name, func(t *testing.T) {
+			want := f.want(t)
+			linkPath := filepath.Join("testdata", f.name+".link")
+			jsonPath := filepath.Join("testdata", f.name+".json")
+			if *update {
+				l, err := Encode(want)
+				if err != nil {
+					t.Fatal(err)
+				}
+				j, _ := JSON(want)
+				if err := os.WriteFile(linkPath, []byte(l+"\n"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(jsonPath, append(j, '\n'), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			data, err := os.ReadFile(linkPath)
+			if err != nil {
+				t.Fatal(err)
+			}
+			kept := strings.TrimSpace(string(data))
+			got, err := Decode("#" + kept)
+			if err != nil {
+				t.Fatalf("the kept v1 link %s no longer decodes: %v", linkPath, err)
+			}
+			equalStates(t, got, want)
+			wantJSON, err := os.ReadFile(jsonPath)
+			if err != nil {
+				t.Fatal(err)
+			}
+			gotJSON, err := JSON(got)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(gotJSON) != strings.TrimSpace(string(wantJSON)) {
+				t.Errorf("envelope differs from %s:\n got %s\nwant %s", jsonPath, gotJSON, wantJSON)
+			}
+			if l, _ := Encode(want); l != kept {
+				t.Errorf("the encoder no longer writes the kept link %s", linkPath)
+			}
+		})
+	}
+}
+
+// equalStates compares two states field by field, the model through its
+// canonical encoding (which covers parameters bit for bit).
+func equalStates(t *testing.T, got, want *State) {
+	t.Helper()
+	g, err := spec.Encode(got.Model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := spec.Encode(want.Model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(g) != string(w) {
+		t.Errorf("model:\n got %s\nwant %s", g, w)
+	}
+	for name, wp := range want.Model.Params {
+		gp := got.Model.Params[name]
+		if gp == nil || !tensor.Identical(gp, wp) {
+			t.Errorf("parameter %s differs", name)
+		}
+	}
+	gs, ws := *got, *want
+	gs.Model, ws.Model = nil, nil
+	if gs.View == "" {
+		gs.View = ViewStep
+	}
+	if ws.View == "" {
+		ws.View = ViewStep
+	}
+	if !reflect.DeepEqual(gs, ws) {
+		t.Errorf("state:\n got %+v\nwant %+v", gs, ws)
+	}
+}

@@ -1,0 +1,154 @@
+// Package link is TapeLab's share link: the whole page state (the model
+// document with its dataset, hyperparameters and optionally its trained
+// weights, the user's own data points, the stepping position, the chosen
+// view, the tape's modes and the classroom flags) packed into a URL
+// fragment.
+//
+// A link reads "#v1." followed by the base64url text (no padding) of the
+// raw-deflated JSON envelope
+//
+//	{"model": <engine/spec document>, "view": "train",
+//	 "pos": {"phase": "backward", "node": 7},
+//	 "modes": {"compiled": true, "single": true, "eval": true, "l2": 0.01},
+//	 "flags": {"hide": ["lr"], "lock": ["model"], "embed": true},
+//	 "points": {"x": [[0.1, 0.2], …], "y": [1, …]}}
+//
+// in which every field but model is optional and absent when it holds its
+// default. Encode is canonical (equal states give equal links). Decode is
+// strict: a bad prefix, broken base64, a cut deflate stream, unknown or
+// ill-typed fields and any fault the model spec finds are errors of type
+// *Error naming the part of the link at fault. Version 1 links are kept as
+// fixtures in testdata so that later versions prove they still open them.
+package link
+
+import (
+	"tapelab/engine/spec"
+	"tapelab/wasm/app"
+)
+
+// Prefix starts every version 1 link fragment (after the '#').
+const Prefix = "v1."
+
+// MaxExpanded bounds the decompressed size of a link's envelope, so that a
+// crafted link cannot make the page inflate gigabytes.
+const MaxExpanded = 1 << 20
+
+// MaxPoints bounds the user's own examples a link may carry.
+const MaxPoints = 2000
+
+// Views a link may choose.
+const (
+	ViewStep  = "step"  // the stepping playground (the default)
+	ViewTrain = "train" // the training view
+)
+
+// Phases of the stepping position.
+const (
+	PhaseForward  = "forward"
+	PhaseBackward = "backward"
+	PhaseDone     = "done"
+)
+
+// State is everything a link carries. The zero value of each field but
+// Model is its default.
+type State struct {
+	// Model is the model document: layers, loss, initialisation seed,
+	// dataset (name, size, noise, train/test split, seed), optimizer
+	// (learning rate, momentum, Adam's betas, weight decay), batch size and
+	// steps, and, when set, the parameter values (trained weights).
+	Model *spec.Model
+	// Points, when not nil, are the user's own examples, used instead of
+	// the generated dataset.
+	Points *Points
+	// View is ViewStep ("" means the same) or ViewTrain.
+	View string
+	// Pos is where the stepper stands.
+	Pos Position
+	// Modes are the tape's recording modes (eager or compiled, dense or
+	// single-output backward, train or eval, L2 penalty).
+	Modes app.Modes
+	// Flags are the classroom settings.
+	Flags Flags
+}
+
+// Position is where the stepper stands: the phase and the node its next
+// step handles. The zero value ("" phase) is the start, the same as
+// {PhaseForward, 0}; PhaseDone has Node -1.
+type Position struct {
+	Phase string
+	Node  int
+}
+
+// IsStart reports whether p is the stepper's starting position.
+func (p Position) IsStart() bool {
+	return (p.Phase == "" || p.Phase == PhaseForward) && p.Node == 0
+}
+
+// Points are examples the user added by clicking or pasting a CSV: X holds
+// one flattened input per row, Y one target per example (a class index for
+// classification, a number for regression).
+type Points struct {
+	X [][]float64
+	Y []float64
+}
+
+// Flags are TensorFlow Playground's classroom settings and more.
+type Flags struct {
+	// Hide lists controls that are not shown (TF Playground's <control>_hide).
+	Hide []string
+	// Lock lists controls that are shown but cannot be changed.
+	Lock []string
+	// Embed shows only the model and the stepper, for an iframe.
+	Embed bool
+	// Presenter enlarges type and strokes and raises contrast for a projector.
+	Presenter bool
+	// Explain opens the side panel that walks through the chain rule.
+	Explain bool
+}
+
+// Controls are the names Flags.Hide and Flags.Lock accept, each one a
+// control (or group of controls) of the page.
+func Controls() []string {
+	return []string{
+		"dataset",   // the dataset menu
+		"model",     // the model editor (add, remove, configure layers)
+		"modes",     // eager/compiled, dense/single, train/eval, L2 switches
+		"stepper",   // the stepping buttons and speed
+		"train",     // play, pause, step-one-batch of the training view
+		"lr",        // learning rate
+		"batch",     // batch size
+		"optimizer", // SGD, momentum, Adam
+		"l2",        // weight decay
+		"noise",     // dataset noise
+		"split",     // train/test split
+		"points",    // adding points and pasting CSV
+		"share",     // copy link and short link
+		"export",    // downloads
+		"views",     // the Step/Train switch
+	}
+}
+
+// IsControl reports whether name is one of Controls.
+func IsControl(name string) bool {
+	for _, c := range Controls() {
+		if c == name {
+			return true
+		}
+	}
+	return false
+}
+
+// Hidden reports whether control c is hidden.
+func (f Flags) Hidden(c string) bool { return contains(f.Hide, c) }
+
+// Locked reports whether control c is locked (hidden controls count as locked).
+func (f Flags) Locked(c string) bool { return contains(f.Lock, c) || contains(f.Hide, c) }
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}

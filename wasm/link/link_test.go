@@ -1,0 +1,243 @@
+package link
+
+import (
+	"bytes"
+	"compress/flate"
+	"encoding/base64"
+	"errors"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"tapelab/engine/spec"
+	"tapelab/wasm/app"
+)
+
+// pack deflates raw with the v1 dictionary and adds the prefix, as Encode
+// does, so that tests can make links from hand-written envelopes.
+func pack(t *testing.T, raw string) string {
+	t.Helper()
+	var buf bytes.Buffer
+	w, err := flate.NewWriterDict(&buf, flate.BestCompression, []byte(dictionary))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Write([]byte(raw))
+	w.Close()
+	return Prefix + base64.RawURLEncoding.EncodeToString(buf.Bytes())
+}
+
+const defaultModel = `{"version":1,"input":[2],"layers":[{"type":"linear","out":4},{"type":"tanh"},{"type":"linear","out":1}],"loss":"mse","seed":7}`
+
+func TestRoundTrip(t *testing.T) {
+	for _, f := range fixtures {
+		t.Run(f.name, func(t *testing.T) {
+			s := f.want(t)
+			l, err := Encode(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.ContainsAny(l, "+/=#?& ") {
+				t.Errorf("link %q has characters that are not URL-fragment safe", l)
+			}
+			got, err := Decode("#" + l)
+			if err != nil {
+				t.Fatal(err)
+			}
+			equalStates(t, got, s)
+			again, _ := Encode(got)
+			if again != l {
+				t.Errorf("re-encoding the decoded state gives a different link")
+			}
+		})
+	}
+}
+
+// TestFlagOrder: equal flag sets give equal links.
+func TestFlagOrder(t *testing.T) {
+	a, b := Default(), Default()
+	a.Flags.Hide = []string{"lr", "batch", "lr"}
+	b.Flags.Hide = []string{"batch", "lr"}
+	la, err := Encode(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lb, _ := Encode(b); la != lb {
+		t.Errorf("same flags, different links: %s vs %s", la, lb)
+	}
+}
+
+func TestDecodeErrors(t *testing.T) {
+	good, err := Encode(Default())
+	if err != nil {
+		t.Fatal(err)
+	}
+	weights, err := os.ReadFile(filepath.Join("testdata", "classifier-weights.link"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := strings.TrimSpace(string(weights))
+	bomb := func() string {
+		var buf bytes.Buffer
+		fw, _ := flate.NewWriterDict(&buf, flate.BestCompression, []byte(dictionary))
+		fw.Write([]byte(`{"model":` + defaultModel + `,"view":"`))
+		fw.Write(bytes.Repeat([]byte("a"), MaxExpanded+10))
+		fw.Write([]byte(`"}`))
+		fw.Close()
+		return Prefix + base64.RawURLEncoding.EncodeToString(buf.Bytes())
+	}()
+	tests := []struct {
+		name, link string
+		part, msg  string
+	}{
+		{"empty", "#", "prefix", "empty"},
+		{"old scheme", "#activation=tanh&batchSize=10", "prefix", "not a TapeLab link"},
+		{"future version", "#v2.abc", "prefix", `starts with "v2"`},
+		{"not base64", "#v1.ab*cd", "base64", "character 3"},
+		{"truncated", "#" + w[:3+(len(w)-3)/8*4], "deflate", "cut short"},
+		{"truncated mid-character", "#" + w[:3+(len(w)-3)/8*4+1], "base64", "cut"},
+		{"truncated default", "#" + good[:len(good)-3], "", ""},
+		{"zip bomb", bomb, "deflate", "expands to more than"},
+		{"not json", pack(t, `model`), "envelope", "not valid JSON"},
+		{"unknown field", pack(t, `{"model":`+defaultModel+`,"colour":"red"}`), "envelope", `unknown field "colour"`},
+		{"no model", pack(t, `{"view":"train"}`), "model", "missing"},
+		{"bad model", pack(t, `{"model":{"version":1,"input":[2],"layers":[{"type":"linear","out":0}],"loss":"mse","seed":7}}`), "model", "layers[0].out"},
+		{"model type", pack(t, `{"model":[1,2]}`), "model", "must be a JSON object"},
+		{"bad view", pack(t, `{"model":`+defaultModel+`,"view":"graph"}`), "view", `"graph" is not a view`},
+		{"view type", pack(t, `{"model":`+defaultModel+`,"view":3}`), "view", "want string"},
+		{"bad phase", pack(t, `{"model":`+defaultModel+`,"pos":{"phase":"sideways","node":1}}`), "pos.phase", "not a phase"},
+		{"no phase", pack(t, `{"model":`+defaultModel+`,"pos":{"node":1}}`), "pos.phase", "missing"},
+		{"negative node", pack(t, `{"model":`+defaultModel+`,"pos":{"phase":"backward","node":-3}}`), "pos.node", "≥ 0"},
+		{"fractional node", pack(t, `{"model":`+defaultModel+`,"pos":{"phase":"backward","node":1.5}}`), "pos.node", "want int"},
+		{"bad control", pack(t, `{"model":`+defaultModel+`,"flags":{"hide":["lr","colour"]}}`), "flags.hide[1]", `"colour" is not a control`},
+		{"negative l2", pack(t, `{"model":`+defaultModel+`,"modes":{"l2":-1}}`), "modes.l2", "≥ 0"},
+		{"ragged points", pack(t, `{"model":`+defaultModel+`,"points":{"x":[[1,2],[3]],"y":[0,1]}}`), "points.x[1]", "1 numbers"},
+		{"points count", pack(t, `{"model":`+defaultModel+`,"points":{"x":[[1,2]],"y":[0,1]}}`), "points", "1 inputs but 2 targets"},
+		{"points half", pack(t, `{"model":`+defaultModel+`,"points":{"x":[[1,2]]}}`), "points", "both x and y"},
+		{"trailing", pack(t, `{"model":`+defaultModel+`}{}`), "envelope", "trailing"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, err := Decode(tt.link)
+			if err == nil {
+				t.Fatalf("decoded %q without error: %+v", tt.link, s)
+			}
+			var le *Error
+			if !errors.As(err, &le) {
+				t.Fatalf("error %v is a %T, want *link.Error", err, err)
+			}
+			if tt.part != "" && le.Part != tt.part {
+				t.Errorf("error %q names part %q, want %q", err, le.Part, tt.part)
+			}
+			if !strings.Contains(err.Error(), tt.msg) {
+				t.Errorf("error %q does not say %q", err, tt.msg)
+			}
+			if tt.name == "empty" {
+				return // Open treats an empty fragment as no link
+			}
+			// The page's fallback: the default model with the message.
+			def, oerr := Open(tt.link)
+			if oerr == nil || def == nil || def.Model == nil {
+				t.Fatalf("Open(%q) = %v, %v; want the default state and the error", tt.link, def, oerr)
+			}
+		})
+	}
+}
+
+func TestModelErrorUnwraps(t *testing.T) {
+	_, err := Decode(pack(t, `{"model":{"version":1,"input":[2],"layers":[{"type":"linear","out":-1}],"loss":"mse","seed":7}}`))
+	var se *spec.Error
+	if !errors.As(err, &se) || se.Path != "layers[0].out" {
+		t.Fatalf("error %v does not unwrap to the spec's error for layers[0].out", err)
+	}
+}
+
+func TestOpenEmpty(t *testing.T) {
+	for _, f := range []string{"", "#"} {
+		s, err := Open(f)
+		if err != nil || s.Model == nil || s.View != ViewStep {
+			t.Errorf("Open(%q) = %+v, %v; want the default state", f, s, err)
+		}
+	}
+}
+
+// stepperFor records the playground's step for a link's model.
+func stepperFor(t *testing.T, s *State) *app.Stepper {
+	t.Helper()
+	d := app.Doc{Input: s.Model.Input, Layers: s.Model.Layers, Loss: s.Model.Loss, Seed: s.Model.Seed}
+	x := [][]float64{{0.5, -1}, {1, 2}, {-0.25, 0.75}, {3, 1}}
+	b, err := app.MiniBatch(matrix(x), matrix([][]float64{{1}, {0}, {1}, {0}}), 4, d.Loss)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pg, err := app.New(d, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := pg.SetModes(s.Modes); err != nil {
+		t.Fatal(err)
+	}
+	return pg.Stepper()
+}
+
+func TestSeek(t *testing.T) {
+	var mid *State
+	for _, f := range fixtures {
+		if f.name == "mid-backward" {
+			mid = f.want(t)
+		}
+	}
+	st := stepperFor(t, mid)
+	n := len(st.Nodes())
+	for _, p := range []Position{{}, {PhaseForward, 3}, mid.Pos, {PhaseDone, -1}} {
+		if err := Seek(st, p); err != nil {
+			t.Fatalf("Seek(%+v): %v", p, err)
+		}
+		got := PositionOf(st)
+		if p.IsStart() {
+			if !got.IsStart() {
+				t.Errorf("Seek to the start stands at %+v", got)
+			}
+			continue
+		}
+		if got != p {
+			t.Errorf("Seek(%+v) stands at %+v", p, got)
+		}
+	}
+	// node 9 is the metric beside the loss: single-output backward skips it
+	for _, p := range []Position{{PhaseForward, n + 5}, {PhaseBackward, n + 5}, {PhaseBackward, 9}} {
+		err := Seek(st, p)
+		var le *Error
+		if !errors.As(err, &le) || le.Part != "pos.node" {
+			t.Errorf("Seek(%+v) = %v; want a pos.node error", p, err)
+		}
+		if !PositionOf(st).IsStart() {
+			t.Errorf("a failed Seek left the stepper at %+v", PositionOf(st))
+		}
+	}
+}
+
+// TestSizes logs the link sizes the issue asks for and checks that packing
+// beats the plain JSON envelope, even percent-encoded as a URL would carry it.
+func TestSizes(t *testing.T) {
+	for _, f := range fixtures {
+		s := f.want(t)
+		raw, _ := JSON(s)
+		l, _ := Encode(s)
+		esc := url.PathEscape(string(raw))
+		t.Logf("%-20s JSON %5d B, percent-encoded %5d chars, link #%s %5d chars", f.name, len(raw), len(esc), "", len(l)+1)
+		if len(l) >= len(esc) {
+			t.Errorf("%s: the link (%d chars) is not shorter than its percent-encoded JSON (%d)", f.name, len(l), len(esc))
+		}
+	}
+	def, _ := Encode(Default())
+	if len(def) > 40 {
+		t.Errorf("the default link is %d characters, want a short one", len(def))
+	}
+}
+
+func matrix(rows [][]float64) *tensorT {
+	return newMatrix(rows)
+}
