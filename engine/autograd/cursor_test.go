@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"tapelab/engine/op"
+	"tapelab/engine/randprog"
 	"tapelab/engine/tensor"
 )
 
@@ -339,5 +340,48 @@ func TestCursorErrors(t *testing.T) {
 	}
 	if err := c.Err(); err == nil || !strings.Contains(err.Error(), "reset") {
 		t.Errorf("Err after the tape was reset: %v", err)
+	}
+}
+
+// TestCursorMatchesBackwardDenseOnCataloguePrograms runs the cursor over
+// tapes of randprog's programs, which draw on every op of the catalogue, from
+// the program's output and from a random node.
+func TestCursorMatchesBackwardDenseOnCataloguePrograms(t *testing.T) {
+	for seed := range uint64(1000) {
+		cs := randprog.Generate(seed, randprog.Config{})
+		s := NewSession()
+		var in []op.Value
+		for _, x := range cs.Inputs {
+			if x.RequiresGrad {
+				in = append(in, s.Param(x.Value, x.Name))
+			} else {
+				in = append(in, s.Input(x.Value, x.Name))
+			}
+		}
+		cs.Program(s, in)
+		if err := s.Err(); err != nil {
+			t.Fatalf("seed %d: %v\n%v", seed, err, cs)
+		}
+		tp := s.Tape()
+		for _, out := range []int{cs.Output, int(seed) % tp.Len()} {
+			c, err := NewCursor(tp, out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			final := map[int]*tensor.Tensor{}
+			runToEnd(t, c, final)
+			var ref Grads
+			if err := tp.BackwardDense(out, onesLike(tp, out), &ref); err != nil {
+				t.Fatal(err)
+			}
+			if i := sameGrads(c, &ref, tp.Len()); i >= 0 {
+				t.Fatalf("seed %d, out %d: node %d: cursor %v, BackwardDense %v\n%v", seed, out, i, c.Grad(i), ref.Of(i), cs)
+			}
+			for i, g := range final {
+				if !tensor.Identical(g, ref.Of(i)) {
+					t.Fatalf("seed %d, out %d: node %d was declared final at %v, ends at %v", seed, out, i, g, ref.Of(i))
+				}
+			}
+		}
 	}
 }
