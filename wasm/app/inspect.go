@@ -1,0 +1,47 @@
+package app
+
+import (
+	"reflect"
+
+	"tapelab/engine/tensor"
+)
+
+// Inspect shows a given moment of training in the stepper: it makes doc the
+// current model (recorded as an edit unless it already is), takes b as the
+// mini-batch and records the step again with the parameter values params
+// (state_dict names, e.g. the weights a training run reached or a shared
+// link carried) instead of the seeded initial ones. Parameters params does
+// not name keep their seeded values. A later edit or mode switch records
+// from the seed again.
+func (p *Playground) Inspect(doc Doc, params map[string]*tensor.Tensor, b Batch) error {
+	p.batch = b
+	if !reflect.DeepEqual(doc, p.hist.Current()) {
+		p.hist.Push(doc)
+	}
+	if err := p.rebuild(); err != nil {
+		return err
+	}
+	if len(params) == 0 {
+		return nil
+	}
+	m := p.model.Clone()
+	for name, v := range params {
+		if err := m.SetParam(name, v); err != nil {
+			return err
+		}
+	}
+	rec, err := Record(m, p.batch, p.modes, p.seed)
+	if err != nil {
+		return err
+	}
+	step, err := NewStepper(rec.Tape, rec.Loss)
+	if err != nil {
+		return err
+	}
+	for i, role := range rec.Roles() {
+		step.nodes[i].Role = role
+	}
+	p.step.Close()
+	p.model, p.rec, p.step = m, rec, step
+	return nil
+}

@@ -1,0 +1,190 @@
+// Package trainer is the training view's state, with no DOM: a model
+// trained live on a generated dataset or on the user's own points, its
+// loss and accuracy history on the training and test sets, and what the
+// view draws (the decision boundary or fitted curve over the data's
+// extent). It drives engine/train's Trainer; the view only calls Run and
+// draws.
+package trainer
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"tapelab/engine/nn"
+	"tapelab/engine/spec"
+	"tapelab/engine/tensor"
+	"tapelab/engine/train"
+)
+
+// MaxHistory bounds the stored metric points; older ones are thinned so
+// that the loss chart keeps its whole run at a steady cost.
+const MaxHistory = 400
+
+// Record is the model's loss and accuracy on both sets after a step.
+type Record struct {
+	Step        int
+	Train, Test train.Metrics
+}
+
+// Session trains one model. It is not safe for concurrent use: the view
+// calls it from one goroutine.
+type Session struct {
+	spec     *spec.Model
+	model    *nn.Model
+	tr       *train.Trainer
+	trainSet *train.Dataset
+	testSet  *train.Dataset
+	user     bool // the data are the user's own points
+	history  []Record
+	every    int // record metrics every this many steps (doubles as history is thinned)
+	err      error
+}
+
+// New builds m (with its parameters, seeded or given) and prepares it to
+// train on its configured dataset, or on data when data is not nil (the
+// user's own points, split into training and test sets with the
+// dataset's TrainSplit and Seed).
+func New(m *spec.Model, data *train.Dataset) (*Session, error) {
+	if err := m.Validate(); err != nil {
+		return nil, err
+	}
+	built, err := m.Build()
+	if err != nil {
+		return nil, err
+	}
+	s := &Session{spec: m, model: built, every: 1}
+	if data != nil {
+		s.user = true
+		s.trainSet, s.testSet = Split(data, m.Dataset.TrainSplit, m.Dataset.Seed)
+	} else {
+		if m.Dataset.Name == "" {
+			return nil, errors.New("no dataset: choose one or add points")
+		}
+		s.trainSet, s.testSet, err = train.Generate(m.Dataset)
+		if err != nil {
+			return nil, err
+		}
+	}
+	s.tr, err = train.NewTrainer(built, s.trainSet, m.Optimizer, m.BatchSize, m.Seed)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.record(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// Split shuffles a copy of d with seed and cuts it into a training set of
+// frac of the examples (at least one) and a test set of the rest.
+func Split(d *train.Dataset, frac float64, seed uint64) (trainSet, testSet *train.Dataset) {
+	n := d.Len()
+	fx, fy := d.X.Shape[1], d.Y.Shape[1]
+	perm := rand.New(rand.NewPCG(seed, 2)).Perm(n)
+	k := min(n, max(1, int(float64(n)*frac)))
+	take := func(idx []int) *train.Dataset {
+		x := &tensor.Tensor{Shape: tensor.Shape{len(idx), fx}, Data: make([]float64, len(idx)*fx)}
+		y := &tensor.Tensor{Shape: tensor.Shape{len(idx), fy}, Data: make([]float64, len(idx)*fy)}
+		for i, e := range idx {
+			copy(x.Data[i*fx:(i+1)*fx], d.X.Data[e*fx:(e+1)*fx])
+			copy(y.Data[i*fy:(i+1)*fy], d.Y.Data[e*fy:(e+1)*fy])
+		}
+		return &train.Dataset{X: x, Y: y, Classes: d.Classes}
+	}
+	return take(perm[:k]), take(perm[k:])
+}
+
+// Spec returns the settings the session trains with.
+func (s *Session) Spec() *spec.Model { return s.spec }
+
+// Model returns the model being trained.
+func (s *Session) Model() *nn.Model { return s.model }
+
+// Sets returns the training and test sets.
+func (s *Session) Sets() (trainSet, testSet *train.Dataset) { return s.trainSet, s.testSet }
+
+// UserData reports whether the session trains on the user's own points.
+func (s *Session) UserData() bool { return s.user }
+
+// Steps reports how many steps have run.
+func (s *Session) Steps() int { return s.tr.Steps() }
+
+// Err reports why training stopped (a *train.NumericError for NaN or
+// infinite values), or nil.
+func (s *Session) Err() error { return s.err }
+
+// History returns the recorded metrics, oldest first.
+func (s *Session) History() []Record { return s.history }
+
+// Last returns the latest metrics.
+func (s *Session) Last() Record { return s.history[len(s.history)-1] }
+
+// Run trains up to n steps and reports how many ran. It stops at the first
+// fault, which Err then reports (and which it returns).
+func (s *Session) Run(n int) (int, error) {
+	if s.err != nil {
+		return 0, s.err
+	}
+	for i := 0; i < n; i++ {
+		if _, err := s.tr.Step(); err != nil {
+			s.err = err
+			return i, err
+		}
+		if s.tr.Steps()%s.every == 0 {
+			if err := s.record(); err != nil {
+				s.err = err
+				return i + 1, err
+			}
+		}
+	}
+	return n, nil
+}
+
+// record appends the current metrics, thinning the history when full.
+func (s *Session) record() error {
+	tr, err := s.tr.Evaluate(s.trainSet)
+	if err != nil {
+		return err
+	}
+	te, err := s.tr.Evaluate(s.testSet)
+	if err != nil {
+		return err
+	}
+	if bad(tr.Loss) {
+		return fmt.Errorf("step %d: the loss on the training set is %v", s.tr.Steps(), tr.Loss)
+	}
+	s.history = append(s.history, Record{Step: s.tr.Steps(), Train: tr, Test: te})
+	if len(s.history) > MaxHistory {
+		kept := s.history[:1]
+		for i := 2; i < len(s.history); i += 2 {
+			kept = append(kept, s.history[i])
+		}
+		s.history = kept
+		s.every *= 2
+	}
+	return nil
+}
+
+func bad(v float64) bool { return math.IsNaN(v) || math.IsInf(v, 0) }
+
+// Params returns copies of the current parameter values by state_dict name,
+// for a link or the stepper.
+func (s *Session) Params() map[string]*tensor.Tensor {
+	out := map[string]*tensor.Tensor{}
+	for i, p := range s.model.Seq.Params() {
+		out[p.Name] = s.model.Params[i].Clone()
+	}
+	return out
+}
+
+// Batch returns the inputs and targets of the last step's mini-batch (nils
+// before the first step).
+func (s *Session) Batch() (x, y *tensor.Tensor) { return s.tr.Batch() }
+
+// Classification reports whether the model classifies (a generated
+// classification set, class-index points, or a classification loss).
+func (s *Session) Classification() bool {
+	return s.trainSet.Classes > 0 || s.model.Loss != nn.MSE
+}
