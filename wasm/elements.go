@@ -207,3 +207,8 @@ func textEl(doc document, tag, class, s string) elem {
 	e.SetTextContent(s)
 	return e
 }
+
+// SetStyle sets one CSS property through the CSSOM. The page's
+// Content-Security-Policy (style-src 'self') ignores style attributes, but
+// not properties set from script.
+func (e elem) SetStyle(prop, value string) { e.v.Get("style").Call("setProperty", prop, value) }

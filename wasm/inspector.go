@@ -203,7 +203,9 @@ func tensorEl(doc document, t *tensor.Tensor, id string) elem {
 			tr := el(doc, "tr")
 			for _, s := range r {
 				x := t.Data[k]
-				td := el(doc, "td", "title", full[k], "style", "background:"+app.Colour(x)+";color:"+app.InkOn(x))
+				td := el(doc, "td", "title", full[k])
+				td.SetStyle("background", app.Colour(x))
+				td.SetStyle("color", app.InkOn(x))
 				td.SetTextContent(s)
 				tr.AppendChild(td)
 				k++

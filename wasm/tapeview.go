@@ -78,7 +78,8 @@ func legend(doc document) elem {
 	add(l, textEl(doc, "span", "legend-title", "scale"))
 	for _, t := range app.LegendTicks() {
 		s := textEl(doc, "span", "swatch mono", app.Num(t))
-		s.SetAttribute("style", "background:"+app.Colour(t)+";color:"+app.InkOn(t))
+		s.SetStyle("background", app.Colour(t))
+		s.SetStyle("color", app.InkOn(t))
 		l.AppendChild(s)
 	}
 	return l
