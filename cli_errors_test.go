@@ -39,14 +39,15 @@ func TestCLIErrors(t *testing.T) {
 		{"bad layer setting", []string{"grad", "-model", badOut, "-data", mlpData}, "M.json: layers[2].out: must be ≥ 1"},
 		{"shapes do not chain", []string{"ir", "-model", chain}, "M.json: layers[1]"},
 		{"parameter of the wrong shape", []string{"export", "-model", wrongParam}, `M.json: params["0.weight"]`},
-		{"ragged data row", []string{"grad", "-model", mlp, "-data", writeTemp(t, "D.json", `{"x": [[1, 2], [1, 2, 3]], "y": [[1], [2]]}`)}, "D.json: x[1]: has 3 numbers, want 2 (one example of shape [2], flattened)"},
-		{"null in data", []string{"grad", "-model", mlp, "-data", writeTemp(t, "D.json", `{"x": [[1, null]], "y": [[1]]}`)}, "D.json: x[0][1]: want a number, got null"},
-		{"y rows differ from x rows", []string{"grad", "-model", mlp, "-data", writeTemp(t, "D.json", `{"x": [[1, 2]], "y": [[1], [2]]}`)}, "D.json: y: has 2 rows, x has 1"},
-		{"y a flat list for mse", []string{"grad", "-model", mlp, "-data", writeTemp(t, "D.json", `{"x": [[1, 2]], "y": [1]}`)}, "D.json: y[0]: want a row of 1 numbers (one mse target of shape [1], flattened), got a number"},
-		{"unknown data field", []string{"grad", "-model", mlp, "-data", writeTemp(t, "D.json", `{"x": [[1, 2]], "y": [[1]], "z": 1}`)}, "D.json: z: unknown field"},
-		{"data not JSON", []string{"grad", "-model", mlp, "-data", writeTemp(t, "D.json", `{"x": [[1, 2]`)}, "D.json: invalid JSON"},
-		{"class index out of range", []string{"grad", "-model", ce, "-data", writeTemp(t, "D.json", `{"x": [[1, 2], [3, 4]], "y": [0, 3]}`)}, "D.json: y[1]: class index 3 is out of range (want a whole number from 0 to 2)"},
-		{"class index not whole", []string{"grad", "-model", ce, "-data", writeTemp(t, "D.json", `{"x": [[1, 2]], "y": [0.5]}`)}, "D.json: y[0]: class index 0.5 is out of range"},
+		{"ragged data row", []string{"grad", "-model", mlp, "-data", writeTemp(t, "D.json", `{"x": [[1, 2], [1, 2, 3]], "y": [[1], [2]]}`)}, "D.json: x[1]: 3 numbers, x[0] has 2"},
+		{"null in data", []string{"grad", "-model", mlp, "-data", writeTemp(t, "D.json", `{"x": [[1, null]], "y": [[1]]}`)}, "D.json: x[0]: null is not a number"},
+		{"examples do not fit the input", []string{"grad", "-model", mlp, "-data", writeTemp(t, "D.json", `{"x": [[1, 2, 3]], "y": [[1]]}`)}, "D.json: examples have 3 features, the model input [2] needs 2"},
+		{"y rows differ from x rows", []string{"grad", "-model", mlp, "-data", writeTemp(t, "D.json", `{"x": [[1, 2]], "y": [[1], [2]]}`)}, "D.json: y: 2 entries for 1 examples in x"},
+		{"targets do not fit the output", []string{"grad", "-model", mlp, "-data", writeTemp(t, "D.json", `{"x": [[1, 2]], "y": [[1, 2]]}`)}, "D.json: examples have 2 targets, the model output [1] needs 1"},
+		{"unknown data field", []string{"grad", "-model", mlp, "-data", writeTemp(t, "D.json", `{"x": [[1, 2]], "y": [[1]], "z": 1}`)}, `D.json: data: json: unknown field "z"`},
+		{"data not JSON", []string{"grad", "-model", mlp, "-data", writeTemp(t, "D.json", `{"x": [[1, 2]`)}, "D.json: data: unexpected EOF"},
+		{"class index out of range", []string{"grad", "-model", ce, "-data", writeTemp(t, "D.json", `{"x": [[1, 2], [3, 4]], "y": [0, 3]}`)}, "D.json: example 1: class index 3 is out of range (want a whole number from 0 to 2)"},
+		{"class index not whole", []string{"grad", "-model", ce, "-data", writeTemp(t, "D.json", `{"x": [[1, 2]], "y": [0.5]}`)}, "D.json: example 0: class index 0.5 is out of range"},
 		{"unknown format", []string{"export", "-model", mlp, "-format", "onnx"}, `-format "onnx": only pytorch is supported`},
 		{"stray argument", []string{"ir", "-model", mlp, "extra"}, `ir takes no arguments, got ["extra"]`},
 		{"bad mode", []string{"ir", "-model", mlp, "-mode", "test"}, `-mode "test": want eval or train`},
@@ -88,7 +89,7 @@ func TestCLIBinary(t *testing.T) {
 	if code := cmd.ProcessState.ExitCode(); err == nil || code == 0 {
 		t.Fatalf("bad data: exit code %d, want non-zero", code)
 	}
-	if len(out) != 0 || !strings.Contains(stderr.String(), "D.json: x[1]: has 1 numbers, want 2") {
+	if len(out) != 0 || !strings.Contains(stderr.String(), "D.json: x[1]: 1 numbers, x[0] has 2") {
 		t.Errorf("bad data: stdout %q, stderr %q", out, stderr.String())
 	}
 }

@@ -34,10 +34,11 @@ func runGrad(_ context.Context, args []string, stdout, stderr io.Writer) error {
 	if *data == "" {
 		return errors.New("-data is required (a data file {\"x\": [[...]], \"y\": [...]})")
 	}
-	x, y, err := loadData(*data, m)
+	d, err := loadData(*data, m)
 	if err != nil {
 		return err
 	}
+	x, y := batch(d, m)
 	p := nn.NewPass(m)
 	if err := p.Forward(x, y, nn.Train, sm.Seed); err != nil {
 		return err

@@ -271,10 +271,11 @@ func TestIRCommand(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		x, y, err := loadData("testdata/cli/"+name+"_data.json", m)
+		d, err := loadData("testdata/cli/"+name+"_data.json", m)
 		if err != nil {
 			t.Fatal(err)
 		}
+		x, y := batch(d, m)
 		n := x.Shape[0]
 		out, _, err := runCLI(t, "ir", "-model", model, "-batch", strconv.Itoa(n))
 		if err != nil {

@@ -36,6 +36,7 @@ func commands() []command {
 		{"serve", "build the wasm if it is missing or stale, then serve the playground", runServe},
 		{"build", "compile wasm/ into static/tapelab.wasm and copy wasm_exec.js", runBuild},
 		{"grad", "one forward and backward pass of a model on a data file, as JSON", runGrad},
+		{"train", "train a model and print its losses and final parameters, as JSON lines", runTrain},
 		{"ir", "print a model as tapelab.ir.v1 JSON", runIR},
 		{"export", "print a model as runnable PyTorch code", runExport},
 	}

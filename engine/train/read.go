@@ -133,6 +133,9 @@ func rows(name string, raw []json.RawMessage) ([]float64, int, error) {
 	var out []float64
 	width := -1
 	for i, m := range raw {
+		if strings.Contains(string(m), "null") { // json.Unmarshal would leave a null as 0
+			return nil, 0, fmt.Errorf("%s[%d]: null is not a number", name, i)
+		}
 		var row []float64
 		var one float64
 		if err := json.Unmarshal(m, &one); err == nil {

@@ -1,0 +1,128 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+
+	"tapelab/engine/tensor"
+	"tapelab/engine/train"
+)
+
+// runTrain is `go run . train -model M.json [-data D.json] -steps N`: it
+// trains with the spec's optimizer, batch size and seed on the data file,
+// or on the spec's generated dataset (its train split; the rest is the
+// test set), and prints one JSON line per logged step,
+//
+//	{"step": 10, "loss": 0.41, "train_loss": 0.39, "test_loss": 0.44, "test_accuracy": 0.9}
+//
+// (loss is the step's mini-batch loss before its update; train_loss and
+// test_loss evaluate the whole sets in eval mode after it; accuracies
+// appear where they apply), then the final parameters, buffers included,
+// in the spec's params form: {"params": {"0.weight": [[...]], ...}}.
+// A NaN or infinite value stops training with an error naming the step and
+// the layer.
+func runTrain(_ context.Context, args []string, stdout, stderr io.Writer) error {
+	flags := newFlagSet("train", stderr)
+	model := flags.String("model", "", "model spec `M.json`")
+	data := flags.String("data", "", "data file `D.json` (default: the spec's dataset)")
+	steps := flags.Int("steps", 0, "number of training steps `N` (default: the spec's steps)")
+	every := flags.Int("every", 0, "log every `K` steps (default: steps/20, at least 1); the last step is always logged")
+	if err := flags.Parse(args); err != nil {
+		return err
+	}
+	if err := noArgs("train", flags.Args()); err != nil {
+		return err
+	}
+	sm, m, err := loadModel(*model)
+	if err != nil {
+		return err
+	}
+	n := sm.Steps
+	if *steps != 0 {
+		n = *steps
+	}
+	if n < 1 {
+		return fmt.Errorf("-steps %d: must be at least 1", n)
+	}
+	k := max(1, n/20)
+	if *every != 0 {
+		k = *every
+	}
+	if k < 1 {
+		return fmt.Errorf("-every %d: must be at least 1", k)
+	}
+	var trainSet, testSet *train.Dataset
+	switch {
+	case *data != "":
+		if trainSet, err = loadData(*data, m); err != nil {
+			return err
+		}
+	case sm.Dataset.Name != "":
+		if trainSet, testSet, err = train.Generate(sm.Dataset); err != nil {
+			return fmt.Errorf("%s: dataset: %w", *model, err)
+		}
+	default:
+		return errors.New(`no data: give -data D.json or a "dataset" in the model spec`)
+	}
+	tr, err := train.NewTrainer(m, trainSet, sm.Optimizer, sm.BatchSize, sm.Seed)
+	if err != nil {
+		return err
+	}
+	var b bytes.Buffer
+	for step := 1; step <= n; step++ {
+		loss, err := tr.Step()
+		if err != nil {
+			return err
+		}
+		if step%k != 0 && step != n {
+			continue
+		}
+		b.Reset()
+		fmt.Fprintf(&b, `{"step": %d`, step)
+		if err := logNumber(&b, "loss", loss); err != nil {
+			return err
+		}
+		for _, set := range []struct {
+			name string
+			d    *train.Dataset
+		}{{"train", trainSet}, {"test", testSet}} {
+			if set.d == nil || set.d.Len() == 0 {
+				continue
+			}
+			mt, err := tr.Evaluate(set.d)
+			if err != nil {
+				return fmt.Errorf("step %d: evaluating the %s set: %w", step, set.name, err)
+			}
+			if err := logNumber(&b, set.name+"_loss", mt.Loss); err != nil {
+				return err
+			}
+			if !math.IsNaN(mt.Accuracy) {
+				if err := logNumber(&b, set.name+"_accuracy", mt.Accuracy); err != nil {
+					return err
+				}
+			}
+		}
+		b.WriteString("}\n")
+		if _, err := stdout.Write(b.Bytes()); err != nil {
+			return err
+		}
+	}
+	b.Reset()
+	b.WriteString(`{"params": `)
+	if err := writeParams(&b, m, "params", func(i int) *tensor.Tensor { return m.Params[i] }); err != nil {
+		return err
+	}
+	b.WriteString("}\n")
+	_, err = stdout.Write(b.Bytes())
+	return err
+}
+
+// logNumber appends `, "key": v` to a log line.
+func logNumber(b *bytes.Buffer, key string, v float64) error {
+	fmt.Fprintf(b, `, %q: `, key)
+	return jsonNumber(b, v, func() string { return key })
+}
