@@ -1,0 +1,160 @@
+//go:build !js
+
+package e2e
+
+import (
+	"context"
+	"net/http"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/log"
+	"github.com/chromedp/chromedp"
+
+	"tapelab/web"
+	"tapelab/web/apitest"
+)
+
+// browserLog collects the browser's log entries (CSP violations, refused
+// frames, failed loads) of one tab.
+type browserLog struct {
+	mu      sync.Mutex
+	entries []string
+}
+
+func listenLog(t *testing.T, tab context.Context) *browserLog {
+	t.Helper()
+	if _, err := chromedp.Call(tab, log.Enable, cdp.Empty{}); err != nil {
+		t.Fatalf("enabling the log domain: %v", err)
+	}
+	l := &browserLog{}
+	if err := chromedp.Listen(tab, func(ev any) {
+		if e, ok := ev.(*log.EventEntryAdded); ok {
+			l.mu.Lock()
+			l.entries = append(l.entries, string(e.Entry.Level)+": "+e.Entry.Text+" ("+e.Entry.URL+")")
+			l.mu.Unlock()
+		}
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
+// take returns the entries so far and forgets them.
+func (l *browserLog) take() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	e := l.entries
+	l.entries = nil
+	return e
+}
+
+// TestSharedModelPages opens a stored share at /s/{id} and /embed/{id}
+// with the real handler and its security headers: the page must load every
+// file and boot the wasm with no Content-Security-Policy violation. Then a
+// page on another origin frames both: the embed page may be framed, the
+// other may not.
+func TestSharedModelPages(t *testing.T) {
+	tab := newBrowser(t)
+	store, err := web.OpenFileStore(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := web.NewHandler(web.Options{Static: os.DirFS(staticDir), Precompress: true, Store: store})
+	if err != nil {
+		t.Fatal(err)
+	}
+	requests := &requestLog{n: map[string]int{}}
+	srv := startServer(t, requests.wrap(h))
+	doc := apitest.ModelDoc(7)
+	id := web.ShareID(doc)
+	if err := store.Put(context.Background(), id, doc); err != nil {
+		t.Fatal(err)
+	}
+	blog := listenLog(t, tab)
+
+	for _, path := range []string{"/s/" + id, "/embed/" + id} {
+		if err := chromedp.Do(tab, chromedp.Navigate(srv.URL+path)); err != nil {
+			t.Fatalf("loading %s: %v", path, err)
+		}
+		if _, err := chromedp.Run(tab, chromedp.Poll[bool](`document.getElementById("app")?.dataset.renderedMs !== undefined`,
+			chromedp.WithPollingTimeout(30*time.Second))); err != nil {
+			t.Errorf("%s: Go did not render the page (%v); %s", path, err, pageError(tab))
+		}
+		for _, e := range blog.take() {
+			if !strings.Contains(e, "/favicon.ico") {
+				t.Errorf("%s: the browser logged %s", path, e)
+			}
+		}
+	}
+
+	// A page of another origin (another port) frames each page in turn.
+	// A refused frame makes the browser log a frame-ancestors violation; a
+	// framed page fetches its scripts, which the server sees.
+	// Its page /frame/<path> frames srv's <path>.
+	outer := startServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Write([]byte(`<!doctype html><iframe src="` + srv.URL + strings.TrimPrefix(r.URL.Path, "/frame") + `"></iframe>`))
+	}))
+	within := func(d time.Duration, cond func() bool) bool {
+		for deadline := time.Now().Add(d); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+			if cond() {
+				return true
+			}
+		}
+		return false
+	}
+	violated := func() bool {
+		for _, e := range blog.take() {
+			if strings.Contains(e, "frame-ancestors") {
+				return true
+			}
+		}
+		return false
+	}
+
+	frame := "/s/" + id
+	if err := chromedp.Do(tab, chromedp.Navigate(outer.URL+"/frame"+frame)); err != nil {
+		t.Fatal(err)
+	}
+	if !within(10*time.Second, violated) {
+		t.Errorf("another origin framed %s without a frame-ancestors violation", frame)
+	}
+
+	frame = "/embed/" + id
+	loads := requests.count("/loader.js")
+	if err := chromedp.Do(tab, chromedp.Navigate(outer.URL+"/frame"+frame)); err != nil {
+		t.Fatal(err)
+	}
+	if !within(10*time.Second, func() bool { return requests.count("/loader.js") > loads }) {
+		t.Errorf("%s framed by another origin did not load its scripts", frame)
+	}
+	if violated() {
+		t.Errorf("the browser refused to let another origin frame %s", frame)
+	}
+}
+
+// requestLog counts the paths a handler is asked for.
+type requestLog struct {
+	mu sync.Mutex
+	n  map[string]int
+}
+
+func (l *requestLog) wrap(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		l.mu.Lock()
+		l.n[r.URL.Path]++
+		l.mu.Unlock()
+		h.ServeHTTP(w, r)
+	})
+}
+
+func (l *requestLog) count(path string) int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.n[path]
+}
