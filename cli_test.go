@@ -29,11 +29,13 @@ func runCLI(t *testing.T, args ...string) (string, string, error) {
 
 // gradResult is the JSON object `grad` prints.
 type gradResult struct {
-	Loss    float64              `json:"loss"`
-	Outputs [][]float64          `json:"outputs"`
-	Grads   map[string]any       `json:"grads"`
-	order   []string             // grads keys in printed order
-	flat    map[string][]float64 // grads flattened
+	Loss    float64        `json:"loss"`
+	Outputs [][]float64    `json:"outputs"`
+	Grads   map[string]any `json:"grads"`
+	// EvalOutputs are the eval-mode outputs; only the PyTorch script prints them.
+	EvalOutputs [][]float64          `json:"eval_outputs"`
+	order       []string             // grads keys in printed order
+	flat        map[string][]float64 // grads flattened
 }
 
 func parseGrad(t *testing.T, s string) *gradResult {
@@ -153,8 +155,9 @@ func torchPython() string {
 var cliModels = []string{"mlp", "classifier", "softmax_bce", "cnn"}
 
 // TestGradMatchesPyTorch exports each test model with `export`, runs it in
-// PyTorch (train mode, float64) on the data file, and checks that `grad`
-// gives the same loss, outputs and gradients to within 1e-12 relative.
+// PyTorch (float64) on the data file, and checks that `grad` gives the same
+// train-mode loss, outputs and gradients, and the model the same eval-mode
+// outputs, to within 1e-12 relative.
 // It needs a python3 with torch (Debian: apt-get install python3-torch).
 func TestGradMatchesPyTorch(t *testing.T) {
 	py := torchPython()
@@ -190,6 +193,26 @@ func TestGradMatchesPyTorch(t *testing.T) {
 		for i := range tf {
 			if len(of) != len(tf) || !close(of[i], tf[i]) {
 				t.Fatalf("%s: outputs %v, PyTorch %v", name, ours.Outputs, theirs.Outputs)
+			}
+		}
+		// Eval mode (batch norm on its running statistics), before training.
+		_, m, err := loadModel(model)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := loadData(data, m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		x, _ := batch(d, m)
+		p := nn.NewPass(m)
+		if err := p.Forward(x, nil, nn.Eval, 0); err != nil {
+			t.Fatal(err)
+		}
+		ef := flatten(toAny(theirs.EvalOutputs))
+		for i, v := range p.Output().Data {
+			if len(ef) != len(p.Output().Data) || !close(v, ef[i]) {
+				t.Fatalf("%s: eval outputs %v, PyTorch %v", name, p.Output(), theirs.EvalOutputs)
 			}
 		}
 		if !reflect.DeepEqual(ours.order, theirs.order) {

@@ -1,6 +1,7 @@
 # Runs a model exported by `go run . export -format pytorch` on a data file
 # in train mode and prints {"loss", "outputs", "grads"} as `go run . grad`
 # does, for cli_test.go to compare: python3 torch_grad.py MODEL.py DATA.json
+# It adds "eval_outputs": the outputs in eval mode, before training.
 import json
 import runpy
 import sys
@@ -12,6 +13,9 @@ model, loss_fn = ns["model"], ns["loss_fn"]
 with open(sys.argv[2]) as f:
     data = json.load(f)
 x = torch.tensor(data["x"], dtype=torch.float64).reshape((-1,) + ns["INPUT_SHAPE"])
+model.eval()
+with torch.no_grad():
+    eval_out = model(x)
 model.train()
 out = model(x)
 if isinstance(loss_fn, torch.nn.CrossEntropyLoss):
@@ -24,4 +28,5 @@ print(json.dumps({
     "loss": loss.item(),
     "outputs": out.detach().reshape(out.shape[0], -1).tolist(),
     "grads": {k: p.grad.tolist() for k, p in model.named_parameters()},
+    "eval_outputs": eval_out.reshape(eval_out.shape[0], -1).tolist(),
 }))
