@@ -9,7 +9,10 @@ import (
 // Cloudflare Workers KV as github.com/syumai/workers/cloudflare/kv exposes
 // it: a missing key reads back as the string "<null>" with a nil error.
 type KV interface {
+	// GetString returns the value stored under key, or "<null>" when
+	// there is none.
 	GetString(key string) (string, error)
+	// PutString stores value under key, replacing any value there.
 	PutString(key, value string) error
 }
 

@@ -37,6 +37,8 @@ type LoadConfig struct {
 
 // LoadResult is what a load run measured.
 type LoadResult struct {
+	// Requests counts the answered requests, of which Posts were POSTs
+	// and Gets GETs.
 	Requests, Posts, Gets int
 	// Errors counts transport errors, unexpected statuses and wrong
 	// bodies; Failures holds the first few of them.
@@ -52,6 +54,7 @@ func (r LoadResult) Throughput() float64 {
 	return float64(r.Requests) / r.Elapsed.Seconds()
 }
 
+// String summarises the run in one line.
 func (r LoadResult) String() string {
 	return fmt.Sprintf("%d requests (%d POST, %d GET) in %.1fs: %.0f req/s, latency p50 %v, p99 %v, max %v, %d errors",
 		r.Requests, r.Posts, r.Gets, r.Elapsed.Seconds(), r.Throughput(), r.P50, r.P99, r.Max, r.Errors)
