@@ -118,6 +118,12 @@ func DecodeJSON(raw []byte) (*State, error) {
 		}
 		s.Points = &Points{X: e.Points.X, Y: e.Points.Y}
 	}
+	if e.Batch != nil {
+		if e.Batch.X == nil || e.Batch.Y == nil {
+			return nil, &Error{Part: "batch", Msg: "needs both x and y"}
+		}
+		s.Batch = &Points{X: e.Batch.X, Y: e.Batch.Y}
+	}
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
@@ -141,7 +147,7 @@ func strict(raw []byte, v any, part string) error {
 			return &Error{Part: part, Msg: "the JSON ends early"}
 		case strings.HasPrefix(err.Error(), "json: unknown field "):
 			return &Error{Part: part, Msg: "unknown field " + strings.TrimPrefix(err.Error(), "json: unknown field ") +
-				" (want model, view, pos, modes, flags, points and their fields)"}
+				" (want model, view, pos, modes, flags, points, batch and their fields)"}
 		}
 		return &Error{Part: part, Msg: err.Error()}
 	}

@@ -20,6 +20,7 @@ type envelope struct {
 	Modes  *modesJSON      `json:"modes,omitempty"`
 	Flags  *flagsJSON      `json:"flags,omitempty"`
 	Points *pointsJSON     `json:"points,omitempty"`
+	Batch  *pointsJSON     `json:"batch,omitempty"`
 }
 
 type posJSON struct {
@@ -72,6 +73,9 @@ func JSON(s *State) ([]byte, error) {
 	}
 	if s.Points != nil {
 		e.Points = &pointsJSON{X: s.Points.X, Y: s.Points.Y}
+	}
+	if s.Batch != nil {
+		e.Batch = &pointsJSON{X: s.Batch.X, Y: s.Batch.Y}
 	}
 	return json.Marshal(e)
 }
@@ -149,7 +153,12 @@ func (s *State) Validate() error {
 		}
 	}
 	if s.Points != nil {
-		return s.Points.check(s.Model)
+		if err := s.Points.check(s.Model, "points"); err != nil {
+			return err
+		}
+	}
+	if s.Batch != nil {
+		return s.Batch.check(s.Model, "batch")
 	}
 	return nil
 }
@@ -161,31 +170,32 @@ func (p Position) phase() string {
 	return p.Phase
 }
 
-// check validates the user's points against the model's input size.
-func (p *Points) check(m *spec.Model) error {
+// check validates examples against the model's input size; part names
+// them in errors.
+func (p *Points) check(m *spec.Model, part string) error {
 	if len(p.X) != len(p.Y) {
-		return &Error{Part: "points", Msg: fmt.Sprintf("%d inputs but %d targets", len(p.X), len(p.Y))}
+		return &Error{Part: part, Msg: fmt.Sprintf("%d inputs but %d targets", len(p.X), len(p.Y))}
 	}
 	if len(p.X) == 0 {
-		return &Error{Part: "points", Msg: "no examples"}
+		return &Error{Part: part, Msg: "no examples"}
 	}
 	if len(p.X) > MaxPoints {
-		return &Error{Part: "points", Msg: fmt.Sprintf("%d examples, at most %d fit in a link", len(p.X), MaxPoints)}
+		return &Error{Part: part, Msg: fmt.Sprintf("%d examples, at most %d fit in a link", len(p.X), MaxPoints)}
 	}
 	width := m.Input.Size()
 	for i, row := range p.X {
 		if len(row) != width {
-			return &Error{Part: fmt.Sprintf("points.x[%d]", i), Msg: fmt.Sprintf("%d numbers, the model's input %v has %d", len(row), m.Input, width)}
+			return &Error{Part: fmt.Sprintf("%s.x[%d]", part, i), Msg: fmt.Sprintf("%d numbers, the model's input %v has %d", len(row), m.Input, width)}
 		}
 		for j, v := range row {
 			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return &Error{Part: fmt.Sprintf("points.x[%d][%d]", i, j), Msg: "not a finite number"}
+				return &Error{Part: fmt.Sprintf("%s.x[%d][%d]", part, i, j), Msg: "not a finite number"}
 			}
 		}
 	}
 	for i, v := range p.Y {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return &Error{Part: fmt.Sprintf("points.y[%d]", i), Msg: "not a finite number"}
+			return &Error{Part: fmt.Sprintf("%s.y[%d]", part, i), Msg: "not a finite number"}
 		}
 	}
 	return nil

@@ -82,6 +82,16 @@ var fixtures = []fixture{
 		s.Modes = app.Modes{Single: true, L2: 0.01}
 		return s
 	}},
+	{"inspected-step", func(t *testing.T) *State {
+		s := Default()
+		s.Model.Params = map[string]*tensor.Tensor{
+			"0.weight": tensor.Matrix([][]float64{{0.25, -0.5}, {0.125, 1}, {-1.5, 0.75}, {0.5, 0.5}}),
+			"2.bias":   tensor.Vector(0.1),
+		}
+		s.Batch = &Points{X: [][]float64{{1, 2}, {-3, 0.5}, {0.25, -1}}, Y: []float64{0.3, -0.25, -0.075}}
+		s.Pos = Position{Phase: PhaseForward, Node: 8}
+		return s
+	}},
 	{"points", func(*testing.T) *State {
 		m := spec.New(tensor.Shape{2}, nn.MSE, nn.NewLinear(4), nn.ReLU{}, nn.NewLinear(1))
 		m.Seed = 11

@@ -60,6 +60,10 @@ type State struct {
 	// Points, when not nil, are the user's own examples, used instead of
 	// the generated dataset.
 	Points *Points
+	// Batch, when not nil, is the stepping view's mini-batch (e.g. the
+	// training step being inspected); nil means the dataset's first
+	// examples.
+	Batch *Points
 	// View is ViewStep ("" means the same) or ViewTrain.
 	View string
 	// Pos is where the stepper stands.

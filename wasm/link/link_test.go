@@ -116,6 +116,8 @@ func TestDecodeErrors(t *testing.T) {
 		{"ragged points", pack(t, `{"model":`+defaultModel+`,"points":{"x":[[1,2],[3]],"y":[0,1]}}`), "points.x[1]", "1 numbers"},
 		{"points count", pack(t, `{"model":`+defaultModel+`,"points":{"x":[[1,2]],"y":[0,1]}}`), "points", "1 inputs but 2 targets"},
 		{"points half", pack(t, `{"model":`+defaultModel+`,"points":{"x":[[1,2]]}}`), "points", "both x and y"},
+		{"batch half", pack(t, `{"model":`+defaultModel+`,"batch":{"y":[1]}}`), "batch", "both x and y"},
+		{"batch width", pack(t, `{"model":`+defaultModel+`,"batch":{"x":[[1,2,3]],"y":[1]}}`), "batch.x[0]", "3 numbers"},
 		{"trailing", pack(t, `{"model":`+defaultModel+`}{}`), "envelope", "trailing"},
 	}
 	for _, tt := range tests {
