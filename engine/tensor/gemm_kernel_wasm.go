@@ -97,14 +97,28 @@ func (g *gemm) tileNN(i, j int) {
 		c12 += float64(x1 * y2)
 		c13 += float64(x1 * y3)
 	}
-	g.store(i+0, j+0, c00)
-	g.store(i+0, j+1, c01)
-	g.store(i+0, j+2, c02)
-	g.store(i+0, j+3, c03)
-	g.store(i+1, j+0, c10)
-	g.store(i+1, j+1, c11)
-	g.store(i+1, j+2, c12)
-	g.store(i+1, j+3, c13)
+	al, be, nc := g.alpha, g.beta, g.n
+	cr0 := g.c[(i+0)*nc+j:][:4]
+	cr1 := g.c[(i+1)*nc+j:][:4]
+	if be == 0 {
+		cr0[0] = al * c00
+		cr0[1] = al * c01
+		cr0[2] = al * c02
+		cr0[3] = al * c03
+		cr1[0] = al * c10
+		cr1[1] = al * c11
+		cr1[2] = al * c12
+		cr1[3] = al * c13
+		return
+	}
+	cr0[0] = float64(al*c00) + float64(be*cr0[0])
+	cr0[1] = float64(al*c01) + float64(be*cr0[1])
+	cr0[2] = float64(al*c02) + float64(be*cr0[2])
+	cr0[3] = float64(al*c03) + float64(be*cr0[3])
+	cr1[0] = float64(al*c10) + float64(be*cr1[0])
+	cr1[1] = float64(al*c11) + float64(be*cr1[1])
+	cr1[2] = float64(al*c12) + float64(be*cr1[2])
+	cr1[3] = float64(al*c13) + float64(be*cr1[3])
 }
 
 func (g *gemm) tileNT(i, j int) {
@@ -175,14 +189,28 @@ func (g *gemm) tileNT(i, j int) {
 		c12 += float64(x1 * y2)
 		c13 += float64(x1 * y3)
 	}
-	g.store(i+0, j+0, c00)
-	g.store(i+0, j+1, c01)
-	g.store(i+0, j+2, c02)
-	g.store(i+0, j+3, c03)
-	g.store(i+1, j+0, c10)
-	g.store(i+1, j+1, c11)
-	g.store(i+1, j+2, c12)
-	g.store(i+1, j+3, c13)
+	al, be, nc := g.alpha, g.beta, g.n
+	cr0 := g.c[(i+0)*nc+j:][:4]
+	cr1 := g.c[(i+1)*nc+j:][:4]
+	if be == 0 {
+		cr0[0] = al * c00
+		cr0[1] = al * c01
+		cr0[2] = al * c02
+		cr0[3] = al * c03
+		cr1[0] = al * c10
+		cr1[1] = al * c11
+		cr1[2] = al * c12
+		cr1[3] = al * c13
+		return
+	}
+	cr0[0] = float64(al*c00) + float64(be*cr0[0])
+	cr0[1] = float64(al*c01) + float64(be*cr0[1])
+	cr0[2] = float64(al*c02) + float64(be*cr0[2])
+	cr0[3] = float64(al*c03) + float64(be*cr0[3])
+	cr1[0] = float64(al*c10) + float64(be*cr1[0])
+	cr1[1] = float64(al*c11) + float64(be*cr1[1])
+	cr1[2] = float64(al*c12) + float64(be*cr1[2])
+	cr1[3] = float64(al*c13) + float64(be*cr1[3])
 }
 
 func (g *gemm) tileTN(i, j int) {
@@ -273,14 +301,28 @@ func (g *gemm) tileTN(i, j int) {
 		c12 += float64(x1 * y2)
 		c13 += float64(x1 * y3)
 	}
-	g.store(i+0, j+0, c00)
-	g.store(i+0, j+1, c01)
-	g.store(i+0, j+2, c02)
-	g.store(i+0, j+3, c03)
-	g.store(i+1, j+0, c10)
-	g.store(i+1, j+1, c11)
-	g.store(i+1, j+2, c12)
-	g.store(i+1, j+3, c13)
+	al, be, nc := g.alpha, g.beta, g.n
+	cr0 := g.c[(i+0)*nc+j:][:4]
+	cr1 := g.c[(i+1)*nc+j:][:4]
+	if be == 0 {
+		cr0[0] = al * c00
+		cr0[1] = al * c01
+		cr0[2] = al * c02
+		cr0[3] = al * c03
+		cr1[0] = al * c10
+		cr1[1] = al * c11
+		cr1[2] = al * c12
+		cr1[3] = al * c13
+		return
+	}
+	cr0[0] = float64(al*c00) + float64(be*cr0[0])
+	cr0[1] = float64(al*c01) + float64(be*cr0[1])
+	cr0[2] = float64(al*c02) + float64(be*cr0[2])
+	cr0[3] = float64(al*c03) + float64(be*cr0[3])
+	cr1[0] = float64(al*c10) + float64(be*cr1[0])
+	cr1[1] = float64(al*c11) + float64(be*cr1[1])
+	cr1[2] = float64(al*c12) + float64(be*cr1[2])
+	cr1[3] = float64(al*c13) + float64(be*cr1[3])
 }
 
 func (g *gemm) tileTT(i, j int) {
@@ -361,14 +403,28 @@ func (g *gemm) tileTT(i, j int) {
 		c12 += float64(x1 * y2)
 		c13 += float64(x1 * y3)
 	}
-	g.store(i+0, j+0, c00)
-	g.store(i+0, j+1, c01)
-	g.store(i+0, j+2, c02)
-	g.store(i+0, j+3, c03)
-	g.store(i+1, j+0, c10)
-	g.store(i+1, j+1, c11)
-	g.store(i+1, j+2, c12)
-	g.store(i+1, j+3, c13)
+	al, be, nc := g.alpha, g.beta, g.n
+	cr0 := g.c[(i+0)*nc+j:][:4]
+	cr1 := g.c[(i+1)*nc+j:][:4]
+	if be == 0 {
+		cr0[0] = al * c00
+		cr0[1] = al * c01
+		cr0[2] = al * c02
+		cr0[3] = al * c03
+		cr1[0] = al * c10
+		cr1[1] = al * c11
+		cr1[2] = al * c12
+		cr1[3] = al * c13
+		return
+	}
+	cr0[0] = float64(al*c00) + float64(be*cr0[0])
+	cr0[1] = float64(al*c01) + float64(be*cr0[1])
+	cr0[2] = float64(al*c02) + float64(be*cr0[2])
+	cr0[3] = float64(al*c03) + float64(be*cr0[3])
+	cr1[0] = float64(al*c10) + float64(be*cr1[0])
+	cr1[1] = float64(al*c11) + float64(be*cr1[1])
+	cr1[2] = float64(al*c12) + float64(be*cr1[2])
+	cr1[3] = float64(al*c13) + float64(be*cr1[3])
 }
 
 // col computes a tileRows×1 strip (the columns left over after the tiles) of c with its top-left corner at (i, j).
@@ -428,8 +484,16 @@ func (g *gemm) colNN(i, j int) {
 		c00 += float64(x0 * y0)
 		c10 += float64(x1 * y0)
 	}
-	g.store(i+0, j+0, c00)
-	g.store(i+1, j+0, c10)
+	al, be, nc := g.alpha, g.beta, g.n
+	cr0 := g.c[(i+0)*nc+j:][:1]
+	cr1 := g.c[(i+1)*nc+j:][:1]
+	if be == 0 {
+		cr0[0] = al * c00
+		cr1[0] = al * c10
+		return
+	}
+	cr0[0] = float64(al*c00) + float64(be*cr0[0])
+	cr1[0] = float64(al*c10) + float64(be*cr1[0])
 }
 
 func (g *gemm) colNT(i, j int) {
@@ -470,8 +534,16 @@ func (g *gemm) colNT(i, j int) {
 		c00 += float64(x0 * y0)
 		c10 += float64(x1 * y0)
 	}
-	g.store(i+0, j+0, c00)
-	g.store(i+1, j+0, c10)
+	al, be, nc := g.alpha, g.beta, g.n
+	cr0 := g.c[(i+0)*nc+j:][:1]
+	cr1 := g.c[(i+1)*nc+j:][:1]
+	if be == 0 {
+		cr0[0] = al * c00
+		cr1[0] = al * c10
+		return
+	}
+	cr0[0] = float64(al*c00) + float64(be*cr0[0])
+	cr1[0] = float64(al*c10) + float64(be*cr1[0])
 }
 
 func (g *gemm) colTN(i, j int) {
@@ -527,8 +599,16 @@ func (g *gemm) colTN(i, j int) {
 		c00 += float64(x0 * y0)
 		c10 += float64(x1 * y0)
 	}
-	g.store(i+0, j+0, c00)
-	g.store(i+1, j+0, c10)
+	al, be, nc := g.alpha, g.beta, g.n
+	cr0 := g.c[(i+0)*nc+j:][:1]
+	cr1 := g.c[(i+1)*nc+j:][:1]
+	if be == 0 {
+		cr0[0] = al * c00
+		cr1[0] = al * c10
+		return
+	}
+	cr0[0] = float64(al*c00) + float64(be*cr0[0])
+	cr1[0] = float64(al*c10) + float64(be*cr1[0])
 }
 
 func (g *gemm) colTT(i, j int) {
@@ -579,8 +659,16 @@ func (g *gemm) colTT(i, j int) {
 		c00 += float64(x0 * y0)
 		c10 += float64(x1 * y0)
 	}
-	g.store(i+0, j+0, c00)
-	g.store(i+1, j+0, c10)
+	al, be, nc := g.alpha, g.beta, g.n
+	cr0 := g.c[(i+0)*nc+j:][:1]
+	cr1 := g.c[(i+1)*nc+j:][:1]
+	if be == 0 {
+		cr0[0] = al * c00
+		cr1[0] = al * c10
+		return
+	}
+	cr0[0] = float64(al*c00) + float64(be*cr0[0])
+	cr1[0] = float64(al*c10) + float64(be*cr1[0])
 }
 
 // row computes a 1×tileCols strip (the rows left over after the tiles) of c with its top-left corner at (i, j).
@@ -655,10 +743,19 @@ func (g *gemm) rowNN(i, j int) {
 		c02 += float64(x0 * y2)
 		c03 += float64(x0 * y3)
 	}
-	g.store(i+0, j+0, c00)
-	g.store(i+0, j+1, c01)
-	g.store(i+0, j+2, c02)
-	g.store(i+0, j+3, c03)
+	al, be, nc := g.alpha, g.beta, g.n
+	cr0 := g.c[(i+0)*nc+j:][:4]
+	if be == 0 {
+		cr0[0] = al * c00
+		cr0[1] = al * c01
+		cr0[2] = al * c02
+		cr0[3] = al * c03
+		return
+	}
+	cr0[0] = float64(al*c00) + float64(be*cr0[0])
+	cr0[1] = float64(al*c01) + float64(be*cr0[1])
+	cr0[2] = float64(al*c02) + float64(be*cr0[2])
+	cr0[3] = float64(al*c03) + float64(be*cr0[3])
 }
 
 func (g *gemm) rowNT(i, j int) {
@@ -709,10 +806,19 @@ func (g *gemm) rowNT(i, j int) {
 		c02 += float64(x0 * y2)
 		c03 += float64(x0 * y3)
 	}
-	g.store(i+0, j+0, c00)
-	g.store(i+0, j+1, c01)
-	g.store(i+0, j+2, c02)
-	g.store(i+0, j+3, c03)
+	al, be, nc := g.alpha, g.beta, g.n
+	cr0 := g.c[(i+0)*nc+j:][:4]
+	if be == 0 {
+		cr0[0] = al * c00
+		cr0[1] = al * c01
+		cr0[2] = al * c02
+		cr0[3] = al * c03
+		return
+	}
+	cr0[0] = float64(al*c00) + float64(be*cr0[0])
+	cr0[1] = float64(al*c01) + float64(be*cr0[1])
+	cr0[2] = float64(al*c02) + float64(be*cr0[2])
+	cr0[3] = float64(al*c03) + float64(be*cr0[3])
 }
 
 func (g *gemm) rowTN(i, j int) {
@@ -778,10 +884,19 @@ func (g *gemm) rowTN(i, j int) {
 		c02 += float64(x0 * y2)
 		c03 += float64(x0 * y3)
 	}
-	g.store(i+0, j+0, c00)
-	g.store(i+0, j+1, c01)
-	g.store(i+0, j+2, c02)
-	g.store(i+0, j+3, c03)
+	al, be, nc := g.alpha, g.beta, g.n
+	cr0 := g.c[(i+0)*nc+j:][:4]
+	if be == 0 {
+		cr0[0] = al * c00
+		cr0[1] = al * c01
+		cr0[2] = al * c02
+		cr0[3] = al * c03
+		return
+	}
+	cr0[0] = float64(al*c00) + float64(be*cr0[0])
+	cr0[1] = float64(al*c01) + float64(be*cr0[1])
+	cr0[2] = float64(al*c02) + float64(be*cr0[2])
+	cr0[3] = float64(al*c03) + float64(be*cr0[3])
 }
 
 func (g *gemm) rowTT(i, j int) {
@@ -837,8 +952,17 @@ func (g *gemm) rowTT(i, j int) {
 		c02 += float64(x0 * y2)
 		c03 += float64(x0 * y3)
 	}
-	g.store(i+0, j+0, c00)
-	g.store(i+0, j+1, c01)
-	g.store(i+0, j+2, c02)
-	g.store(i+0, j+3, c03)
+	al, be, nc := g.alpha, g.beta, g.n
+	cr0 := g.c[(i+0)*nc+j:][:4]
+	if be == 0 {
+		cr0[0] = al * c00
+		cr0[1] = al * c01
+		cr0[2] = al * c02
+		cr0[3] = al * c03
+		return
+	}
+	cr0[0] = float64(al*c00) + float64(be*cr0[0])
+	cr0[1] = float64(al*c01) + float64(be*cr0[1])
+	cr0[2] = float64(al*c02) + float64(be*cr0[2])
+	cr0[3] = float64(al*c03) + float64(be*cr0[3])
 }

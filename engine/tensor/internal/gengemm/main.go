@@ -137,9 +137,21 @@ func kernel(b *bytes.Buffer, fn string, ta, tb bool, r, c int) {
 		b.WriteString("\t}\n")
 	}
 	fmt.Fprintf(b, "\tfor ; p < k; p++ {\n%s\t}\n", body.String())
+	// Store row by row, through one checked slice per row of the block.
+	b.WriteString("\tal, be, nc := g.alpha, g.beta, g.n\n")
+	for i := range r {
+		fmt.Fprintf(b, "\tcr%d := g.c[(i+%d)*nc+j:][:%d]\n", i, i, c)
+	}
+	b.WriteString("\tif be == 0 {\n")
 	for i := range r {
 		for j := range c {
-			fmt.Fprintf(b, "\tg.store(i+%d, j+%d, c%d%d)\n", i, j, i, j)
+			fmt.Fprintf(b, "\t\tcr%d[%d] = al * c%d%d\n", i, j, i, j)
+		}
+	}
+	b.WriteString("\t\treturn\n\t}\n")
+	for i := range r {
+		for j := range c {
+			fmt.Fprintf(b, "\tcr%d[%d] = float64(al*c%d%d) + float64(be*cr%d[%d])\n", i, j, i, j, i, j)
 		}
 	}
 	b.WriteString("}\n\n")
