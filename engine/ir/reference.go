@@ -81,9 +81,9 @@ func zip(f func(a, b float64) float64) refKernel {
 	}
 }
 
-// relu is max(v, 0): v where v > 0, else +0.
+// relu is max(v, 0): v where v > 0 or v is NaN (as in PyTorch), else +0.
 func relu(v float64) float64 {
-	if v > 0 {
+	if v > 0 || math.IsNaN(v) {
 		return v
 	}
 	return 0

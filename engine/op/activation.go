@@ -41,7 +41,7 @@ var reluOp = &Op{
 	Infer:    sameShape,
 	Forward: func(y *tensor.Tensor, x []*tensor.Tensor, _ Attrs) {
 		for i, v := range x[0].Data {
-			if v > 0 {
+			if v > 0 || v != v { // NaN passes through, as in PyTorch
 				y.Data[i] = v
 			} else {
 				y.Data[i] = 0

@@ -32,6 +32,7 @@ func TestIEEEValuesFlowThrough(t *testing.T) {
 		{"sigmoid", op.Attrs{}, []*tensor.Tensor{v(inf, -inf, -800, 800)}, []float64{1, 0, 0, 1}},
 		{"gelu", op.Attrs{}, []*tensor.Tensor{v(inf, -inf, -40, negz)}, []float64{inf, negz, negz, negz}},
 		{"leaky_relu", op.Attrs{Alpha: 0.1}, []*tensor.Tensor{v(-inf, inf, negz)}, []float64{-inf, inf, negz}},
+		{"relu", op.Attrs{}, []*tensor.Tensor{v(nan, -inf, inf, negz)}, []float64{nan, 0, inf, 0}}, // NaN passes, as in PyTorch
 		{"abs", op.Attrs{}, []*tensor.Tensor{v(-inf, negz)}, []float64{inf, 0}},
 		{"square", op.Attrs{}, []*tensor.Tensor{v(-inf, 1e200)}, []float64{inf, inf}},
 		{"max", op.Attrs{}, []*tensor.Tensor{v(nan, 1, 0, -inf), v(1, nan, negz, -inf)}, []float64{nan, nan, 0, -inf}},
