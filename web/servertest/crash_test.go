@@ -41,7 +41,7 @@ func TestCrashKeepsAcknowledgedShares(t *testing.T) {
 	interrupted := 0             // temporary files found after kills
 	rng := rand.New(rand.NewPCG(1, 2))
 	for rep := 0; rep <= reps; rep++ {
-		srv, err := Start(testBin, testRoot, data, 2*time.Minute)
+		srv, err := Start(testBin, testSite, data, 2*time.Minute)
 		if err != nil {
 			t.Fatalf("round %d: %v", rep, err)
 		}

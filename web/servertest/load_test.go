@@ -19,7 +19,7 @@ const loadDuration = 30 * time.Second
 
 // TestAPISuiteOnBinary runs the share API suite against the real server.
 func TestAPISuiteOnBinary(t *testing.T) {
-	srv, err := Start(testBin, testRoot, filepath.Join(t.TempDir(), "data"), 2*time.Minute)
+	srv, err := Start(testBin, testSite, filepath.Join(t.TempDir(), "data"), 2*time.Minute)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +44,7 @@ func TestLoad(t *testing.T) {
 			t.Fatalf("TAPELAB_LOAD_DURATION=%q: want a positive Go duration such as 30s", s)
 		}
 	}
-	srv, err := Start(testBin, testRoot, filepath.Join(t.TempDir(), "data"), 2*time.Minute)
+	srv, err := Start(testBin, testSite, filepath.Join(t.TempDir(), "data"), 2*time.Minute)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +76,7 @@ func TestLoad(t *testing.T) {
 //
 //	go test ./web/servertest -run '^$' -bench Load -benchtime 20000x
 func BenchmarkLoad(b *testing.B) {
-	srv, err := Start(testBin, testRoot, filepath.Join(b.TempDir(), "data"), 2*time.Minute)
+	srv, err := Start(testBin, testSite, filepath.Join(b.TempDir(), "data"), 2*time.Minute)
 	if err != nil {
 		b.Fatal(err)
 	}

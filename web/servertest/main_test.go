@@ -8,10 +8,10 @@ import (
 	"testing"
 )
 
-// The real binary and the repository it serves, built once by TestMain
-// for every test of the package.
+// The real binary and the site it serves (see Build), made once by
+// TestMain for every test of the package.
 var (
-	testRoot string
+	testSite string
 	testBin  string
 )
 
@@ -34,10 +34,10 @@ func run(m *testing.M) (int, error) {
 		return 0, err
 	}
 	defer os.RemoveAll(dir)
-	bin, err := Build(root, dir)
+	bin, site, err := Build(root, dir)
 	if err != nil {
 		return 0, err
 	}
-	testRoot, testBin = root, bin
+	testSite, testBin = site, bin
 	return m.Run(), nil
 }

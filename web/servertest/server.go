@@ -33,26 +33,68 @@ func Root() (string, error) {
 }
 
 // Build compiles the tapelab command of the repository at root into the
-// folder dir, makes sure the playground's wasm is built (so that starting
-// the server does not compile it), and returns the binary's path.
-func Build(root, dir string) (string, error) {
-	bin := filepath.Join(dir, "tapelab")
-	unlock, err := LockBuild()
-	if err != nil {
-		return "", err
+// folder dir and lays out a site for it there: a folder with the
+// repository's go.mod, go.sum and static files (and an empty wasm/), in
+// which `tapelab serve` finds the playground's wasm up to date and so
+// starts without compiling anything. The tests of the share service then
+// do not depend on wasm/ compiling at the moment they run. When the
+// repository has no tapelab.wasm yet (a fresh checkout), Build runs
+// `tapelab build` first. It returns the binary and the site folder.
+func Build(root, dir string) (bin, site string, err error) {
+	bin = filepath.Join(dir, "tapelab")
+	cmd := exec.Command("go", "build", "-o", bin, ".")
+	cmd.Dir = root
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "", "", fmt.Errorf("go build: %w\n%s", err, out)
 	}
-	defer unlock()
-	for _, args := range [][]string{
-		{"go", "build", "-o", bin, "."},
-		{bin, "build"},
-	} {
-		cmd := exec.Command(args[0], args[1:]...)
+	static := filepath.Join(root, "static")
+	if _, err := os.Stat(filepath.Join(static, "tapelab.wasm")); errors.Is(err, os.ErrNotExist) {
+		unlock, err := LockBuild()
+		if err != nil {
+			return "", "", err
+		}
+		cmd := exec.Command(bin, "build")
 		cmd.Dir = root
-		if out, err := cmd.CombinedOutput(); err != nil {
-			return "", fmt.Errorf("%s: %w\n%s", strings.Join(args, " "), err, out)
+		out, err := cmd.CombinedOutput()
+		unlock()
+		if err != nil {
+			return "", "", fmt.Errorf("tapelab build: %w\n%s", err, out)
 		}
 	}
-	return bin, nil
+	site = filepath.Join(dir, "site")
+	if err := os.MkdirAll(filepath.Join(site, "wasm"), 0o755); err != nil {
+		return "", "", err
+	}
+	for _, f := range []string{"go.mod", "go.sum"} {
+		if err := copyFile(filepath.Join(root, f), filepath.Join(site, f)); err != nil {
+			return "", "", err
+		}
+	}
+	if err := os.CopyFS(filepath.Join(site, "static"), os.DirFS(static)); err != nil {
+		return "", "", fmt.Errorf("copying static/: %w", err)
+	}
+	// Newer than go.mod and go.sum, the only sources the site has.
+	now := time.Now()
+	if err := os.Chtimes(filepath.Join(site, "static", "tapelab.wasm"), now, now); err != nil {
+		return "", "", err
+	}
+	return bin, site, nil
+}
+
+// copyFile copies the file src to dst, keeping its modification time.
+func copyFile(src, dst string) error {
+	data, err := os.ReadFile(src)
+	if err != nil {
+		return err
+	}
+	info, err := os.Stat(src)
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(dst, data, 0o644); err != nil {
+		return err
+	}
+	return os.Chtimes(dst, info.ModTime(), info.ModTime())
 }
 
 // Server is a running `tapelab serve`.
@@ -67,8 +109,9 @@ type Server struct {
 }
 
 // Start runs `bin serve -addr 127.0.0.1:<free port> -data data` in the
-// repository root and waits (up to timeout) until GET / answers 200.
-func Start(bin, root, data string, timeout time.Duration) (*Server, error) {
+// folder site (see Build) and waits (up to timeout) until GET / answers
+// 200.
+func Start(bin, site, data string, timeout time.Duration) (*Server, error) {
 	port, err := freePort()
 	if err != nil {
 		return nil, err
@@ -76,7 +119,7 @@ func Start(bin, root, data string, timeout time.Duration) (*Server, error) {
 	addr := net.JoinHostPort("127.0.0.1", port)
 	out := &syncBuffer{}
 	cmd := exec.Command(bin, "serve", "-addr", addr, "-data", data)
-	cmd.Dir = root
+	cmd.Dir = site
 	cmd.Stdout, cmd.Stderr = out, out
 	if err := cmd.Start(); err != nil {
 		return nil, err
