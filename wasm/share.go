@@ -1,0 +1,405 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"reflect"
+	"regexp"
+	"strconv"
+	"syscall/js"
+	"time"
+
+	"tapelab/engine/nn"
+	"tapelab/engine/spec"
+	"tapelab/engine/tensor"
+	"tapelab/wasm/app"
+	"tapelab/wasm/link"
+)
+
+// longLink is the length above which a link is offered as a short link.
+const longLink = 2000
+
+// sharePath matches the share service's page paths /s/{id} and /embed/{id}.
+var sharePath = regexp.MustCompile(`/(s|embed)/([A-Za-z0-9_-]{1,64})$`)
+
+// shell is everything around the playground that a link carries: the
+// Step/Train switch, the training view, the share bar, the classroom
+// flags, the explain panel and the downloads. The page's state lives in the
+// URL fragment and follows the user's work.
+type shell struct {
+	u  jsui
+	pv *playground
+	tv *trainView
+	ex *explainPanel
+
+	view  string
+	flags link.Flags
+
+	// custom is the playground model whose weights and batch came from a
+	// link or an inspected training step (nil: the seeded model).
+	custom      *nn.Model
+	customBatch bool
+
+	bar, viewStep, viewTrain  js.Value
+	shareURL, shortBtn, notes js.Value
+	exportMsg                 js.Value
+	linkErr                   js.Value
+	lastLink                  string
+}
+
+// mountShell adds the training view, the share bar and the classroom
+// features to a mounted playground and opens the link the page was loaded
+// with.
+func mountShell(p *page, pv *playground) *shell {
+	u := newJSUI(p.showError)
+	sh := &shell{u: u, pv: pv, view: link.ViewStep}
+	sh.tv = newTrainView(u, pv)
+	sh.tv.onChange = func() {}
+	sh.tv.showStep = func() { sh.setView(link.ViewStep) }
+	sh.ex = newExplainPanel(u, pv)
+	sh.buildBar()
+	if ws := u.query("#playground .workspace"); present(ws) {
+		centre := u.query("#playground .workspace .centre")
+		if present(centre) {
+			centre.Call("after", sh.tv.root)
+		} else {
+			ws.Call("append", sh.tv.root)
+		}
+		ws.Call("append", sh.ex.root)
+	}
+	sh.linkErr = u.txt("p", "", "id", "link-error", "class", "link-error", "role", "alert", "hidden", "")
+	if root := u.query("#playground"); present(root) {
+		root.Call("prepend", sh.linkErr)
+	}
+	sh.exposeExports()
+
+	loc := js.Global().Get("location")
+	frag := loc.Get("hash").String()
+	if m := sharePath.FindStringSubmatch(loc.Get("pathname").String()); m != nil {
+		go sh.openShared(m[2], m[1] == "embed", frag)
+	} else {
+		st, err := link.Open(frag)
+		sh.open(st, err)
+	}
+	go sh.sync()
+	return sh
+}
+
+// open applies a decoded state; err (a broken link) is shown above the
+// playground, which then shows st (the default model).
+func (sh *shell) open(st *link.State, err error) {
+	if err != nil {
+		sh.linkErr.Set("textContent", "This link could not be opened, so TapeLab shows its default model instead. "+err.Error())
+		show(sh.linkErr, true)
+	}
+	if aerr := sh.apply(st); aerr != nil {
+		sh.linkErr.Set("textContent", "Part of this link could not be applied: "+aerr.Error())
+		show(sh.linkErr, true)
+	}
+	js.Global().Get("document").Get("documentElement").Call("setAttribute", "data-link-opened", "true")
+}
+
+// apply makes the page show st.
+func (sh *shell) apply(st *link.State) error {
+	m := st.Model
+	pv, tv := sh.pv, sh.tv
+	doc := app.Doc{Input: m.Input, Layers: m.Layers, Loss: m.Loss, Seed: m.Seed}
+	var errs []error
+	// The training view's settings.
+	tv.set.Data = m.Dataset
+	tv.set.Dataset = m.Dataset.Name
+	if tv.set.Dataset == "" {
+		tv.set.Dataset = link.DefaultDataset
+		tv.set.Data.Name = link.DefaultDataset
+	}
+	tv.set.Optimizer, tv.set.Batch = m.Optimizer, m.BatchSize
+	tv.points = st.Points
+	if st.Points != nil {
+		tv.set.Dataset = pointsDataset
+	}
+	tv.ctl.write()
+	// The stepping playground: dataset, modes, model, weights, batch.
+	if pv.dataset != tv.set.Data.Name {
+		pv.dataset, pv.data = tv.set.Data.Name, nil
+	}
+	if err := pv.pg.SetModes(st.Modes); err != nil {
+		errs = append(errs, err)
+	}
+	var b app.Batch
+	var err error
+	if st.Batch != nil {
+		b, err = batchOf(st.Batch, m)
+	} else {
+		b, err = pv.loadBatch(doc)
+	}
+	if err != nil {
+		errs = append(errs, err)
+		b = pv.pg.Batch()
+	}
+	if err := pv.pg.Inspect(doc, m.Params, b); err != nil {
+		errs = append(errs, err)
+	}
+	sh.custom, sh.customBatch = nil, false
+	if len(m.Params) > 0 || st.Batch != nil {
+		sh.custom, sh.customBatch = pv.pg.Model(), st.Batch != nil
+	}
+	pv.rebuilt()
+	if s := pv.pg.Stepper(); s != nil {
+		if err := link.Seek(s, st.Pos); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	tv.doc, tv.params, tv.sess = doc, m.Params, nil
+	sh.flags = st.Flags
+	sh.applyFlags()
+	sh.setView(st.View)
+	return errors.Join(errs...)
+}
+
+// batchOf turns a link's batch into the playground's.
+func batchOf(p *link.Points, m *spec.Model) (app.Batch, error) {
+	y := make([][]float64, len(p.Y))
+	for i, v := range p.Y {
+		y[i] = []float64{v}
+	}
+	return app.MiniBatch(tensor.Matrix(p.X), tensor.Matrix(y), len(p.X), m.Loss)
+}
+
+// state is the page's state as a link carries it.
+func (sh *shell) state() *link.State {
+	pv, tv := sh.pv, sh.tv
+	st := &link.State{View: sh.view, Modes: pv.pg.Modes(), Flags: sh.flags}
+	m := tv.specModel(nil)
+	if tv.set.Dataset == pointsDataset {
+		st.Points = tv.points
+	}
+	if sh.view == link.ViewTrain && tv.sess != nil && tv.sess.Steps() > 0 {
+		m.Params = tv.sess.Params()
+	} else if sh.view == link.ViewTrain && tv.params != nil && reflect.DeepEqual(tv.doc, pv.pg.Doc()) {
+		m.Params = tv.params
+	}
+	if sh.view == link.ViewStep && sh.custom != nil && pv.pg.Model() == sh.custom {
+		model := pv.pg.Model()
+		m.Params = map[string]*tensor.Tensor{}
+		for i, p := range model.Seq.Params() {
+			m.Params[p.Name] = model.Params[i]
+		}
+		if sh.customBatch {
+			st.Batch = pointsOf(pv.pg.Batch())
+		}
+	}
+	st.Model = m
+	if s := pv.pg.Stepper(); s != nil && sh.view == link.ViewStep {
+		st.Pos = link.PositionOf(s)
+	}
+	return st
+}
+
+// pointsOf turns the playground's batch into a link's.
+func pointsOf(b app.Batch) *link.Points {
+	n := b.X.Shape[0]
+	w := len(b.X.Data) / n
+	p := &link.Points{X: make([][]float64, n), Y: make([]float64, n)}
+	for i := range n {
+		p.X[i] = append([]float64(nil), b.X.Data[i*w:(i+1)*w]...)
+		p.Y[i] = b.Y.Data[i*(len(b.Y.Data)/n)]
+	}
+	return p
+}
+
+// sync keeps the URL fragment equal to the page's state: twice a second it
+// encodes the state and, when it changed, replaces the history entry (no
+// new entry per change, so Back leaves the page as expected).
+func (sh *shell) sync() {
+	for {
+		recovered("share link", sh.u.report, sh.syncOnce)
+		time.Sleep(400 * time.Millisecond)
+	}
+}
+
+func (sh *shell) syncOnce() {
+	sh.ex.refresh()
+	if sh.pv.pg.Err() != nil {
+		return // a broken model has no link; keep the last good one
+	}
+	l, err := link.Encode(sh.state())
+	if err != nil {
+		sh.notes.Set("textContent", "No link for this state: "+err.Error())
+		return
+	}
+	if l == sh.lastLink {
+		return
+	}
+	sh.lastLink = l
+	loc := js.Global().Get("location")
+	js.Global().Get("history").Call("replaceState", js.Null(), "", loc.Get("pathname").String()+loc.Get("search").String()+"#"+l)
+	full := loc.Get("href").String()
+	sh.shareURL.Set("value", full)
+	long := len(full) > longLink
+	show(sh.shortBtn, long)
+	if long {
+		sh.notes.Set("textContent", "This link is long ("+itoa(len(full))+" characters, with the weights): a short link is easier to paste.")
+	} else {
+		sh.notes.Set("textContent", itoa(len(full))+" characters")
+	}
+	js.Global().Get("document").Get("documentElement").Call("setAttribute", "data-link-length", itoa(len(full)))
+}
+
+// copyLink copies the current link to the clipboard.
+func (sh *shell) copyLink() {
+	sh.syncOnce()
+	sh.copyText(sh.shareURL.Get("value").String(), "Link copied.")
+}
+
+func (sh *shell) copyText(text, done string) {
+	sh.shareURL.Set("value", text)
+	sh.shareURL.Call("select")
+	clip := js.Global().Get("navigator").Get("clipboard")
+	fallback := func() {
+		if js.Global().Get("document").Call("execCommand", "copy").Bool() {
+			sh.notes.Set("textContent", done)
+		} else {
+			sh.notes.Set("textContent", "Select the link above and copy it (Ctrl+C).")
+		}
+	}
+	if !present(clip) {
+		fallback()
+		return
+	}
+	var ok, fail js.Func
+	ok = js.FuncOf(func(js.Value, []js.Value) any {
+		ok.Release()
+		fail.Release()
+		sh.notes.Set("textContent", done)
+		return nil
+	})
+	fail = js.FuncOf(func(js.Value, []js.Value) any {
+		ok.Release()
+		fail.Release()
+		fallback()
+		return nil
+	})
+	clip.Call("writeText", text).Call("then", ok, fail)
+}
+
+// shorten asks the share service for a short link: the model document
+// (with its weights) is stored, and the short link's fragment carries the
+// rest of the state. Without a service (a static copy) it says so and the
+// long link stays usable.
+func (sh *shell) shorten() {
+	st := sh.state()
+	doc, err := spec.Encode(st.Model)
+	if err != nil {
+		sh.notes.Set("textContent", "No short link: "+err.Error())
+		return
+	}
+	rest := *st
+	rest.Model = cloneWithoutParams(st.Model)
+	frag, err := link.Encode(&rest)
+	if err != nil {
+		sh.notes.Set("textContent", "No short link: "+err.Error())
+		return
+	}
+	sh.notes.Set("textContent", "Asking the share service…")
+	go func() {
+		status, body, err := fetchText("POST", "api/share", string(doc))
+		recovered("short link", sh.u.report, func() {
+			var created struct{ ID, URL string }
+			if err == nil && status == 201 {
+				err = json.Unmarshal([]byte(body), &created)
+			}
+			if err != nil || status != 201 || created.URL == "" {
+				msg := "no share service answered"
+				if err != nil {
+					msg = err.Error()
+				} else if status != 201 {
+					msg = "the server answered " + itoa(status)
+				}
+				sh.notes.Set("textContent", "Short links need TapeLab's share service, and "+msg+". The long link above works everywhere: copy it instead.")
+				sh.shortBtn.Call("setAttribute", "data-unavailable", "true")
+				return
+			}
+			origin := js.Global().Get("location").Get("origin").String()
+			short := origin + created.URL + "#" + frag
+			sh.copyText(short, "Short link copied.")
+			sh.shortBtn.Call("setAttribute", "data-short", short)
+		})
+	}()
+}
+
+// cloneWithoutParams returns m without its parameter values.
+func cloneWithoutParams(m *spec.Model) *spec.Model {
+	c := *m
+	c.Params = nil
+	return &c
+}
+
+// openShared opens /s/{id} or /embed/{id}: the stored model document from
+// the share service, with the rest of the state from the fragment.
+func (sh *shell) openShared(id string, embed bool, frag string) {
+	status, body, err := fetchText("GET", "api/share/"+id, "")
+	recovered("opening a shared model", sh.u.report, func() {
+		st, ferr := link.Open(frag)
+		if err == nil && status != 200 {
+			err = errors.New("the share service answered " + itoa(status) + " for " + id)
+		}
+		var m *spec.Model
+		if err == nil {
+			m, err = spec.Decode([]byte(body))
+		}
+		if err != nil {
+			sh.open(link.Default(), errors.Join(errors.New("shared model "+id+": "+err.Error()), ferr))
+			return
+		}
+		st.Model = m
+		if embed {
+			st.Flags.Embed = true
+		}
+		sh.open(st, ferr)
+	})
+}
+
+// fetchText runs fetch(url) and waits for the answer; it must be called
+// from a goroutine, never from an event handler.
+func fetchText(method, url, body string) (int, string, error) {
+	opts := map[string]any{"method": method}
+	if body != "" {
+		opts["body"] = body
+		opts["headers"] = map[string]any{"Content-Type": "application/json"}
+	}
+	type answer struct {
+		status int
+		text   string
+		err    error
+	}
+	ch := make(chan answer, 1)
+	var onResp, onText, onErr js.Func
+	release := func() { onResp.Release(); onText.Release(); onErr.Release() }
+	status := 0
+	onErr = js.FuncOf(func(_ js.Value, args []js.Value) any {
+		msg := "the request failed"
+		if len(args) > 0 && present(args[0]) {
+			msg = args[0].Call("toString").String()
+		}
+		ch <- answer{err: errors.New(msg)}
+		return nil
+	})
+	onText = js.FuncOf(func(_ js.Value, args []js.Value) any {
+		ch <- answer{status: status, text: args[0].String()}
+		return nil
+	})
+	onResp = js.FuncOf(func(_ js.Value, args []js.Value) any {
+		status = args[0].Get("status").Int()
+		args[0].Call("text").Call("then", onText, onErr)
+		return nil
+	})
+	js.Global().Call("fetch", url, opts).Call("then", onResp, onErr)
+	a := <-ch
+	release()
+	return a.status, a.text, a.err
+}
+
+// itoa formats an int.
+func itoa(n int) string { return strconv.Itoa(n) }

@@ -1,0 +1,325 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"fmt"
+	"math"
+	"reflect"
+	"strconv"
+	"syscall/js"
+	"time"
+
+	"tapelab/engine/spec"
+	"tapelab/engine/tensor"
+	"tapelab/engine/train"
+	"tapelab/wasm/app"
+	"tapelab/wasm/link"
+	"tapelab/wasm/trainer"
+)
+
+// pointsDataset is the dataset menu's value for the user's own points.
+const pointsDataset = "points"
+
+// trainSettings are the training view's controls.
+type trainSettings struct {
+	Dataset   string // a generated set, or pointsDataset
+	Data      train.DataConfig
+	Optimizer train.OptimizerConfig
+	Batch     int
+}
+
+// trainView is TensorFlow Playground's picture for the model being edited:
+// play, pause, one batch, reset; the decision boundary (or fitted curve)
+// with the data; the loss chart and the figures; the data controls.
+type trainView struct {
+	u    jsui
+	pv   *playground
+	root js.Value
+	ctl  trainControls
+	plot *plot
+	loss *chart
+
+	set    trainSettings
+	points *link.Points // the user's own examples, or nil
+	sess   *trainer.Session
+	doc    app.Doc // the model the session trains
+	params map[string]*tensor.Tensor
+
+	running  bool
+	rate     float64 // steps per second, smoothed
+	lastDraw float64
+	onChange func() // tells the share bar that the state changed
+	showStep func() // switches to the stepping view
+}
+
+func newTrainView(u jsui, pv *playground) *trainView {
+	v := &trainView{u: u, pv: pv, set: trainSettings{
+		Dataset: pv.dataset, Data: train.DefaultData(pv.dataset), Optimizer: train.DefaultOptimizer("sgd"), Batch: spec.DefaultBatchSize,
+	}, onChange: func() {}, showStep: func() {}}
+	v.root = u.el("section", "id", "train-view", "class", "train-view", "aria-label", "Training", "hidden", "")
+	v.plot = newPlot(u, 360)
+	v.loss = newChart(u, 300, 110)
+	v.ctl = newTrainControls(v)
+	return v
+}
+
+// now is performance.now() in ms.
+func jsNow() float64 { return js.Global().Get("performance").Call("now").Float() }
+
+// specModel is the model document the view trains: the editor's model with
+// the view's dataset and hyperparameters (and params, when given).
+func (v *trainView) specModel(params map[string]*tensor.Tensor) *spec.Model {
+	d := v.pv.pg.Doc()
+	m := spec.New(d.Input, d.Loss, d.Layers...)
+	m.Seed = d.Seed
+	if v.set.Dataset != pointsDataset {
+		m.Dataset = v.set.Data
+		m.Dataset.Name = v.set.Dataset
+	} else {
+		m.Dataset = v.set.Data
+	}
+	m.Optimizer = v.set.Optimizer
+	m.BatchSize = v.set.Batch
+	if len(params) > 0 {
+		m.Params = params
+	}
+	return m
+}
+
+// classes is the number of classes of the current data (0 for regression).
+func (v *trainView) classes() int {
+	name := v.set.Dataset
+	if name == pointsDataset {
+		name = v.set.Data.Name
+	}
+	switch name {
+	case "circle", "xor", "gauss", "spiral", "moons":
+		return 2
+	}
+	return 0
+}
+
+// reset builds a fresh session: seeded weights unless keep is set and the
+// model did not change, in which case training continues from the current
+// weights with the new settings.
+func (v *trainView) reset(keep bool) {
+	var params map[string]*tensor.Tensor
+	doc := v.pv.pg.Doc()
+	if keep && v.sess != nil && reflect.DeepEqual(doc, v.doc) {
+		params = v.sess.Params()
+	} else if keep && v.params != nil && reflect.DeepEqual(doc, v.doc) {
+		params = v.params
+	}
+	v.build(params)
+}
+
+// build starts a session with the given weights (nil: seeded).
+func (v *trainView) build(params map[string]*tensor.Tensor) {
+	v.doc = v.pv.pg.Doc()
+	v.params = params
+	v.sess = nil
+	if err := v.pv.pg.Err(); err != nil {
+		v.message("The model has an error (see the layer marked ⚠); fix it to train.")
+		v.render()
+		return
+	}
+	m := v.specModel(params)
+	var data *train.Dataset
+	if v.set.Dataset == pointsDataset && v.points != nil {
+		d, err := trainer.FromPoints(v.points.X, v.points.Y, v.classes())
+		if err != nil {
+			v.message(err.Error())
+			v.render()
+			return
+		}
+		data = d
+	}
+	s, err := trainer.New(m, data)
+	if err != nil {
+		v.message("Cannot train this model on " + v.set.Dataset + ": " + err.Error())
+		v.render()
+		return
+	}
+	v.sess = s
+	v.message("")
+	v.render()
+	v.onChange()
+}
+
+// message shows msg (or clears it) in the view's alert line.
+func (v *trainView) message(msg string) {
+	v.ctl.msg.Set("textContent", msg)
+	show(v.ctl.msg, msg != "")
+}
+
+// play starts or pauses training.
+func (v *trainView) play() {
+	if v.running {
+		v.running = false
+		v.ctl.playing(false)
+		v.onChange()
+		return
+	}
+	if v.sess == nil || v.sess.Err() != nil {
+		v.reset(false)
+	}
+	if v.sess == nil {
+		return
+	}
+	v.running = true
+	v.ctl.playing(true)
+	go v.loop()
+}
+
+// loop trains in slices of about 12 ms and draws after each slice; between
+// slices it sleeps, which hands the thread back to the browser, so that
+// the page keeps responding while training runs.
+func (v *trainView) loop() {
+	defer func() {
+		if r := recover(); r != nil {
+			v.running = false
+			v.ctl.playing(false)
+			v.u.report(fmt.Sprintf("training: %v", r))
+		}
+	}()
+	chunk := 1
+	for v.running {
+		if !reflect.DeepEqual(v.pv.pg.Doc(), v.doc) { // edited while training
+			v.reset(false)
+			if v.sess == nil {
+				break
+			}
+		}
+		s := v.sess
+		t0 := jsNow()
+		ran := 0
+		for jsNow()-t0 < 12 {
+			n, err := s.Run(chunk)
+			ran += n
+			if err != nil {
+				v.stopped(err)
+				return
+			}
+			if jsNow()-t0 < 4 {
+				chunk = min(chunk*2, 256)
+			}
+		}
+		dt := jsNow() - t0
+		if r := float64(ran) / dt * 1000; v.rate == 0 {
+			v.rate = r
+		} else {
+			v.rate = 0.8*v.rate + 0.2*r
+		}
+		if jsNow()-v.lastDraw > 60 {
+			v.render()
+		}
+		time.Sleep(time.Millisecond)
+	}
+	v.render()
+}
+
+// stopped ends training on a fault and says where it happened.
+func (v *trainView) stopped(err error) {
+	v.running = false
+	v.ctl.playing(false)
+	v.render()
+	v.message("Training stopped: " + err.Error() + ". Lower the learning rate or reset.")
+	v.onChange()
+}
+
+// stepOnce trains one mini-batch.
+func (v *trainView) stepOnce() {
+	if v.running {
+		v.play() // pause
+	}
+	if v.sess == nil || v.sess.Err() != nil {
+		v.reset(false)
+	}
+	if v.sess == nil {
+		return
+	}
+	if _, err := v.sess.Run(1); err != nil {
+		v.stopped(err)
+		return
+	}
+	v.render()
+	v.onChange()
+}
+
+// inspect opens the last mini-batch's tape, with the current weights, in
+// the stepping view.
+func (v *trainView) inspect() {
+	if v.running {
+		v.play()
+	}
+	if v.sess == nil {
+		v.reset(false)
+	}
+	if v.sess == nil {
+		return
+	}
+	if v.sess.Steps() == 0 {
+		if _, err := v.sess.Run(1); err != nil {
+			v.stopped(err)
+			return
+		}
+	}
+	x, y := v.sess.Batch()
+	if err := v.pv.pg.Inspect(v.doc, v.sess.Params(), app.Batch{X: x, Y: y}); err != nil {
+		v.message("Cannot show this step: " + err.Error())
+		return
+	}
+	v.render()
+	v.pv.rebuilt()
+	v.showStep()
+}
+
+// render draws the picture, the chart and the figures.
+func (v *trainView) render() {
+	v.lastDraw = jsNow()
+	s := v.sess
+	if s == nil {
+		v.root.Call("setAttribute", "data-steps", "0")
+		return
+	}
+	if err := v.plot.draw(s); err != nil {
+		v.message(err.Error())
+	}
+	v.loss.draw(s.History())
+	last := s.Last()
+	c := v.ctl
+	c.steps.Set("textContent", strconv.Itoa(s.Steps()))
+	c.trainLoss.Set("textContent", figure(last.Train.Loss))
+	c.testLoss.Set("textContent", figure(last.Test.Loss))
+	acc := "—"
+	if !math.IsNaN(last.Train.Accuracy) {
+		acc = fmt.Sprintf("%.1f%% / %.1f%%", 100*last.Train.Accuracy, 100*last.Test.Accuracy)
+		if math.IsNaN(last.Test.Accuracy) {
+			acc = fmt.Sprintf("%.1f%% / —", 100*last.Train.Accuracy)
+		}
+	}
+	c.acc.Set("textContent", acc)
+	rate := "—"
+	if v.running && v.rate > 0 {
+		rate = strconv.Itoa(int(math.Round(v.rate)))
+	}
+	c.rate.Set("textContent", rate)
+	tr, te := s.Sets()
+	c.counts.Set("textContent", fmt.Sprintf("%d training, %d test examples", tr.Len(), te.Len()))
+	r := v.root
+	r.Call("setAttribute", "data-steps", strconv.Itoa(s.Steps()))
+	r.Call("setAttribute", "data-train-loss", strconv.FormatFloat(last.Train.Loss, 'g', -1, 64))
+	r.Call("setAttribute", "data-test-loss", strconv.FormatFloat(last.Test.Loss, 'g', -1, 64))
+	r.Call("setAttribute", "data-accuracy", strconv.FormatFloat(last.Train.Accuracy, 'g', -1, 64))
+	r.Call("setAttribute", "data-examples", strconv.Itoa(tr.Len()+te.Len()))
+	v.ctl.legend(s.Classification())
+}
+
+// figure formats a loss for the readout.
+func figure(v float64) string {
+	if math.IsNaN(v) {
+		return "—"
+	}
+	return strconv.FormatFloat(v, 'f', 4, 64)
+}
