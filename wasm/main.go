@@ -26,8 +26,13 @@ func main() {
 		os.Exit(1)
 	}
 	p.app.SetInnerHTML("")
-	p.app.AppendChild(header(p.doc))
-	newLineDemo(p).mount(p.app)
+	pv, err := newPlayground(p)
+	if err != nil {
+		p.showError(err.Error())
+		select {}
+	}
+	pv.mount(elem{p.app.Underlying()})
+	mountShell(p, pv) // training view, share links, classroom (issue 6)
 	p.app.RemoveAttribute("aria-busy")
 	// When Go finished rendering, in ms since navigation: the end-to-end
 	// test reads it to measure start-up.
