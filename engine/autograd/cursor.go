@@ -18,8 +18,12 @@ import (
 // leaves exactly the gradients BackwardDense computes from out seeded with
 // ones (with 1 for a scalar loss), bit for bit: both use the same step code.
 //
-// Each step is also announced to the cursor's listeners (see Listen). A
-// Cursor is meant for one goroutine (the UI's); its listeners may read their
+// Each step is also announced to the cursor's listeners (see Listen) through
+// one github.com/teivah/broadcast relay. The cursor uses the relay's
+// non-blocking Broadcast, never Notify: in v0.1.0 Notify waits until every
+// listener has taken the event, so one view that stops reading would stall
+// the cursor forever (in a single-threaded wasm page, a deadlock). A Cursor
+// is meant for one goroutine (the UI's); its listeners may read their
 // channels from any goroutine.
 //
 // The cursor recomputes values in place in the tape's nodes, from the
