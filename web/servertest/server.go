@@ -48,16 +48,17 @@ func Build(root, dir string) (bin, site string, err error) {
 		return "", "", fmt.Errorf("go build: %w\n%s", err, out)
 	}
 	static := filepath.Join(root, "static")
+	// Hold the build lock while static/ is read, so that no build running
+	// in another test package changes it under the copy.
+	unlock, err := LockBuild()
+	if err != nil {
+		return "", "", err
+	}
+	defer unlock()
 	if _, err := os.Stat(filepath.Join(static, "tapelab.wasm")); errors.Is(err, os.ErrNotExist) {
-		unlock, err := LockBuild()
-		if err != nil {
-			return "", "", err
-		}
 		cmd := exec.Command(bin, "build")
 		cmd.Dir = root
-		out, err := cmd.CombinedOutput()
-		unlock()
-		if err != nil {
+		if out, err := cmd.CombinedOutput(); err != nil {
 			return "", "", fmt.Errorf("tapelab build: %w\n%s", err, out)
 		}
 	}
