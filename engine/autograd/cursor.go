@@ -43,6 +43,7 @@ type Cursor struct {
 	// (math.MaxInt when none); node i's gradient is final once the reverse
 	// pass is past it.
 	minConsumer []int
+	order       []int // the nodes Backward steps through, in order
 	relay       *broadcast.Relay[Event]
 	closed      bool
 }
@@ -70,19 +71,32 @@ func NewCursor(t *Tape, out int) (*Cursor, error) {
 	for i := range c.minConsumer {
 		c.minConsumer[i] = math.MaxInt
 	}
+	// Which nodes the pass reaches does not depend on values: a node feeds
+	// exactly the parents that take and require a gradient (the rule
+	// contributions applies), so the order of the VJP steps is known now.
+	reached := make([]bool, out+1)
+	reached[out] = true
 	for j := out; j >= 0; j-- {
 		if !t.hasVJP(j) {
 			continue
+		}
+		if reached[j] {
+			c.order = append(c.order, j)
 		}
 		nd := &t.nodes[j]
 		for i, p := range nd.Parents {
 			if nd.Op.Grads(i) && t.nodes[p].RequiresGrad {
 				c.minConsumer[p] = j
+				reached[p] = reached[p] || reached[j]
 			}
 		}
 	}
 	return c, nil
 }
+
+// Order lists the nodes whose VJP the backward pass runs, in the order
+// Backward steps through them (the same on every walk). The slice is fresh.
+func (c *Cursor) Order() []int { return append([]int(nil), c.order...) }
 
 // Err reports why the cursor can no longer step: it was closed, or its tape
 // was reset or shrunk since the cursor was made. It is nil otherwise.

@@ -29,8 +29,9 @@ func sameGrads(c *Cursor, ref *Grads, n int) int {
 }
 
 // runToEnd steps forward and then backward until both report false,
-// checking each backward event's arithmetic and that a gradient declared
-// final never changes again.
+// checking that the VJP steps follow Order, each backward event's
+// arithmetic, and (through final) that a gradient declared final never
+// changes again.
 func runToEnd(t *testing.T, c *Cursor, final map[int]*tensor.Tensor) {
 	t.Helper()
 	for {
@@ -39,10 +40,18 @@ func runToEnd(t *testing.T, c *Cursor, final map[int]*tensor.Tensor) {
 		}
 	}
 	noteFinal(c, final)
-	for {
+	order := c.Order()
+	for k := c.Position().Steps; ; k++ { // the walk may resume midway
+
 		e, ok := c.Backward()
 		if !ok {
+			if k != len(order) {
+				t.Fatalf("the pass ran %d VJPs, Order lists %d: %v", k, len(order), order)
+			}
 			break
+		}
+		if k >= len(order) || order[k] != e.Node {
+			t.Fatalf("VJP step %d ran node %d, Order lists %v", k, e.Node, order)
 		}
 		checkContribs(t, e)
 		noteFinal(c, final)
