@@ -17,7 +17,8 @@ type listView struct {
 	body  elem
 	rows  []elem
 	cells []elem // the state cell of each row
-	state []string
+	state []app.State
+	drawn []bool
 }
 
 func newListView(pv *playground) *listView {
@@ -44,7 +45,8 @@ func (v *listView) build(s *app.Stepper) {
 	nodes := s.Nodes()
 	v.rows = make([]elem, len(nodes))
 	v.cells = make([]elem, len(nodes))
-	v.state = make([]string, len(nodes))
+	v.state = make([]app.State, len(nodes))
+	v.drawn = make([]bool, len(nodes))
 	for i, n := range nodes {
 		tr := el(doc, "tr", "data-node", strconv.Itoa(i), "id", "row-"+strconv.Itoa(i))
 		ps := make([]string, len(n.Parents))
@@ -68,6 +70,10 @@ func (v *listView) build(s *app.Stepper) {
 
 // update writes node i's state in words.
 func (v *listView) update(i int, st app.State) {
+	if v.drawn[i] && v.state[i] == st {
+		return
+	}
+	v.state[i], v.drawn[i] = st, true
 	var w []string
 	if st.Has(app.Known) {
 		w = append(w, "value")
@@ -86,12 +92,7 @@ func (v *listView) update(i int, st app.State) {
 	if st.Has(app.Next) {
 		w = append(w, "→ next")
 	}
-	s := strings.Join(w, ", ")
-	if s == v.state[i] {
-		return
-	}
-	v.state[i] = s
-	v.cells[i].SetTextContent(s)
+	v.cells[i].SetTextContent(strings.Join(w, ", "))
 	if st.Has(app.Focus) {
 		v.rows[i].SetAttribute("aria-current", "step")
 	} else {

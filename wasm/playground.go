@@ -144,17 +144,22 @@ func (pv *playground) rebuilt() {
 // the inspector and the listing's current line.
 func (pv *playground) refresh(e *autograd.Event) {
 	s := pv.pg.Stepper()
-	touched := map[int]bool{}
-	if e != nil {
-		touched[e.Node] = true
-		for _, c := range e.Contribs {
-			touched[c.Parent] = true
+	all := e == nil || e.Kind == autograd.EventReset
+	touched := func(i int) bool {
+		if all || e.Node == i {
+			return true
 		}
+		for _, c := range e.Contribs {
+			if c.Parent == i {
+				return true
+			}
+		}
+		return false
 	}
 	single := pv.pg.Modes().Single
 	for i := range s.Nodes() {
 		st := s.State(i)
-		pv.tape.update(s, i, st, touched[i] || e == nil || e.Kind == autograd.EventReset, single)
+		pv.tape.update(s, i, st, touched(i), single)
 		pv.list.update(i, st)
 	}
 	focus := s.Focus()

@@ -36,8 +36,8 @@ type tapeView struct {
 // boxEls are the elements of one node's box.
 type boxEls struct {
 	g         elem
-	valStrip  elem
-	gradStrip elem
+	valStrip  strip
+	gradStrip strip
 	badge     elem
 	state     app.State
 	single    bool
@@ -131,13 +131,14 @@ func (v *tapeView) build(s *app.Stepper, lay *layout.Layout) {
 			t.SetAttribute("text-anchor", "end")
 			g.AppendChild(t)
 		}
+		size := n.Shape.Size()
 		be := boxEls{g: g,
-			valStrip:  svgEl(doc, "g", "class", "strip val", "transform", "translate(8 40)"),
-			gradStrip: svgEl(doc, "g", "class", "strip grad", "transform", "translate(8 55)"),
+			valStrip:  newStrip(doc, "val", 40, "v", size, b.W-16),
+			gradStrip: newStrip(doc, "grad", 55, "g", size, b.W-16),
 		}
 		be.badge = svgText(doc, "badge", b.W-8, 17, "")
 		be.badge.SetAttribute("text-anchor", "end")
-		add(g, be.valStrip, be.gradStrip, be.badge)
+		add(g, be.valStrip.g, be.gradStrip.g, be.badge)
 		nodeLayer.AppendChild(g)
 		v.boxes[i] = be
 	}
@@ -190,8 +191,8 @@ func (v *tapeView) update(s *app.Stepper, i int, st app.State, values, single bo
 		b.badge.SetTextContent(badge)
 	}
 	if changed || values {
-		drawStrip(v.pv.doc, b.valStrip, s.Value(i), v.lay.Boxes[i].W-16, "v")
-		drawStrip(v.pv.doc, b.gradStrip, s.Grad(i), v.lay.Boxes[i].W-16, "g")
+		b.valStrip.show(s.Value(i))
+		b.gradStrip.show(s.Grad(i))
 	}
 	b.state, b.drawn, b.single = st, true, single
 }
@@ -236,24 +237,53 @@ func containsWord(s, w string) bool {
 	return false
 }
 
-// drawStrip draws t as a row of coloured cells (a scalar as its number)
-// labelled v or g, or nothing when t is nil.
-func drawStrip(doc document, g elem, t *tensor.Tensor, w float64, label string) {
-	clearEl(g)
+// strip is a row of coloured cells (or, for a scalar, its number) showing
+// a node's value or gradient, labelled v or g. Its elements are made once
+// per recorded step; showing a tensor only sets their fills.
+type strip struct {
+	g     elem
+	num   elem   // the scalar's number
+	cells []elem // one per sampled element
+	idx   []int  // the sampled element of each cell
+	shown bool
+}
+
+func newStrip(doc document, class string, y float64, label string, size int, w float64) strip {
+	st := strip{g: svgEl(doc, "g", "class", "strip "+class, "transform", "translate(8 "+f1(y)+")", "visibility", "hidden")}
+	st.g.AppendChild(svgText(doc, "strip-label mono", 0, 10, label))
+	if size == 1 {
+		st.num = svgText(doc, "strip-num mono", 14, 10, "")
+		st.g.AppendChild(st.num)
+		return st
+	}
+	st.idx = app.StripSample(size)
+	cw := (w - 14) / float64(len(st.idx))
+	for k := range st.idx {
+		c := svgEl(doc, "rect", "x", f1(14+float64(k)*cw), "y", "1", "width", f1(math.Max(cw-1, 1)), "height", "11")
+		st.g.AppendChild(c)
+		st.cells = append(st.cells, c)
+	}
+	return st
+}
+
+// show draws t, or hides the strip when t is nil.
+func (st *strip) show(t *tensor.Tensor) {
 	if t == nil {
+		if st.shown {
+			st.g.SetAttribute("visibility", "hidden")
+			st.shown = false
+		}
 		return
 	}
-	g.AppendChild(svgText(doc, "strip-label mono", 0, 10, label))
-	if len(t.Data) == 1 {
-		txt := svgText(doc, "strip-num mono", 14, 10, app.Num(t.Data[0]))
-		g.AppendChild(txt)
-		return
+	if st.num.ok() {
+		st.num.SetTextContent(app.Num(t.Data[0]))
 	}
-	idx := app.StripSample(len(t.Data))
-	cw := (w - 14) / float64(len(idx))
-	for k, j := range idx {
-		g.AppendChild(svgEl(doc, "rect", "x", f1(14+float64(k)*cw), "y", "1", "width", f1(math.Max(cw-1, 1)), "height", "11",
-			"fill", app.Colour(t.Data[j])))
+	for k, c := range st.cells {
+		c.SetAttribute("fill", app.Colour(t.Data[st.idx[k]]))
+	}
+	if !st.shown {
+		st.g.SetAttribute("visibility", "visible")
+		st.shown = true
 	}
 }
 
