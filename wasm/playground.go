@@ -78,6 +78,7 @@ func newPlayground(p *page) (*playground, error) {
 
 // mount puts the playground into parent and draws it.
 func (pv *playground) mount(parent elem) {
+	parent.Class().Add("wide")
 	parent.AppendChild(pv.root)
 	pv.rebuilt()
 	pv.listen(pv.doc, "keydown", "keyboard", pv.onKey)
