@@ -165,6 +165,9 @@ func (pv *playground) refresh(e *autograd.Event) {
 	}
 	focus := s.Focus()
 	pv.tape.highlight(focus)
+	if e != nil {
+		pv.tape.follow(focus)
+	}
 	pv.stepper.update(s, e)
 	pv.listing.current(focus)
 	show := pv.selected

@@ -5,6 +5,7 @@ package main
 import (
 	"math"
 	"strconv"
+	"syscall/js"
 
 	"tapelab/engine/autograd"
 	"tapelab/engine/tensor"
@@ -27,7 +28,9 @@ type tapeView struct {
 	edgesOf  [][]int
 	scale    float64
 	tx, ty   float64
+	vw, vh   float64 // the region's size at the last fit
 	dragging bool
+	dragged  float64 // how far the pointer moved since it went down
 	lastX    float64
 	lastY    float64
 	hot      []int // edges currently highlighted
@@ -69,6 +72,7 @@ func newTapeView(pv *playground) *tapeView {
 	pv.listen(v.svg, "pointermove", "tape pan", v.onMove)
 	pv.listen(v.svg, "pointerup", "tape pan", func(event) { v.dragging = false })
 	pv.listen(v.svg, "pointerleave", "tape pan", func(event) { v.dragging = false })
+	pv.listen(elem{js.Global()}, "resize", "tape resize", func(event) { v.fit() })
 	return v
 }
 
@@ -317,6 +321,10 @@ func (v *tapeView) selectNode(prev, i int) {
 }
 
 func (v *tapeView) onClick(ev event) {
+	if v.dragged > 4 { // the end of a pan, not a click on a node
+		v.dragged = 0
+		return
+	}
 	hit := ev.Target().Call("closest", "[data-node]")
 	if hit.IsNull() || hit.IsUndefined() {
 		return
@@ -324,6 +332,31 @@ func (v *tapeView) onClick(ev event) {
 	i, err := strconv.Atoi(hit.Call("getAttribute", "data-node").String())
 	if err == nil {
 		v.pv.inspect(i)
+	}
+}
+
+// follow pans, keeping the zoom, so that node i is in view: when a teacher
+// has zoomed in, the view moves along with the steps.
+func (v *tapeView) follow(i int) {
+	if v.lay == nil || i < 0 || i >= len(v.lay.Boxes) {
+		return
+	}
+	w, h := v.vw, v.vh
+	b := v.lay.Boxes[i]
+	x0, y0 := v.tx+b.X*v.scale, v.ty+b.Y*v.scale
+	x1, y1 := x0+b.W*v.scale, y0+b.H*v.scale
+	const pad = 24
+	moved := false
+	if x0 < pad || x1 > w-pad {
+		v.tx += w/2 - (x0+x1)/2
+		moved = true
+	}
+	if y0 < pad || y1 > h-pad {
+		v.ty += h/2 - (y0+y1)/2
+		moved = true
+	}
+	if moved {
+		v.apply()
 	}
 }
 
@@ -337,6 +370,7 @@ func (v *tapeView) fit() {
 	if w < 10 || h < 10 {
 		w, h = 800, 400
 	}
+	v.vw, v.vh = w, h
 	s := math.Min(w/v.lay.Width, h/v.lay.Height)
 	s = math.Min(s, 1.6)
 	v.scale = s
@@ -380,7 +414,7 @@ func (v *tapeView) onDown(ev event) {
 	if e.Get("button").Int() != 0 {
 		return
 	}
-	v.dragging = true
+	v.dragging, v.dragged = true, 0
 	v.lastX, v.lastY = e.Get("clientX").Float(), e.Get("clientY").Float()
 }
 
@@ -392,6 +426,7 @@ func (v *tapeView) onMove(ev event) {
 	x, y := e.Get("clientX").Float(), e.Get("clientY").Float()
 	v.tx += x - v.lastX
 	v.ty += y - v.lastY
+	v.dragged += math.Abs(x-v.lastX) + math.Abs(y-v.lastY)
 	v.lastX, v.lastY = x, y
 	v.apply()
 }
