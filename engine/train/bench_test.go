@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"tapelab/bench"
 	"tapelab/engine/nn"
@@ -66,6 +67,42 @@ func BenchmarkTrainStep(b *testing.B) {
 		b.Run(w.Name+"/spec", func(b *testing.B) {
 			t := workloadTrainer(b, w)
 			step(b, t.Step)
+		})
+	}
+}
+
+// BenchmarkTrainStepRatio alternates blocks of steps of the two paths so
+// that both see the same machine load, and reports each path's time per
+// step and the ratio spec/engine (the issue asks for at most 1.10).
+func BenchmarkTrainStepRatio(b *testing.B) {
+	for _, w := range bench.Workloads() {
+		b.Run(w.Name, func(b *testing.B) {
+			e, s := bench.NewTrainer(w), workloadTrainer(b, w)
+			block := max(1, 640/(w.Sizes[0]*w.Sizes[1])) // about a millisecond
+			var te, ts time.Duration
+			for range 3 { // warm-up
+				e.Step()
+				s.Step()
+			}
+			for b.Loop() {
+				t0 := time.Now()
+				for range block {
+					if _, err := e.Step(); err != nil {
+						b.Fatal(err)
+					}
+				}
+				t1 := time.Now()
+				for range block {
+					if _, err := s.Step(); err != nil {
+						b.Fatal(err)
+					}
+				}
+				te, ts = te+t1.Sub(t0), ts+time.Since(t1)
+			}
+			n := float64(b.N * block)
+			b.ReportMetric(float64(te.Nanoseconds())/n, "engine-ns/step")
+			b.ReportMetric(float64(ts.Nanoseconds())/n, "spec-ns/step")
+			b.ReportMetric(float64(ts)/float64(te), "spec/engine")
 		})
 	}
 }

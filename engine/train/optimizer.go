@@ -46,29 +46,37 @@ func (o *sgd) Step(params, grads []*tensor.Tensor) {
 		if g == nil {
 			continue
 		}
-		var buf []float64
-		first := false
-		if mu != 0 {
-			if o.buf[i] == nil {
-				o.buf[i] = make([]float64, len(p.Data))
-				first = true
+		pd, gd := p.Data, g.Data[:len(p.Data)]
+		switch {
+		case mu == 0 && wd == 0: // plain SGD, the common case
+			for k, v := range gd {
+				pd[k] += -lr * v
 			}
-			buf = o.buf[i]
-		}
-		for k, v := range g.Data {
-			d := v
-			if wd != 0 {
-				d += wd * p.Data[k]
+		case mu == 0:
+			for k, v := range gd {
+				pd[k] += -lr * (v + wd*pd[k])
 			}
-			if mu != 0 {
-				if first {
-					buf[k] = d
-				} else {
-					buf[k] = buf[k]*mu + d
+		case o.buf[i] == nil: // first momentum step: buf = d
+			buf := make([]float64, len(pd))
+			o.buf[i] = buf
+			for k, v := range gd {
+				d := v + wd*pd[k]
+				if wd == 0 {
+					d = v
 				}
-				d = buf[k]
+				buf[k] = d
+				pd[k] += -lr * d
 			}
-			p.Data[k] += -lr * d
+		default:
+			buf := o.buf[i][:len(pd)]
+			for k, v := range gd {
+				d := v + wd*pd[k]
+				if wd == 0 {
+					d = v
+				}
+				buf[k] = buf[k]*mu + d
+				pd[k] += -lr * buf[k]
+			}
 		}
 	}
 }

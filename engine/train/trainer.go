@@ -131,8 +131,20 @@ func (t *Trainer) nextBatch() {
 		}
 		e := t.perm[t.pos]
 		t.pos++
-		copy(t.xb.Data[b*fx:(b+1)*fx], t.data.X.Data[e*fx:(e+1)*fx])
-		copy(t.yb.Data[b*fy:(b+1)*fy], t.data.Y.Data[e*fy:(e+1)*fy])
+		copyRow(t.xb.Data[b*fx:(b+1)*fx], t.data.X.Data[e*fx:(e+1)*fx])
+		copyRow(t.yb.Data[b*fy:(b+1)*fy], t.data.Y.Data[e*fy:(e+1)*fy])
+	}
+}
+
+// copyRow copies src into dst (same length); a loop beats copy's call
+// for the few values of a playground example.
+func copyRow(dst, src []float64) {
+	if len(src) > 16 {
+		copy(dst, src)
+		return
+	}
+	for i, v := range src {
+		dst[i] = v
 	}
 }
 
@@ -202,13 +214,21 @@ func firstBad(t *tensor.Tensor) float64 {
 }
 
 // allFinite reports whether no value is NaN or infinite: v − v is 0 for
-// finite v and NaN otherwise, and a sum of zeros is 0 (a branch-free scan).
+// finite v and NaN otherwise, and a sum of zeros is 0. The scan is
+// branch-free, with independent sums so that the additions overlap.
 func allFinite(d []float64) bool {
-	s := 0.0
-	for _, v := range d {
-		s += v - v
+	var s0, s1, s2, s3 float64
+	for len(d) >= 8 {
+		s0 += (d[0] - d[0]) + (d[4] - d[4])
+		s1 += (d[1] - d[1]) + (d[5] - d[5])
+		s2 += (d[2] - d[2]) + (d[6] - d[6])
+		s3 += (d[3] - d[3]) + (d[7] - d[7])
+		d = d[8:]
 	}
-	return s == 0
+	for _, v := range d {
+		s0 += v - v
+	}
+	return s0+s1+s2+s3 == 0
 }
 
 func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
