@@ -98,18 +98,6 @@ func floatOf(n *node, path string) (float64, error) {
 	return v, nil
 }
 
-// floatIn reads a number and checks it with ok, reporting rule otherwise.
-func floatIn(n *node, path string, ok func(float64) bool, rule string) (float64, error) {
-	v, err := floatOf(n, path)
-	if err != nil {
-		return 0, err
-	}
-	if !ok(v) {
-		return 0, errorf(path, "must be %s, got %s", rule, n.lit)
-	}
-	return v, nil
-}
-
 // stringOf reads a string.
 func stringOf(n *node, path string) (string, error) {
 	if err := want(n, path, kStr); err != nil {
