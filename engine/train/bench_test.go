@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"tapelab/bench"
-	"tapelab/engine/nn"
 	"tapelab/engine/spec"
 	"tapelab/engine/tensor"
 	"tapelab/engine/train"
@@ -140,5 +139,36 @@ func TestStepAllocatesNothing(t *testing.T) {
 			t.Errorf("%s: %v allocations per step", w.Name, n)
 		}
 	}
-	_ = nn.Train
+	// Adam, momentum, dropout and batch norm: still nothing after warm-up.
+	for _, opt := range []string{"adam", "momentum"} {
+		sm, err := spec.Decode([]byte(`{"version":1,"input":[2],"layers":[{"type":"linear","out":8},{"type":"batch_norm"},{"type":"gelu"},{"type":"dropout","p":0.2},{"type":"linear","out":3}],
+			"loss":"cross_entropy","seed":3,"dataset":{"name":"spiral"},"optimizer":{"name":"` + opt + `"}}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := sm.Build()
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, _, err := train.Generate(sm.Dataset)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr, err := train.NewTrainer(m, d, sm.Optimizer, sm.BatchSize, sm.Seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 3 {
+			if _, err := tr.Step(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if n := testing.AllocsPerRun(20, func() {
+			if _, err := tr.Step(); err != nil {
+				t.Fatal(err)
+			}
+		}); n != 0 {
+			t.Errorf("%s with batch norm and dropout: %v allocations per step", opt, n)
+		}
+	}
 }

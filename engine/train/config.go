@@ -99,6 +99,9 @@ func DefaultData(name string) DataConfig {
 
 // Check reports the first invalid setting as an *nn.FieldError.
 func (c DataConfig) Check() error {
+	if c.Name == "" {
+		return &nn.FieldError{Field: "name", Msg: "missing (want one of " + datasetList + ")"}
+	}
 	if _, ok := generators[c.Name]; !ok {
 		return &nn.FieldError{Field: "name", Msg: "unknown dataset " + strconv.Quote(c.Name) + " (want " + datasetList + ")"}
 	}
