@@ -19,6 +19,7 @@ usage: ./build.sh <command> [args]
            native tests, js/wasm tests under node, then the Chromium tests
   e2e      only the Chromium end-to-end tests (installs Chromium if missing)
   bench    run the benchmarks
+  dist     write the static site (hashed, precompressed, offline) into dist/
   worker   build the Cloudflare Worker in web/worker (npm ci, then its wasm
            and assets folder); deploy it with `cd web/worker && npx wrangler deploy`
   help     show this list
@@ -109,6 +110,14 @@ run_bench() {
 	go test -run '^$' -bench . -benchmem $(packages_but_e2e)
 }
 
+# run_dist writes the self-contained static site into dist/ (issue 6):
+# hashed assets, .gz/.br copies and the offline service worker.
+run_dist() {
+	go run . build
+	rm -rf dist
+	go run ./site/cmd/tapelab-dist -static static -out dist
+}
+
 cmd=${1:-help}
 [[ $# -gt 0 ]] && shift
 case $cmd in
@@ -117,6 +126,7 @@ serve) go run . serve "$@" ;;
 test) run_tests ;;
 e2e) run_e2e ;;
 bench) run_bench ;;
+dist) run_dist ;;
 worker) (cd web/worker && npm ci --no-audit --no-fund && npm run build) ;;
 help | -h | --help) usage ;;
 *)

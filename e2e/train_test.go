@@ -5,7 +5,10 @@ package e2e
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -77,4 +80,14 @@ func TestTrainSmoke(t *testing.T) {
 	n, _ := strconv.Atoi(steps)
 	t.Logf("steps after 2 s: %d", n)
 	shoot(t, tab, "train-smoke")
+}
+
+// fixtureLink returns a kept v1 link of wasm/link/testdata.
+func fixtureLink(t *testing.T, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "wasm", "link", "testdata", name+".link"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.TrimSpace(string(b))
 }

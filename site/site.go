@@ -1,0 +1,194 @@
+// Package site lays out TapeLab's playground as a self-contained static
+// site that any static host can serve: every asset but the page and the
+// service worker gets a content-hashed name (so it can be cached forever),
+// the page and the loader point at those names, the service worker lists
+// them under a version derived from their hashes (so a new deployment
+// replaces the cache), and every compressible file has .gz and .br copies
+// beside it for hosts that serve precompressed files.
+package site
+
+import (
+	"bytes"
+	"compress/gzip"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/andybalholm/brotli"
+)
+
+// Assets are the static files the site needs, hashed in this order (each
+// file may refer only to files before it): the page's scripts and styles,
+// the wasm, and the service-worker registration.
+var Assets = []string{"tapelab.wasm", "wasm_exec.js", "loader.js", "style.css", "train.css", "offline.js"}
+
+// Page and Worker keep their names: the page is what a host serves for the
+// folder, and the worker's URL must not change between deployments.
+const (
+	Page   = "index.html"
+	Worker = "sw.js"
+)
+
+// Manifest reports what Write wrote: each asset's hashed name, the cache
+// version and every file (with its size) written.
+type Manifest struct {
+	Names   map[string]string // "loader.js" → "loader.1a2b3c4d5e.js"
+	Version string
+	Files   map[string]int
+
+	brotli int
+}
+
+// BestBrotli is brotli's highest quality: the smallest files, and tens of
+// seconds for the 8 MB wasm.
+const BestBrotli = brotli.BestCompression
+
+// Write lays out the site from the static folder static into out (which
+// must not exist or be empty), with .br copies at the given brotli quality
+// (0–11; BestBrotli for a deployment).
+func Write(static fs.FS, out string, brotliLevel int) (*Manifest, error) {
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return nil, err
+	}
+	if entries, err := os.ReadDir(out); err != nil || len(entries) > 0 {
+		if err == nil {
+			err = fmt.Errorf("%s is not empty", out)
+		}
+		return nil, err
+	}
+	man := &Manifest{Names: map[string]string{}, Files: map[string]int{}, brotli: brotliLevel}
+	contents := map[string][]byte{}
+	for _, name := range Assets {
+		raw, err := fs.ReadFile(static, name)
+		if err != nil {
+			return nil, fmt.Errorf("reading %s (run ./build.sh build first?): %w", name, err)
+		}
+		raw = rewrite(raw, man.Names)
+		hashed := hashedName(name, raw)
+		man.Names[name] = hashed
+		contents[hashed] = raw
+	}
+	page, err := fs.ReadFile(static, Page)
+	if err != nil {
+		return nil, err
+	}
+	page, err = sitePage(page, man.Names)
+	if err != nil {
+		return nil, err
+	}
+	contents[Page] = page
+	var all []string
+	for _, h := range man.Names {
+		all = append(all, h)
+	}
+	sort.Strings(all)
+	sum := sha256.New()
+	for _, h := range all {
+		sum.Write([]byte(h))
+	}
+	worker, err := fs.ReadFile(static, Worker)
+	if err != nil {
+		return nil, err
+	}
+	sum.Write(page)
+	sum.Write(worker) // a new worker is a new deployment too
+	man.Version = "tapelab-" + hex.EncodeToString(sum.Sum(nil))[:12]
+	worker, err = siteWorker(worker, man.Version, append([]string{"./"}, all...))
+	if err != nil {
+		return nil, err
+	}
+	contents[Worker] = worker
+	for name, raw := range contents {
+		if err := man.write(out, name, raw); err != nil {
+			return nil, err
+		}
+	}
+	return man, nil
+}
+
+// hashedName is name with the first 10 hex digits of raw's SHA-256 before
+// its extension.
+func hashedName(name string, raw []byte) string {
+	h := sha256.Sum256(raw)
+	ext := path.Ext(name)
+	return strings.TrimSuffix(name, ext) + "." + hex.EncodeToString(h[:])[:10] + ext
+}
+
+// rewrite replaces quoted references to already-hashed assets.
+func rewrite(raw []byte, names map[string]string) []byte {
+	for plain, hashed := range names {
+		for _, q := range []string{`"`, `'`} {
+			raw = bytes.ReplaceAll(raw, []byte(q+plain+q), []byte(q+hashed+q))
+		}
+	}
+	return raw
+}
+
+// sitePage points the page at the hashed assets, drops the <base href="/">
+// the server needs for its /s/{id} paths (a static copy may live in any
+// folder), and adds the service-worker registration.
+func sitePage(page []byte, names map[string]string) ([]byte, error) {
+	page = bytes.Replace(page, []byte("<base href=\"/\">\n"), nil, 1)
+	page = bytes.Replace(page, []byte("<base href=\"/\">"), nil, 1)
+	page = rewrite(page, names)
+	for _, want := range []string{"wasm_exec.js", "loader.js", "style.css"} {
+		if !bytes.Contains(page, []byte(`"`+names[want]+`"`)) {
+			return nil, fmt.Errorf("%s does not refer to %s", Page, want)
+		}
+	}
+	tag := []byte(`<script src="` + names["offline.js"] + `" defer></script>` + "\n</head>")
+	if !bytes.Contains(page, []byte("</head>")) {
+		return nil, errors.New(Page + " has no </head>")
+	}
+	return bytes.Replace(page, []byte("</head>"), tag, 1), nil
+}
+
+// siteWorker fills in the worker's version and asset list.
+func siteWorker(w []byte, version string, assets []string) ([]byte, error) {
+	const v, a = `const VERSION = "dev";`, `const ASSETS = [];`
+	if !bytes.Contains(w, []byte(v)) || !bytes.Contains(w, []byte(a)) {
+		return nil, fmt.Errorf("%s lacks the lines %s and %s", Worker, v, a)
+	}
+	list := `const ASSETS = ["` + strings.Join(assets, `", "`) + `"];`
+	w = bytes.Replace(w, []byte(v), []byte(`const VERSION = "`+version+`";`), 1)
+	return bytes.Replace(w, []byte(a), []byte(list), 1), nil
+}
+
+// write saves raw as name in out, with .gz and .br copies when compressible.
+func (m *Manifest) write(out, name string, raw []byte) error {
+	if err := os.WriteFile(filepath.Join(out, name), raw, 0o644); err != nil {
+		return err
+	}
+	m.Files[name] = len(raw)
+	switch path.Ext(name) {
+	case ".html", ".js", ".css", ".wasm", ".json", ".svg":
+	default:
+		return nil
+	}
+	var gz bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
+	zw.Write(raw)
+	if err := zw.Close(); err != nil {
+		return err
+	}
+	var br bytes.Buffer
+	bw := brotli.NewWriterLevel(&br, m.brotli)
+	bw.Write(raw)
+	if err := bw.Close(); err != nil {
+		return err
+	}
+	for ext, data := range map[string][]byte{".gz": gz.Bytes(), ".br": br.Bytes()} {
+		if err := os.WriteFile(filepath.Join(out, name+ext), data, 0o644); err != nil {
+			return err
+		}
+		m.Files[name+ext] = len(data)
+	}
+	return nil
+}
