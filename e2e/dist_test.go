@@ -59,7 +59,7 @@ func TestDistOffline(t *testing.T) {
 		t.Fatal(err)
 	}
 	if _, err := chromedp.Call(tab, network.EmulateNetworkConditionsByRule, network.EmulateNetworkConditionsByRuleParams{
-		MatchedNetworkConditions:    []*network.Conditions{{Offline: true, DownloadThroughput: -1, UploadThroughput: -1}},
+		MatchedNetworkConditions: []*network.Conditions{{Offline: true, DownloadThroughput: -1, UploadThroughput: -1}},
 	}); err != nil {
 		t.Fatalf("emulating offline: %v", err)
 	}
