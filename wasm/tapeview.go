@@ -58,7 +58,8 @@ func newTapeView(pv *playground) *tapeView {
 	tools.AppendChild(pv.button("Fit", "Fit the tape to the screen", v.fit, "id", "fit"))
 	tools.AppendChild(pv.button("−", "Zoom out", func() { v.zoomBy(1/1.25, -1, -1) }, "id", "zoom-out"))
 	tools.AppendChild(pv.button("+", "Zoom in", func() { v.zoomBy(1.25, -1, -1) }, "id", "zoom-in"))
-	add(bar, h, legend(doc), tools)
+	key := textEl(doc, "span", "badge-key", "v✓ value known · g… gradient partial · g✓ gradient final · skip: not visited")
+	add(bar, h, legend(doc), key, tools)
 	v.svg = svgEl(doc, "svg", "id", "tape", "role", "img", "aria-label", "The tape of one training step, drawn left to right. The text list below reads the same tape.")
 	defs := svgEl(doc, "defs")
 	defs.SetInnerHTML(`<marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0 0 L10 5 L0 10 z" fill="context-stroke"/></marker>` +
@@ -182,15 +183,15 @@ func (v *tapeView) update(s *app.Stepper, i int, st app.State, values, single bo
 		badge := ""
 		switch {
 		case st.Has(app.Skipped) && single:
-			badge = "skipped"
+			badge = "skip"
 		case st.Has(app.Skipped):
-			badge = "dY = 0"
+			badge = "g=0"
 		case st.Has(app.Final):
-			badge = "✓ grad"
+			badge = "g✓"
 		case st.Has(app.HasGrad):
-			badge = "grad…"
+			badge = "g…"
 		case st.Has(app.Known):
-			badge = "✓ value"
+			badge = "v✓"
 		}
 		b.badge.SetTextContent(badge)
 	}

@@ -17,8 +17,8 @@ const (
 )
 
 // badgeChars is the room kept beside a box's title for its state badge
-// ("✓ value", "✓ grad", "skipped", "dY = 0").
-const badgeChars = 9
+// ("v✓", "g✓", "skip", "g=0").
+const badgeChars = 5
 
 // BoxWidth is the width of node n's box: room for its title and badge and
 // for its shape and role.
