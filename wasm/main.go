@@ -33,6 +33,7 @@ func main() {
 	}
 	pv.mount(elem{p.app.Underlying()})
 	mountShell(p, pv) // training view, share links, classroom (issue 6)
+	showVersion(p)
 	p.app.RemoveAttribute("aria-busy")
 	// When Go finished rendering, in ms since navigation: the end-to-end
 	// test reads it to measure start-up.
@@ -40,17 +41,19 @@ func main() {
 	select {} // keep the program alive for the views' event listeners
 }
 
-// header renders the heading and the version line.
-func header(doc dom.HTMLDocument) dom.Element {
-	h := doc.CreateElement("header")
-	h.SetAttribute("class", "masthead")
-	h.AppendChild(text(doc, "h1", "", "TapeLab"))
-	h.AppendChild(text(doc, "p", "tagline", "An autograd engine in Go, running in your browser as WebAssembly."))
-	v := text(doc, "p", "version mono",
-		fmt.Sprintf("v%s · %s %s/%s · %d ops in the catalogue", version, runtime.Version(), runtime.GOOS, runtime.GOARCH, len(op.All())))
+// showVersion puts the version line (TapeLab's version and the Go
+// toolchain that built it; the op count on hover) beside the page's heading.
+func showVersion(p *page) {
+	v := text(p.doc, "span", "version mono", fmt.Sprintf("v%s · %s %s/%s", version, runtime.Version(), runtime.GOOS, runtime.GOARCH))
 	v.SetID("version")
-	h.AppendChild(v)
-	return h
+	v.SetAttribute("title", fmt.Sprintf("TapeLab v%s, built with %s for %s/%s; %d ops in the catalogue",
+		version, runtime.Version(), runtime.GOOS, runtime.GOARCH, len(op.All())))
+	h := p.app.QuerySelector("h1")
+	if h == nil {
+		p.app.AppendChild(v)
+		return
+	}
+	h.ParentNode().InsertBefore(v, h.NextSibling())
 }
 
 // text returns a new element of the given tag and classes holding s.

@@ -35,17 +35,10 @@ func (p *page) showError(msg string) {
 	p.errBox.RemoveAttribute("hidden")
 }
 
-// listen adds an event listener to target that survives panics: a panic in
-// fn is shown in the page (and its stack logged to the console) instead of
-// stopping the Go program. Every listener is added through it.
-func (p *page) listen(target dom.EventTarget, event, name string, fn func(dom.Event)) {
-	target.AddEventListener(event, false, func(ev dom.Event) {
-		recovered(name, p.showError, func() { fn(ev) })
-	})
-}
-
 // recovered calls fn; if fn panics, it reports "name: <panic value>" and
-// logs the stack to standard error.
+// logs the stack to standard error. Every entry point from JavaScript (event
+// listeners, callbacks, goroutines they start) runs its work through it, so
+// that a panic is shown in the page instead of stopping the Go program.
 func recovered(name string, report func(string), fn func()) {
 	defer func() {
 		if r := recover(); r != nil {
