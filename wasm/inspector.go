@@ -60,6 +60,11 @@ func (v *inspectorView) show(s *app.Stepper, i int) {
 	fact("children", v.links(s, n.Children, nil))
 	v.body.AppendChild(dl)
 
+	// While backward runs, the chain rule of the step just taken comes first.
+	ranHere := n.Op != nil && s.Contribs(i) != nil
+	if ranHere {
+		v.body.AppendChild(v.card(s, i))
+	}
 	vg := el(doc, "div", "class", "vg")
 	vcol, gcol := el(doc, "div", "class", "vg-col"), el(doc, "div", "class", "vg-col")
 	add(vg, vcol, gcol)
@@ -94,7 +99,7 @@ func (v *inspectorView) show(s *app.Stepper, i int) {
 	if rs := s.Received(i); len(rs) > 0 {
 		v.body.AppendChild(v.received(rs))
 	}
-	if n.Op != nil {
+	if n.Op != nil && !ranHere {
 		v.body.AppendChild(v.card(s, i))
 	}
 }
@@ -107,7 +112,7 @@ func (v *inspectorView) links(s *app.Stepper, ids []int, names []string) elem {
 		span.SetTextContent("none")
 	}
 	for k, id := range ids {
-		label := s.Nodes()[id].Title()
+		label := s.Nodes()[id].Title() + " " + s.Nodes()[id].Shape.String()
 		if names != nil {
 			label = names[k] + " = " + label
 		}

@@ -25,10 +25,12 @@ type tapeView struct {
 	boxes []boxEls
 	edges []elem
 	// edgesOf lists, per node, the edges that end or start at it.
-	edgesOf  [][]int
-	scale    float64
-	tx, ty   float64
-	vw, vh   float64 // the region's size at the last fit
+	edgesOf [][]int
+	scale   float64
+	tx, ty  float64
+	// zoomed is set once the user zooms or pans; until then the drawing
+	// refits when the region changes size, and does not follow the steps.
+	zoomed   bool
 	dragging bool
 	dragged  float64 // how far the pointer moved since it went down
 	lastX    float64
@@ -73,7 +75,17 @@ func newTapeView(pv *playground) *tapeView {
 	pv.listen(v.svg, "pointermove", "tape pan", v.onMove)
 	pv.listen(v.svg, "pointerup", "tape pan", func(event) { v.dragging = false })
 	pv.listen(v.svg, "pointerleave", "tape pan", func(event) { v.dragging = false })
-	pv.listen(elem{js.Global()}, "resize", "tape resize", func(event) { v.fit() })
+	// Refit when the region changes size (the window, or a bar above it
+	// wrapping), unless the user has zoomed.
+	ro := js.Global().Get("ResizeObserver").New(js.FuncOf(func(js.Value, []js.Value) any {
+		recovered("tape resize", pv.p.showError, func() {
+			if !v.zoomed {
+				v.fit()
+			}
+		})
+		return nil
+	}))
+	ro.Call("observe", v.svg.Underlying())
 	return v
 }
 
@@ -339,10 +351,11 @@ func (v *tapeView) onClick(ev event) {
 // follow pans, keeping the zoom, so that node i is in view: when a teacher
 // has zoomed in, the view moves along with the steps.
 func (v *tapeView) follow(i int) {
-	if v.lay == nil || i < 0 || i >= len(v.lay.Boxes) {
+	if !v.zoomed || v.lay == nil || i < 0 || i >= len(v.lay.Boxes) {
 		return
 	}
-	w, h := v.vw, v.vh
+	r := v.svg.GetBoundingClientRect()
+	w, h := r.Width(), r.Height()
 	b := v.lay.Boxes[i]
 	x0, y0 := v.tx+b.X*v.scale, v.ty+b.Y*v.scale
 	x1, y1 := x0+b.W*v.scale, y0+b.H*v.scale
@@ -371,7 +384,7 @@ func (v *tapeView) fit() {
 	if w < 10 || h < 10 {
 		w, h = 800, 400
 	}
-	v.vw, v.vh = w, h
+	v.zoomed = false
 	s := math.Min(w/v.lay.Width, h/v.lay.Height)
 	s = math.Min(s, 1.6)
 	v.scale = s
@@ -391,6 +404,7 @@ func (v *tapeView) zoomBy(factor, cx, cy float64) {
 		r := v.svg.GetBoundingClientRect()
 		cx, cy = r.Width()/2, r.Height()/2
 	}
+	v.zoomed = true
 	ns := math.Max(0.1, math.Min(4, v.scale*factor))
 	factor = ns / v.scale
 	v.tx = cx - (cx-v.tx)*factor
@@ -428,6 +442,7 @@ func (v *tapeView) onMove(ev event) {
 	v.tx += x - v.lastX
 	v.ty += y - v.lastY
 	v.dragged += math.Abs(x-v.lastX) + math.Abs(y-v.lastY)
+	v.zoomed = true
 	v.lastX, v.lastY = x, y
 	v.apply()
 }

@@ -43,6 +43,23 @@ type ContribLine struct {
 	Accumulates bool
 }
 
+// The card writes tensors of up to cardLimit elements as numbers (terms:
+// termLimit) and larger ones by their shape; the inspector's tables show
+// every number.
+const (
+	cardLimit = 8
+	termLimit = 4
+)
+
+// brief formats t for the card: its numbers when it has at most limit
+// elements, else its shape.
+func brief(t *tensor.Tensor, limit int) string {
+	if t != nil && len(t.Data) > limit {
+		return t.Shape.String()
+	}
+	return Inline(t)
+}
+
 // Explain builds the card for node i.
 func (s *Stepper) Explain(i int) Card {
 	n := s.nodes[i]
@@ -54,20 +71,20 @@ func (s *Stepper) Explain(i int) Card {
 	vals := map[string]*tensor.Tensor{}
 	for k, p := range n.Parents {
 		v := s.Value(p)
-		c.Terms = append(c.Terms, Term{Name: n.Operands[k], Node: p, Value: Inline(v)})
+		c.Terms = append(c.Terms, Term{Name: n.Operands[k], Node: p, Value: brief(v, termLimit)})
 		vals[n.Operands[k]] = v
 	}
 	y, dy := s.Value(i), s.Grad(i)
-	c.Terms = append(c.Terms, Term{Name: "Y", Node: i, Value: Inline(y)}, Term{Name: "dY", Node: i, Value: Inline(dy)})
+	c.Terms = append(c.Terms, Term{Name: "Y", Node: i, Value: brief(y, termLimit)}, Term{Name: "dY", Node: i, Value: brief(dy, termLimit)})
 	vals["Y"], vals["dY"] = y, dy
 	c.Upstream = Inline(dy)
 	clauses := strings.Split(n.Op.Rule, ", ")
 	for _, ct := range s.steps[i] {
 		name := n.Operands[ct.Operand]
-		l := ContribLine{Operand: name, Parent: ct.Parent, Value: Inline(ct.Value), After: Inline(ct.After),
+		l := ContribLine{Operand: name, Parent: ct.Parent, Value: brief(ct.Value, cardLimit), After: brief(ct.After, cardLimit),
 			Accumulates: ct.Before != nil}
 		if ct.Before != nil {
-			l.Before = Inline(ct.Before)
+			l.Before = brief(ct.Before, cardLimit)
 		}
 		for _, cl := range clauses {
 			lhs, rhs, ok := strings.Cut(cl, " = ")
@@ -102,7 +119,7 @@ func substitute(expr string, vals map[string]*tensor.Tensor) string {
 		}
 		word := expr[i:j]
 		if v, ok := vals[word]; ok && v != nil {
-			if len(v.Data) <= SmallLimit {
+			if len(v.Data) <= cardLimit {
 				b.WriteString(Inline(v))
 			} else {
 				b.WriteString(v.Shape.String())
