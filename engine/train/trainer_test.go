@@ -194,3 +194,29 @@ func TestEvaluateMetrics(t *testing.T) {
 		t.Errorf("regression accuracy %v (%v), want NaN", r.Accuracy, err)
 	}
 }
+
+// TestBatchReplaysTheStep: the batch of the last step, recorded again
+// before the update, gives the loss that step reported.
+func TestBatchReplaysTheStep(t *testing.T) {
+	tr, _, _ := fromSpec(t, `{"version":1,"input":[2],"layers":[{"type":"linear","out":4},{"type":"tanh"},{"type":"linear","out":1}],
+		"loss":"mse","seed":8,"dataset":{"name":"reg-plane"},"batch_size":7}`)
+	if x, y := tr.Batch(); x != nil || y != nil {
+		t.Fatal("a batch before the first step")
+	}
+	before := tr.Model().Clone()
+	loss, err := tr.Step()
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, y := tr.Batch()
+	if !x.Shape.Equal(tensor.Shape{7, 2}) || !y.Shape.Equal(tensor.Shape{7, 1}) {
+		t.Fatalf("batch shapes %v %v", x.Shape, y.Shape)
+	}
+	p := nn.NewPass(before)
+	if err := p.Forward(x, y, nn.Train, 0); err != nil {
+		t.Fatal(err)
+	}
+	if p.Loss() != loss {
+		t.Errorf("replayed loss %v, step reported %v", p.Loss(), loss)
+	}
+}
