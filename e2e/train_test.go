@@ -6,13 +6,15 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"tapelab/wasm/link"
 )
 
 // openPage navigates tab to url and waits until the page has applied its
@@ -24,7 +26,7 @@ func openPage(t *testing.T, tab context.Context, url string) {
 		t.Fatalf("navigating to %s: %v", url, err)
 	}
 	if _, err := chromedp.Run(tab, chromedp.Poll[bool](`document.documentElement.dataset.linkOpened === "true"`,
-		chromedp.WithPollingTimeout(20*time.Second))); err != nil {
+		chromedp.WithPollingTimeout(45*time.Second))); err != nil {
 		t.Fatalf("%s did not open: %v\n%s", url, err, pageError(tab))
 	}
 }
@@ -69,17 +71,270 @@ func shoot(t *testing.T, tab context.Context, name string) {
 	}
 }
 
-func TestTrainSmoke(t *testing.T) {
-	tab := newBrowser(t)
+// trainThresholds are the training-set losses the default model (2 →
+// linear 4 → tanh → linear 1, mse; 1 input for sine) must reach on each
+// built-in dataset with Adam at learning rate 0.03, the figures
+// wasm/trainer's TestTrainsEveryDataset checks in 2,000 native steps.
+// spiral is beyond 4 tanh units; its figure is what such a net reaches.
+var trainThresholds = map[string]float64{
+	"circle": 0.08, "xor": 0.1, "gauss": 0.03, "spiral": 0.24,
+	"reg-plane": 0.005, "reg-gauss": 0.05, "moons": 0.08, "sine": 0.02,
+}
+
+// TestTrainDatasets trains the default model on every built-in dataset in
+// the page until the training loss falls below its threshold.
+func TestTrainDatasets(t *testing.T) {
 	srv := startServer(t, playgroundHandler(t))
+	for _, name := range []string{"circle", "xor", "gauss", "spiral", "reg-plane", "reg-gauss", "moons", "sine"} {
+		t.Run(name, func(t *testing.T) {
+			tab := newBrowser(t)
+			openPage(t, tab, srv.URL+"/?train="+name)
+			click(t, tab, "#view-train")
+			setValue(t, tab, "#train-dataset", name)
+			setValue(t, tab, "#train-opt", "adam")
+			setValue(t, tab, "#train-lr", "0.03")
+			click(t, tab, "#train-reset")
+			first := eval[string](t, tab, `document.getElementById("train-view").dataset.trainLoss`)
+			click(t, tab, "#train-play")
+			thr := trainThresholds[name]
+			if _, err := chromedp.Run(tab, chromedp.Poll[bool](fmt.Sprintf(`+document.getElementById("train-view").dataset.trainLoss < %v`, thr),
+				chromedp.WithPollingTimeout(40*time.Second))); err != nil {
+				t.Errorf("%s: training loss %s after %s steps, want < %v (%v)\n%s", name,
+					eval[string](t, tab, `document.getElementById("train-view").dataset.trainLoss`),
+					eval[string](t, tab, `document.getElementById("train-view").dataset.steps`), thr, err, pageError(tab))
+			}
+			rate := eval[string](t, tab, `document.getElementById("train-rate").textContent`)
+			click(t, tab, "#train-play") // pause
+			v := eval[map[string]string](t, tab, `Object.assign({}, document.getElementById("train-view").dataset)`)
+			t.Logf("%s: loss %s → %s in %s steps (test loss %s, accuracy %s), %s steps/s", name, first, v["trainLoss"], v["steps"], v["testLoss"], v["accuracy"], rate)
+			if msg := eval[string](t, tab, `document.getElementById("train-msg").hidden ? "" : document.getElementById("train-msg").textContent`); msg != "" {
+				t.Errorf("message: %s", msg)
+			}
+			switch name {
+			case "circle", "spiral", "reg-gauss", "sine":
+				shoot(t, tab, "train-"+name)
+			}
+		})
+	}
+}
+
+// TestTrainPoints adds points by clicking on the picture.
+func TestTrainPoints(t *testing.T) {
+	srv := startServer(t, playgroundHandler(t))
+	tab := newBrowser(t)
 	openPage(t, tab, srv.URL)
 	click(t, tab, "#view-train")
+	setValue(t, tab, "#train-dataset", "circle")
+	examples := func() string { return eval[string](t, tab, `document.getElementById("train-view").dataset.examples`) }
+	if n := examples(); n != "500" {
+		t.Fatalf("circle has %s examples, want 500", n)
+	}
+	at := func(fx, fy float64) {
+		r := eval[map[string]float64](t, tab, `(() => { const r = document.getElementById("train-field").getBoundingClientRect(); return {x: r.left, y: r.top, w: r.width, h: r.height}; })()`)
+		if err := chromedp.Do(tab, chromedp.MouseClickXY(r["x"]+fx*r["w"], r["y"]+fy*r["h"])); err != nil {
+			t.Fatal(err)
+		}
+	}
+	setValue(t, tab, "#train-class", "1")
+	at(0.9, 0.1)
+	if n := examples(); n != "501" {
+		t.Fatalf("after one click %s examples, want 501", n)
+	}
+	setValue(t, tab, "#train-class", "0")
+	at(0.5, 0.5)
+	at(0.52, 0.48)
+	if n := examples(); n != "503" {
+		t.Fatalf("after three clicks %s examples, want 503", n)
+	}
+	if v := eval[string](t, tab, `document.getElementById("train-dataset").value`); v != "points" {
+		t.Errorf("dataset menu shows %q, want your points", v)
+	}
+	st, err := link.Decode(settledLinkHash(t, tab))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Points == nil || len(st.Points.X) != 503 {
+		t.Fatalf("the link does not carry the 503 points")
+	}
+	last := st.Points.Y[len(st.Points.Y)-3:]
+	if last[0] != 1 || last[1] != 0 || last[2] != 0 {
+		t.Errorf("the clicked points have classes %v, want [1 0 0]", last)
+	}
+	// The clicked point at the top right lies there in data coordinates.
+	p := st.Points.X[len(st.Points.X)-3]
+	if p[0] <= 0 || p[1] <= 0 {
+		t.Errorf("the top-right click landed at %v", p)
+	}
 	click(t, tab, "#train-play")
-	time.Sleep(2 * time.Second)
-	steps := eval[string](t, tab, `document.getElementById("train-view").dataset.steps`)
-	n, _ := strconv.Atoi(steps)
-	t.Logf("steps after 2 s: %d", n)
-	shoot(t, tab, "train-smoke")
+	time.Sleep(time.Second)
+	click(t, tab, "#train-play")
+	eval[bool](t, tab, `document.querySelector(".train-data").open = true`)
+	click(t, tab, "#train-clear")
+	if n := examples(); n != "500" {
+		t.Errorf("after clearing the points %s examples, want 500", n)
+	}
+}
+
+// settledLinkHash waits for the fragment to settle and returns it.
+func settledLinkHash(t *testing.T, tab context.Context) string {
+	t.Helper()
+	settledLink(t, tab)
+	return eval[string](t, tab, `location.hash`)
+}
+
+// TestTrainCSV pastes good and bad CSV.
+func TestTrainCSV(t *testing.T) {
+	srv := startServer(t, playgroundHandler(t))
+	tab := newBrowser(t)
+	openPage(t, tab, srv.URL)
+	click(t, tab, "#view-train")
+	setValue(t, tab, "#train-dataset", "xor")
+	eval[bool](t, tab, `document.querySelector(".train-data").open = true`)
+	csvErr := func() string {
+		return eval[string](t, tab, `document.getElementById("csv-error").hidden ? "" : document.getElementById("csv-error").textContent`)
+	}
+	for _, bad := range []struct{ name, text, says string }{
+		{"ragged", "x1,x2,label\n0.5,1,1\n-1,2\n", "line 3: 2 columns, but line 2 has 3"},
+		{"not a number", "0.5,1,1\n-1,two,0\n", "line 2"},
+		{"not a class", "0.5,1,1\n-1,2,0.5\n", "not a class"},
+		{"too narrow", "0.5,1\n", "2 input columns"},
+	} {
+		setValue(t, tab, "#csv-text", bad.text)
+		click(t, tab, "#csv-use")
+		if msg := csvErr(); !strings.Contains(msg, bad.says) {
+			t.Errorf("%s: message %q does not say %q", bad.name, msg, bad.says)
+		}
+		if n := eval[string](t, tab, `document.getElementById("train-view").dataset.examples`); n != "500" {
+			t.Errorf("%s: the bad CSV replaced the data (%s examples)", bad.name, n)
+		}
+	}
+	setValue(t, tab, "#csv-text", csvRows(40))
+	click(t, tab, "#csv-use")
+	if msg := csvErr(); msg != "" {
+		t.Fatalf("good CSV: %s", msg)
+	}
+	if n := eval[string](t, tab, `document.getElementById("train-view").dataset.examples`); n != "40" {
+		t.Errorf("good CSV: %s examples, want 40", n)
+	}
+	click(t, tab, "#train-play")
+	if _, err := chromedp.Run(tab, chromedp.Poll[bool](`+document.getElementById("train-view").dataset.steps > 200`, chromedp.WithPollingTimeout(20*time.Second))); err != nil {
+		t.Errorf("training on pasted data: %v", err)
+	}
+	click(t, tab, "#train-play")
+}
+
+// TestTrainNaN: a learning rate that diverges stops training with a message
+// naming the step.
+func TestTrainNaN(t *testing.T) {
+	srv := startServer(t, playgroundHandler(t))
+	tab := newBrowser(t)
+	openPage(t, tab, srv.URL)
+	click(t, tab, "#view-train")
+	setValue(t, tab, "#train-lr", "10")
+	click(t, tab, "#train-play")
+	if _, err := chromedp.Run(tab, chromedp.Poll[bool](`!document.getElementById("train-msg").hidden`, chromedp.WithPollingTimeout(20*time.Second))); err != nil {
+		t.Fatalf("no message after diverging: %v", err)
+	}
+	msg := eval[string](t, tab, `document.getElementById("train-msg").textContent`)
+	if !strings.Contains(msg, "Training stopped: step") {
+		t.Errorf("message %q does not name the step", msg)
+	}
+	if playing := eval[string](t, tab, `document.getElementById("train-play").getAttribute("aria-pressed")`); playing != "false" {
+		t.Error("training did not stop")
+	}
+	t.Logf("message: %s", msg)
+}
+
+// TestEmbedAndPresenter opens the embed and classroom fixtures.
+func TestEmbedAndPresenter(t *testing.T) {
+	srv := startServer(t, playgroundHandler(t))
+	tab := newBrowser(t)
+	openPage(t, tab, srv.URL+"/?embed#"+fixtureLink(t, "embed"))
+	visible := func(sel string) bool {
+		return eval[bool](t, tab, fmt.Sprintf(`(() => { const e = document.querySelector(%q); return !!e && e.getClientRects().length > 0; })()`, sel))
+	}
+	if !eval[bool](t, tab, `document.documentElement.classList.contains("embed")`) {
+		t.Fatal("embed mode is not on")
+	}
+	for _, sel := range []string{"#playground .top-bar", "#playground .editor", "#playground .inspector"} {
+		if visible(sel) {
+			t.Errorf("embed mode shows %s", sel)
+		}
+	}
+	for _, sel := range []string{"#playground .tape-region svg", "#playground .stepper"} {
+		if !visible(sel) {
+			t.Errorf("embed mode hides %s", sel)
+		}
+	}
+	key(t, tab, "ArrowRight", 5)
+	shoot(t, tab, "embed")
+
+	openPage(t, tab, srv.URL+"/?presenter#"+fixtureLink(t, "classroom"))
+	if fs := eval[string](t, tab, `getComputedStyle(document.documentElement).fontSize`); fs != "25.5px" {
+		t.Errorf("presenter mode font size %s, want 25.5px (1.5 × 17px)", fs)
+	}
+	for _, c := range []string{"lr", "optimizer", "share"} {
+		if visible(fmt.Sprintf(`[data-control=%q]`, c)) {
+			t.Errorf("the hidden control %s is shown", c)
+		}
+	}
+	if !eval[bool](t, tab, `document.querySelector("#playground .editor").inert`) {
+		t.Error("the locked model editor is not inert")
+	}
+	key(t, tab, "ArrowRight", 14) // through the forward pass, into the backward pass
+	if _, err := chromedp.Run(tab, chromedp.Poll[bool](`document.getElementById("explain").textContent.includes("Backward step")`, chromedp.WithPollingTimeout(5*time.Second))); err != nil {
+		t.Errorf("the explain panel does not explain the backward step: %q", eval[string](t, tab, `document.getElementById("explain").textContent`))
+	}
+	text := eval[string](t, tab, `document.getElementById("explain").textContent`)
+	for _, want := range []string{"chain rule", "dY"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("explain panel lacks %q: %s", want, text)
+		}
+	}
+	shoot(t, tab, "presenter")
+	click(t, tab, "#view-train")
+	click(t, tab, "#train-play")
+	time.Sleep(1500 * time.Millisecond)
+	click(t, tab, "#train-play")
+	shoot(t, tab, "presenter-train")
+}
+
+// TestExportPyTorch: the exported PyTorch code of a trained model is valid
+// Python, and every other export is produced.
+func TestExportPyTorch(t *testing.T) {
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Fatal("python3 is needed: ", err)
+	}
+	srv := startServer(t, playgroundHandler(t))
+	tab := newBrowser(t)
+	openPage(t, tab, srv.URL)
+	click(t, tab, "#view-train")
+	for range 3 {
+		click(t, tab, "#train-step")
+	}
+	code := eval[string](t, tab, `tapelabExport("pytorch")`)
+	f := filepath.Join(t.TempDir(), "model.py")
+	if err := os.WriteFile(f, []byte(code), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command(py, "-m", "py_compile", f).CombinedOutput(); err != nil {
+		t.Fatalf("py_compile: %v\n%s\n%s", err, out, code)
+	}
+	for kind, want := range map[string]string{
+		"state_dict": `"0.weight": [[`, "ir": `"nodes"`, "spec": `"version":1`, "tape-text": "#0 x", "tape-svg": "<svg",
+	} {
+		if got := eval[string](t, tab, fmt.Sprintf(`tapelabExport(%q)`, kind)); !strings.Contains(got, want) {
+			t.Errorf("export %s lacks %q: %.200s", kind, want, got)
+		}
+	}
+	// The download button saves a file.
+	click(t, tab, "#view-step")
+	eval[bool](t, tab, `document.querySelector(".export").open = true`)
+	click(t, tab, "#export-tape-text")
+	if msg := eval[string](t, tab, `document.getElementById("export-msg").hidden ? "" : document.getElementById("export-msg").textContent`); msg != "" {
+		t.Errorf("download: %s", msg)
+	}
 }
 
 // fixtureLink returns a kept v1 link of wasm/link/testdata.

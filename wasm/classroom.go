@@ -157,6 +157,12 @@ func (sh *shell) applyFlags() {
 	}
 	show(sh.ex.root, f.Explain)
 	sh.ex.refresh()
+	// The tape's region changed size: fit the drawing to it once the
+	// browser has laid the page out again.
+	js.Global().Call("requestAnimationFrame", js.FuncOf(func(js.Value, []js.Value) any {
+		recovered("fit", sh.u.report, sh.pv.tape.fit)
+		return nil
+	}))
 }
 
 func contains(list []string, s string) bool {

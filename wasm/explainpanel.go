@@ -7,6 +7,7 @@ import (
 	"syscall/js"
 
 	"tapelab/engine/autograd"
+	"tapelab/engine/tensor"
 	"tapelab/wasm/app"
 )
 
@@ -74,7 +75,7 @@ func explainStep(s *app.Stepper) []string {
 	if i == s.Output() {
 		out = append(out, "This is the loss, so backpropagation starts here with dY = 1: a change of the loss changes the loss one for one.")
 	} else {
-		out = append(out, fmt.Sprintf("Every node that used %s's output has already sent its share back, so its gradient is now final: dY = %s. It says how much the loss would change per unit change of this node's output.", name, card.Upstream))
+		out = append(out, fmt.Sprintf("Every node that used %s's output has already sent its share back, so its gradient is now final: dY = %s. It says how much the loss would change per unit change of this node's output.", name, brief(card.Upstream, n.Shape)))
 	}
 	if n.Op == nil {
 		return append(out, "This is a leaf (an input or a parameter): nothing came before it, so its gradient is only collected here. A parameter's gradient is what the optimizer uses to update it.")
@@ -82,11 +83,12 @@ func explainStep(s *app.Stepper) []string {
 	out = append(out, fmt.Sprintf("The forward rule of %s is %s; the chain rule for it is %s.", n.Label, card.Formula, card.Rule))
 	for _, l := range card.Contribs {
 		parent := nodes[l.Parent].Title()
-		p := fmt.Sprintf("For %s (the operand %s): %s, which with the numbers is %s = %s.", parent, l.Operand, l.Clause, l.Numbers, l.Value)
+		ps := nodes[l.Parent].Shape
+		p := fmt.Sprintf("For %s (the operand %s): %s, which with the numbers is %s = %s.", parent, l.Operand, l.Clause, brief(l.Numbers, nil), brief(l.Value, ps))
 		if l.Accumulates {
-			p += fmt.Sprintf(" %s already had the gradient %s from another node that uses it, so this contribution is added (+=): it becomes %s. A value used twice collects a gradient from each use.", parent, l.Before, l.After)
+			p += fmt.Sprintf(" %s already had the gradient %s from another node that uses it, so this contribution is added (+=): it becomes %s. A value used twice collects a gradient from each use.", parent, brief(l.Before, ps), brief(l.After, ps))
 		} else {
-			p += fmt.Sprintf(" This is the first gradient %s receives, so its gradient is now %s.", parent, l.After)
+			p += fmt.Sprintf(" This is the first gradient %s receives, so its gradient is now %s.", parent, brief(l.After, ps))
 		}
 		out = append(out, p)
 	}
@@ -98,7 +100,7 @@ func explainStep(s *app.Stepper) []string {
 
 func explainForward(s *app.Stepper, n app.NodeInfo, c app.Counts) []string {
 	out := []string{fmt.Sprintf("Forward step %d of %d: %s.", c.Forward, c.ForwardTotal, n.Title())}
-	v := app.Inline(s.Value(n.ID))
+	v := brief(app.Inline(s.Value(n.ID)), n.Shape)
 	switch {
 	case n.Op == nil && n.Role != "":
 		out = append(out, fmt.Sprintf("This is the %s of the training step, given from outside: %s.", n.Role, v))
@@ -114,7 +116,7 @@ func explainForward(s *app.Stepper, n app.NodeInfo, c app.Counts) []string {
 			if k > 0 {
 				args += ", "
 			}
-			args += fmt.Sprintf("%s = %s (node #%d)", t.Name, t.Value, t.Node)
+			args += fmt.Sprintf("%s = %s (node #%d)", t.Name, brief(t.Value, nil), t.Node)
 		}
 		out = append(out, fmt.Sprintf("It computes %s from %s.", card.Formula, args), fmt.Sprintf("The result is Y = %s.", v))
 		if n.Role != "" {
@@ -125,4 +127,16 @@ func explainForward(s *app.Stepper, n app.NodeInfo, c app.Counts) []string {
 		out = append(out, "The forward pass is complete. Press → again to start the backward pass at the loss.")
 	}
 	return out
+}
+
+// brief keeps a formatted tensor short enough to read aloud: long ones
+// become their shape (the inspector shows every number).
+func brief(s string, shape tensor.Shape) string {
+	if len([]rune(s)) <= 48 {
+		return s
+	}
+	if shape != nil {
+		return fmt.Sprintf("a %v tensor (its numbers are in the inspector)", shape)
+	}
+	return "numbers too many to read aloud (see the inspector)"
 }

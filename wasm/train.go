@@ -301,7 +301,7 @@ func (v *trainView) render() {
 	}
 	c.acc.Set("textContent", acc)
 	rate := "—"
-	if v.running && v.rate > 0 {
+	if v.rate > 0 {
 		rate = strconv.Itoa(int(math.Round(v.rate)))
 	}
 	c.rate.Set("textContent", rate)

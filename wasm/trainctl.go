@@ -118,8 +118,8 @@ func newTrainControls(v *trainView) trainControls {
 
 	picture := appendAll(u.el("div", "class", "train-picture"), v.plot.canvas, c.legendBox)
 	side := appendAll(u.el("div", "class", "train-side"), figures, v.loss.canvas, chartKey, c.counts, c.msg)
-	main := appendAll(u.el("div", "class", "train-main"), picture, side)
-	appendAll(v.root, run, settings, main, data)
+	main := appendAll(u.el("div", "class", "train-main"), settings, picture, side)
+	appendAll(v.root, run, main, data)
 	return c
 }
 

@@ -182,6 +182,10 @@ func (p *plot) points(d *train.Dataset, classes, test bool) {
 		c.Call("fill")
 		c.Set("lineWidth", 1*k)
 		c.Set("strokeStyle", "#ffffff")
+		if !classes { // values near 0 are near white: outline them
+			c.Set("strokeStyle", "#4a4a48")
+			c.Set("lineWidth", 0.8*k)
+		}
 		c.Call("stroke")
 	}
 }

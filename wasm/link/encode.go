@@ -98,6 +98,13 @@ func Encode(s *State) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	return Pack(raw)
+}
+
+// Pack deflates an envelope with the v1 dictionary and adds the prefix,
+// without validating it: Encode uses it, and tests use it to make links
+// whose content is broken on purpose.
+func Pack(raw []byte) (string, error) {
 	var buf bytes.Buffer
 	w, err := flate.NewWriterDict(&buf, flate.BestCompression, []byte(dictionary))
 	if err != nil {

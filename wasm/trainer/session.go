@@ -153,7 +153,7 @@ func (s *Session) record() error {
 		return err
 	}
 	if bad(tr.Loss) {
-		return fmt.Errorf("step %d: the loss on the training set is %v", s.tr.Steps(), tr.Loss)
+		return s.evalFault(tr.Loss)
 	}
 	s.history = append(s.history, Record{Step: s.tr.Steps(), Train: tr, Test: te})
 	if len(s.history) > MaxHistory {
@@ -187,4 +187,23 @@ func (s *Session) Batch() (x, y *tensor.Tensor) { return s.tr.Batch() }
 // classification set, class-index points, or a classification loss).
 func (s *Session) Classification() bool {
 	return s.trainSet.Classes > 0 || s.model.Loss != nn.MSE
+}
+
+// evalFault names the first layer whose output over the training set is NaN
+// or infinite, as the trainer does for a batch, when the loss over the
+// whole set is not finite.
+func (s *Session) evalFault(loss float64) error {
+	m := s.model
+	n := s.trainSet.Len()
+	x := &tensor.Tensor{Shape: append(tensor.Shape{n}, m.Seq.Input()...), Data: s.trainSet.X.Data}
+	y := &tensor.Tensor{Shape: append(tensor.Shape{n}, m.Loss.Target(m.Seq.Output())...), Data: s.trainSet.Y.Data}
+	p := nn.NewPass(m)
+	if err := p.Forward(x, y, nn.Eval, 0); err == nil {
+		for i := 0; i < m.Seq.Len(); i++ {
+			if !p.LayerOutput(i).Finite() {
+				return &train.NumericError{Step: s.tr.Steps(), Layer: i, Type: m.Seq.Layer(i).Type(), What: "output (over the training set)", Value: loss}
+			}
+		}
+	}
+	return fmt.Errorf("step %d: the loss (%s) over the training set is %v: the outputs are finite but too large", s.tr.Steps(), m.Loss, loss)
 }

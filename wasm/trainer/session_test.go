@@ -78,6 +78,9 @@ func TestNaNStops(t *testing.T) {
 		t.Fatalf("Run = %d, nil; want the step that diverged", n)
 	}
 	t.Logf("diverged: %v (NumericError: %v)", err, errors.As(err, &ne))
+	if !strings.Contains(err.Error(), "step ") || !(errors.As(err, &ne) || strings.Contains(err.Error(), "loss (mse)")) {
+		t.Errorf("the message %q names neither the layer nor the loss", err)
+	}
 	if n >= 1000 || s.Err() == nil || !strings.Contains(err.Error(), "step") {
 		t.Errorf("Run ran %d steps, Err %v", n, s.Err())
 	}
