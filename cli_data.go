@@ -5,7 +5,6 @@ import (
 	"os"
 
 	"tapelab/engine/nn"
-	"tapelab/engine/tensor"
 	"tapelab/engine/train"
 )
 
@@ -28,13 +27,4 @@ func loadData(path string, m *nn.Model) (*train.Dataset, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return d, nil
-}
-
-// batch returns the whole dataset as one batch shaped for m: x [n, input...]
-// and y [n, target...], sharing the dataset's storage.
-func batch(d *train.Dataset, m *nn.Model) (x, y *tensor.Tensor) {
-	n := d.Len()
-	x = &tensor.Tensor{Shape: append(tensor.Shape{n}, m.Seq.Input()...), Data: d.X.Data}
-	y = &tensor.Tensor{Shape: append(tensor.Shape{n}, m.Loss.Target(m.Seq.Output())...), Data: d.Y.Data}
-	return x, y
 }

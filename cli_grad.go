@@ -38,7 +38,7 @@ func runGrad(_ context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	x, y := batch(d, m)
+	x, y := d.Batch(m)
 	p := nn.NewPass(m)
 	if err := p.Forward(x, y, nn.Train, sm.Seed); err != nil {
 		return err

@@ -204,7 +204,7 @@ func TestGradMatchesPyTorch(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		x, _ := batch(d, m)
+		x, _ := d.Batch(m)
 		p := nn.NewPass(m)
 		if err := p.Forward(x, nil, nn.Eval, 0); err != nil {
 			t.Fatal(err)
@@ -298,7 +298,7 @@ func TestIRCommand(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		x, y := batch(d, m)
+		x, y := d.Batch(m)
 		n := x.Shape[0]
 		out, _, err := runCLI(t, "ir", "-model", model, "-batch", strconv.Itoa(n))
 		if err != nil {

@@ -29,13 +29,13 @@ func (d *Dataset) Fits(m *nn.Model) error {
 	if err := fits(d.X.Shape[1], d.Y.Shape[1], d.Classes, m.Seq.Input(), m.Seq.Output(), m.Loss); err != nil {
 		return err
 	}
-	x, y := d.views(m)
+	x, y := d.Batch(m)
 	return m.CheckBatch(x, y)
 }
 
-// views returns X and Y reshaped to [n, input...] and [n, target...] for m,
-// sharing the data.
-func (d *Dataset) views(m *nn.Model) (x, y *tensor.Tensor) {
+// Batch returns the whole dataset as one batch shaped for m: x [n, input...]
+// and y [n, target...] (see nn.Loss.Target), sharing d's storage.
+func (d *Dataset) Batch(m *nn.Model) (x, y *tensor.Tensor) {
 	n := d.Len()
 	x = &tensor.Tensor{Shape: append(tensor.Shape{n}, m.Seq.Input()...), Data: d.X.Data}
 	y = &tensor.Tensor{Shape: append(tensor.Shape{n}, m.Loss.Target(m.Seq.Output())...), Data: d.Y.Data}

@@ -40,7 +40,7 @@ func evaluate(p *nn.Pass, m *nn.Model, d *Dataset) (Metrics, error) {
 	if err := d.Fits(m); err != nil {
 		return Metrics{}, err
 	}
-	x, y := d.views(m)
+	x, y := d.Batch(m)
 	if err := p.Forward(x, y, nn.Eval, 0); err != nil {
 		return Metrics{}, err
 	}
