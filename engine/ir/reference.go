@@ -32,7 +32,9 @@ var reference = map[string]refKernel{
 	"square": each(func(v float64) float64 {
 		return v * v
 	}),
-	"tanh":        each(math.Tanh),
+	// tanh is the engine's portable tanh (the same bits natively and in
+	// wasm); natively math.Tanh may differ from it in the last bit.
+	"tanh":        func(y *tensor.Tensor, x []*tensor.Tensor, _ op.Attrs) { tensor.Tanh(y, x[0]) },
 	"relu":        each(relu),
 	"sigmoid":     each(sigmoid),
 	"gelu":        each(gelu),
