@@ -31,31 +31,13 @@ var softmaxOp = &Op{
 			}
 		}
 	},
+	// The Jacobian diag(Y) − Y·Yᵀ of each row is symmetric, so the VJP and
+	// the JVP are the same product.
 	VJP: func(dx []*tensor.Tensor, dy, y *tensor.Tensor, _ []*tensor.Tensor, _ Attrs) {
-		n := lastDim(y)
-		for r := 0; r < len(y.Data); r += n {
-			gr, yr, dr := dy.Data[r:r+n], y.Data[r:r+n], dx[0].Data[r:r+n]
-			dot := 0.0
-			for j, g := range gr {
-				dot += g * yr[j]
-			}
-			for j, g := range gr {
-				dr[j] = yr[j] * (g - dot)
-			}
-		}
+		softmaxJacobian(dx[0], y, dy)
 	},
 	JVP: func(dy *tensor.Tensor, dx []*tensor.Tensor, y *tensor.Tensor, _ []*tensor.Tensor, _ Attrs) {
-		n := lastDim(y)
-		for r := 0; r < len(y.Data); r += n {
-			tr, yr, out := dx[0].Data[r:r+n], y.Data[r:r+n], dy.Data[r:r+n]
-			dot := 0.0
-			for j, t := range tr {
-				dot += yr[j] * t
-			}
-			for j, t := range tr {
-				out[j] = yr[j] * (t - dot)
-			}
-		}
+		softmaxJacobian(dy, y, dx[0])
 	},
 	// The VJP multiplies by Y only; Y is finite whenever X is.
 	ZeroSafe: finiteOutput,
@@ -114,6 +96,22 @@ var logSoftmaxOp = &Op{
 		}
 		return true
 	},
+}
+
+// softmaxJacobian sets out = J·v row by row, where J = diag(Y) − Y·Yᵀ is
+// the Jacobian of the softmax with output y: out = Y ⊙ (v − Σ_row(v ⊙ Y)).
+func softmaxJacobian(out, y, v *tensor.Tensor) {
+	n := lastDim(y)
+	for r := 0; r < len(y.Data); r += n {
+		vr, yr, or := v.Data[r:r+n], y.Data[r:r+n], out.Data[r:r+n]
+		dot := 0.0
+		for j, g := range vr {
+			dot += g * yr[j]
+		}
+		for j, g := range vr {
+			or[j] = yr[j] * (g - dot)
+		}
+	}
 }
 
 // lastAxis is the shape rule of the row-wise ops: X needs at least one
