@@ -13,21 +13,13 @@ var sumOp = &Op{
 	Rule:     "dX = dy (every entry)",
 	Infer:    scalarOut,
 	Forward: func(y *tensor.Tensor, x []*tensor.Tensor, _ Attrs) {
-		s := 0.0
-		for _, v := range x[0].Data {
-			s += v
-		}
-		y.Data[0] = s
+		y.Data[0] = total(x[0].Data)
 	},
 	VJP: func(dx []*tensor.Tensor, dy, _ *tensor.Tensor, _ []*tensor.Tensor, _ Attrs) {
 		dx[0].Fill(dy.Data[0])
 	},
 	JVP: func(dy *tensor.Tensor, dx []*tensor.Tensor, _ *tensor.Tensor, _ []*tensor.Tensor, _ Attrs) {
-		s := 0.0
-		for _, v := range dx[0].Data {
-			s += v
-		}
-		dy.Data[0] = s
+		dy.Data[0] = total(dx[0].Data)
 	},
 	ZeroSafe: Always,
 }
@@ -39,21 +31,13 @@ var meanOp = &Op{
 	Rule:     "dX = dy / n (every entry)",
 	Infer:    scalarOut,
 	Forward: func(y *tensor.Tensor, x []*tensor.Tensor, _ Attrs) {
-		s := 0.0
-		for _, v := range x[0].Data {
-			s += v
-		}
-		y.Data[0] = s / float64(len(x[0].Data))
+		y.Data[0] = total(x[0].Data) / float64(len(x[0].Data))
 	},
 	VJP: func(dx []*tensor.Tensor, dy, _ *tensor.Tensor, _ []*tensor.Tensor, _ Attrs) {
 		dx[0].Fill(dy.Data[0] / float64(len(dx[0].Data)))
 	},
 	JVP: func(dy *tensor.Tensor, dx []*tensor.Tensor, _ *tensor.Tensor, _ []*tensor.Tensor, _ Attrs) {
-		s := 0.0
-		for _, v := range dx[0].Data {
-			s += v
-		}
-		dy.Data[0] = s / float64(len(dx[0].Data))
+		dy.Data[0] = total(dx[0].Data) / float64(len(dx[0].Data))
 	},
 	ZeroSafe: Always,
 }
@@ -169,4 +153,13 @@ func spreadAxis(dx, dy *tensor.Tensor, axis int, div float64) {
 			}
 		}
 	}
+}
+
+// total returns the sum of xs in index order.
+func total(xs []float64) float64 {
+	s := 0.0
+	for _, v := range xs {
+		s += v
+	}
+	return s
 }

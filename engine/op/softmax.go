@@ -64,10 +64,7 @@ var logSoftmaxOp = &Op{
 		n := lastDim(y)
 		for r := 0; r < len(y.Data); r += n {
 			gr, yr, dr := dy.Data[r:r+n], y.Data[r:r+n], dx[0].Data[r:r+n]
-			sum := 0.0
-			for _, g := range gr {
-				sum += g
-			}
+			sum := total(gr)
 			for j, g := range gr {
 				dr[j] = g - math.Exp(yr[j])*sum
 			}
