@@ -3,7 +3,9 @@
 package e2e
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"net/http"
 	"os"
 	"strings"
@@ -15,8 +17,10 @@ import (
 	"github.com/chromedp/cdproto/log"
 	"github.com/chromedp/chromedp"
 
+	"tapelab/engine/spec"
 	"tapelab/web"
 	"tapelab/web/apitest"
+	"tapelab/web/worker/workerdtest"
 )
 
 // browserLog collects the browser's log entries (CSP violations, refused
@@ -157,4 +161,67 @@ func (l *requestLog) count(path string) int {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.n[path]
+}
+
+// TestSharedModelOpens stores a model through the share API and opens its
+// /s/{id} link in the browser, on the local handler and on the worker in
+// workerd: the playground must hold exactly the stored model.
+func TestSharedModelOpens(t *testing.T) {
+	store, err := web.OpenFileStore(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := web.NewHandler(web.Options{Static: os.DirFS(staticDir), Precompress: true, Store: store})
+	if err != nil {
+		t.Fatal(err)
+	}
+	local := startServer(t, h)
+	if err := workerdtest.Install("../web/worker"); err != nil {
+		t.Fatal(err)
+	}
+	dev, err := workerdtest.Start("../web/worker", t.TempDir(), 6*time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := dev.Stop(); err != nil {
+			t.Error(err)
+		}
+	})
+	doc := []byte(`{"version":1,"input":[2],"layers":[{"type":"linear","out":3},{"type":"relu"},{"type":"linear","out":1}],"loss":"mse","seed":42,"dataset":{"name":"reg-plane"}}`)
+	tab := newBrowser(t)
+	for _, backend := range []struct{ name, url string }{{"go run . serve", local.URL}, {"the worker in workerd", dev.URL}} {
+		resp, err := http.Post(backend.url+"/api/share", "application/json", bytes.NewReader(doc))
+		if err != nil {
+			t.Fatalf("%s: POST /api/share: %v", backend.name, err)
+		}
+		var created struct{ ID, URL string }
+		err = json.NewDecoder(resp.Body).Decode(&created)
+		resp.Body.Close()
+		if err != nil || resp.StatusCode != http.StatusCreated {
+			t.Fatalf("%s: POST /api/share: %d %v", backend.name, resp.StatusCode, err)
+		}
+		if err := chromedp.Do(tab, chromedp.Navigate(backend.url+created.URL)); err != nil {
+			t.Fatalf("%s: opening %s: %v", backend.name, created.URL, err)
+		}
+		// The page exports the model it holds, with its current parameter
+		// values (drawn from the seed) written out: without them it must
+		// be the shared document.
+		got, err := chromedp.Run(tab, chromedp.Poll[string](
+			`typeof tapelabExport === "function" && typeof tapelabExport("spec") === "string" && JSON.parse(tapelabExport("spec")).seed === 42 && tapelabExport("spec")`,
+			chromedp.WithPollingTimeout(60*time.Second)))
+		if err != nil {
+			holds, _ := chromedp.Run(tab, chromedp.Evaluate[string](`JSON.stringify(typeof tapelabExport === "function" ? tapelabExport("spec") : "no tapelabExport")`))
+			t.Errorf("%s: the page at %s did not open the shared model (%v); it holds %s; %s", backend.name, created.URL, err, holds, pageError(tab))
+			continue
+		}
+		m, err := spec.Decode([]byte(got))
+		if err != nil {
+			t.Fatalf("%s: the page exports a document spec.Decode rejects: %v\n%s", backend.name, err, got)
+		}
+		m.Params = nil
+		if canon, err := spec.Encode(m); err != nil || !bytes.Equal(canon, doc) {
+			t.Errorf("%s: the page at %s holds the model\n%s\nwant the shared one\n%s", backend.name, created.URL, canon, doc)
+		}
+	}
 }

@@ -215,6 +215,11 @@ func (c *checker) run(docs Docs) {
 			c.fail("%s: body %.200q, want the canonical model %.200q", r.what, r.body, docs.Model)
 		}
 	}
+	home := c.do("GET", "/", "", nil)
+	if c.expect(home, http.StatusOK) {
+		c.expectType(home, "text/html")
+		c.expectSecurityHeaders(home, false)
+	}
 	for _, page := range []struct {
 		prefix string
 		framed bool
@@ -223,15 +228,13 @@ func (c *checker) run(docs Docs) {
 		if c.expect(r, http.StatusOK) {
 			c.expectType(r, "text/html")
 			c.expectSecurityHeaders(r, page.framed)
+			if home != nil && !bytes.Equal(r.body, home.body) {
+				c.fail("%s: the body (%d bytes) is not the playground page GET / serves (%d bytes)", r.what, len(r.body), len(home.body))
+			}
 			if bytes.Contains(r.body, []byte(id)) {
 				c.fail("%s: the page contains the id from the URL; nothing from the request may be written into HTML", r.what)
 			}
 		}
-	}
-	r = c.do("GET", "/", "", nil)
-	if c.expect(r, http.StatusOK) {
-		c.expectType(r, "text/html")
-		c.expectSecurityHeaders(r, false)
 	}
 
 	unknown := "aaaaaaaaaaaaaaaa"

@@ -13,6 +13,7 @@ package main
 
 import (
 	"fmt"
+	"net/http"
 	"os"
 
 	"github.com/syumai/workers"
@@ -33,7 +34,18 @@ func main() {
 		fmt.Fprintln(os.Stderr, "worker:", err)
 		os.Exit(1)
 	}
-	workers.Serve(h)
+	workers.Serve(identityOnly(h))
+}
+
+// identityOnly makes h answer every request uncompressed. Cloudflare
+// compresses a worker's responses itself; a body the handler had already
+// compressed would be compressed a second time, because the runtime takes
+// the Content-Encoding header as a request to encode.
+func identityOnly(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		r.Header.Del("Accept-Encoding")
+		h.ServeHTTP(w, r)
+	})
 }
 
 // openShares opens the SHARES namespace. The worker's bindings exist only
