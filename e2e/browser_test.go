@@ -50,7 +50,7 @@ func findChromium() string {
 
 // chromium returns the browser's path, or skips the test (fails it when
 // TAPELAB_E2E=required, as ./build.sh test sets) when there is none.
-func chromium(t *testing.T) string {
+func chromium(t testing.TB) string {
 	t.Helper()
 	exe := findChromium()
 	if exe != "" {
@@ -65,7 +65,7 @@ func chromium(t *testing.T) string {
 
 // newBrowser starts headless Chromium with a temporary profile and returns
 // a context for one tab; the browser stops when the test ends.
-func newBrowser(t *testing.T) context.Context {
+func newBrowser(t testing.TB) context.Context {
 	t.Helper()
 	exe := chromium(t)
 	opts := []chromedp.ExecAllocatorOption{
@@ -98,7 +98,7 @@ func newBrowser(t *testing.T) context.Context {
 }
 
 // startServer serves h on a free loopback port until the test ends.
-func startServer(t *testing.T, h http.Handler) *httptest.Server {
+func startServer(t testing.TB, h http.Handler) *httptest.Server {
 	t.Helper()
 	srv := httptest.NewServer(h) // listens on 127.0.0.1:0
 	t.Cleanup(srv.Close)
@@ -106,7 +106,7 @@ func startServer(t *testing.T, h http.Handler) *httptest.Server {
 }
 
 // playgroundHandler is the real handler over the real static folder.
-func playgroundHandler(t *testing.T) http.Handler {
+func playgroundHandler(t testing.TB) http.Handler {
 	t.Helper()
 	h, err := web.NewHandler(web.Options{Static: os.DirFS(staticDir), Precompress: true})
 	if err != nil {
@@ -116,7 +116,7 @@ func playgroundHandler(t *testing.T) http.Handler {
 }
 
 // saveScreenshot writes png to screenshots/name.png (git-ignored).
-func saveScreenshot(t *testing.T, name string, png []byte) {
+func saveScreenshot(t testing.TB, name string, png []byte) {
 	t.Helper()
 	if err := os.MkdirAll("screenshots", 0o755); err != nil {
 		t.Fatal(err)

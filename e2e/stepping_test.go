@@ -24,14 +24,14 @@ import (
 // pgTab is the playground loaded in one browser tab, driven as a person
 // would: clicks, typing and keys.
 type pgTab struct {
-	t    *testing.T
+	t    testing.TB
 	tab  context.Context
 	size string // "1280x720", for screenshot names
 }
 
 // openPlayground loads the playground at the given window size and waits
 // until Go has drawn the tape.
-func openPlayground(t *testing.T, w, h int64) *pgTab {
+func openPlayground(t testing.TB, w, h int64) *pgTab {
 	t.Helper()
 	tab := newBrowser(t)
 	srv := startServer(t, playgroundHandler(t))
