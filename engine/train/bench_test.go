@@ -125,50 +125,32 @@ func step(b *testing.B, f func() (float64, error)) {
 // TestStepAllocatesNothing: after warm-up a training step allocates nothing.
 func TestStepAllocatesNothing(t *testing.T) {
 	for _, w := range bench.Workloads() {
-		tr := workloadTrainer(t, w)
-		for range 3 {
-			if _, err := tr.Step(); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if n := testing.AllocsPerRun(20, func() {
-			if _, err := tr.Step(); err != nil {
-				t.Fatal(err)
-			}
-		}); n != 0 {
+		if n := stepAllocs(t, workloadTrainer(t, w)); n != 0 {
 			t.Errorf("%s: %v allocations per step", w.Name, n)
 		}
 	}
 	// Adam, momentum, dropout and batch norm: still nothing after warm-up.
 	for _, opt := range []string{"adam", "momentum"} {
-		sm, err := spec.Decode([]byte(`{"version":1,"input":[2],"layers":[{"type":"linear","out":8},{"type":"batch_norm"},{"type":"gelu"},{"type":"dropout","p":0.2},{"type":"linear","out":3}],
-			"loss":"cross_entropy","seed":3,"dataset":{"name":"spiral"},"optimizer":{"name":"` + opt + `"}}`))
-		if err != nil {
-			t.Fatal(err)
-		}
-		m, err := sm.Build()
-		if err != nil {
-			t.Fatal(err)
-		}
-		d, _, err := train.Generate(sm.Dataset)
-		if err != nil {
-			t.Fatal(err)
-		}
-		tr, err := train.NewTrainer(m, d, sm.Optimizer, sm.BatchSize, sm.Seed)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for range 3 {
-			if _, err := tr.Step(); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if n := testing.AllocsPerRun(20, func() {
-			if _, err := tr.Step(); err != nil {
-				t.Fatal(err)
-			}
-		}); n != 0 {
+		tr, _, _ := fromSpec(t, `{"version":1,"input":[2],"layers":[{"type":"linear","out":8},{"type":"batch_norm"},{"type":"gelu"},{"type":"dropout","p":0.2},{"type":"linear","out":3}],
+			"loss":"cross_entropy","seed":3,"dataset":{"name":"spiral"},"optimizer":{"name":"`+opt+`"}}`)
+		if n := stepAllocs(t, tr); n != 0 {
 			t.Errorf("%s with batch norm and dropout: %v allocations per step", opt, n)
 		}
 	}
+}
+
+// stepAllocs warms tr up with three steps and returns the average number of
+// allocations of a further step.
+func stepAllocs(t *testing.T, tr *train.Trainer) float64 {
+	t.Helper()
+	for range 3 {
+		if _, err := tr.Step(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return testing.AllocsPerRun(20, func() {
+		if _, err := tr.Step(); err != nil {
+			t.Fatal(err)
+		}
+	})
 }
