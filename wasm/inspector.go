@@ -220,26 +220,33 @@ func tensorEl(doc document, t *tensor.Tensor, id string) elem {
 		wrap.AppendChild(table)
 		return wrap
 	}
-	cols := len(rows[0])
+	// A colour grid of at most gridMax × gridMax cells, sampled evenly.
+	const gridMax = 48
+	nrows, ncols := len(rows), len(rows[0])
+	ri, ci := app.Sample(nrows, gridMax), app.Sample(ncols, gridMax)
 	cell := 12.0
-	if cols > 24 {
-		cell = 288 / float64(cols)
+	if len(ci) > 24 {
+		cell = 288 / float64(len(ci))
 	}
-	svg := svgEl(doc, "svg", "class", "grid", "width", f1(cell*float64(cols)), "height", f1(cell*float64(len(rows))),
+	svg := svgEl(doc, "svg", "class", "grid", "width", f1(cell*float64(len(ci))), "height", f1(cell*float64(len(ri))),
 		"role", "img", "aria-label", "colour grid of "+t.Shape.String())
-	k := 0
-	for r := range rows {
-		for c := 0; c < cols; c++ {
-			rect := svgEl(doc, "rect", "x", f1(float64(c)*cell), "y", f1(float64(r)*cell), "width", f1(cell), "height", f1(cell),
+	for y, r := range ri {
+		for x, c := range ci {
+			k := r*ncols + c
+			rect := svgEl(doc, "rect", "x", f1(float64(x)*cell), "y", f1(float64(y)*cell), "width", f1(cell), "height", f1(cell),
 				"fill", app.Colour(t.Data[k]))
 			tt := svgEl(doc, "title")
 			tt.SetTextContent(full[k])
 			rect.AppendChild(tt)
 			svg.AppendChild(rect)
-			k++
 		}
 	}
 	wrap.AppendChild(svg)
-	wrap.AppendChild(textEl(doc, "p", "hint", t.Shape.String()+": hover a cell for its number; colours follow the scale above the tape"))
+	hint := t.Shape.String() + ": hover a cell for its number; colours follow the scale above the tape"
+	if len(ri) < nrows || len(ci) < ncols {
+		hint += " (a sample: " + strconv.Itoa(len(ri)) + " of " + strconv.Itoa(nrows) + " rows, " +
+			strconv.Itoa(len(ci)) + " of " + strconv.Itoa(ncols) + " columns)"
+	}
+	wrap.AppendChild(textEl(doc, "p", "hint", hint))
 	return wrap
 }

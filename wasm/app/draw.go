@@ -44,8 +44,11 @@ func Layout(nodes []NodeInfo) (*layout.Layout, error) {
 
 // StripSample returns the indices of up to StripCells elements of a tensor
 // of n elements, evenly spread.
-func StripSample(n int) []int {
-	k := min(n, StripCells)
+func StripSample(n int) []int { return Sample(n, StripCells) }
+
+// Sample returns the indices of up to k of n items, evenly spread, in order.
+func Sample(n, k int) []int {
+	k = min(n, k)
 	idx := make([]int, k)
 	for i := range idx {
 		idx[i] = i * n / k
