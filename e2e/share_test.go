@@ -167,6 +167,7 @@ func (l *requestLog) count(path string) int {
 // /s/{id} link in the browser, on the local handler and on the worker in
 // workerd: the playground must hold exactly the stored model.
 func TestSharedModelOpens(t *testing.T) {
+	tab := newBrowser(t) // first: it skips the test when there is no browser
 	store, err := web.OpenFileStore(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -189,7 +190,6 @@ func TestSharedModelOpens(t *testing.T) {
 		}
 	})
 	doc := []byte(`{"version":1,"input":[2],"layers":[{"type":"linear","out":3},{"type":"relu"},{"type":"linear","out":1}],"loss":"mse","seed":42,"dataset":{"name":"reg-plane"}}`)
-	tab := newBrowser(t)
 	for _, backend := range []struct{ name, url string }{{"go run . serve", local.URL}, {"the worker in workerd", dev.URL}} {
 		resp, err := http.Post(backend.url+"/api/share", "application/json", bytes.NewReader(doc))
 		if err != nil {
