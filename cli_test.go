@@ -15,6 +15,7 @@ import (
 
 	"tapelab/engine/ir"
 	"tapelab/engine/nn"
+	"tapelab/engine/nn/nntest"
 	"tapelab/engine/tensor"
 )
 
@@ -48,7 +49,7 @@ func parseGrad(t *testing.T, s string) *gradResult {
 	}
 	r.flat = map[string][]float64{}
 	for k, v := range r.Grads {
-		r.flat[k] = flatten(v)
+		r.flat[k] = nntest.Flat(v)
 	}
 	// key order, from the raw text
 	var raw struct {
@@ -64,20 +65,6 @@ func parseGrad(t *testing.T, s string) *gradResult {
 		d.Decode(&skip)
 	}
 	return &r
-}
-
-func flatten(v any) []float64 {
-	switch v := v.(type) {
-	case float64:
-		return []float64{v}
-	case []any:
-		var out []float64
-		for _, e := range v {
-			out = append(out, flatten(e)...)
-		}
-		return out
-	}
-	return nil
 }
 
 // TestGradByHand checks `grad` on a 2-2-1 tanh network with mse against
@@ -189,7 +176,7 @@ func TestGradMatchesPyTorch(t *testing.T) {
 		if !close(ours.Loss, theirs.Loss) {
 			t.Errorf("%s: loss %v, PyTorch %v", name, ours.Loss, theirs.Loss)
 		}
-		of, tf := flatten(toAny(ours.Outputs)), flatten(toAny(theirs.Outputs))
+		of, tf := nntest.Flat(toAny(ours.Outputs)), nntest.Flat(toAny(theirs.Outputs))
 		for i := range tf {
 			if len(of) != len(tf) || !close(of[i], tf[i]) {
 				t.Fatalf("%s: outputs %v, PyTorch %v", name, ours.Outputs, theirs.Outputs)
@@ -209,7 +196,7 @@ func TestGradMatchesPyTorch(t *testing.T) {
 		if err := p.Forward(x, nil, nn.Eval, 0); err != nil {
 			t.Fatal(err)
 		}
-		ef := flatten(toAny(theirs.EvalOutputs))
+		ef := nntest.Flat(toAny(theirs.EvalOutputs))
 		for i, v := range p.Output().Data {
 			if len(ef) != len(p.Output().Data) || !close(v, ef[i]) {
 				t.Fatalf("%s: eval outputs %v, PyTorch %v", name, p.Output(), theirs.EvalOutputs)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"tapelab/engine/nn"
+	"tapelab/engine/nn/nntest"
 	"tapelab/engine/spec"
 	"tapelab/engine/tensor"
 )
@@ -22,21 +23,6 @@ type golden struct {
 	Output  any
 	Grads   map[string]any
 	Buffers map[string]any
-}
-
-// flat flattens nested JSON arrays of numbers.
-func flat(v any) []float64 {
-	switch v := v.(type) {
-	case float64:
-		return []float64{v}
-	case []any:
-		var out []float64
-		for _, e := range v {
-			out = append(out, flat(e)...)
-		}
-		return out
-	}
-	return nil
 }
 
 // close reports whether got matches want within 1e-12 relative to the
@@ -89,10 +75,10 @@ func TestTorchGolden(t *testing.T) {
 			for i := 0; i < m.Seq.Len(); i++ {
 				seen[m.Seq.Layer(i).Type()+" "+g.Mode] = true
 			}
-			xs := flat(g.X)
+			xs := nntest.Flat(g.X)
 			n := len(xs) / m.Seq.Input().Size()
 			x := &tensor.Tensor{Shape: append(tensor.Shape{n}, m.Seq.Input()...), Data: xs}
-			y := &tensor.Tensor{Shape: append(tensor.Shape{n}, m.Loss.Target(m.Seq.Output())...), Data: flat(g.Y)}
+			y := &tensor.Tensor{Shape: append(tensor.Shape{n}, m.Loss.Target(m.Seq.Output())...), Data: nntest.Flat(g.Y)}
 			mode := nn.Train
 			if g.Mode == "eval" {
 				mode = nn.Eval
@@ -107,21 +93,21 @@ func TestTorchGolden(t *testing.T) {
 			if i, ok := close([]float64{p.Loss()}, []float64{g.Loss}); !ok {
 				t.Errorf("loss %v, torch %v (%d)", p.Loss(), g.Loss, i)
 			}
-			if i, ok := close(p.Output().Data, flat(g.Output)); !ok {
-				t.Errorf("output differs at %d: %v vs torch %v", i, p.Output().Data, flat(g.Output))
+			if i, ok := close(p.Output().Data, nntest.Flat(g.Output)); !ok {
+				t.Errorf("output differs at %d: %v vs torch %v", i, p.Output().Data, nntest.Flat(g.Output))
 			}
 			for k, want := range g.Grads {
 				i := m.Index(k)
 				if i < 0 {
 					t.Fatalf("torch has gradient %s, the model has no such parameter", k)
 				}
-				if j, ok := close(p.Grad(i).Data, flat(want)); !ok {
-					t.Errorf("grad %s differs at %d:\n got %v\nwant %v", k, j, p.Grad(i).Data, flat(want))
+				if j, ok := close(p.Grad(i).Data, nntest.Flat(want)); !ok {
+					t.Errorf("grad %s differs at %d:\n got %v\nwant %v", k, j, p.Grad(i).Data, nntest.Flat(want))
 				}
 			}
 			for k, want := range g.Buffers {
-				if j, ok := close(m.Params[m.Index(k)].Data, flat(want)); !ok {
-					t.Errorf("buffer %s differs at %d:\n got %v\nwant %v", k, j, m.Params[m.Index(k)].Data, flat(want))
+				if j, ok := close(m.Params[m.Index(k)].Data, nntest.Flat(want)); !ok {
+					t.Errorf("buffer %s differs at %d:\n got %v\nwant %v", k, j, m.Params[m.Index(k)].Data, nntest.Flat(want))
 				}
 			}
 			for i, q := range m.Seq.Params() {

@@ -7,23 +7,10 @@ import (
 	"testing"
 
 	"tapelab/engine/nn"
+	"tapelab/engine/nn/nntest"
 	"tapelab/engine/tensor"
 	"tapelab/engine/train"
 )
-
-func flat(v any) []float64 {
-	switch v := v.(type) {
-	case float64:
-		return []float64{v}
-	case []any:
-		var out []float64
-		for _, e := range v {
-			out = append(out, flat(e)...)
-		}
-		return out
-	}
-	return nil
-}
 
 // TestOptimizersMatchTorch replays torch.optim trajectories
 // (testdata/torch_optim.py): SGD, SGD with momentum and Adam, with and
@@ -70,7 +57,7 @@ func TestOptimizersMatchTorch(t *testing.T) {
 			m, _ := nn.NewModel(seq, nn.MSE, 0, nn.InitPyTorch)
 			for k, v := range g.Init {
 				i := m.Index(k)
-				copy(m.Params[i].Data, flat(v))
+				copy(m.Params[i].Data, nntest.Flat(v))
 			}
 			opt, err := train.NewOptimizer(c)
 			if err != nil {
@@ -90,7 +77,7 @@ func TestOptimizersMatchTorch(t *testing.T) {
 				}
 				opt.Step(m.Params, grads)
 				for k, v := range want {
-					w := flat(v)
+					w := nntest.Flat(v)
 					for j, got := range m.Params[m.Index(k)].Data {
 						if math.Abs(got-w[j]) > 1e-12*math.Max(1, math.Abs(w[j])) {
 							t.Fatalf("%+v step %d: %s[%d] = %v, torch %v", c, step+1, k, j, got, w[j])

@@ -1,5 +1,6 @@
 // Package nntest generates random layers and layer sequences for property
-// tests of nn and the packages built on it.
+// tests of nn and the packages built on it, and flattens the nested number
+// arrays of the golden files those tests compare with PyTorch.
 package nntest
 
 import (
