@@ -6,8 +6,6 @@ import (
 	"io"
 	"path/filepath"
 
-	"tapelab/engine/nn"
-	"tapelab/engine/spec"
 	"tapelab/pytorch"
 )
 
@@ -31,19 +29,10 @@ func runExport(_ context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
-	code, err := pytorchCode(sm, m, filepath.Base(*model))
+	code, err := pytorch.Code(sm, m, filepath.Base(*model))
 	if err != nil {
 		return err
 	}
 	_, err = stdout.Write(code)
 	return err
 }
-
-// pytorchCode writes the model as a Python module defining INPUT_SHAPE,
-// model (an nn.Sequential holding the exact parameters) and loss_fn.
-func pytorchCode(sm *spec.Model, m *nn.Model, source string) ([]byte, error) {
-	return pytorch.Code(sm, m, source)
-}
-
-// pyFloat is a Python float literal that parses to the same bits.
-func pyFloat(v float64) string { return pytorch.Float(v) }

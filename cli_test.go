@@ -256,21 +256,6 @@ func TestExportCompiles(t *testing.T) {
 	}
 }
 
-// TestExportNumbers checks the Python literals keep every float's bits.
-func TestExportNumbers(t *testing.T) {
-	for v, want := range map[float64]string{
-		math.Copysign(0, -1): "-0.0", 0: "0.0", 2: "2.0", 0.1: "0.1", 1e21: "1e+21",
-		5e-324: "5e-324", math.Inf(1): "float('inf')", math.Inf(-1): "float('-inf')",
-	} {
-		if got := pyFloat(v); got != want {
-			t.Errorf("pyFloat(%v) = %s, want %s", v, got, want)
-		}
-	}
-	if got := pyFloat(math.NaN()); got != "float('nan')" {
-		t.Errorf("pyFloat(NaN) = %s", got)
-	}
-}
-
 // TestIRCommand checks that `ir` prints a document that decodes, checks,
 // and evaluates (ir.Denote) to the model's eval-mode output, and with
 // -loss -mode train to the loss `grad` reports.

@@ -13,17 +13,24 @@ import (
 	"tapelab/engine/tensor"
 )
 
+// TestFloat checks that the Python literals keep every float's bits.
 func TestFloat(t *testing.T) {
-	for v, want := range map[float64]string{1: "1.0", -0.5: "-0.5", 1e-300: "1e-300", math.Copysign(0, -1): "-0.0", math.Inf(1): "float('inf')"} {
+	for v, want := range map[float64]string{
+		1: "1.0", -0.5: "-0.5", 1e-300: "1e-300", math.Copysign(0, -1): "-0.0", 0: "0.0", 2: "2.0", 0.1: "0.1",
+		1e21: "1e+21", 5e-324: "5e-324", math.Inf(1): "float('inf')", math.Inf(-1): "float('-inf')",
+	} {
 		if got := Float(v); got != want {
 			t.Errorf("Float(%v) = %s, want %s", v, got, want)
 		}
+	}
+	if got := Float(math.NaN()); got != "float('nan')" {
+		t.Errorf("Float(NaN) = %s", got)
 	}
 }
 
 // TestCodeCompiles writes a model with every 1-D layer type and checks the
 // code with python3 -m py_compile (the numbers against torch are the
-// command line's TestExportNumbers).
+// command line's TestGradMatchesPyTorch).
 func TestCodeCompiles(t *testing.T) {
 	py, err := exec.LookPath("python3")
 	if err != nil {
