@@ -39,8 +39,8 @@ const (
 // Graph is an op-tagged DAG in SSA order: node i may only read nodes before
 // it. The graph's result is its last node.
 type Graph struct {
-	Nodes   []Node
-	Payload Payload
+	Nodes   []Node  // in SSA order, node i at index i
+	Payload Payload // the weights of const, param, linear and conv2d nodes
 }
 
 // Node is one operation of a Graph.

@@ -19,9 +19,9 @@ type Param struct {
 	// Name is the nn.Sequential state_dict key, "<layer index>.<name>",
 	// e.g. "0.weight" or "3.running_var".
 	Name   string
-	Layer  int
-	Shape  tensor.Shape
-	Buffer bool // no gradient, not updated by optimizers
+	Layer  int          // index of the layer that declares it
+	Shape  tensor.Shape // its shape, fixed when the Seq is built
+	Buffer bool         // no gradient, not updated by optimizers
 }
 
 // Seq is a sequence of layers whose shapes chain, checked when it is built.
@@ -42,7 +42,7 @@ type ShapeError struct {
 	Expects string // what it accepts, e.g. "expects [features]"
 	// Prev is the index of the layer before, or -1 for the model input.
 	Prev     int
-	PrevType string
+	PrevType string       // its type ("" for the model input)
 	Got      tensor.Shape // the shape Prev gives
 }
 
@@ -58,10 +58,10 @@ func (e *ShapeError) Error() string {
 // LayerError reports a layer with an invalid setting (Field names it) or
 // with tensors beyond MaxElements.
 type LayerError struct {
-	Layer int
-	Type  string
+	Layer int    // index of the layer at fault
+	Type  string // its type
 	Field string // the setting at fault, or "" when the fault is not one setting
-	Msg   string
+	Msg   string // what is wrong
 }
 
 // Error returns e.g. "layer 2 (linear): out: must be ≥ 1".

@@ -12,9 +12,9 @@ import (
 type Error struct {
 	// Node is the tape node or graph value id, or -1 when not yet known.
 	Node   int
-	Op     string
-	Shapes []tensor.Shape
-	Msg    string
+	Op     string         // the op's catalogue name, or the stage at fault ("inputs", "seeds")
+	Shapes []tensor.Shape // the operand shapes involved, in operand order
+	Msg    string         // what is wrong, without the node and op
 }
 
 // Error formats the failure as "node 7 matmul([2 3], [4 5]): message".
