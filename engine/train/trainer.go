@@ -151,10 +151,10 @@ func copyRow(dst, src []float64) {
 
 // NumericError reports a NaN or infinite value met during training.
 type NumericError struct {
-	Step  int    // the step, counting from 1 as Steps does
-	Layer int    // index of the first layer where the value appeared, -1 for the loss itself
-	Type  string // that layer's type, or the loss's name
-	What  string // "output", "gradient of 2.weight", "0.weight after the update", …
+	Step  int     // the step, counting from 1 as Steps does
+	Layer int     // index of the first layer where the value appeared, -1 for the loss itself
+	Type  string  // that layer's type, or the loss's name
+	What  string  // "output", "gradient of 2.weight", "0.weight after the update", …
 	Value float64 // the NaN or infinite value found
 }
 
