@@ -1,5 +1,7 @@
-// Package graph is TapeLab's typed SSA graph, TorchLean's GraphData and its
-// compiled path.
+// Package graph provides TapeLab's typed SSA graph (TorchLean's GraphData):
+// recording one from an op.Program, evaluating and differentiating it, and
+// compiling it to an autograd tape with a reverse pass that visits only what
+// an output depends on.
 //
 // A Graph is a list of values in creation order; value id = index. A value is
 // a leaf (an input or parameter, with a name, a shape and a requires-grad

@@ -1,6 +1,6 @@
 // Package train trains nn models: optimizers (SGD with momentum, Adam), the
-// playground's seeded datasets and CSV loading, a mini-batch training loop
-// that stops on NaN or infinite values, and metrics.
+// playground's seeded datasets, data files read from CSV or JSON, a
+// mini-batch training loop that stops on NaN or infinite values, and metrics.
 package train
 
 import (
