@@ -523,3 +523,26 @@ func TestStagesAt1024(t *testing.T) {
 	p.shot("6-broken-shape")
 	p.noPageError()
 }
+
+// TestWideLayerStaysUsable gives a layer 300 features: the tape still steps,
+// and the inspector samples the large tensors instead of drawing them all.
+func TestWideLayerStaysUsable(t *testing.T) {
+	p := openPlayground(t, 1280, 720)
+	p.typeInto("field-0-out", "300")
+	p.waitFor(`document.querySelector("#layer-0 .layer-shape").textContent.includes("[300]")`, "layer 0 to give [300]")
+	p.clickAndRedraw("to-end")
+	p.do("inspecting the wide linear", chromedp.Click(chromedp.ID("node-6")))
+	p.waitFor(`document.getElementById("insp-node").dataset.node === "6"`, "the inspector to show node 6")
+	if got := p.js(`document.getElementById("insp-value").dataset.shape`); got != "[4 300]" {
+		t.Errorf("node 6 value shape %q, want [4 300]", got)
+	}
+	cells := int(p.num(`document.querySelectorAll("#insp-value rect").length`))
+	if cells == 0 || cells > 48*48 {
+		t.Errorf("the value grid draws %d cells, want a sample of at most 48x48", cells)
+	}
+	if !strings.Contains(p.js(`document.getElementById("insp-value").textContent`), "a sample") {
+		t.Error("the grid does not say it is a sample")
+	}
+	p.shot("10-wide-layer")
+	p.noPageError()
+}

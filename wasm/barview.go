@@ -64,8 +64,7 @@ func newBarView(pv *playground) *barView {
 	modes.AppendChild(l2)
 	v.check = pv.button("Gradient check", "Compare every parameter gradient with central finite differences", v.gradCheck, "id", "gradcheck")
 	v.result = el(doc, "span", "class", "check-result mono", "id", "gradcheck-result", "role", "status")
-	help := pv.button("?", "Keyboard shortcuts (?)", v.toggleShortcuts, "id", "help")
-	add(v.root, title, lab, modes, v.check, v.result, help)
+	add(v.root, title, lab, modes, v.check, v.result)
 	v.passes = el(doc, "p", "class", "passes mono", "id", "passes")
 	v.root.AppendChild(v.passes)
 	return v

@@ -45,7 +45,8 @@ func newStepperView(pv *playground) *stepperView {
 	v.bwd = el(doc, "span", "id", "count-backward")
 	add(count, v.fwd, textEl(doc, "span", "sep", " · "), v.bwd)
 	v.said = el(doc, "div", "class", "said", "id", "said", "role", "status", "aria-live", "polite")
-	add(v.root, ctl, lab, count, v.said)
+	help := pv.button("?", "Keyboard shortcuts (?)", func() { pv.bar.toggleShortcuts() }, "id", "help")
+	add(v.root, ctl, lab, count, v.said, help)
 	return v
 }
 
