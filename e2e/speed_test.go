@@ -140,4 +140,3 @@ func BenchmarkNavigationToInteractive(b *testing.B) {
 	b.ReportMetric(inPage/float64(b.N), "ms-rendered")
 	b.ReportMetric(seen/float64(b.N), "ms-seen")
 }
-

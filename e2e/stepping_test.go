@@ -45,7 +45,7 @@ func openPlayground(t testing.TB, w, h int64) *pgTab {
 // js evaluates expr in the page and returns its value as a string.
 func (p *pgTab) js(expr string) string {
 	p.t.Helper()
-	s, err := chromedp.Run(p.tab, chromedp.Evaluate[string](`String(` + expr + `)`))
+	s, err := chromedp.Run(p.tab, chromedp.Evaluate[string](`String(`+expr+`)`))
 	if err != nil {
 		p.t.Fatalf("evaluating %s: %v\n%s", expr, err, pageError(p.tab))
 	}
@@ -80,7 +80,9 @@ func (p *pgTab) do(what string, actions ...chromedp.Action[chromedp.Void]) {
 }
 
 // redraws counts the playground's redraws so far.
-func (p *pgTab) redraws() int { return int(p.num(`document.getElementById("playground").dataset.redraws`)) }
+func (p *pgTab) redraws() int {
+	return int(p.num(`document.getElementById("playground").dataset.redraws`))
+}
 
 // clickAndRedraw clicks the button id and waits for the views to redraw.
 func (p *pgTab) clickAndRedraw(id string) {
