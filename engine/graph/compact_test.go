@@ -1,10 +1,14 @@
 package graph
 
 import (
+	"fmt"
 	"math"
+	"math/rand/v2"
 	"testing"
 
+	"tapelab/engine/autograd"
 	"tapelab/engine/op"
+	"tapelab/engine/randprog"
 	"tapelab/engine/tensor"
 )
 
@@ -132,5 +136,120 @@ func TestGradientsAreReusedBuffers(t *testing.T) {
 	second, _, _ := cc.BackwardFrom(int(y), tensor.Vector(5))
 	if kept.Data[0] != 2 || second[x].Data[0] != 10 || first[x].Data[0] != 10 {
 		t.Errorf("kept %v, second %v, first now %v", kept, second[x], first[x])
+	}
+}
+
+// compactStats counts what the compact-support test saw.
+type compactStats struct {
+	outputs, negZero, exact, skipped, visited, dense int
+	// finite counts outputs whose program holds only finite values (seed
+	// without -0.0); finiteExtra those of them that visited more than the
+	// dependencies (a certificate failing on finite values, e.g. sqrt at 0).
+	finite, finiteExtra int
+}
+
+// checkCompact: for every value o of the program and a random seed (-0.0,
+// ±Inf and NaN included one time in two), BackwardFrom(o, seed) equals the
+// dense pass with the one-hot pack bit for bit, on the Compiled and on the
+// compiled tape; it visits at least o's dependencies, and exactly those
+// whenever every certificate holds and the seed has no -0.0.
+func checkCompact(c *randprog.Case, r *rand.Rand, st *compactStats) error {
+	g, err := build(c)
+	if err != nil {
+		return fmt.Errorf("build: %v", err)
+	}
+	in := c.Tensors()
+	cc, err := CompileChecked(g, in)
+	if err != nil {
+		return fmt.Errorf("CompileChecked: %v", err)
+	}
+	tape, _, err := Compile(g, in)
+	if err != nil {
+		return err
+	}
+	vals := cc.Values()
+	denseVJPs := denseCount(g)
+	certified := allCertified(g, vals)
+	finite := allFinite(vals)
+	// the dense references first, so that the compact passes below run
+	// back to back on one Compiled (each reusing the last one's buffers)
+	seeds := make([]*tensor.Tensor, len(vals))
+	dense := make([][]*tensor.Tensor, len(vals))
+	for o := range vals {
+		seed := randprog.Tensor(r, vals[o].Shape, r.IntN(2) == 0)
+		if r.IntN(4) == 0 {
+			seed.Data[r.IntN(len(seed.Data))] = math.Copysign(0, -1)
+		}
+		pack := oneHot(vals, o, seed)
+		d, err := cc.BackwardDenseFrom(pack)
+		if err != nil {
+			return err
+		}
+		seeds[o], dense[o] = seed, cloneAll(d)
+		viaTape, err := tapeGrads(tape, pack)
+		if err != nil {
+			return err
+		}
+		if err := sameTensors(fmt.Sprintf("output %d: Compiled dense vs tape dense", o), dense[o], viaTape); err != nil {
+			return err
+		}
+	}
+	for _, o := range r.Perm(len(vals)) {
+		seed := seeds[o]
+		got, visited, err := cc.BackwardFrom(o, seed)
+		if err != nil {
+			return err
+		}
+		if err := sameTensors(fmt.Sprintf("output %d, seed %v: BackwardFrom vs dense one-hot", o, seed), got, dense[o]); err != nil {
+			return err
+		}
+		deps := dependencies(g, o)
+		neg := hasNegZeroT(seed)
+		st.outputs++
+		st.visited += visited
+		st.dense += denseVJPs
+		if visited < deps {
+			return fmt.Errorf("output %d: visited %d nodes, fewer than its %d dependencies", o, visited, deps)
+		}
+		if certified && !neg {
+			st.exact++
+			if visited != deps {
+				return fmt.Errorf("output %d: every certificate holds and the seed has no -0.0, yet it visited %d nodes for %d dependencies", o, visited, deps)
+			}
+		}
+		if neg {
+			st.negZero++
+		} else if finite && seed.Finite() {
+			st.finite++
+			if visited != deps {
+				st.finiteExtra++
+			}
+		}
+		if visited < denseVJPs {
+			st.skipped++
+		}
+	}
+	return nil
+}
+
+// denseCount is the number of VJPs the dense pass runs.
+func denseCount(g *Graph) int {
+	n := 0
+	for _, v := range g.Values {
+		if v.Kind == autograd.OpNode && v.RequiresGrad {
+			n++
+		}
+	}
+	return n
+}
+
+func TestCompactEqualsDenseOneHot(t *testing.T) {
+	var st compactStats
+	forPrograms(t, config, func(c *randprog.Case, r *rand.Rand) error { return checkCompact(c, r, &st) })
+	t.Logf("%d outputs: %d with every certificate holding and no -0.0 seed (visited == dependencies checked), %d with a -0.0 seed; compact skipped work for %d; %d VJPs run vs %d dense",
+		st.outputs, st.exact, st.negZero, st.skipped, st.visited, st.dense)
+	t.Logf("%d outputs with only finite values and seeds: %d visited more than their dependencies (a certificate that fails on finite values)", st.finite, st.finiteExtra)
+	if st.exact < st.outputs/4 || st.skipped < st.outputs/4 || st.negZero == 0 {
+		t.Errorf("too few interesting cases: %+v", st)
 	}
 }
