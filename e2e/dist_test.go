@@ -48,8 +48,22 @@ func TestDistOffline(t *testing.T) {
 		t.Fatalf("the service worker did not take control: %v (offlineReady=%q)", err,
 			eval[string](t, tab, `document.documentElement.dataset.offlineReady || ""`))
 	}
-	// Short links need the share service: on a static host the page says so.
 	before := eval[string](t, tab, `location.hash`)
+
+	// Short links need the share service: on a static host the page says
+	// so, and the long link stays in the share box.
+	other := newBrowser(t)
+	openPage(t, other, srv.URL+"/?wide#"+wideLink(t))
+	eval[bool](t, other, `document.querySelector(".share").open = true`)
+	click(t, other, "#short-link")
+	if _, err := chromedp.Run(other, chromedp.Poll[bool](`document.getElementById("share-notes").textContent.includes("share service")`,
+		chromedp.WithPollingTimeout(10*time.Second))); err != nil {
+		t.Errorf("no fallback message for a short link on a static host: %q", eval[string](t, other, `document.getElementById("share-notes").textContent`))
+	}
+	if v := eval[string](t, other, `document.getElementById("share-url").value`); !strings.Contains(v, "#v1.") {
+		t.Errorf("the share box lost the long link: %q", v)
+	}
+	t.Logf("static host, short link: %s", eval[string](t, other, `document.getElementById("share-notes").textContent`))
 
 	// Cut the network.
 	srv.Close()

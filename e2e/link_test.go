@@ -16,6 +16,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"tapelab/engine/nn"
 	"tapelab/engine/tensor"
 	"tapelab/wasm/link"
 	"tapelab/web"
@@ -116,7 +117,7 @@ func TestLinkRoundTrip(t *testing.T) {
 	if v := eval[bool](t, a, `document.getElementById("train-view").hidden`); !v {
 		t.Fatal("Inspect this step did not switch to the stepping view")
 	}
-	key(t, a, "ArrowRight", 16) // the whole forward pass and into the backward pass
+	key(t, a, "ArrowRight", 13) // the 11 nodes' forward pass and 2 VJPs of the backward pass
 	click(t, a, "#copy-link")
 	url := settledLink(t, a)
 	if got := eval[string](t, a, `document.getElementById("share-url").value`); got != url {
@@ -158,17 +159,14 @@ func TestLinkRoundTrip(t *testing.T) {
 	}
 }
 
-// TestShortLink: a link over 2,000 characters offers a short link from the
-// share service; the short link reopens the same state.
+// TestShortLink: a link over 2,000 characters (a wide model with its
+// weights) offers a short link from the share service; the short link
+// reopens the same model and weights in a fresh browser.
 func TestShortLink(t *testing.T) {
 	srv := startServer(t, shareHandler(t))
+	frag := wideLink(t)
 	tab := newBrowser(t)
-	openPage(t, tab, srv.URL)
-	// A wide model with trained weights makes a long link.
-	click(t, tab, "#view-train")
-	setValue(t, tab, `#csv-text`, csvRows(150))
-	click(t, tab, "#csv-use")
-	click(t, tab, "#train-step")
+	openPage(t, tab, srv.URL+"/#"+frag)
 	long := settledLink(t, tab)
 	if len(long) <= 2000 {
 		t.Fatalf("the link is %d characters; the test needs one over 2,000", len(long))
@@ -182,20 +180,46 @@ func TestShortLink(t *testing.T) {
 		t.Fatalf("no short link: %v (%s)", err, eval[string](t, tab, `document.getElementById("share-notes").textContent`))
 	}
 	short := eval[string](t, tab, `document.getElementById("short-link").dataset.short`)
-	if !strings.Contains(short, "/s/") || len(short) >= len(long) {
+	if !strings.Contains(short, "/s/") || len(short) > 200 {
 		t.Fatalf("short link %q (%d chars) for a %d-character link", short, len(short), len(long))
+	}
+	if got := eval[string](t, tab, `document.getElementById("share-url").value`); got != short {
+		t.Errorf("the share box shows %q, not the short link", got)
 	}
 	t.Logf("long link %d characters, short link %d", len(long), len(short))
 	want := readState(t, tab)
 	b := newBrowser(t)
 	openPage(t, b, short)
 	got := readState(t, b)
-	if got.Spec != want.Spec || got.StateDict != want.StateDict {
-		t.Errorf("the short link opened a different model or weights")
+	if got.Spec != want.Spec || got.StateDict != want.StateDict || got.Tape != want.Tape {
+		t.Errorf("the short link opened a different model, weights or tape")
 	}
-	if ex := eval[string](t, b, `document.getElementById("train-view").dataset.examples`); ex != "150" {
-		t.Errorf("the short link's page trains on %s examples, want the 150 pasted", ex)
+}
+
+// wideLink is a link to a 2 → 24 → 24 → 1 tanh model with weights that
+// are not the seeded ones: over 8,000 characters.
+func wideLink(t *testing.T) string {
+	t.Helper()
+	st := link.Default()
+	st.Model.Layers = []nn.Layer{nn.NewLinear(24), nn.Tanh{}, nn.NewLinear(24), nn.Tanh{}, nn.NewLinear(1)}
+	built, err := st.Model.Build()
+	if err != nil {
+		t.Fatal(err)
 	}
+	st.Model.Params = map[string]*tensor.Tensor{}
+	for i, p := range built.Seq.Params() {
+		v := built.Params[i].Clone()
+		for k := range v.Data {
+			v.Data[k] += 1e-3 * float64(k%7) // "trained": not the seeded values
+		}
+		st.Model.Params[p.Name] = v
+	}
+	st.Pos = link.Position{Phase: link.PhaseForward, Node: 5}
+	frag, err := link.Encode(st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return frag
 }
 
 // csvRows is a CSV of n labelled 2-D points.
@@ -208,7 +232,7 @@ func csvRows(n int) string {
 		if x*y > 0 {
 			c = 1
 		}
-		fmt.Fprintf(&b, "%.4f,%.4f,%d\n", x+0.0137*float64(i%7), y-0.011*float64(i%5), c)
+		fmt.Fprintf(&b, "%.5f,%.5f,%d\n", x+0.0137*float64(i%7)+float64(i)*1e-4, y-0.011*float64(i%5), c)
 	}
 	return b.String()
 }

@@ -18,16 +18,53 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/andybalholm/brotli"
 )
 
-// Assets are the static files the site needs, hashed in this order (each
-// file may refer only to files before it): the page's scripts and styles,
-// the wasm, and the service-worker registration.
-var Assets = []string{"tapelab.wasm", "wasm_exec.js", "loader.js", "style.css", "train.css", "offline.js"}
+// assets lists the static folder's files that get hashed names: every
+// regular file but the page, the worker and hidden or temporary files, in
+// the order they are hashed: binaries (the wasm) first, then styles, then
+// scripts, so that a file's references to files before it (the loader's
+// to the wasm) are rewritten before its own hash is taken.
+func assets(static fs.FS) ([]string, error) {
+	entries, err := fs.ReadDir(static, ".")
+	if err != nil {
+		return nil, err
+	}
+	rank := func(name string) int {
+		switch path.Ext(name) {
+		case ".css":
+			return 1
+		case ".js":
+			return 2
+		}
+		return 0
+	}
+	var names []string
+	for _, e := range entries {
+		n := e.Name()
+		if !e.Type().IsRegular() || n == Page || n == Worker || strings.HasPrefix(n, ".") || strings.HasSuffix(n, ".tmp") {
+			continue
+		}
+		names = append(names, n)
+	}
+	sort.Slice(names, func(i, j int) bool {
+		if ri, rj := rank(names[i]), rank(names[j]); ri != rj {
+			return ri < rj
+		}
+		return names[i] < names[j]
+	})
+	for _, want := range []string{"tapelab.wasm", "wasm_exec.js", "loader.js", "offline.js"} {
+		if !slices.Contains(names, want) {
+			return nil, fmt.Errorf("the static folder has no %s (run ./build.sh build first?)", want)
+		}
+	}
+	return names, nil
+}
 
 // Page and Worker keep their names: the page is what a host serves for the
 // folder, and the worker's URL must not change between deployments.
@@ -65,10 +102,14 @@ func Write(static fs.FS, out string, brotliLevel int) (*Manifest, error) {
 	}
 	man := &Manifest{Names: map[string]string{}, Files: map[string]int{}, brotli: brotliLevel}
 	contents := map[string][]byte{}
-	for _, name := range Assets {
+	names, err := assets(static)
+	if err != nil {
+		return nil, err
+	}
+	for _, name := range names {
 		raw, err := fs.ReadFile(static, name)
 		if err != nil {
-			return nil, fmt.Errorf("reading %s (run ./build.sh build first?): %w", name, err)
+			return nil, fmt.Errorf("reading %s: %w", name, err)
 		}
 		raw = rewrite(raw, man.Names)
 		hashed := hashedName(name, raw)
@@ -138,7 +179,7 @@ func sitePage(page []byte, names map[string]string) ([]byte, error) {
 	page = bytes.Replace(page, []byte("<base href=\"/\">\n"), nil, 1)
 	page = bytes.Replace(page, []byte("<base href=\"/\">"), nil, 1)
 	page = rewrite(page, names)
-	for _, want := range []string{"wasm_exec.js", "loader.js", "style.css"} {
+	for _, want := range []string{"wasm_exec.js", "loader.js"} {
 		if !bytes.Contains(page, []byte(`"`+names[want]+`"`)) {
 			return nil, fmt.Errorf("%s does not refer to %s", Page, want)
 		}

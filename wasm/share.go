@@ -57,7 +57,10 @@ func mountShell(p *page, pv *playground) *shell {
 	sh := &shell{u: u, pv: pv, view: link.ViewStep}
 	sh.tv = newTrainView(u, pv)
 	sh.tv.onChange = func() {}
-	sh.tv.showStep = func() { sh.setView(link.ViewStep) }
+	sh.tv.showStep = func() { // after "inspect this step": the weights and batch are the training's
+		sh.custom, sh.customBatch = pv.pg.Model(), true
+		sh.setView(link.ViewStep)
+	}
 	sh.ex = newExplainPanel(u, pv)
 	sh.buildBar()
 	if ws := u.query("#playground .workspace"); present(ws) {
