@@ -8,6 +8,8 @@ import (
 	"io"
 	"math"
 
+	"tapelab/engine/nn"
+	"tapelab/engine/spec"
 	"tapelab/engine/tensor"
 	"tapelab/engine/train"
 )
@@ -55,18 +57,9 @@ func runTrain(_ context.Context, args []string, stdout, stderr io.Writer) error 
 	if k < 1 {
 		return fmt.Errorf("-every %d: must be at least 1", k)
 	}
-	var trainSet, testSet *train.Dataset
-	switch {
-	case *data != "":
-		if trainSet, err = loadData(*data, m); err != nil {
-			return err
-		}
-	case sm.Dataset.Name != "":
-		if trainSet, testSet, err = train.Generate(sm.Dataset); err != nil {
-			return fmt.Errorf("%s: dataset: %w", *model, err)
-		}
-	default:
-		return errors.New(`no data: give -data D.json or a "dataset" in the model spec`)
+	trainSet, testSet, err := trainingData(*data, *model, sm, m)
+	if err != nil {
+		return err
 	}
 	tr, err := train.NewTrainer(m, trainSet, sm.Optimizer, sm.BatchSize, sm.Seed)
 	if err != nil {
@@ -82,31 +75,9 @@ func runTrain(_ context.Context, args []string, stdout, stderr io.Writer) error 
 			continue
 		}
 		b.Reset()
-		fmt.Fprintf(&b, `{"step": %d`, step)
-		if err := logNumber(&b, "loss", loss); err != nil {
+		if err := logStep(&b, tr, step, loss, trainSet, testSet); err != nil {
 			return err
 		}
-		for _, set := range []struct {
-			name string
-			d    *train.Dataset
-		}{{"train", trainSet}, {"test", testSet}} {
-			if set.d == nil || set.d.Len() == 0 {
-				continue
-			}
-			mt, err := tr.Evaluate(set.d)
-			if err != nil {
-				return fmt.Errorf("step %d: evaluating the %s set: %w", step, set.name, err)
-			}
-			if err := logNumber(&b, set.name+"_loss", mt.Loss); err != nil {
-				return err
-			}
-			if !math.IsNaN(mt.Accuracy) {
-				if err := logNumber(&b, set.name+"_accuracy", mt.Accuracy); err != nil {
-					return err
-				}
-			}
-		}
-		b.WriteString("}\n")
 		if _, err := stdout.Write(b.Bytes()); err != nil {
 			return err
 		}
@@ -119,6 +90,55 @@ func runTrain(_ context.Context, args []string, stdout, stderr io.Writer) error 
 	b.WriteString("}\n")
 	_, err = stdout.Write(b.Bytes())
 	return err
+}
+
+// trainingData returns the data file at dataPath, checked against m, as the
+// training set (no test set), or else the spec's generated dataset split
+// into training and test sets. modelPath names the spec in errors.
+func trainingData(dataPath, modelPath string, sm *spec.Model, m *nn.Model) (trainSet, testSet *train.Dataset, err error) {
+	switch {
+	case dataPath != "":
+		trainSet, err = loadData(dataPath, m)
+		return trainSet, nil, err
+	case sm.Dataset.Name != "":
+		if trainSet, testSet, err = train.Generate(sm.Dataset); err != nil {
+			return nil, nil, fmt.Errorf("%s: dataset: %w", modelPath, err)
+		}
+		return trainSet, testSet, nil
+	}
+	return nil, nil, errors.New(`no data: give -data D.json or a "dataset" in the model spec`)
+}
+
+// logStep writes the log line of a step: its mini-batch loss, then the
+// loss (and accuracy, where it applies) of each non-empty set evaluated
+// after the update.
+func logStep(b *bytes.Buffer, tr *train.Trainer, step int, loss float64, trainSet, testSet *train.Dataset) error {
+	fmt.Fprintf(b, `{"step": %d`, step)
+	if err := logNumber(b, "loss", loss); err != nil {
+		return err
+	}
+	for _, set := range []struct {
+		name string
+		d    *train.Dataset
+	}{{"train", trainSet}, {"test", testSet}} {
+		if set.d == nil || set.d.Len() == 0 {
+			continue
+		}
+		mt, err := tr.Evaluate(set.d)
+		if err != nil {
+			return fmt.Errorf("step %d: evaluating the %s set: %w", step, set.name, err)
+		}
+		if err := logNumber(b, set.name+"_loss", mt.Loss); err != nil {
+			return err
+		}
+		if !math.IsNaN(mt.Accuracy) {
+			if err := logNumber(b, set.name+"_accuracy", mt.Accuracy); err != nil {
+				return err
+			}
+		}
+	}
+	b.WriteString("}\n")
+	return nil
 }
 
 // logNumber appends `, "key": v` to a log line.
