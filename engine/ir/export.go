@@ -28,45 +28,10 @@ func FromGraph(g *graph.Graph, params map[string]*tensor.Tensor) (*Graph, error)
 	if err := g.Check(); err != nil {
 		return nil, fmt.Errorf("ir: %w", err)
 	}
-	uses := make([]int, g.Len())
-	for k := range g.Values {
-		for _, p := range g.Values[k].Args {
-			uses[p]++
-		}
+	if err := checkParams(g, params); err != nil {
+		return nil, err
 	}
-	seen := map[string]bool{}
-	for k := range g.Values {
-		v := &g.Values[k]
-		if v.Kind != autograd.Param {
-			continue
-		}
-		if seen[v.Name] {
-			return nil, fmt.Errorf("ir: value %d: two parameters are named %q", k, v.Name)
-		}
-		seen[v.Name] = true
-		t := params[v.Name]
-		if t == nil {
-			return nil, fmt.Errorf("ir: value %d: no value given for parameter %q", k, v.Name)
-		}
-		if !t.Shape.Equal(v.Shape) || len(t.Data) != t.Shape.Size() {
-			return nil, fmt.Errorf("ir: value %d: parameter %q has shape %v, the graph declares %v", k, v.Name, t.Shape, v.Shape)
-		}
-	}
-	// foldable reports whether value p is a trainable parameter that only
-	// the instruction at hand reads, so it can move into that node's payload.
-	foldable := func(p int) bool {
-		v := &g.Values[p]
-		return v.Kind == autograd.Param && v.RequiresGrad && uses[p] == 1
-	}
-	folded := make([]bool, g.Len())
-	for k := range g.Values {
-		v := &g.Values[k]
-		if v.Kind == autograd.OpNode && (v.Op.Name == "linear" || v.Op.Name == "conv2d") &&
-			v.Args[1] != v.Args[2] && foldable(v.Args[1]) && foldable(v.Args[2]) {
-			folded[v.Args[1]], folded[v.Args[2]] = true, true
-		}
-	}
-
+	folded := foldedLeaves(g)
 	out := &Graph{Payload: Payload{}}
 	ids := make([]int, g.Len()) // graph value id -> IR node id
 	inputs := 0
@@ -116,4 +81,53 @@ func FromGraph(g *graph.Graph, params map[string]*tensor.Tensor) (*Graph, error)
 		return nil, fmt.Errorf("ir: exported graph does not check: %w", err)
 	}
 	return out, nil
+}
+
+// checkParams checks that params holds a value of the declared shape for
+// every Param leaf of g, and that no two Param leaves share a name.
+func checkParams(g *graph.Graph, params map[string]*tensor.Tensor) error {
+	seen := map[string]bool{}
+	for k := range g.Values {
+		v := &g.Values[k]
+		if v.Kind != autograd.Param {
+			continue
+		}
+		if seen[v.Name] {
+			return fmt.Errorf("ir: value %d: two parameters are named %q", k, v.Name)
+		}
+		seen[v.Name] = true
+		t := params[v.Name]
+		if t == nil {
+			return fmt.Errorf("ir: value %d: no value given for parameter %q", k, v.Name)
+		}
+		if !t.Shape.Equal(v.Shape) || len(t.Data) != t.Shape.Size() {
+			return fmt.Errorf("ir: value %d: parameter %q has shape %v, the graph declares %v", k, v.Name, t.Shape, v.Shape)
+		}
+	}
+	return nil
+}
+
+// foldedLeaves marks, by value id, the weight and bias leaves that move into
+// the payload of the linear or conv2d instruction reading them: both must be
+// distinct trainable parameters that nothing else reads.
+func foldedLeaves(g *graph.Graph) []bool {
+	uses := make([]int, g.Len())
+	for k := range g.Values {
+		for _, p := range g.Values[k].Args {
+			uses[p]++
+		}
+	}
+	foldable := func(p int) bool {
+		v := &g.Values[p]
+		return v.Kind == autograd.Param && v.RequiresGrad && uses[p] == 1
+	}
+	folded := make([]bool, g.Len())
+	for k := range g.Values {
+		v := &g.Values[k]
+		if v.Kind == autograd.OpNode && (v.Op.Name == "linear" || v.Op.Name == "conv2d") &&
+			v.Args[1] != v.Args[2] && foldable(v.Args[1]) && foldable(v.Args[2]) {
+			folded[v.Args[1]], folded[v.Args[2]] = true, true
+		}
+	}
+	return folded
 }
