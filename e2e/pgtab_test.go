@@ -1,0 +1,218 @@
+//go:build !js
+
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
+	"tapelab/engine/autograd"
+	"tapelab/engine/tensor"
+	"tapelab/engine/train"
+	"tapelab/wasm/app"
+)
+
+// pgTab is the playground loaded in one browser tab, driven as a person
+// would: clicks, typing and keys.
+type pgTab struct {
+	t    testing.TB
+	tab  context.Context
+	size string // "1280x720", for screenshot names
+}
+
+// openPlayground loads the playground at the given window size and waits
+// until Go has drawn the tape.
+func openPlayground(t testing.TB, w, h int64) *pgTab {
+	t.Helper()
+	tab := newBrowser(t)
+	srv := startServer(t, playgroundHandler(t))
+	if err := chromedp.Do(tab, chromedp.EmulateViewport(w, h), chromedp.Navigate(srv.URL),
+		chromedp.WaitVisible(chromedp.CSS("#tape [data-node]"))); err != nil {
+		t.Fatalf("loading the playground: %v\n%s", err, pageError(tab))
+	}
+	return &pgTab{t: t, tab: tab, size: fmt.Sprintf("%dx%d", w, h)}
+}
+
+// js evaluates expr in the page and returns its value as a string.
+func (p *pgTab) js(expr string) string {
+	p.t.Helper()
+	s, err := chromedp.Run(p.tab, chromedp.Evaluate[string](`String(`+expr+`)`))
+	if err != nil {
+		p.t.Fatalf("evaluating %s: %v\n%s", expr, err, pageError(p.tab))
+	}
+	return s
+}
+
+// num evaluates expr as a number.
+func (p *pgTab) num(expr string) float64 {
+	p.t.Helper()
+	v, err := strconv.ParseFloat(p.js(expr), 64)
+	if err != nil {
+		p.t.Fatalf("%s is not a number: %v", expr, err)
+	}
+	return v
+}
+
+// waitFor polls cond (a JS expression) for up to 5 s.
+func (p *pgTab) waitFor(cond, what string) {
+	p.t.Helper()
+	if _, err := chromedp.Run(p.tab, chromedp.Poll[bool](cond, chromedp.WithPollingTimeout(5*time.Second))); err != nil {
+		p.t.Fatalf("waiting for %s (%s): %v\n%s", what, cond, err, pageError(p.tab))
+	}
+}
+
+func (p *pgTab) do(what string, actions ...chromedp.Action[chromedp.Void]) {
+	p.t.Helper()
+	as := make([]chromedp.Action[chromedp.Void], len(actions))
+	copy(as, actions)
+	if err := chromedp.Do(p.tab, as...); err != nil {
+		p.t.Fatalf("%s: %v\n%s", what, err, pageError(p.tab))
+	}
+}
+
+// redraws counts the playground's redraws so far.
+func (p *pgTab) redraws() int {
+	return int(p.num(`document.getElementById("playground").dataset.redraws`))
+}
+
+// clickAndRedraw clicks the button id and waits for the views to redraw.
+func (p *pgTab) clickAndRedraw(id string) {
+	p.t.Helper()
+	n := p.redraws()
+	p.do("clicking #"+id, chromedp.Click(chromedp.ID(id)))
+	p.waitFor(fmt.Sprintf(`+document.getElementById("playground").dataset.redraws > %d`, n), "a redraw after #"+id)
+}
+
+// key presses a key on the page and waits for a redraw when wait is set.
+func (p *pgTab) key(k string, wait bool) {
+	p.t.Helper()
+	n := p.redraws()
+	p.do("pressing "+k, chromedp.KeyEvent(k))
+	if wait {
+		p.waitFor(fmt.Sprintf(`+document.getElementById("playground").dataset.redraws > %d`, n), "a redraw after a key")
+	}
+}
+
+// values reads the full-precision numbers a tensor view shows.
+func (p *pgTab) values(id string) []float64 {
+	p.t.Helper()
+	s := p.js(fmt.Sprintf(`(e => e ? e.dataset.values : "missing")(document.getElementById(%q))`, id))
+	if s == "missing" {
+		p.t.Fatalf("#%s is not shown", id)
+	}
+	var out []float64
+	for _, f := range strings.Split(s, ",") {
+		v, err := strconv.ParseFloat(f, 64)
+		if err != nil {
+			p.t.Fatalf("#%s holds %q", id, s)
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// hasClass reports whether the element id has class c.
+func (p *pgTab) hasClass(id, c string) bool {
+	return p.js(fmt.Sprintf(`document.getElementById(%q).classList.contains(%q)`, id, c)) == "true"
+}
+
+// typeInto replaces a field's text and leaves it with Tab, as a person does.
+func (p *pgTab) typeInto(id, s string) {
+	p.t.Helper()
+	p.do("typing into #"+id, chromedp.Click(chromedp.ID(id)),
+		chromedp.KeyEvent("a", chromedp.KeyModifiers(chromedp.ModifierCtrl)), chromedp.KeyEvent(s+kb.Tab))
+}
+
+func (p *pgTab) shot(name string) {
+	p.t.Helper()
+	png, err := chromedp.Run(p.tab, chromedp.CaptureScreenshot())
+	if err != nil {
+		p.t.Fatalf("screenshot: %v", err)
+	}
+	saveScreenshot(p.t, "stepping-"+p.size+"-"+name, png)
+}
+
+// noPageError fails when the page shows its error box.
+func (p *pgTab) noPageError() {
+	p.t.Helper()
+	if s := p.js(`document.getElementById("error").hidden ? "" : document.getElementById("error").textContent`); s != "" {
+		p.t.Fatalf("the page shows an error: %s", s)
+	}
+}
+
+// reference is the same step computed natively by the same engine.
+func reference(t *testing.T, doc app.Doc, modes app.Modes) *app.Playground {
+	t.Helper()
+	tr, _, err := train.Generate(train.DefaultData("reg-plane"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := app.MiniBatch(tr.X, tr.Y, 4, doc.Loss)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pg, err := app.New(doc, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := pg.SetModes(modes); err != nil {
+		t.Fatal(err)
+	}
+	return pg
+}
+
+// oneShotGrads runs the engine's one-shot backward pass natively.
+func oneShotGrads(t *testing.T, pg *app.Playground) *autograd.Grads {
+	t.Helper()
+	r, err := app.Record(pg.Model().Clone(), pg.Batch(), app.Modes{}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var g autograd.Grads
+	if err := r.Tape.BackwardDense(r.Loss, tensor.Scalar(1), &g); err != nil {
+		t.Fatal(err)
+	}
+	return &g
+}
+
+// sameNumbers compares what the page shows with the native engine's numbers
+// (relative 1e-12: the page computes in wasm, whose math library may differ
+// from amd64's in the last bit).
+func sameNumbers(got []float64, want *tensor.Tensor) error {
+	if want == nil {
+		return fmt.Errorf("the engine has no tensor here, the page shows %v", got)
+	}
+	if len(got) != len(want.Data) {
+		return fmt.Errorf("the page shows %d numbers, the engine has %d", len(got), len(want.Data))
+	}
+	for i, w := range want.Data {
+		if math.Abs(got[i]-w) > 1e-12*math.Max(1, math.Abs(w)) {
+			return fmt.Errorf("element %d: page %v, engine %v", i, got[i], w)
+		}
+	}
+	return nil
+}
+
+// countClass counts tape nodes with class c.
+func (p *pgTab) countClass(c string) int {
+	return int(p.num(fmt.Sprintf(`document.querySelectorAll("#tape .node.%s").length`, c)))
+}
+
+func countOp(pg *app.Playground, name string) int {
+	k := 0
+	for _, n := range pg.Stepper().Nodes() {
+		if n.Op != nil && n.Op.Name == name {
+			k++
+		}
+	}
+	return k
+}
+

@@ -1,0 +1,73 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"math"
+
+	"tapelab/engine/tensor"
+	"tapelab/wasm/app"
+)
+
+// legend draws the colour scale shared by values and gradients.
+func legend(doc document) elem {
+	l := el(doc, "div", "class", "legend", "aria-label", "Colour scale: blue is negative, white zero, orange positive")
+	add(l, textEl(doc, "span", "legend-title", "scale"))
+	for _, t := range app.LegendTicks() {
+		s := textEl(doc, "span", "swatch mono", app.Num(t))
+		s.SetStyle("background", app.Colour(t))
+		s.SetStyle("color", app.InkOn(t))
+		l.AppendChild(s)
+	}
+	return l
+}
+
+// strip is a row of coloured cells (or, for a scalar, its number) showing
+// a node's value or gradient, labelled v or g. Its elements are made once
+// per recorded step; showing a tensor only sets their fills.
+type strip struct {
+	g     elem
+	num   elem   // the scalar's number
+	cells []elem // one per sampled element
+	idx   []int  // the sampled element of each cell
+	shown bool
+}
+
+func newStrip(doc document, class string, y float64, label string, size int, w float64) strip {
+	st := strip{g: svgEl(doc, "g", "class", "strip "+class, "transform", "translate(8 "+f1(y)+")", "visibility", "hidden")}
+	st.g.AppendChild(svgText(doc, "strip-label mono", 0, 10, label))
+	if size == 1 {
+		st.num = svgText(doc, "strip-num mono", 14, 10, "")
+		st.g.AppendChild(st.num)
+		return st
+	}
+	st.idx = app.StripSample(size)
+	cw := (w - 14) / float64(len(st.idx))
+	for k := range st.idx {
+		c := svgEl(doc, "rect", "x", f1(14+float64(k)*cw), "y", "1", "width", f1(math.Max(cw-1, 1)), "height", "11")
+		st.g.AppendChild(c)
+		st.cells = append(st.cells, c)
+	}
+	return st
+}
+
+// show draws t, or hides the strip when t is nil.
+func (st *strip) show(t *tensor.Tensor) {
+	if t == nil {
+		if st.shown {
+			st.g.SetAttribute("visibility", "hidden")
+			st.shown = false
+		}
+		return
+	}
+	if st.num.ok() {
+		st.num.SetTextContent(app.Num(t.Data[0]))
+	}
+	for k, c := range st.cells {
+		c.SetAttribute("fill", app.Colour(t.Data[st.idx[k]]))
+	}
+	if !st.shown {
+		st.g.SetAttribute("visibility", "visible")
+		st.shown = true
+	}
+}
