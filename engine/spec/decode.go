@@ -46,7 +46,45 @@ func required(root *node, key, hint string) (*node, error) {
 	return n, nil
 }
 
+// decodeHead reads the model itself: version, input, layers, loss, seed,
+// init and params, in that order, stopping at the first fault.
 func decodeHead(root *node, m *Model) error {
+	if err := decodeVersion(root); err != nil {
+		return err
+	}
+	in, err := required(root, "input", "the shape of one example, e.g. [2]")
+	if err != nil {
+		return err
+	}
+	if m.Input, err = decodeShape(in, "input"); err != nil {
+		return err
+	}
+	if m.Layers, err = decodeLayers(root); err != nil {
+		return err
+	}
+	if m.Loss, err = decodeLoss(root); err != nil {
+		return err
+	}
+	if n := root.field("seed"); n != nil {
+		if m.Seed, err = uint64Of(n, "seed"); err != nil {
+			return err
+		}
+	}
+	if n := root.field("init"); n != nil {
+		if m.Init, err = decodeInit(n); err != nil {
+			return err
+		}
+	}
+	if n := root.field("params"); n != nil {
+		if m.Params, err = decodeParams(n); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// decodeVersion checks that the document is version 1.
+func decodeVersion(root *node) error {
 	v, err := required(root, "version", "want 1")
 	if err != nil {
 		return err
@@ -57,74 +95,79 @@ func decodeHead(root *node, m *Model) error {
 	if v.lit != "1" {
 		return errorf("version", "unsupported version %s (this build reads version %d)", v.lit, Version)
 	}
-	in, err := required(root, "input", "the shape of one example, e.g. [2]")
-	if err != nil {
-		return err
-	}
-	if m.Input, err = decodeShape(in, "input"); err != nil {
-		return err
-	}
+	return nil
+}
+
+// decodeLayers reads the required list of layers.
+func decodeLayers(root *node) ([]nn.Layer, error) {
 	ls, err := required(root, "layers", "a list of layers")
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if err := want(ls, "layers", kArr); err != nil {
-		return err
+		return nil, err
 	}
+	var layers []nn.Layer
 	for i, ln := range ls.elems {
 		l, err := decodeLayer(ln, "layers["+strconv.Itoa(i)+"]")
 		if err != nil {
-			return err
+			return nil, err
 		}
-		m.Layers = append(m.Layers, l)
+		layers = append(layers, l)
 	}
+	return layers, nil
+}
+
+// decodeLoss reads the required loss name.
+func decodeLoss(root *node) (nn.Loss, error) {
 	ln, err := required(root, "loss", "want mse, cross_entropy, bce_with_logits")
 	if err != nil {
-		return err
+		return "", err
 	}
-	loss, err := stringOf(ln, "loss")
+	s, err := stringOf(ln, "loss")
 	if err != nil {
-		return err
+		return "", err
 	}
-	m.Loss = nn.Loss(loss)
-	if m.Loss != nn.MSE && m.Loss != nn.CrossEntropy && m.Loss != nn.BCEWithLogits {
-		return errorf("loss", "unknown loss %q (want mse, cross_entropy, bce_with_logits)", loss)
+	loss := nn.Loss(s)
+	if loss != nn.MSE && loss != nn.CrossEntropy && loss != nn.BCEWithLogits {
+		return "", errorf("loss", "unknown loss %q (want mse, cross_entropy, bce_with_logits)", s)
 	}
-	if n := root.field("seed"); n != nil {
-		if m.Seed, err = uint64Of(n, "seed"); err != nil {
-			return err
-		}
+	return loss, nil
+}
+
+// decodeInit reads the initialisation scheme's name.
+func decodeInit(n *node) (nn.Init, error) {
+	s, err := stringOf(n, "init")
+	if err != nil {
+		return 0, err
 	}
-	if n := root.field("init"); n != nil {
-		s, err := stringOf(n, "init")
+	switch s {
+	case "pytorch":
+		return nn.InitPyTorch, nil
+	case "xavier":
+		return nn.InitXavier, nil
+	}
+	return 0, errorf("init", "unknown scheme %q (want pytorch, xavier)", s)
+}
+
+// decodeParams reads the params object: a tensor per parameter name, or
+// nil for an empty object.
+func decodeParams(n *node) (map[string]*tensor.Tensor, error) {
+	if err := want(n, "params", kObj); err != nil {
+		return nil, err
+	}
+	var params map[string]*tensor.Tensor
+	for i, k := range n.keys {
+		t, err := decodeTensor(n.vals[i], "params["+quote(k)+"]")
 		if err != nil {
-			return err
+			return nil, err
 		}
-		switch s {
-		case "pytorch":
-			m.Init = nn.InitPyTorch
-		case "xavier":
-			m.Init = nn.InitXavier
-		default:
-			return errorf("init", "unknown scheme %q (want pytorch, xavier)", s)
+		if params == nil {
+			params = map[string]*tensor.Tensor{}
 		}
+		params[k] = t
 	}
-	if n := root.field("params"); n != nil {
-		if err := want(n, "params", kObj); err != nil {
-			return err
-		}
-		for i, k := range n.keys {
-			t, err := decodeTensor(n.vals[i], "params["+quote(k)+"]")
-			if err != nil {
-				return err
-			}
-			if m.Params == nil {
-				m.Params = map[string]*tensor.Tensor{}
-			}
-			m.Params[k] = t
-		}
-	}
-	return nil
+	return params, nil
 }
 
 // decodeShape reads a list of dimensions, each at least 1.
