@@ -18,7 +18,7 @@ usage: ./build.sh <command> [args]
   test     every check: gofmt, go vet (native and js/wasm), staticcheck,
            native tests, js/wasm tests under node, then the Chromium tests
   e2e      only the Chromium end-to-end tests (installs Chromium if missing)
-  bench    run the benchmarks
+  bench    speed against TensorFlow.js and PyTorch: a table, then RATIO lines
   dist     write the static site (hashed, precompressed, offline) into dist/
   worker   build the Cloudflare Worker in web/worker (npm ci, then its wasm
            and assets folder); deploy it with `cd web/worker && npx wrangler deploy`
@@ -102,12 +102,9 @@ run_tests() {
 }
 
 run_bench() {
-	if ! grep -rqs --include='*_test.go' '^func Benchmark' .; then
-		echo "no benchmarks yet"
-		return
-	fi
-	# shellcheck disable=SC2046 # one package path per word
-	go test -run '^$' -bench . -benchmem $(packages_but_e2e)
+	# The speed comparison against TensorFlow.js and PyTorch (bench/README.md);
+	# it installs its own node and Debian dependencies.
+	bench/run.sh "$@"
 }
 
 # run_dist writes the self-contained static site into dist/ (issue 6):
@@ -125,7 +122,7 @@ build) go run . build "$@" ;;
 serve) go run . serve "$@" ;;
 test) run_tests ;;
 e2e) run_e2e ;;
-bench) run_bench ;;
+bench) run_bench "$@" ;;
 dist) run_dist ;;
 worker) (cd web/worker && npm ci --no-audit --no-fund && npm run build) ;;
 help | -h | --help) usage ;;
