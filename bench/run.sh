@@ -38,8 +38,9 @@ say "allocations per training step (native, go test -bench)"
 go test -run '^$' -bench 'Step$' -benchmem ./bench | grep -E '^Benchmark' >&2
 say "heap growth over 10,000 steps in wasm"
 wasmrun -name tapelab-wasm -heapcheck 10000 >&2
-say "playground wasm size"
-go run ./bench/cmd/wasmsize static/*.wasm >&2 || echo "(no playground wasm built; run ./build.sh build)" >&2
+say "playground wasm size (as ./build.sh build makes it)"
+go run . build >&2
+go run ./bench/cmd/wasmsize static/tapelab.wasm >&2
 
 echo "TapeLab speed comparison, $(date -u +%Y-%m-%d), $(nproc) cores, $(go version | cut -d' ' -f3), node $(node --version)"
 go run ./bench/cmd/benchreport <"$results"
