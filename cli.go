@@ -7,6 +7,7 @@ package main
 import (
 	"bytes"
 	"errors"
+	"flag"
 	"fmt"
 	"math"
 	"os"
@@ -37,10 +38,15 @@ func loadModel(path string) (*spec.Model, *nn.Model, error) {
 	return sm, nm, nil
 }
 
-// noArgs rejects positional arguments after the flags.
-func noArgs(cmd string, args []string) error {
-	if len(args) > 0 {
-		return fmt.Errorf("%s takes no arguments, got %q (flags go before them; see `go run . %s -h`)", cmd, args, cmd)
+// parseFlags parses a command's flags and rejects positional arguments
+// after them, naming the command (the flag set's name).
+func parseFlags(flags *flag.FlagSet, args []string) error {
+	if err := flags.Parse(args); err != nil {
+		return err
+	}
+	if rest := flags.Args(); len(rest) > 0 {
+		cmd := flags.Name()
+		return fmt.Errorf("%s takes no arguments, got %q (flags go before them; see `go run . %s -h`)", cmd, rest, cmd)
 	}
 	return nil
 }

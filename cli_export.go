@@ -16,10 +16,7 @@ func runExport(_ context.Context, args []string, stdout, stderr io.Writer) error
 	flags := newFlagSet("export", stderr)
 	model := flags.String("model", "", "model spec `M.json`")
 	format := flags.String("format", "pytorch", "output `format`; only pytorch is supported")
-	if err := flags.Parse(args); err != nil {
-		return err
-	}
-	if err := noArgs("export", flags.Args()); err != nil {
+	if err := parseFlags(flags, args); err != nil {
 		return err
 	}
 	if *format != "pytorch" {

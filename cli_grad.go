@@ -21,10 +21,7 @@ func runGrad(_ context.Context, args []string, stdout, stderr io.Writer) error {
 	flags := newFlagSet("grad", stderr)
 	model := flags.String("model", "", "model spec `M.json`")
 	data := flags.String("data", "", "data file `D.json`: {\"x\": [[...], ...], \"y\": [...]}")
-	if err := flags.Parse(args); err != nil {
-		return err
-	}
-	if err := noArgs("grad", flags.Args()); err != nil {
+	if err := parseFlags(flags, args); err != nil {
 		return err
 	}
 	sm, m, err := loadModel(*model)

@@ -18,10 +18,7 @@ func runIR(_ context.Context, args []string, stdout, stderr io.Writer) error {
 	batch := flags.Int("batch", 1, "batch size `N` the graph's shapes are fixed for")
 	mode := flags.String("mode", "eval", "`eval` (dropout off, batch norm on running statistics) or train")
 	loss := flags.Bool("loss", false, "end the graph with the loss (the targets are input 1)")
-	if err := flags.Parse(args); err != nil {
-		return err
-	}
-	if err := noArgs("ir", flags.Args()); err != nil {
+	if err := parseFlags(flags, args); err != nil {
 		return err
 	}
 	var md nn.Mode

@@ -33,10 +33,7 @@ func runTrain(_ context.Context, args []string, stdout, stderr io.Writer) error 
 	data := flags.String("data", "", "data file `D.json` (default: the spec's dataset)")
 	steps := flags.Int("steps", 0, "number of training steps `N` (default: the spec's steps)")
 	every := flags.Int("every", 0, "log every `K` steps (default: steps/20, at least 1); the last step is always logged")
-	if err := flags.Parse(args); err != nil {
-		return err
-	}
-	if err := noArgs("train", flags.Args()); err != nil {
+	if err := parseFlags(flags, args); err != nil {
 		return err
 	}
 	sm, m, err := loadModel(*model)
