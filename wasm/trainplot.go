@@ -231,16 +231,27 @@ func (c *chart) draw(h []trainer.Record) {
 	if len(h) == 0 {
 		return
 	}
-	top := 0.0
+	top, low := 0.0, math.Inf(1)
 	for _, r := range h {
 		for _, v := range []float64{r.Train.Loss, r.Test.Loss} {
 			if !math.IsNaN(v) && !math.IsInf(v, 0) {
 				top = math.Max(top, v)
+				if v > 0 {
+					low = math.Min(low, v)
+				}
 			}
 		}
 	}
 	if top == 0 {
 		top = 1
+	}
+	// A loss that falls by more than 100× is drawn on a log scale, so that
+	// the late progress stays visible.
+	logScale := low < top/100
+	scale := func(v float64) float64 { return v / top }
+	if logScale {
+		lt, ll := math.Log(top), math.Log(low)
+		scale = func(v float64) float64 { return (math.Log(math.Max(v, low)) - ll) / (lt - ll) }
 	}
 	last := math.Max(1, float64(h[len(h)-1].Step))
 	const pad = 4.0
@@ -254,7 +265,7 @@ func (c *chart) draw(h []trainer.Record) {
 				continue
 			}
 			px := pad + float64(r.Step)/last*(c.w-2*pad)
-			py := c.h - pad - v/top*(c.h-2*pad)
+			py := c.h - pad - scale(v)*(c.h-2*pad)
 			if !started {
 				x.Call("moveTo", px, py)
 				started = true
@@ -276,5 +287,9 @@ func (c *chart) draw(h []trainer.Record) {
 	x.Call("setLineDash", js.ValueOf([]any{}))
 	x.Set("fillStyle", "#5f6368")
 	x.Set("font", strconv.Itoa(int(11*k))+"px system-ui, sans-serif")
-	x.Call("fillText", "max "+app.Num(top), pad+2, 12*k)
+	label := "max " + app.Num(top)
+	if logScale {
+		label += " · log scale, min " + app.Num(low)
+	}
+	x.Call("fillText", label, pad+2, 12*k)
 }
