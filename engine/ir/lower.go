@@ -55,12 +55,9 @@ func lowerOp(b *graph.Builder, o *op.Op, a op.Attrs, args []op.Value) op.Value {
 	return b.Apply(o, a, x[0], x[1], x[2])
 }
 
-// lowerWith lowers g with the op rule given (tests swap in broken rules to
-// show that the equivalence property catches them).
-func lowerWith(g *Graph, rule opRule) (*graph.Graph, []int, error) {
-	if err := CheckShapes(g); err != nil {
-		return nil, nil, err
-	}
+// checkFragment checks that every op node of g has a forward kernel and a
+// VJP, which lowering to a differentiable graph needs.
+func checkFragment(g *Graph) error {
 	for i := range g.Nodes {
 		n := &g.Nodes[i]
 		if leaf(n.Kind) {
@@ -68,8 +65,20 @@ func lowerWith(g *Graph, rule opRule) (*graph.Graph, []int, error) {
 		}
 		o, _ := op.Lookup(n.Kind)
 		if o.VJP == nil || o.Forward == nil {
-			return nil, nil, nodeError(n, "outside the lowering fragment: op %s has no forward or VJP", n.Kind)
+			return nodeError(n, "outside the lowering fragment: op %s has no forward or VJP", n.Kind)
 		}
+	}
+	return nil
+}
+
+// lowerWith lowers g with the op rule given (tests swap in broken rules to
+// show that the equivalence property catches them).
+func lowerWith(g *Graph, rule opRule) (*graph.Graph, []int, error) {
+	if err := CheckShapes(g); err != nil {
+		return nil, nil, err
+	}
+	if err := checkFragment(g); err != nil {
+		return nil, nil, err
 	}
 	b := graph.NewBuilder()
 	ids := make([]int, len(g.Nodes))
