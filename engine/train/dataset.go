@@ -26,11 +26,17 @@ func (d *Dataset) Len() int { return d.X.Shape[0] }
 // input has elements, targets matching m's loss and output, and for
 // cross_entropy whole class indices in range. Errors name the example.
 func (d *Dataset) Fits(m *nn.Model) error {
-	if err := fits(d.X.Shape[1], d.Y.Shape[1], d.Classes, m.Seq.Input(), m.Seq.Output(), m.Loss); err != nil {
+	if err := d.fitsShapes(m); err != nil {
 		return err
 	}
 	x, y := d.Batch(m)
 	return m.CheckBatch(x, y)
+}
+
+// fitsShapes is the part of Fits that needs no look at the values: the
+// feature and target counts (a pass's Forward checks the rest).
+func (d *Dataset) fitsShapes(m *nn.Model) error {
+	return fits(d.X.Shape[1], d.Y.Shape[1], d.Classes, m.Seq.Input(), m.Seq.Output(), m.Loss)
 }
 
 // Batch returns the whole dataset as one batch shaped for m: x [n, input...]

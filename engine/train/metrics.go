@@ -37,10 +37,11 @@ func evaluate(p *nn.Pass, m *nn.Model, d *Dataset) (Metrics, error) {
 	if d == nil || d.Len() == 0 {
 		return Metrics{Loss: math.NaN(), Accuracy: math.NaN()}, nil
 	}
-	if err := d.Fits(m); err != nil {
+	if err := d.fitsShapes(m); err != nil {
 		return Metrics{}, err
 	}
 	x, y := d.Batch(m)
+	// Forward checks the batch (m.CheckBatch), the rest of d.Fits.
 	if err := p.Forward(x, y, nn.Eval, 0); err != nil {
 		return Metrics{}, err
 	}
