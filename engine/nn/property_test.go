@@ -173,40 +173,26 @@ func (b bnAnyRank) Params(in tensor.Shape) []nn.ParamSpec {
 	return b.BatchNorm.Params(tensor.Shape{in[0]})
 }
 
+// wrapEvery returns a mutation that replaces every layer of type T by
+// wrap(layer) and leaves the others alone.
+func wrapEvery[T nn.Layer](wrap func(T) nn.Layer) func(nn.Layer) nn.Layer {
+	return func(l nn.Layer) nn.Layer {
+		if t, ok := l.(T); ok {
+			return wrap(t)
+		}
+		return l
+	}
+}
+
 // TestSeqPropertyCatchesBrokenRules runs the Seq property with one layer
 // type's shape rule broken at a time: each run must report a violation.
 func TestSeqPropertyCatchesBrokenRules(t *testing.T) {
 	mutants := map[string]func(nn.Layer) nn.Layer{
-		"conv2d output off by one": func(l nn.Layer) nn.Layer {
-			if c, ok := l.(nn.Conv2D); ok {
-				return convOffByOne{c}
-			}
-			return l
-		},
-		"max_pool2d accepts small images": func(l nn.Layer) nn.Layer {
-			if m, ok := l.(nn.MaxPool2D); ok {
-				return poolTooSmall{m}
-			}
-			return l
-		},
-		"linear accepts any rank": func(l nn.Layer) nn.Layer {
-			if m, ok := l.(nn.Linear); ok {
-				return linearAnyRank{m}
-			}
-			return l
-		},
-		"flatten keeps one dimension": func(l nn.Layer) nn.Layer {
-			if m, ok := l.(nn.Flatten); ok {
-				return flattenWrong{m}
-			}
-			return l
-		},
-		"batch_norm accepts any rank": func(l nn.Layer) nn.Layer {
-			if m, ok := l.(nn.BatchNorm); ok {
-				return bnAnyRank{m}
-			}
-			return l
-		},
+		"conv2d output off by one":        wrapEvery(func(c nn.Conv2D) nn.Layer { return convOffByOne{c} }),
+		"max_pool2d accepts small images": wrapEvery(func(m nn.MaxPool2D) nn.Layer { return poolTooSmall{m} }),
+		"linear accepts any rank":         wrapEvery(func(l nn.Linear) nn.Layer { return linearAnyRank{l} }),
+		"flatten keeps one dimension":     wrapEvery(func(f nn.Flatten) nn.Layer { return flattenWrong{f} }),
+		"batch_norm accepts any rank":     wrapEvery(func(b nn.BatchNorm) nn.Layer { return bnAnyRank{b} }),
 	}
 	for name, mutate := range mutants {
 		t.Run(name, func(t *testing.T) {
