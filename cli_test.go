@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -176,7 +177,7 @@ func TestGradMatchesPyTorch(t *testing.T) {
 		if !close(ours.Loss, theirs.Loss) {
 			t.Errorf("%s: loss %v, PyTorch %v", name, ours.Loss, theirs.Loss)
 		}
-		of, tf := nntest.Flat(toAny(ours.Outputs)), nntest.Flat(toAny(theirs.Outputs))
+		of, tf := slices.Concat(ours.Outputs...), slices.Concat(theirs.Outputs...)
 		for i := range tf {
 			if len(of) != len(tf) || !close(of[i], tf[i]) {
 				t.Fatalf("%s: outputs %v, PyTorch %v", name, ours.Outputs, theirs.Outputs)
@@ -196,7 +197,7 @@ func TestGradMatchesPyTorch(t *testing.T) {
 		if err := p.Forward(x, nil, nn.Eval, 0); err != nil {
 			t.Fatal(err)
 		}
-		ef := nntest.Flat(toAny(theirs.EvalOutputs))
+		ef := slices.Concat(theirs.EvalOutputs...)
 		for i, v := range p.Output().Data {
 			if len(ef) != len(p.Output().Data) || !close(v, ef[i]) {
 				t.Fatalf("%s: eval outputs %v, PyTorch %v", name, p.Output(), theirs.EvalOutputs)
@@ -214,18 +215,6 @@ func TestGradMatchesPyTorch(t *testing.T) {
 			}
 		}
 	}
-}
-
-func toAny(rows [][]float64) any {
-	out := make([]any, len(rows))
-	for i, r := range rows {
-		row := make([]any, len(r))
-		for j, v := range r {
-			row[j] = v
-		}
-		out[i] = row
-	}
-	return out
 }
 
 // TestExportCompiles checks that the exported code of every test model is
