@@ -2,6 +2,7 @@ package nn
 
 import (
 	"fmt"
+	"slices"
 
 	"tapelab/engine/op"
 	"tapelab/engine/tensor"
@@ -27,6 +28,15 @@ const (
 // Losses lists every loss, in the order documents and errors show them.
 func Losses() []Loss { return []Loss{MSE, CrossEntropy, BCEWithLogits} }
 
+// ParseLoss returns the loss with the given name; an unknown name is an
+// error listing the losses.
+func ParseLoss(name string) (Loss, error) {
+	if l := Loss(name); slices.Contains(Losses(), l) {
+		return l, nil
+	}
+	return "", fmt.Errorf("unknown loss %q (want mse, cross_entropy, bce_with_logits)", name)
+}
+
 // Check reports whether the loss applies to a model whose examples have
 // output shape out: cross_entropy needs 1-D logits [classes].
 func (l Loss) Check(out tensor.Shape) error {
@@ -39,7 +49,8 @@ func (l Loss) Check(out tensor.Shape) error {
 		}
 		return nil
 	}
-	return fmt.Errorf("unknown loss %q (want mse, cross_entropy, bce_with_logits)", string(l))
+	_, err := ParseLoss(string(l))
+	return err
 }
 
 // Target returns the shape of one example's target for model output shape

@@ -128,9 +128,9 @@ func decodeLoss(root *node) (nn.Loss, error) {
 	if err != nil {
 		return "", err
 	}
-	loss := nn.Loss(s)
-	if loss != nn.MSE && loss != nn.CrossEntropy && loss != nn.BCEWithLogits {
-		return "", errorf("loss", "unknown loss %q (want mse, cross_entropy, bce_with_logits)", s)
+	loss, err := nn.ParseLoss(s)
+	if err != nil {
+		return "", errorf("loss", "%v", err)
 	}
 	return loss, nil
 }
