@@ -348,3 +348,29 @@ func TestWideLayerStaysUsable(t *testing.T) {
 	p.shot("10-wide-layer")
 	p.noPageError()
 }
+
+// TestTapeListFollowsTheDrawing opens the text list of the tape: it lists
+// every node, marks the current step and the chosen node, and its buttons
+// inspect nodes as the drawing does.
+func TestTapeListFollowsTheDrawing(t *testing.T) {
+	p := openPlayground(t, 1280, 720)
+	p.do("opening the tape list", chromedp.Click(chromedp.CSS("#tape-list summary")))
+	n := int(p.num(`document.querySelectorAll("#tape [data-node]").length`))
+	if got := int(p.num(`document.querySelectorAll("#tape-list tbody tr").length`)); got != n {
+		t.Errorf("the list has %d rows for %d nodes", got, n)
+	}
+	p.clickAndRedraw("step")
+	p.clickAndRedraw("step")
+	if got := p.js(`document.querySelector("#tape-list tr[aria-current]").id`); got != "row-1" {
+		t.Errorf("the current row is %q after two steps, want row-1", got)
+	}
+	if s := p.js(`document.getElementById("row-1").textContent`); !strings.Contains(s, "value") {
+		t.Errorf("row 1 says %q, want its value known", s)
+	}
+	p.do("inspecting from the list", chromedp.Click(chromedp.CSS("#row-6 button")))
+	p.waitFor(`document.getElementById("insp-node").dataset.node === "6"`, "the inspector to show node 6")
+	if !p.hasClass("row-6", "selected") || !p.hasClass("node-6", "selected") {
+		t.Error("node 6 is not marked chosen in both the list and the drawing")
+	}
+	p.noPageError()
+}

@@ -99,3 +99,13 @@ func (v *listView) update(i int, st app.State) {
 		v.rows[i].RemoveAttribute("aria-current")
 	}
 }
+
+// selectNode marks row i as the one the inspector shows (-1: none).
+func (v *listView) selectNode(prev, i int) {
+	if prev >= 0 && prev < len(v.rows) {
+		v.rows[prev].Class().Remove("selected")
+	}
+	if i >= 0 && i < len(v.rows) {
+		v.rows[i].Class().Add("selected")
+	}
+}

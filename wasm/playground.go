@@ -189,6 +189,7 @@ func (pv *playground) refresh(e *autograd.Event) {
 // inspect pins node i in the inspector until the next step.
 func (pv *playground) inspect(i int) {
 	pv.tape.selectNode(pv.selected, i)
+	pv.list.selectNode(pv.selected, i)
 	pv.selected = i
 	pv.listing.current(i)
 	pv.insp.show(pv.pg.Stepper(), i)
@@ -197,6 +198,7 @@ func (pv *playground) inspect(i int) {
 // unpin lets the inspector follow the cursor again.
 func (pv *playground) unpin() {
 	pv.tape.selectNode(pv.selected, -1)
+	pv.list.selectNode(pv.selected, -1)
 	pv.selected = -1
 }
 
