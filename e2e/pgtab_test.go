@@ -215,4 +215,3 @@ func countOp(pg *app.Playground, name string) int {
 	}
 	return k
 }
-
