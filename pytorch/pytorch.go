@@ -6,6 +6,7 @@ package pytorch
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -87,7 +88,7 @@ func module(l nn.Layer, in tensor.Shape) (string, error) {
 	case nn.MaxPool2D:
 		return fmt.Sprintf("nn.MaxPool2d(kernel_size=%d, stride=%d)", l.KernelSize, l.Stride), nil
 	}
-	return "", fmt.Errorf("no PyTorch module for this layer type")
+	return "", errors.New("no PyTorch module for this layer type")
 }
 
 // nested writes data as nested Python lists of the given shape.

@@ -1,6 +1,7 @@
 package ir
 
 import (
+	"errors"
 	"fmt"
 
 	"tapelab/engine/op"
@@ -28,7 +29,7 @@ func leaf(kind string) bool {
 // payload they need and no other node has any.
 func Check(g *Graph) error {
 	if g == nil || len(g.Nodes) == 0 {
-		return fmt.Errorf("ir: graph has no nodes")
+		return errors.New("ir: graph has no nodes")
 	}
 	for i := range g.Nodes {
 		n := &g.Nodes[i]

@@ -1,6 +1,7 @@
 package nn
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 
@@ -40,7 +41,7 @@ func (c Conv2D) OutShape(in tensor.Shape) (tensor.Shape, error) {
 		return nil, &FieldError{"padding", "must be ≥ 0"}
 	}
 	if len(in) != 3 {
-		return nil, fmt.Errorf("expects [C H W]")
+		return nil, errors.New("expects [C H W]")
 	}
 	m := c.KernelSize - 2*c.Padding
 	if in[1] < m || in[2] < m {
@@ -97,7 +98,7 @@ func (m MaxPool2D) OutShape(in tensor.Shape) (tensor.Shape, error) {
 		return nil, &FieldError{"stride", "must be ≥ 1"}
 	}
 	if len(in) != 3 {
-		return nil, fmt.Errorf("expects [C H W]")
+		return nil, errors.New("expects [C H W]")
 	}
 	if in[1] < m.KernelSize || in[2] < m.KernelSize {
 		return nil, fmt.Errorf("expects [C H W] with H, W ≥ kernel %d", m.KernelSize)

@@ -1,6 +1,7 @@
 package nn
 
 import (
+	"errors"
 	"fmt"
 	"math"
 
@@ -109,7 +110,7 @@ func (p *Pass) updateBuffers() error {
 // must have been given targets.
 func (p *Pass) Backward() error {
 	if p.loss == op.NoValue {
-		return fmt.Errorf("backward needs a forward pass with targets first")
+		return errors.New("backward needs a forward pass with targets first")
 	}
 	if err := p.s.Backward(p.loss, &p.g); err != nil {
 		return err

@@ -1,6 +1,7 @@
 package op
 
 import (
+	"errors"
 	"fmt"
 
 	"tapelab/engine/tensor"
@@ -106,7 +107,7 @@ var addBiasOp = &Op{
 	Infer: func(dst tensor.Shape, in []tensor.Shape, _ Attrs) (tensor.Shape, error) {
 		x, b := in[0], in[1]
 		if len(x) == 0 {
-			return dst, fmt.Errorf("X must have at least one dimension")
+			return dst, errors.New("X must have at least one dimension")
 		}
 		if len(b) != 1 || b[0] != x[len(x)-1] {
 			return dst, fmt.Errorf("b must have shape [%d] to match the last dimension of X, has %v", x[len(x)-1], b)

@@ -75,7 +75,7 @@ func ReadCSV(r io.Reader, targets int) (*Dataset, error) {
 		rows++
 	}
 	if rows == 0 {
-		return nil, fmt.Errorf("no data rows")
+		return nil, errors.New("no data rows")
 	}
 	return &Dataset{
 		X: &tensor.Tensor{Shape: tensor.Shape{rows, width - targets}, Data: x},
@@ -108,7 +108,7 @@ func ReadJSON(r io.Reader) (*Dataset, error) {
 		return nil, fmt.Errorf("data: %v", err)
 	}
 	if len(doc.X) == 0 {
-		return nil, fmt.Errorf("x: missing or empty (want a list of examples)")
+		return nil, errors.New("x: missing or empty (want a list of examples)")
 	}
 	if len(doc.Y) != len(doc.X) {
 		return nil, fmt.Errorf("y: %d entries for %d examples in x", len(doc.Y), len(doc.X))

@@ -1,6 +1,7 @@
 package train
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -35,7 +36,7 @@ type Trainer struct {
 // of examples. seed drives the shuffle and the dropout masks.
 func NewTrainer(m *nn.Model, data *Dataset, c OptimizerConfig, batchSize int, seed uint64) (*Trainer, error) {
 	if data == nil || data.Len() == 0 {
-		return nil, fmt.Errorf("no training examples")
+		return nil, errors.New("no training examples")
 	}
 	if err := data.Fits(m); err != nil {
 		return nil, err
