@@ -109,7 +109,7 @@ func (pv *playground) rebuilt() {
 	pv.editor.render()
 	pv.bar.update()
 	if err := pv.pg.Err(); err != nil {
-		pv.notice.SetTextContent("The model has an error (see the layer marked ⚠). The tape below is the last model that worked.")
+		pv.notice.SetTextContent("The model has an error (see the layer marked ⚠). The tape shown is the last model that worked.")
 		pv.notice.RemoveAttribute("hidden")
 	} else {
 		pv.notice.SetAttribute("hidden", "")
