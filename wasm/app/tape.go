@@ -69,23 +69,3 @@ func operandName(o *op.Op, k int) string {
 	}
 	return o.Operands[k].Name
 }
-
-// ancestors marks out and every node whose value reaches out through operands
-// that take a gradient and require one: the nodes a single-output backward
-// pass from out has to visit.
-func ancestors(t *autograd.Tape, out int) []bool {
-	dep := make([]bool, t.Len())
-	dep[out] = true
-	for j := out; j >= 0; j-- {
-		nd := t.Node(j)
-		if !dep[j] || nd.Op == nil || !nd.RequiresGrad {
-			continue
-		}
-		for k, p := range nd.Parents {
-			if nd.Op.Grads(k) && t.Node(p).RequiresGrad {
-				dep[p] = true
-			}
-		}
-	}
-	return dep
-}
