@@ -6,8 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"reflect"
-	"regexp"
 	"strconv"
+	"strings"
 	"syscall/js"
 	"time"
 
@@ -21,8 +21,22 @@ import (
 // longLink is the length above which a link is offered as a short link.
 const longLink = 2000
 
-// sharePath matches the share service's page paths /s/{id} and /embed/{id}.
-var sharePath = regexp.MustCompile(`/(s|embed)/([A-Za-z0-9_-]{1,64})$`)
+// sharedPage reports whether path is one of the share service's pages,
+// /s/{id} or /embed/{id}, and returns the id.
+func sharedPage(path string) (id string, embed, ok bool) {
+	for _, kind := range []string{"/s/", "/embed/"} {
+		i := strings.LastIndex(path, kind)
+		if i < 0 {
+			continue
+		}
+		id = path[i+len(kind):]
+		if id == "" || len(id) > 64 || strings.Trim(id, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") != "" {
+			return "", false, false
+		}
+		return id, kind == "/embed/", true
+	}
+	return "", false, false
+}
 
 // shell is everything around the playground that a link carries: the
 // Step/Train switch, the training view, the share bar, the classroom
@@ -80,8 +94,8 @@ func mountShell(p *page, pv *playground) *shell {
 
 	loc := js.Global().Get("location")
 	frag := loc.Get("hash").String()
-	if m := sharePath.FindStringSubmatch(loc.Get("pathname").String()); m != nil {
-		go sh.openShared(m[2], m[1] == "embed", frag)
+	if id, embed, ok := sharedPage(loc.Get("pathname").String()); ok {
+		go sh.openShared(id, embed, frag)
 	} else {
 		st, err := link.Open(frag)
 		sh.open(st, err)
