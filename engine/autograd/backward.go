@@ -17,23 +17,39 @@ func (t *Tape) BackwardDense(out int, seed *tensor.Tensor, g *Grads) error {
 	}
 	g.reset(t.n)
 	g.store(out, seed)
-	for k := t.nextDense(out, g); k >= 0; k = t.nextDense(k-1, g) {
-		t.step(k, g, nil)
-	}
+	t.walk(reached, out, g)
 	return nil
 }
 
-// nextDense returns the largest id j ≤ k whose VJP a dense pass runs next:
-// a node the pass has reached (its slot in g is set) that requires a
-// gradient. It returns -1 when there is none. BackwardDense and Cursor walk
-// the tape with it, so both skip exactly the same nodes.
-func (t *Tape) nextDense(k int, g *Grads) int {
+// pass names one of the tape's two reverse walks.
+type pass uint8
+
+const (
+	// reached is BackwardDense's walk: it runs the VJP of each node the
+	// pass has reached (its slot in g is set) that requires a gradient.
+	reached pass = iota
+	// every is BackwardDenseFrom's walk: it runs the VJP of every node that
+	// requires a gradient, reached or not.
+	every
+)
+
+// next returns the largest id j ≤ k whose VJP pass p runs next, or -1 when
+// there is none. The one-shot passes (through walk) and Cursor step the tape
+// with it, so they run exactly the same nodes in the same order.
+func (t *Tape) next(p pass, k int, g *Grads) int {
 	for ; k >= 0; k-- {
-		if g.set[k] && t.hasVJP(k) {
+		if (p == every || g.set[k]) && t.hasVJP(k) {
 			return k
 		}
 	}
 	return -1
+}
+
+// walk runs pass p from node k down to 0, one step per node next returns.
+func (t *Tape) walk(p pass, k int, g *Grads) {
+	for k = t.next(p, k, g); k >= 0; k = t.next(p, k-1, g) {
+		t.step(k, g, nil)
+	}
 }
 
 // BackwardDenseAll is BackwardDense followed by filling every unreached slot
@@ -65,16 +81,18 @@ func (t *Tape) BackwardDenseFrom(seeds []*tensor.Tensor, g *Grads) error {
 			return err
 		}
 	}
-	g.reset(t.n)
+	seedAll(seeds, g)
+	t.walk(every, t.n-1, g)
+	return nil
+}
+
+// seedAll empties g down to one slot per seed and stores every seed: the
+// start of BackwardDenseFrom, and of a dense Cursor's reverse pass.
+func seedAll(seeds []*tensor.Tensor, g *Grads) {
+	g.reset(len(seeds))
 	for i, s := range seeds {
 		g.store(i, s)
 	}
-	for k := t.n - 1; k >= 0; k-- {
-		if t.hasVJP(k) {
-			t.step(k, g, nil)
-		}
-	}
-	return nil
 }
 
 // checkSeed checks that out is a node and seed has its shape.

@@ -11,12 +11,24 @@ import (
 )
 
 // Cursor walks a recorded tape one node at a time, as the playground shows
-// it: first forward over ids 0 … out (each step makes one node's value
-// known), then backward from out exactly as BackwardDense does (each step
-// runs one node's VJP and feeds its parents). Every step can be undone, and
-// stepping may resume in either direction after an undo. Stepping to the end
-// leaves exactly the gradients BackwardDense computes from out seeded with
-// ones (with 1 for a scalar loss), bit for bit: both use the same step code.
+// it: first forward over ids 0 … Nodes()−1 (each step makes one node's value
+// known), then backward, each step running one node's VJP and feeding its
+// parents. Every step can be undone, and stepping may resume in either
+// direction after an undo. A cursor steps one of two reverse passes:
+//
+//   - NewCursor: BackwardDense from out seeded with ones (1 for a scalar
+//     loss): forward over 0 … out, then the VJP of every node the pass
+//     reaches from out, the nodes out depends on.
+//   - NewDenseCursor: TorchLean's dense all-seeds pass, BackwardDenseFrom
+//     with the one-hot seed pack (ones at out, +0.0 at every other node):
+//     forward over the whole tape, then the VJP of every node that requires
+//     a gradient, in reverse id order, reached from out or not. A node beside
+//     out (a metric out does not depend on) is visited with its +0.0
+//     cotangent.
+//
+// Stepping to the end leaves exactly the gradients of the one-shot pass, bit
+// for bit: a cursor and its pass share the same seeding, the same choice of
+// the next node and the same step code.
 //
 // Each step is also announced to the cursor's listeners (see Listen) through
 // one github.com/teivah/broadcast relay. The cursor uses the relay's
@@ -29,17 +41,20 @@ import (
 // The cursor recomputes values in place in the tape's nodes, from the
 // current values of the leaves, so the tape must not be Reset or re-recorded
 // while the cursor is in use; if it is, every step reports false and Err
-// says why.
+// says why. Nodes recorded after the cursor was made are not its concern.
 type Cursor struct {
 	tape  *Tape
 	gen   uint64
 	out   int
+	last  int  // the last node the forward phase evaluates
+	pass  pass // reached (NewCursor) or every (NewDenseCursor)
 	seed  *tensor.Tensor
-	known int   // nodes 0 … known−1 have known values
-	next  int   // the node the next backward step runs, -1 when none
-	g     Grads // the gradients so far (valid once every value is known)
+	pack  []*tensor.Tensor // the one-hot seed pack of a dense cursor
+	known int              // nodes 0 … known−1 have known values
+	next  int              // the node the next backward step runs, -1 when none
+	g     Grads            // the gradients so far (valid once every value is known)
 	hist  []stepRecord
-	// minConsumer[i] is the smallest id ≤ out whose VJP could feed node i
+	// minConsumer[i] is the smallest id ≤ last whose VJP could feed node i
 	// (math.MaxInt when none); node i's gradient is final once the reverse
 	// pass is past it.
 	minConsumer []int
@@ -55,39 +70,65 @@ type stepRecord struct {
 }
 
 // NewCursor returns a cursor at the start of tape t (nothing known, no
-// gradients) that computes out and then its gradients, seeded with ones of
-// out's shape. It fails when t is nil or out is not a node of t.
+// gradients) that computes out and then its gradients as BackwardDense does,
+// seeded with ones of out's shape. It fails when t is nil or out is not a
+// node of t.
 func NewCursor(t *Tape, out int) (*Cursor, error) {
+	return newCursor(t, out, reached, "NewCursor")
+}
+
+// NewDenseCursor returns a cursor at the start of tape t that computes every
+// node of t and then steps the dense all-seeds pass: BackwardDenseFrom with
+// ones of out's shape at out and +0.0 at every other node. Every slot holds
+// its seed from the start of the reverse pass, so a contribution's Before is
+// never nil (the first one is added to the parent's +0.0 seed, as the
+// one-shot pass adds it). It fails when t is nil or out is not a node of t.
+func NewDenseCursor(t *Tape, out int) (*Cursor, error) {
+	return newCursor(t, out, every, "NewDenseCursor")
+}
+
+func newCursor(t *Tape, out int, p pass, name string) (*Cursor, error) {
 	if t == nil {
-		return nil, errors.New("autograd: NewCursor: no tape")
+		return nil, errors.New("autograd: " + name + ": no tape")
 	}
 	if out < 0 || out >= t.n {
-		return nil, fmt.Errorf("autograd: NewCursor: output node %d does not exist (tape has %d nodes)", out, t.n)
+		return nil, fmt.Errorf("autograd: %s: output node %d does not exist (tape has %d nodes)", name, out, t.n)
 	}
 	seed := tensor.Zeros(t.nodes[out].Value.Shape)
 	seed.Fill(1)
-	c := &Cursor{tape: t, gen: t.gen, out: out, seed: seed, next: -1,
-		minConsumer: make([]int, out+1), relay: broadcast.NewRelay[Event]()}
+	c := &Cursor{tape: t, gen: t.gen, out: out, last: out, pass: p, seed: seed, next: -1,
+		relay: broadcast.NewRelay[Event]()}
+	if p == every {
+		c.last = t.n - 1
+		c.pack = make([]*tensor.Tensor, t.n)
+		for i := range c.pack {
+			c.pack[i] = tensor.Zeros(t.nodes[i].Value.Shape)
+		}
+		c.pack[out] = seed
+	}
+	c.minConsumer = make([]int, c.last+1)
 	for i := range c.minConsumer {
 		c.minConsumer[i] = math.MaxInt
 	}
-	// Which nodes the pass reaches does not depend on values: a node feeds
+	// Which nodes the pass runs does not depend on values: a node feeds
 	// exactly the parents that take and require a gradient (the rule
 	// contributions applies), so the order of the VJP steps is known now.
-	reached := make([]bool, out+1)
-	reached[out] = true
-	for j := out; j >= 0; j-- {
+	// It is the order next gives: the dense pass runs every node with a
+	// VJP, BackwardDense those it reaches from out.
+	reach := make([]bool, c.last+1)
+	reach[out] = true
+	for j := c.last; j >= 0; j-- {
 		if !t.hasVJP(j) {
 			continue
 		}
-		if reached[j] {
+		if p == every || reach[j] {
 			c.order = append(c.order, j)
 		}
 		nd := &t.nodes[j]
-		for i, p := range nd.Parents {
-			if nd.Op.Grads(i) && t.nodes[p].RequiresGrad {
-				c.minConsumer[p] = j
-				reached[p] = reached[p] || reached[j]
+		for i, q := range nd.Parents {
+			if nd.Op.Grads(i) && t.nodes[q].RequiresGrad {
+				c.minConsumer[q] = j
+				reach[q] = reach[q] || reach[j]
 			}
 		}
 	}
@@ -104,7 +145,7 @@ func (c *Cursor) Err() error {
 	switch {
 	case c.closed:
 		return errors.New("autograd: cursor is closed")
-	case c.tape.gen != c.gen || c.tape.n <= c.out:
+	case c.tape.gen != c.gen || c.tape.n <= c.last:
 		return errors.New("autograd: the cursor's tape was reset or re-recorded; make a new cursor")
 	}
 	return nil
@@ -114,7 +155,7 @@ func (c *Cursor) Err() error {
 func (c *Cursor) Position() Position {
 	p := Position{Known: c.known, Steps: len(c.hist), Node: c.next}
 	switch {
-	case c.known <= c.out:
+	case c.known <= c.last:
 		p.Phase, p.Node = PhaseForward, c.known
 	case c.next >= 0:
 		p.Phase = PhaseBackward
@@ -127,13 +168,23 @@ func (c *Cursor) Position() Position {
 // Output reports the node the cursor computes and differentiates.
 func (c *Cursor) Output() int { return c.out }
 
+// Nodes reports how many nodes the forward phase evaluates (ids 0 …
+// Nodes()−1): out+1 for NewCursor's pass, the whole tape (as it was when the
+// cursor was made) for a dense cursor.
+func (c *Cursor) Nodes() int { return c.last + 1 }
+
+// Dense reports whether the cursor steps the dense all-seeds pass
+// (NewDenseCursor) rather than BackwardDense (NewCursor).
+func (c *Cursor) Dense() bool { return c.pass == every }
+
 // Forward evaluates the next node: an op node's value is recomputed from its
 // parents' values with its op's Forward; a leaf's value simply becomes known.
-// It reports false, doing nothing, once every node up to the output is known
-// (or when Err is not nil). After the output's value becomes known, its
-// gradient holds the seed and Backward may start.
+// It reports false, doing nothing, once every node the cursor evaluates is
+// known (or when Err is not nil). After the last value becomes known, the
+// gradients hold the seeds (the output's alone, or the whole one-hot pack of
+// a dense cursor) and Backward may start.
 func (c *Cursor) Forward() (Event, bool) {
-	if c.Err() != nil || c.known > c.out {
+	if c.Err() != nil || c.known > c.last {
 		return Event{}, false
 	}
 	t, i := c.tape, c.known
@@ -142,21 +193,26 @@ func (c *Cursor) Forward() (Event, bool) {
 		nd.Op.Forward(nd.Value, t.operands(nd), nd.Attrs)
 	}
 	c.known++
-	if c.known > c.out {
-		c.g.reset(c.out + 1)
-		c.g.store(c.out, c.seed)
-		c.next = t.nextDense(c.out, &c.g)
+	if c.known > c.last {
+		if c.pass == every {
+			seedAll(c.pack, &c.g)
+		} else {
+			c.g.reset(c.out + 1)
+			c.g.store(c.out, c.seed)
+		}
+		c.next = t.next(c.pass, c.last, &c.g)
 	}
 	return c.emit(Event{Kind: EventForward, Node: i, Value: nd.Value.Clone()}), true
 }
 
-// Backward runs the VJP of the next node the dense pass would run (nodes
-// the pass has not reached, and nodes that need no gradient, are skipped as
-// BackwardDense skips them) and folds its contributions into the parents.
+// Backward runs the VJP of the next node the cursor's pass runs (nodes that
+// need no gradient, and for NewCursor's pass nodes it has not reached, are
+// skipped as the one-shot pass skips them) and folds its contributions into
+// the parents.
 // It reports false, doing nothing, while values are still unknown, once the
 // pass is complete, or when Err is not nil.
 func (c *Cursor) Backward() (Event, bool) {
-	if c.Err() != nil || c.known <= c.out || c.next < 0 {
+	if c.Err() != nil || c.known <= c.last || c.next < 0 {
 		return Event{}, false
 	}
 	k := c.next
@@ -164,7 +220,7 @@ func (c *Cursor) Backward() (Event, bool) {
 	var rec []Contribution
 	c.tape.step(k, &c.g, &rec)
 	c.hist = append(c.hist, stepRecord{node: k, contribs: cloneContribs(rec)})
-	c.next = c.tape.nextDense(k-1, &c.g)
+	c.next = c.tape.next(c.pass, k-1, &c.g)
 	return c.emit(Event{Kind: EventBackward, Node: k, Grad: dy, Contribs: rec}), true
 }
 
@@ -224,21 +280,24 @@ func (c *Cursor) Value(i int) *tensor.Tensor {
 }
 
 // Grad returns node i's gradient so far, or nil while it has none (before
-// the backward phase, or when nothing has reached the node yet). The tensor
-// belongs to the cursor and changes with later steps; clone it to keep it.
+// the backward phase, or, for NewCursor's pass, when nothing has reached the
+// node yet; a dense cursor's nodes all hold their seed from the start of the
+// reverse pass). The tensor belongs to the cursor and changes with later
+// steps; clone it to keep it.
 func (c *Cursor) Grad(i int) *tensor.Tensor {
-	if c.known <= c.out {
+	if c.known <= c.last {
 		return nil
 	}
 	return c.g.Of(i)
 }
 
 // Final reports whether node i's gradient is complete: the backward phase
-// has begun and every node that could still feed i (all its consumers up to
-// the output) has been run or skipped. A final gradient equals the one the
-// one-shot pass computes; it may be nil for a node the pass never reaches.
+// has begun and every node that could still feed i (all its consumers among
+// the nodes the cursor evaluates) has been run or skipped. A final gradient
+// equals the one the one-shot pass computes; it may be nil for a node
+// NewCursor's pass never reaches.
 func (c *Cursor) Final(i int) bool {
-	if c.known <= c.out || i < 0 || i > c.out {
+	if c.known <= c.last || i < 0 || i > c.last {
 		return false
 	}
 	return c.minConsumer[i] > c.next

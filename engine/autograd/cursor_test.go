@@ -59,7 +59,7 @@ func runToEnd(t *testing.T, c *Cursor, final map[int]*tensor.Tensor) {
 }
 
 func noteFinal(c *Cursor, final map[int]*tensor.Tensor) {
-	for i := 0; i <= c.Output(); i++ {
+	for i := range c.Nodes() {
 		if _, seen := final[i]; !seen && c.Final(i) {
 			final[i] = cloneOrNil(c.Grad(i))
 		}
@@ -123,11 +123,43 @@ func TestCursorMatchesBackwardDenseOnRandomTapes(t *testing.T) {
 }
 
 func TestCursorUndoAndResume(t *testing.T) {
+	for _, m := range cursorModes {
+		t.Run(m.name, func(t *testing.T) { testUndoAndResume(t, m) })
+	}
+}
+
+// cursorMode is one of the two passes a cursor steps, with the one-shot
+// pass it must agree with.
+type cursorMode struct {
+	name string
+	make func(*Tape, int) (*Cursor, error)
+	ref  func(*Tape, int, *Grads) error
+}
+
+var cursorModes = []cursorMode{
+	{"BackwardDense", NewCursor, func(tp *Tape, out int, g *Grads) error {
+		return tp.BackwardDense(out, onesLike(tp, out), g)
+	}},
+	{"BackwardDenseFrom", NewDenseCursor, denseOneHot},
+}
+
+// denseOneHot is BackwardDenseFrom with the one-hot pack: ones at out, +0.0
+// at every other node.
+func denseOneHot(tp *Tape, out int, g *Grads) error {
+	seeds := make([]*tensor.Tensor, tp.Len())
+	for i := range seeds {
+		seeds[i] = tensor.Zeros(tp.Node(i).Value.Shape)
+	}
+	seeds[out] = onesLike(tp, out)
+	return tp.BackwardDenseFrom(seeds, g)
+}
+
+func testUndoAndResume(t *testing.T, m cursorMode) {
 	for seed := range 400 {
 		r := rand.New(rand.NewPCG(uint64(seed), 11))
 		s, out := randTape(r)
 		tp := s.Tape()
-		c, err := NewCursor(tp, out)
+		c, err := m.make(tp, out)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -178,11 +210,11 @@ func TestCursorUndoAndResume(t *testing.T) {
 		}
 		runToEnd(t, c, map[int]*tensor.Tensor{})
 		var ref Grads
-		if err := tp.BackwardDense(out, onesLike(tp, out), &ref); err != nil {
+		if err := m.ref(tp, out, &ref); err != nil {
 			t.Fatal(err)
 		}
 		if i := sameGrads(c, &ref, tp.Len()); i >= 0 {
-			t.Fatalf("seed %d: after undo and resume, node %d: cursor %v, BackwardDense %v", seed, i, c.Grad(i), ref.Of(i))
+			t.Fatalf("seed %d: after undo and resume, node %d: cursor %v, %s %v", seed, i, c.Grad(i), m.name, ref.Of(i))
 		}
 	}
 }
@@ -357,21 +389,7 @@ func TestCursorErrors(t *testing.T) {
 // the program's output and from a random node.
 func TestCursorMatchesBackwardDenseOnCataloguePrograms(t *testing.T) {
 	for seed := range uint64(1000) {
-		cs := randprog.Generate(seed, randprog.Config{})
-		s := NewSession()
-		var in []op.Value
-		for _, x := range cs.Inputs {
-			if x.RequiresGrad {
-				in = append(in, s.Param(x.Value, x.Name))
-			} else {
-				in = append(in, s.Input(x.Value, x.Name))
-			}
-		}
-		cs.Program(s, in)
-		if err := s.Err(); err != nil {
-			t.Fatalf("seed %d: %v\n%v", seed, err, cs)
-		}
-		tp := s.Tape()
+		tp, cs := recordCase(t, seed)
 		for _, out := range []int{cs.Output, int(seed) % tp.Len()} {
 			c, err := NewCursor(tp, out)
 			if err != nil {
@@ -393,4 +411,24 @@ func TestCursorMatchesBackwardDenseOnCataloguePrograms(t *testing.T) {
 			}
 		}
 	}
+}
+
+// recordCase records randprog's program number seed on a fresh session.
+func recordCase(t *testing.T, seed uint64) (*Tape, *randprog.Case) {
+	t.Helper()
+	cs := randprog.Generate(seed, randprog.Config{})
+	s := NewSession()
+	var in []op.Value
+	for _, x := range cs.Inputs {
+		if x.RequiresGrad {
+			in = append(in, s.Param(x.Value, x.Name))
+		} else {
+			in = append(in, s.Input(x.Value, x.Name))
+		}
+	}
+	cs.Program(s, in)
+	if err := s.Err(); err != nil {
+		t.Fatalf("seed %d: %v\n%v", seed, err, cs)
+	}
+	return s.Tape(), cs
 }
