@@ -70,7 +70,6 @@ func mountShell(p *page, pv *playground) *shell {
 	u := newJSUI(p.showError)
 	sh := &shell{u: u, pv: pv, view: link.ViewStep}
 	sh.tv = newTrainView(u, pv)
-	sh.tv.onChange = func() {}
 	sh.tv.showStep = func() { // after "inspect this step": the weights and batch are the training's
 		sh.custom, sh.customBatch = pv.pg.Model(), true
 		sh.setView(link.ViewStep)

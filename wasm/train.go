@@ -49,14 +49,13 @@ type trainView struct {
 	running  bool
 	rate     float64 // steps per second, smoothed
 	lastDraw float64
-	onChange func() // tells the share bar that the state changed
 	showStep func() // switches to the stepping view
 }
 
 func newTrainView(u jsui, pv *playground) *trainView {
 	v := &trainView{u: u, pv: pv, set: trainSettings{
 		Dataset: pv.dataset, Data: train.DefaultData(pv.dataset), Optimizer: train.DefaultOptimizer("sgd"), Batch: spec.DefaultBatchSize,
-	}, onChange: func() {}, showStep: func() {}}
+	}, showStep: func() {}}
 	v.root = u.el("section", "id", "train-view", "class", "train-view", "aria-label", "Training", "hidden", "")
 	v.plot = newPlot(u, 360)
 	v.loss = newChart(u, 300, 110)
@@ -144,7 +143,6 @@ func (v *trainView) build(params map[string]*tensor.Tensor) {
 	v.sess = s
 	v.message("")
 	v.render()
-	v.onChange()
 }
 
 // message shows msg (or clears it) in the view's alert line.
@@ -158,7 +156,6 @@ func (v *trainView) play() {
 	if v.running {
 		v.running = false
 		v.ctl.playing(false)
-		v.onChange()
 		return
 	}
 	if v.sess == nil || v.sess.Err() != nil {
@@ -225,7 +222,6 @@ func (v *trainView) stopped(err error) {
 	v.ctl.playing(false)
 	v.render()
 	v.message("Training stopped: " + err.Error() + ". Lower the learning rate or reset.")
-	v.onChange()
 }
 
 // stepOnce trains one mini-batch.
@@ -244,7 +240,6 @@ func (v *trainView) stepOnce() {
 		return
 	}
 	v.render()
-	v.onChange()
 }
 
 // inspect opens the last mini-batch's tape, with the current weights, in
