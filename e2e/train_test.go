@@ -216,6 +216,17 @@ func TestTrainCSV(t *testing.T) {
 	if n := eval[string](t, tab, `document.getElementById("train-view").dataset.examples`); n != "40" {
 		t.Errorf("good CSV: %s examples, want 40", n)
 	}
+	// Uploading a file does the same.
+	file := filepath.Join(t.TempDir(), "points.csv")
+	if err := os.WriteFile(file, []byte(csvRows(30)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(tab, chromedp.SetUploadFiles(chromedp.CSS("#csv-file"), []string{file})); err != nil {
+		t.Fatalf("uploading %s: %v", file, err)
+	}
+	if _, err := chromedp.Run(tab, chromedp.Poll[bool](`document.getElementById("train-view").dataset.examples === "30"`, chromedp.WithPollingTimeout(10*time.Second))); err != nil {
+		t.Errorf("uploaded CSV: %s examples, want 30 (%s)", eval[string](t, tab, `document.getElementById("train-view").dataset.examples`), csvErr())
+	}
 	click(t, tab, "#train-play")
 	if _, err := chromedp.Run(tab, chromedp.Poll[bool](`+document.getElementById("train-view").dataset.steps > 200`, chromedp.WithPollingTimeout(20*time.Second))); err != nil {
 		t.Errorf("training on pasted data: %v", err)
