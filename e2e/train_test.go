@@ -292,6 +292,14 @@ func TestEmbedAndPresenter(t *testing.T) {
 	if !eval[bool](t, tab, `document.querySelector("#playground .editor").inert`) {
 		t.Error("the locked model editor is not inert")
 	}
+	// A locked stepper ignores its keys too.
+	eval[bool](t, tab, `(() => { const b = document.getElementById("lock-stepper"); b.checked = true; return b.dispatchEvent(new Event("change")); })()`)
+	before := eval[string](t, tab, `tapelabExport("tape-text").split("\n")[0]`)
+	key(t, tab, "ArrowRight", 3)
+	if after := eval[string](t, tab, `tapelabExport("tape-text").split("\n")[0]`); after != before {
+		t.Errorf("the locked stepper stepped: %s → %s", before, after)
+	}
+	eval[bool](t, tab, `(() => { const b = document.getElementById("lock-stepper"); b.checked = false; return b.dispatchEvent(new Event("change")); })()`)
 	key(t, tab, "ArrowRight", 14) // through the forward pass, into the backward pass
 	if _, err := chromedp.Run(tab, chromedp.Poll[bool](`document.getElementById("explain").textContent.includes("Backward step")`, chromedp.WithPollingTimeout(5*time.Second))); err != nil {
 		t.Errorf("the explain panel does not explain the backward step: %q", eval[string](t, tab, `document.getElementById("explain").textContent`))

@@ -90,6 +90,12 @@ func mountShell(p *page, pv *playground) *shell {
 		root.Call("prepend", sh.linkErr)
 	}
 	sh.exposeExports()
+	// Locked or hidden controls stay locked from the keyboard too: the
+	// playground's shortcuts are stopped before they reach it.
+	u.doc.Call("addEventListener", "keydown", js.FuncOf(func(_ js.Value, args []js.Value) any {
+		recovered("classroom keys", u.report, func() { sh.guardKeys(args[0]) })
+		return nil
+	}), true)
 
 	loc := js.Global().Get("location")
 	frag := loc.Get("hash").String()
@@ -419,3 +425,22 @@ func fetchText(method, url, body string) (int, string, error) {
 
 // itoa formats an int.
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// guardKeys stops the playground's keyboard shortcuts for controls the
+// classroom flags lock or hide: stepping keys when the stepper is, undo
+// and redo when the model is.
+func (sh *shell) guardKeys(ev js.Value) {
+	key := ev.Get("key").String()
+	ctrl := ev.Get("ctrlKey").Bool() || ev.Get("metaKey").Bool()
+	blocked := false
+	switch {
+	case ctrl && (key == "z" || key == "y" || key == "Z"):
+		blocked = sh.flags.Locked("model")
+	case !ctrl && (key == "ArrowRight" || key == "ArrowLeft" || key == " " || key == "b" || key == "r"):
+		blocked = sh.flags.Locked("stepper")
+	}
+	if blocked {
+		ev.Call("stopImmediatePropagation")
+		ev.Call("preventDefault")
+	}
+}
