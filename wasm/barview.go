@@ -119,12 +119,15 @@ func (v *barView) showPasses() {
 	if !ps.Identical {
 		same = "gradients DIFFER at node " + strconv.Itoa(ps.Mismatch)
 	}
-	mode := "dense"
+	dense, single := "", ""
 	if v.pv.pg.Modes().Single {
-		mode = "single-output"
+		single = "▶ stepping "
+	} else {
+		dense = "▶ stepping "
 	}
-	v.passes.SetTextContent("showing " + mode + " · dense pass runs " + strconv.Itoa(ps.Dense) + " VJPs · single-output runs " +
-		strconv.Itoa(ps.Single) + ", skipping " + strconv.Itoa(len(sk)) + " (" + skipped + ") · " + same)
+	v.passes.SetTextContent(dense + "dense pass: " + strconv.Itoa(ps.Dense) + " VJPs · " + single + "single-output: " +
+		strconv.Itoa(ps.Single) + " VJPs, skips " + strconv.Itoa(len(sk)) + " (" + skipped + ") · " + same)
+	v.passes.SetAttribute("data-stepping", strconv.Itoa(len(v.pv.pg.Stepper().Order())))
 	v.passes.SetAttribute("data-dense", strconv.Itoa(ps.Dense))
 	v.passes.SetAttribute("data-single", strconv.Itoa(ps.Single))
 	v.passes.SetAttribute("data-skipped", strconv.Itoa(len(sk)))

@@ -72,9 +72,12 @@ func explainStep(s *app.Stepper) []string {
 	}
 	card := s.Explain(i)
 	out := []string{fmt.Sprintf("Backward step %d of %d: %s.", c.Backward, c.BackwardTotal, name)}
-	if i == s.Output() {
+	switch {
+	case i == s.Output():
 		out = append(out, "This is the loss, so backpropagation starts here with dY = 1: a change of the loss changes the loss one for one.")
-	} else {
+	case s.State(i).Has(app.Side):
+		out = append(out, fmt.Sprintf("The loss does not depend on %s: it sits beside the loss on the tape. The dense all-seeds pass seeds every node (1 at the loss, 0 everywhere else), so it still runs this VJP, on dY = 0, and sends zeros back. The single-output pass skips it, which changes no result.", name))
+	default:
 		out = append(out, fmt.Sprintf("Every node that used %s's output has already sent its share back, so its gradient is now final: dY = %s. It says how much the loss would change per unit change of this node's output.", name, brief(card.Upstream, n.Shape)))
 	}
 	if n.Op == nil {

@@ -79,10 +79,12 @@ func (v *inspectorView) show(s *app.Stepper, i int) {
 	g := s.Grad(i)
 	status := "not reached yet"
 	switch {
-	case st.Has(app.Skipped) && v.pv.pg.Modes().Single:
-		status = "skipped: the loss does not depend on it"
+	case st.Has(app.Skipped | app.Side):
+		status = "skipped: the loss does not depend on it (single-output pass)"
 	case st.Has(app.Skipped):
-		status = "dY = 0: the loss does not depend on it"
+		status = "skipped: it needs no gradient"
+	case st.Has(app.Side):
+		status = "dY = 0: the loss does not depend on it; the dense pass still runs its VJP on the zero"
 	case st.Has(app.Final):
 		status = "✓ final"
 	case g != nil:
@@ -166,8 +168,11 @@ func (v *inspectorView) card(s *app.Stepper, i int) elem {
 	box.AppendChild(terms)
 	if len(c.Contribs) == 0 {
 		msg := "Its VJP has not run yet."
-		if s.State(i).Has(app.Skipped) {
-			msg = "The backward pass skips it: nothing it computes reaches the loss."
+		switch st := s.State(i); {
+		case st.Has(app.Skipped | app.Side):
+			msg = "The single-output pass skips it: nothing it computes reaches the loss."
+		case st.Has(app.Skipped):
+			msg = "The backward pass skips it: it needs no gradient."
 		}
 		box.AppendChild(textEl(doc, "p", "hint", msg))
 		return box

@@ -81,6 +81,10 @@ func (v *listView) update(i int, st app.State) {
 	switch {
 	case st.Has(app.Skipped):
 		w = append(w, "skipped by backward")
+	case st.Has(app.Side | app.Ran):
+		w = append(w, "gradient 0 (beside the loss), VJP ran")
+	case st.Has(app.Side):
+		w = append(w, "gradient 0 (beside the loss)")
 	case st.Has(app.Final):
 		w = append(w, "gradient final")
 	case st.Has(app.HasGrad):

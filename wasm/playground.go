@@ -157,10 +157,9 @@ func (pv *playground) refresh(e *autograd.Event) {
 		}
 		return false
 	}
-	single := pv.pg.Modes().Single
 	for i := range s.Nodes() {
 		st := s.State(i)
-		pv.tape.update(s, i, st, touched(i), single)
+		pv.tape.update(s, i, st, touched(i))
 		pv.list.update(i, st)
 	}
 	focus := s.Focus()

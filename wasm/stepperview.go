@@ -66,7 +66,11 @@ func (v *stepperView) update(s *app.Stepper, e *autograd.Event) {
 	case autograd.EventForward:
 		v.said.SetTextContent("Forward: " + name + " = " + app.Inline(e.Value))
 	case autograd.EventBackward:
-		v.said.SetTextContent("Backward: " + name + " ran its VJP and fed " + strconv.Itoa(len(e.Contribs)) + " contribution(s) to its parents")
+		side := ""
+		if s.State(e.Node).Has(app.Side) {
+			side = " (dY = 0: the loss does not depend on it)"
+		}
+		v.said.SetTextContent("Backward: " + name + side + " ran its VJP and fed " + strconv.Itoa(len(e.Contribs)) + " contribution(s) to its parents")
 	case autograd.EventUndoForward:
 		v.said.SetTextContent("Back: " + name + " is unknown again")
 	case autograd.EventUndoBackward:

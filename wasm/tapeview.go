@@ -44,7 +44,6 @@ type boxEls struct {
 	gradStrip strip
 	badge     elem
 	state     app.State
-	single    bool
 	drawn     bool // the state has been applied at least once
 }
 
@@ -59,7 +58,7 @@ func newTapeView(pv *playground) *tapeView {
 	tools.AppendChild(pv.button("Fit", "Fit the tape to the screen", v.fit, "id", "fit"))
 	tools.AppendChild(pv.button("−", "Zoom out", func() { v.zoomBy(1/1.25, -1, -1) }, "id", "zoom-out"))
 	tools.AppendChild(pv.button("+", "Zoom in", func() { v.zoomBy(1.25, -1, -1) }, "id", "zoom-in"))
-	key := textEl(doc, "span", "badge-key", "v✓ value known · g… gradient partial · g✓ gradient final · skip: not visited")
+	key := textEl(doc, "span", "badge-key", "v✓ value known · g… gradient partial · g✓ gradient final · g=0 beside the loss, dY = 0 · skip: not visited")
 	add(bar, h, legend(doc), key, tools)
 	v.svg = svgEl(doc, "svg", "id", "tape", "role", "img", "aria-label", "The tape of one training step, drawn left to right. The text list below reads the same tape.")
 	defs := svgEl(doc, "defs")
@@ -169,20 +168,21 @@ func f1(v float64) string { return strconv.FormatFloat(math.Round(v*10)/10, 'f',
 // forces the strips to be redrawn even when the state flags are unchanged
 // (a gradient that grew by +=).
 //
-// A node the cursor's backward pass leaves out is drawn as skipped in
-// single-output mode; in dense mode the dense pass runs its VJP on a zero
-// cotangent, which is what it says.
-func (v *tapeView) update(s *app.Stepper, i int, st app.State, values, single bool) {
+// A node the stepper's backward pass leaves out is drawn as skipped ("skip",
+// dashed); a side node that the loss does not depend on but the dense pass
+// visits is drawn with its zero cotangent ("g=0", final from the start:
+// nothing feeds it), and as ran once its VJP step has run.
+func (v *tapeView) update(s *app.Stepper, i int, st app.State, values bool) {
 	b := &v.boxes[i]
-	changed := !b.drawn || st != b.state || b.single != single
+	changed := !b.drawn || st != b.state
 	if changed {
 		g := b.g
-		g.SetAttribute("class", nodeClass(g.GetAttribute("class"), st, single))
+		g.SetAttribute("class", nodeClass(g.GetAttribute("class"), st))
 		badge := ""
 		switch {
-		case st.Has(app.Skipped) && single:
-			badge = "skip"
 		case st.Has(app.Skipped):
+			badge = "skip"
+		case st.Has(app.Side):
 			badge = "g=0"
 		case st.Has(app.Final):
 			badge = "g✓"
@@ -197,11 +197,11 @@ func (v *tapeView) update(s *app.Stepper, i int, st app.State, values, single bo
 		b.valStrip.show(s.Value(i))
 		b.gradStrip.show(s.Grad(i))
 	}
-	b.state, b.drawn, b.single = st, true, single
+	b.state, b.drawn = st, true
 }
 
 // nodeClass rewrites the state classes of a node's class attribute.
-func nodeClass(old string, st app.State, single bool) string {
+func nodeClass(old string, st app.State) string {
 	base := "node op"
 	switch {
 	case containsWord(old, "param"):
@@ -218,12 +218,11 @@ func nodeClass(old string, st app.State, single bool) string {
 			base += " " + c.name
 		}
 	}
-	if st.Has(app.Skipped) {
-		if single {
-			base += " skipped"
-		} else {
-			base += " zero"
-		}
+	switch {
+	case st.Has(app.Skipped):
+		base += " skipped"
+	case st.Has(app.Side):
+		base += " zero"
 	}
 	if containsWord(old, "selected") {
 		base += " selected"

@@ -64,15 +64,31 @@ func TestDefaultTape(t *testing.T) {
 		t.Errorf("roles = %q", roles)
 	}
 	c := p.Stepper().Counts()
+	if c.ForwardTotal != 11 || c.BackwardTotal != 5 {
+		t.Errorf("dense: counts = %+v, want 11 forward nodes and 5 VJPs (mse, mean, linear, tanh, linear)", c)
+	}
+	if err := p.SetModes(Modes{Single: true}); err != nil {
+		t.Fatal(err)
+	}
+	c = p.Stepper().Counts()
 	if c.ForwardTotal != 11 || c.BackwardTotal != 4 {
-		t.Errorf("counts = %+v, want 11 forward nodes and 4 VJPs (mse, linear, tanh, linear)", c)
+		t.Errorf("single-output: counts = %+v, want 11 forward nodes and 4 VJPs (mse, linear, tanh, linear)", c)
 	}
 }
 
+// TestStepToEndMatchesOneShot steps every mode to the end: each backward
+// step runs the next node of the mode's pass, and at the end every gradient
+// shown is the engine's one-shot pass's, bit for bit: BackwardDense from the
+// loss in single-output mode, BackwardDenseFrom with the one-hot pack in
+// dense mode (where only nodes nothing feeds keep their +0 seed unshown).
 func TestStepToEndMatchesOneShot(t *testing.T) {
-	for _, m := range []Modes{{}, {Compiled: true}, {L2: 0.1}, {Compiled: true, L2: 0.1}, {Eval: true}} {
+	for _, m := range []Modes{{}, {Compiled: true}, {L2: 0.1}, {Compiled: true, L2: 0.1}, {Eval: true},
+		{Single: true}, {Single: true, Compiled: true}, {Single: true, L2: 0.1}} {
 		p := newTestPlayground(t, m)
 		s := p.Stepper()
+		if s.Dense() == m.Single {
+			t.Fatalf("%+v: the stepper's Dense() is %v", m, s.Dense())
+		}
 		for i := 0; i < s.Counts().ForwardTotal; i++ {
 			e, ok := s.Step()
 			if !ok || e.Node != i || s.Value(i) == nil || !s.State(i).Has(Known) {
@@ -80,6 +96,9 @@ func TestStepToEndMatchesOneShot(t *testing.T) {
 			}
 		}
 		want := oneShot(t, p)
+		if !m.Single {
+			want = denseOneShot(t, p)
+		}
 		for k, j := range s.Order() {
 			e, ok := s.Step()
 			if !ok || e.Node != j {
@@ -92,10 +111,21 @@ func TestStepToEndMatchesOneShot(t *testing.T) {
 		if _, ok := s.Step(); ok {
 			t.Fatalf("%+v: stepped past the end", m)
 		}
-		for i := range s.Nodes() {
+		for i, n := range s.Nodes() {
 			g, w := s.Grad(i), want.Of(i)
+			if g == nil && w != nil && !m.Single && len(s.Received(i)) == 0 && i != s.Output() {
+				if !tensor.Identical(w, tensor.Zeros(w.Shape)) {
+					t.Errorf("%+v: node %d (%s) shows no gradient, the dense pass gives %v", m, i, n.Title(), w)
+				}
+				continue // a node nothing feeds: its +0 seed is not shown
+			}
 			if (g == nil) != (w == nil) || g != nil && !tensor.Identical(g, w) {
 				t.Errorf("%+v: node %d grad %v, one-shot %v", m, i, g, w)
+			}
+		}
+		for k, i := range p.Recording().ParamNodes {
+			if g := s.Grad(i); g == nil && !p.Model().Seq.Params()[k].Buffer {
+				t.Errorf("%+v: parameter node %d shows no gradient", m, i)
 			}
 		}
 	}
@@ -173,7 +203,7 @@ func TestExplainLinear(t *testing.T) {
 	p := newTestPlayground(t, Modes{})
 	s := p.Stepper()
 	s.ToEnd()
-	lin := s.Order()[1] // the second linear, after mse_loss
+	lin := s.Order()[2] // the second linear, after mse_loss and the metric (dense)
 	c := s.Explain(lin)
 	if c.Rule == "" || len(c.Contribs) != 3 {
 		t.Fatalf("card = %+v", c)

@@ -34,12 +34,9 @@ func (p *Playground) Inspect(doc Doc, params map[string]*tensor.Tensor, b Batch)
 	if err != nil {
 		return err
 	}
-	step, err := NewStepper(rec.Tape, rec.Loss)
+	step, err := p.stepperFor(rec)
 	if err != nil {
 		return err
-	}
-	for i, role := range rec.Roles() {
-		step.nodes[i].Role = role
 	}
 	p.step.Close()
 	p.model, p.rec, p.step = m, rec, step

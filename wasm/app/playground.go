@@ -118,13 +118,10 @@ func (p *Playground) rebuild() error {
 		p.err = err
 		return err
 	}
-	step, err := NewStepper(rec.Tape, rec.Loss)
+	step, err := p.stepperFor(rec)
 	if err != nil {
 		p.err = err
 		return err
-	}
-	for i, role := range rec.Roles() {
-		step.nodes[i].Role = role
 	}
 	if p.step != nil {
 		p.step.Close()
@@ -133,9 +130,27 @@ func (p *Playground) rebuild() error {
 	return nil
 }
 
+// stepperFor returns the stepper of rec for the current modes: the dense
+// all-seeds pass, or the single-output pass when Modes.Single is set. Its
+// nodes carry their roles in the step.
+func (p *Playground) stepperFor(rec *Recording) (*Stepper, error) {
+	mk := NewDenseStepper
+	if p.modes.Single {
+		mk = NewStepper
+	}
+	step, err := mk(rec.Tape, rec.Loss)
+	if err != nil {
+		return nil, err
+	}
+	for i, role := range rec.Roles() {
+		step.nodes[i].Role = role
+	}
+	return step, nil
+}
+
 // Passes compares the dense and single-output passes of the recorded step.
 func (p *Playground) Passes() (Passes, error) {
-	return ComparePasses(p.rec, p.step.Order())
+	return ComparePasses(p.rec, p.step.Dependencies())
 }
 
 // GradCheck compares the recorded step's parameter gradients with finite

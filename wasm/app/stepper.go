@@ -2,6 +2,7 @@ package app
 
 import (
 	"errors"
+	"slices"
 
 	"tapelab/engine/autograd"
 	"tapelab/engine/tensor"
@@ -20,6 +21,10 @@ const (
 	Next                      // the cursor's next step handles it
 	Focus                     // the last step handled it
 	Skipped                   // the backward pass does not visit it
+	// Side marks an op node with a VJP that the output does not depend on
+	// (a metric beside the loss): the dense pass visits it with a zero
+	// cotangent, the single-output pass skips it.
+	Side
 )
 
 // Has reports whether every flag of f is set in s.
@@ -34,53 +39,77 @@ type Counts struct {
 
 // Stepper walks one recorded tape with the engine's cursor and remembers
 // what the views show: each VJP step's contributions, the node the last
-// step handled, and the order the backward pass visits nodes in.
+// step handled, and the order the backward pass visits nodes in. It steps
+// one of two passes: the single-output pass (NewStepper, the cursor of
+// BackwardDense from the loss: only the loss's dependencies) or the dense
+// all-seeds pass (NewDenseStepper: every node with a VJP, side nodes
+// included).
 type Stepper struct {
 	tape  *autograd.Tape
 	cur   *autograd.Cursor
 	nodes []NodeInfo
 	order []int                     // the nodes whose VJP the backward pass runs, in order
+	deps  []int                     // the nodes the single-output pass runs (the loss's dependencies), in order
 	runs  []bool                    // runs[i]: node i is in order
+	side  []bool                    // side[i]: node i has a VJP but the output does not depend on it
 	steps [][]autograd.Contribution // per node: its VJP step's contributions while run
+	fed   []int                     // per node: contributions received so far
 	focus int
 }
 
 // NewStepper returns a stepper at the start of t that computes out and then
-// its gradients. The backward order comes from a dry run of a second engine
-// cursor over the same tape.
+// its gradients with the single-output pass: only out's dependencies run
+// their VJPs.
 func NewStepper(t *autograd.Tape, out int) (*Stepper, error) {
-	dry, err := autograd.NewCursor(t, out)
-	if err != nil {
-		return nil, err
-	}
-	var order []int
-	for {
-		if _, ok := dry.Forward(); !ok {
-			break
-		}
-	}
-	for {
-		e, ok := dry.Backward()
-		if !ok {
-			break
-		}
-		order = append(order, e.Node)
-	}
-	if err := dry.Err(); err != nil {
-		return nil, err
-	}
-	dry.Close()
-	cur, err := autograd.NewCursor(t, out)
-	if err != nil {
-		return nil, err
-	}
-	runs := make([]bool, t.Len())
-	for _, i := range order {
-		runs[i] = true
-	}
-	return &Stepper{tape: t, cur: cur, nodes: Describe(t), order: order, runs: runs,
-		steps: make([][]autograd.Contribution, t.Len()), focus: -1}, nil
+	return newStepper(t, out, false)
 }
+
+// NewDenseStepper returns a stepper at the start of t that computes every
+// node and then steps the dense all-seeds pass (BackwardDenseFrom with ones
+// at out and +0.0 elsewhere): every node with a VJP runs it, a side node on
+// its zero cotangent.
+func NewDenseStepper(t *autograd.Tape, out int) (*Stepper, error) {
+	return newStepper(t, out, true)
+}
+
+func newStepper(t *autograd.Tape, out int, dense bool) (*Stepper, error) {
+	single, err := autograd.NewCursor(t, out)
+	if err != nil {
+		return nil, err
+	}
+	deps := single.Order()
+	single.Close()
+	mk := autograd.NewCursor
+	if dense {
+		mk = autograd.NewDenseCursor
+	}
+	cur, err := mk(t, out)
+	if err != nil {
+		return nil, err
+	}
+	s := &Stepper{tape: t, cur: cur, nodes: Describe(t), order: cur.Order(), deps: deps,
+		runs: make([]bool, t.Len()), side: make([]bool, t.Len()),
+		steps: make([][]autograd.Contribution, t.Len()), fed: make([]int, t.Len()), focus: -1}
+	for _, i := range s.order {
+		s.runs[i] = true
+	}
+	dep := make([]bool, t.Len())
+	for _, i := range deps {
+		dep[i] = true
+	}
+	for i := range cur.Nodes() {
+		nd := t.Node(i)
+		s.side[i] = nd.Op != nil && nd.RequiresGrad && !dep[i]
+	}
+	return s, nil
+}
+
+// Dense reports whether the stepper steps the dense all-seeds pass.
+func (s *Stepper) Dense() bool { return s.cur.Dense() }
+
+// Dependencies lists the nodes the single-output pass runs (the output's
+// dependencies), in order, whichever pass the stepper steps.
+func (s *Stepper) Dependencies() []int { return s.deps }
 
 // Nodes describes the tape's nodes.
 func (s *Stepper) Nodes() []NodeInfo { return s.nodes }
@@ -116,12 +145,26 @@ func (s *Stepper) Forward() (autograd.Event, bool) {
 }
 
 // Backward runs the next VJP step; the forward pass must be complete.
+//
+// In the dense pass every slot already holds its +0.0 seed, so the engine
+// reports a Before for every contribution; the stepper keeps the lesson of
+// += visible by recording a parent's first contribution (the parent had
+// only its seed, and is not the output) with a nil Before, as the
+// single-output pass reports it. After is always the engine's sum.
 func (s *Stepper) Backward() (autograd.Event, bool) {
 	e, ok := s.cur.Backward()
-	if ok {
-		s.steps[e.Node] = e.Contribs
-		s.focus = e.Node
+	if !ok {
+		return e, ok
 	}
+	cs := slices.Clone(e.Contribs)
+	for k, c := range cs {
+		if s.fed[c.Parent] == 0 && c.Parent != s.Output() {
+			cs[k].Before = nil
+		}
+		s.fed[c.Parent]++
+	}
+	s.steps[e.Node] = cs
+	s.focus = e.Node
 	return e, ok
 }
 
@@ -132,6 +175,9 @@ func (s *Stepper) Back() (autograd.Event, bool) {
 		return e, ok
 	}
 	if e.Kind == autograd.EventUndoBackward {
+		for _, c := range s.steps[e.Node] {
+			s.fed[c.Parent]--
+		}
 		s.steps[e.Node] = nil
 	}
 	s.focus = -1
@@ -147,6 +193,7 @@ func (s *Stepper) Back() (autograd.Event, bool) {
 func (s *Stepper) Reset() {
 	s.cur.Reset()
 	clear(s.steps)
+	clear(s.fed)
 	s.focus = -1
 }
 
@@ -176,7 +223,7 @@ func (s *Stepper) ForwardToEnd() int {
 // Counts reports the forward and backward counters.
 func (s *Stepper) Counts() Counts {
 	p := s.cur.Position()
-	return Counts{Forward: p.Known, ForwardTotal: s.cur.Output() + 1, Backward: p.Steps, BackwardTotal: len(s.order)}
+	return Counts{Forward: p.Known, ForwardTotal: s.cur.Nodes(), Backward: p.Steps, BackwardTotal: len(s.order)}
 }
 
 // Position reports where the engine's cursor stands.
@@ -192,10 +239,11 @@ func (s *Stepper) State(i int) State {
 	if s.cur.Known(i) {
 		st |= Known
 	}
-	if s.cur.Grad(i) != nil {
+	g := s.Grad(i)
+	if g != nil {
 		st |= HasGrad
 	}
-	if s.cur.Final(i) && s.cur.Grad(i) != nil {
+	if s.cur.Final(i) && g != nil {
 		st |= Final
 	}
 	if s.steps[i] != nil {
@@ -210,13 +258,16 @@ func (s *Stepper) State(i int) State {
 	if p.Phase != autograd.PhaseForward && s.skipped(i) {
 		st |= Skipped
 	}
+	if p.Phase != autograd.PhaseForward && s.side[i] {
+		st |= Side
+	}
 	return st
 }
 
 // skipped reports whether the backward pass leaves op node i out.
 func (s *Stepper) skipped(i int) bool {
-	if i > s.cur.Output() || s.nodes[i].Op == nil {
-		return i > s.cur.Output()
+	if i >= s.cur.Nodes() || s.nodes[i].Op == nil {
+		return i >= s.cur.Nodes()
 	}
 	return !s.runs[i]
 }
@@ -224,8 +275,19 @@ func (s *Stepper) skipped(i int) bool {
 // Value returns node i's value while it is known, else nil.
 func (s *Stepper) Value(i int) *tensor.Tensor { return s.cur.Value(i) }
 
-// Grad returns node i's gradient so far, or nil.
-func (s *Stepper) Grad(i int) *tensor.Tensor { return s.cur.Grad(i) }
+// Grad returns node i's gradient so far, or nil while no gradient has
+// reached it. In the dense pass every node holds its +0.0 seed from the
+// start of the backward phase; the stepper shows it only where it is the
+// whole story (the output's seed, and a side node's zero cotangent) and
+// otherwise once a contribution arrives, as the single-output pass shows
+// gradients. At the end every gradient shown is the engine's; a node
+// nothing feeds (an input, a buffer) keeps its +0.0 seed unshown.
+func (s *Stepper) Grad(i int) *tensor.Tensor {
+	if s.cur.Dense() && i >= 0 && i < len(s.fed) && s.fed[i] == 0 && i != s.Output() && !s.side[i] {
+		return nil
+	}
+	return s.cur.Grad(i)
+}
 
 // Contribs returns the contributions node i's VJP step sent to its parents,
 // or nil while that step has not run.
