@@ -63,3 +63,41 @@ func ExampleCursor() {
 	// backward node 1; operand 0 → node 0: 1 + 3 = 4; operand 1 → node 0: 4 + 3 = 7
 	// dy/dx = 7 final: true phase: done
 }
+
+// The dense all-seeds pass visits a metric beside the loss: m = tanh(x) is
+// recorded next to y = x·x, y does not depend on it, yet the dense pass runs
+// its VJP on its +0.0 seed. The single-output cursor never steps it.
+func ExampleNewDenseCursor() {
+	s := autograd.NewSession()
+	x := s.Param(tensor.Scalar(3), "x")
+	op.Tanh(s, x) // node 1: a metric beside the loss
+	y := op.Mul(s, x, x)
+
+	single, _ := autograd.NewCursor(s.Tape(), int(y))
+	c, err := autograd.NewDenseCursor(s.Tape(), int(y))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("single-output order:", single.Order(), "dense order:", c.Order())
+	for {
+		if _, ok := c.Forward(); !ok {
+			break
+		}
+	}
+	for {
+		e, ok := c.Backward()
+		if !ok {
+			break
+		}
+		fmt.Printf("node %d ran on dY = %v", e.Node, e.Grad.Data[0])
+		for _, k := range e.Contribs { // every slot starts at its seed, so Before is never nil
+			fmt.Printf("; x: %v + %v = %v", k.Before.Data[0], k.Value.Data[0], k.After.Data[0])
+		}
+		fmt.Println()
+	}
+	// Output:
+	// single-output order: [2] dense order: [2 1]
+	// node 2 ran on dY = 1; x: 0 + 3 = 3; x: 3 + 3 = 6
+	// node 1 ran on dY = 0; x: 6 + 0 = 6
+}
