@@ -29,6 +29,34 @@ func ReadResults(r io.Reader) ([]Result, error) {
 	return out, sc.Err()
 }
 
+// Merge combines the results of several rounds: one Result per workload and
+// contender, in first-seen order, whose runs are all the rounds' runs and
+// whose rate is their median. Interleaving the contenders over rounds and
+// taking the median keeps a passing burst of load on a shared machine from
+// favouring whichever contender happened to run in a quiet moment.
+func Merge(results []Result) []Result {
+	var out []Result
+	at := map[string]int{}
+	for _, r := range results {
+		k := r.Workload + " " + r.Contender
+		i, ok := at[k]
+		if !ok {
+			at[k] = len(out)
+			r.Runs = append([]float64(nil), r.Runs...)
+			out = append(out, r)
+			continue
+		}
+		out[i].Runs = append(out[i].Runs, r.Runs...)
+		out[i].LossLast = r.LossLast
+	}
+	for i := range out {
+		if len(out[i].Runs) > 0 {
+			out[i].StepsPerS = median(out[i].Runs)
+		}
+	}
+	return out
+}
+
 // Ratio is one comparison the report prints as "RATIO <workload> <a>/<b> <value>".
 type Ratio struct{ Workload, A, B string }
 
@@ -50,12 +78,13 @@ func Ratios() []Ratio {
 // Report writes the table of steps/s and then one RATIO line per ratio
 // whose two sides were measured. "tfjs-best" is the faster TF.js backend.
 func Report(w io.Writer, results []Result) error {
+	results = Merge(results)
 	rate := map[string]float64{}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "workload\tcontender\tsteps/s (median)\tloss first\tloss last\t")
+	fmt.Fprintln(tw, "workload\tcontender\tsteps/s (median)\truns\tloss first\tloss last\t")
 	for _, r := range results {
 		rate[r.Workload+" "+r.Contender] = r.StepsPerS
-		fmt.Fprintf(tw, "%s\t%s\t%.1f\t%.4f\t%.4f\t\n", r.Workload, r.Contender, r.StepsPerS, r.LossFirst, r.LossLast)
+		fmt.Fprintf(tw, "%s\t%s\t%.1f\t%d\t%.4f\t%.4f\t\n", r.Workload, r.Contender, r.StepsPerS, len(r.Runs), r.LossFirst, r.LossLast)
 		if strings.HasPrefix(r.Contender, "tfjs-") {
 			k := r.Workload + " tfjs-best"
 			rate[k] = max(rate[k], r.StepsPerS)

@@ -124,12 +124,18 @@ func Measure(name string, w Workload) (Result, error) {
 	if !(last < first) {
 		return r, fmt.Errorf("%s %s: loss did not fall (%v -> %v)", name, w.Name, first, last)
 	}
-	sorted := append([]float64(nil), r.Runs...)
-	sort.Float64s(sorted)
-	m := len(sorted) / 2
-	r.StepsPerS = sorted[m]
-	if len(sorted)%2 == 0 {
-		r.StepsPerS = (sorted[m-1] + sorted[m]) / 2
-	}
+	r.StepsPerS = median(r.Runs)
 	return r, nil
+}
+
+// median returns the middle value of xs (the mean of the two middle ones
+// for an even count); xs is not modified.
+func median(xs []float64) float64 {
+	s := append([]float64(nil), xs...)
+	sort.Float64s(s)
+	m := len(s) / 2
+	if len(s)%2 == 0 {
+		return (s[m-1] + s[m]) / 2
+	}
+	return s[m]
 }

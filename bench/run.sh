@@ -25,14 +25,19 @@ GOOS=js GOARCH=wasm go build -o "$out/tapebench.wasm" ./bench/cmd/tapebench
 wasmrun() { node "$(go env GOROOT)/lib/wasm/wasm_exec_node.js" "$out/tapebench.wasm" "$@"; }
 
 results="$out/results.jsonl"
-say "running TapeLab native"
-"$out/tapebench" -name tapelab-native | tee -a "$results" >&2
-say "running TapeLab wasm (node $(node --version))"
-wasmrun -name tapelab-wasm | tee -a "$results" >&2
-say "running TensorFlow.js (cpu and wasm backends)"
-node "$out/tfbench.cjs" bench/js/node_modules/@tensorflow/tfjs-backend-wasm/dist 2>/dev/null | tee -a "$results" >&2
-say "running PyTorch (one thread)"
-/usr/bin/python3 bench/torch_bench.py | tee -a "$results" >&2
+rounds=${BENCH_ROUNDS:-3}
+# The contenders take turns, round after round, and the report takes the
+# median over every round's runs, so that load on the machine is shared.
+for round in $(seq "$rounds"); do
+	say "round $round of $rounds: TapeLab native"
+	"$out/tapebench" -name tapelab-native | tee -a "$results" >&2
+	say "round $round of $rounds: TapeLab wasm (node $(node --version))"
+	wasmrun -name tapelab-wasm | tee -a "$results" >&2
+	say "round $round of $rounds: TensorFlow.js (cpu and wasm backends)"
+	node "$out/tfbench.cjs" bench/js/node_modules/@tensorflow/tfjs-backend-wasm/dist 2>/dev/null | tee -a "$results" >&2
+	say "round $round of $rounds: PyTorch (one thread)"
+	/usr/bin/python3 bench/torch_bench.py | tee -a "$results" >&2
+done
 
 say "allocations per training step (native, go test -bench)"
 go test -run '^$' -bench 'Step$' -benchmem ./bench | grep -E '^Benchmark' >&2

@@ -40,3 +40,17 @@ func TestReportPrintsRatios(t *testing.T) {
 		t.Errorf("report prints a ratio for an unmeasured contender:\n%s", b.String())
 	}
 }
+
+func TestMergeTakesTheMedianOverRounds(t *testing.T) {
+	rs := Merge([]Result{
+		{Contender: "a", Workload: "tiny", Runs: []float64{1, 2, 3}, LossFirst: 1, LossLast: 0.5},
+		{Contender: "b", Workload: "tiny", Runs: []float64{10}},
+		{Contender: "a", Workload: "tiny", Runs: []float64{100, 200}, LossLast: 0.25},
+	})
+	if len(rs) != 2 {
+		t.Fatalf("Merge gave %d results, want 2: %+v", len(rs), rs)
+	}
+	if a := rs[0]; a.Contender != "a" || len(a.Runs) != 5 || a.StepsPerS != 3 || a.LossFirst != 1 || a.LossLast != 0.25 {
+		t.Errorf("merged a = %+v, want 5 runs, median 3, losses 1 -> 0.25", a)
+	}
+}
