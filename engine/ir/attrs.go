@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode"
 
+	"tapelab/engine/jsontext"
 	"tapelab/engine/op"
 	"tapelab/engine/tensor"
 )
@@ -91,7 +92,7 @@ func attrParts(a Attrs) ([]string, error) {
 }
 
 // decodeAttrs reads the attrs object at path into a.
-func decodeAttrs(a *Attrs, v *jvalue, path string) error {
+func decodeAttrs(a *Attrs, v *jsontext.Value, path string) error {
 	t := reflect.TypeFor[op.Attrs]()
 	keys := []string{"input"}
 	field := map[string]int{}

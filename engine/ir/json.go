@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 
+	"tapelab/engine/jsontext"
 	"tapelab/engine/tensor"
 )
 
@@ -147,7 +148,7 @@ func Decode(data []byte) (*Graph, error) {
 
 const maxInt = math.MaxInt32 // ids, dims and axes beyond this are rejected
 
-func decodeGraph(root *jvalue) (*Graph, error) {
+func decodeGraph(root *jsontext.Value) (*Graph, error) {
 	f, err := fields(root, "", []string{"format", "nodes"}, []string{"payload"})
 	if err != nil {
 		return nil, err
@@ -170,16 +171,16 @@ func decodeGraph(root *jvalue) (*Graph, error) {
 		}
 	}
 	if p := f["payload"]; p != nil {
-		if p.kind != jObject {
-			return nil, fmt.Errorf("payload: want an object, got %v", p.kind)
+		if p.Kind != jsontext.Object {
+			return nil, fmt.Errorf("payload: want an object, got %s", kindName(p.Kind))
 		}
-		for _, m := range p.obj {
-			path := join("payload", m.key)
-			id, err := strconv.Atoi(m.key)
-			if err != nil || id < 0 || strconv.Itoa(id) != m.key {
+		for _, m := range p.Members {
+			path := join("payload", m.Key)
+			id, err := strconv.Atoi(m.Key)
+			if err != nil || id < 0 || strconv.Itoa(id) != m.Key {
 				return nil, fmt.Errorf("%s: key must be a node id (a non-negative integer)", path)
 			}
-			e, err := decodeEntry(m.val, path)
+			e, err := decodeEntry(m.Value, path)
 			if err != nil {
 				return nil, err
 			}
@@ -189,7 +190,7 @@ func decodeGraph(root *jvalue) (*Graph, error) {
 	return g, nil
 }
 
-func decodeNode(n *Node, v *jvalue, path string) error {
+func decodeNode(n *Node, v *jsontext.Value, path string) error {
 	f, err := fields(v, path, []string{"id", "parents", "kind", "out_shape"}, []string{"attrs"})
 	if err != nil {
 		return err
@@ -214,7 +215,7 @@ func decodeNode(n *Node, v *jvalue, path string) error {
 	return nil
 }
 
-func decodeEntry(v *jvalue, path string) (*Entry, error) {
+func decodeEntry(v *jsontext.Value, path string) (*Entry, error) {
 	f, err := fields(v, path, nil, []string{"value", "weight", "bias"})
 	if err != nil {
 		return nil, err
@@ -233,7 +234,7 @@ func decodeEntry(v *jvalue, path string) (*Entry, error) {
 	return e, nil
 }
 
-func decodeTensor(v *jvalue, path string) (*Tensor, error) {
+func decodeTensor(v *jsontext.Value, path string) (*Tensor, error) {
 	f, err := fields(v, path, []string{"shape", "data"}, []string{"name"})
 	if err != nil {
 		return nil, err
@@ -262,7 +263,7 @@ func decodeTensor(v *jvalue, path string) (*Tensor, error) {
 
 // ints decodes an array of integers, each at least lo; the result is never
 // nil (an empty array gives an empty, non-nil slice).
-func ints(v *jvalue, path string, lo int64) (tensor.Shape, error) {
+func ints(v *jsontext.Value, path string, lo int64) (tensor.Shape, error) {
 	xs, err := array(v, path)
 	if err != nil {
 		return nil, err

@@ -3,6 +3,7 @@ package spec
 import (
 	"strconv"
 
+	"tapelab/engine/jsontext"
 	"tapelab/engine/nn"
 	"tapelab/engine/tensor"
 	"tapelab/engine/train"
@@ -18,8 +19,8 @@ func Decode(data []byte) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := want(root, "", kObj); err != nil {
-		return nil, &Error{Msg: "a model document must be a JSON object, got " + root.kind.what()}
+	if err := want(root, "", jsontext.Object); err != nil {
+		return nil, &Error{Msg: "a model document must be a JSON object, got " + what(root.Kind)}
 	}
 	if err := checkKeys(root, "", topFields, "a model document"); err != nil {
 		return nil, err
@@ -38,8 +39,8 @@ func Decode(data []byte) (*Model, error) {
 }
 
 // required returns the value of a required top-level field.
-func required(root *node, key, hint string) (*node, error) {
-	n := root.field(key)
+func required(root *jsontext.Value, key, hint string) (*jsontext.Value, error) {
+	n := root.Field(key)
 	if n == nil {
 		return nil, errorf(key, "missing (%s)", hint)
 	}
@@ -48,7 +49,7 @@ func required(root *node, key, hint string) (*node, error) {
 
 // decodeHead reads the model itself: version, input, layers, loss, seed,
 // init and params, in that order, stopping at the first fault.
-func decodeHead(root *node, m *Model) error {
+func decodeHead(root *jsontext.Value, m *Model) error {
 	if err := decodeVersion(root); err != nil {
 		return err
 	}
@@ -65,17 +66,17 @@ func decodeHead(root *node, m *Model) error {
 	if m.Loss, err = decodeLoss(root); err != nil {
 		return err
 	}
-	if n := root.field("seed"); n != nil {
+	if n := root.Field("seed"); n != nil {
 		if m.Seed, err = uint64Of(n, "seed"); err != nil {
 			return err
 		}
 	}
-	if n := root.field("init"); n != nil {
+	if n := root.Field("init"); n != nil {
 		if m.Init, err = decodeInit(n); err != nil {
 			return err
 		}
 	}
-	if n := root.field("params"); n != nil {
+	if n := root.Field("params"); n != nil {
 		if m.Params, err = decodeParams(n); err != nil {
 			return err
 		}
@@ -84,31 +85,31 @@ func decodeHead(root *node, m *Model) error {
 }
 
 // decodeVersion checks that the document is version 1.
-func decodeVersion(root *node) error {
+func decodeVersion(root *jsontext.Value) error {
 	v, err := required(root, "version", "want 1")
 	if err != nil {
 		return err
 	}
-	if err := want(v, "version", kNum); err != nil {
+	if err := want(v, "version", jsontext.Number); err != nil {
 		return err
 	}
-	if v.lit != "1" {
-		return errorf("version", "unsupported version %s (this build reads version %d)", v.lit, Version)
+	if v.Text != "1" {
+		return errorf("version", "unsupported version %s (this build reads version %d)", v.Text, Version)
 	}
 	return nil
 }
 
 // decodeLayers reads the required list of layers.
-func decodeLayers(root *node) ([]nn.Layer, error) {
+func decodeLayers(root *jsontext.Value) ([]nn.Layer, error) {
 	ls, err := required(root, "layers", "a list of layers")
 	if err != nil {
 		return nil, err
 	}
-	if err := want(ls, "layers", kArr); err != nil {
+	if err := want(ls, "layers", jsontext.Array); err != nil {
 		return nil, err
 	}
 	var layers []nn.Layer
-	for i, ln := range ls.elems {
+	for i, ln := range ls.Elems {
 		l, err := decodeLayer(ln, "layers["+strconv.Itoa(i)+"]")
 		if err != nil {
 			return nil, err
@@ -119,7 +120,7 @@ func decodeLayers(root *node) ([]nn.Layer, error) {
 }
 
 // decodeLoss reads the required loss name.
-func decodeLoss(root *node) (nn.Loss, error) {
+func decodeLoss(root *jsontext.Value) (nn.Loss, error) {
 	ln, err := required(root, "loss", "want mse, cross_entropy, bce_with_logits")
 	if err != nil {
 		return "", err
@@ -136,7 +137,7 @@ func decodeLoss(root *node) (nn.Loss, error) {
 }
 
 // decodeInit reads the initialisation scheme's name.
-func decodeInit(n *node) (nn.Init, error) {
+func decodeInit(n *jsontext.Value) (nn.Init, error) {
 	s, err := stringOf(n, "init")
 	if err != nil {
 		return 0, err
@@ -152,13 +153,14 @@ func decodeInit(n *node) (nn.Init, error) {
 
 // decodeParams reads the params object: a tensor per parameter name, or
 // nil for an empty object.
-func decodeParams(n *node) (map[string]*tensor.Tensor, error) {
-	if err := want(n, "params", kObj); err != nil {
+func decodeParams(n *jsontext.Value) (map[string]*tensor.Tensor, error) {
+	if err := want(n, "params", jsontext.Object); err != nil {
 		return nil, err
 	}
 	var params map[string]*tensor.Tensor
-	for i, k := range n.keys {
-		t, err := decodeTensor(n.vals[i], "params["+quote(k)+"]")
+	for _, mb := range n.Members {
+		k := mb.Key
+		t, err := decodeTensor(mb.Value, "params["+quote(k)+"]")
 		if err != nil {
 			return nil, err
 		}
@@ -171,15 +173,15 @@ func decodeParams(n *node) (map[string]*tensor.Tensor, error) {
 }
 
 // decodeShape reads a list of dimensions, each at least 1.
-func decodeShape(n *node, path string) (tensor.Shape, error) {
-	if err := want(n, path, kArr); err != nil {
+func decodeShape(n *jsontext.Value, path string) (tensor.Shape, error) {
+	if err := want(n, path, jsontext.Array); err != nil {
 		return nil, err
 	}
-	if len(n.elems) == 0 {
+	if len(n.Elems) == 0 {
 		return nil, errorf(path, "must have at least one dimension")
 	}
-	s := make(tensor.Shape, len(n.elems))
-	for i, e := range n.elems {
+	s := make(tensor.Shape, len(n.Elems))
+	for i, e := range n.Elems {
 		d, err := intIn(e, path+"["+strconv.Itoa(i)+"]", 1, nn.MaxElements)
 		if err != nil {
 			return nil, err
@@ -190,37 +192,37 @@ func decodeShape(n *node, path string) (tensor.Shape, error) {
 }
 
 // decodeTensor reads nested arrays of numbers with a rectangular shape.
-func decodeTensor(n *node, path string) (*tensor.Tensor, error) {
+func decodeTensor(n *jsontext.Value, path string) (*tensor.Tensor, error) {
 	var shape tensor.Shape
-	for e := n; e.kind == kArr; e = e.elems[0] {
-		if len(e.elems) == 0 {
+	for e := n; e.Kind == jsontext.Array; e = e.Elems[0] {
+		if len(e.Elems) == 0 {
 			return nil, errorf(path, "empty array")
 		}
-		shape = append(shape, len(e.elems))
+		shape = append(shape, len(e.Elems))
 	}
 	if len(shape) == 0 {
-		return nil, errorf(path, "want an array of numbers, got %s", n.kind.what())
+		return nil, errorf(path, "want an array of numbers, got %s", what(n.Kind))
 	}
 	if !tensorWithin(shape) {
 		return nil, errorf(path, "more than %d values", nn.MaxElements)
 	}
 	t := tensor.Zeros(shape)
 	k := 0
-	var walk func(e *node, p string, d int) error
-	walk = func(e *node, p string, d int) error {
+	var walk func(e *jsontext.Value, p string, d int) error
+	walk = func(e *jsontext.Value, p string, d int) error {
 		if d == len(shape) {
 			v, err := floatOf(e, p)
 			t.Data[k] = v
 			k++
 			return err
 		}
-		if e.kind != kArr {
-			return errorf(p, "want an array of %d values, got %s", shape[d], e.kind.what())
+		if e.Kind != jsontext.Array {
+			return errorf(p, "want an array of %d values, got %s", shape[d], what(e.Kind))
 		}
-		if len(e.elems) != shape[d] {
-			return errorf(p, "has %d values, want %d like the first at this depth (shape %v)", len(e.elems), shape[d], shape)
+		if len(e.Elems) != shape[d] {
+			return errorf(p, "has %d values, want %d like the first at this depth (shape %v)", len(e.Elems), shape[d], shape)
 		}
-		for i, c := range e.elems {
+		for i, c := range e.Elems {
 			if err := walk(c, p+"["+strconv.Itoa(i)+"]", d+1); err != nil {
 				return err
 			}
@@ -244,24 +246,24 @@ func tensorWithin(s tensor.Shape) bool {
 	return true
 }
 
-func decodeTraining(root *node, m *Model) error {
-	if n := root.field("dataset"); n != nil {
+func decodeTraining(root *jsontext.Value, m *Model) error {
+	if n := root.Field("dataset"); n != nil {
 		if err := decodeDataset(n, &m.Dataset); err != nil {
 			return err
 		}
 	}
-	if n := root.field("optimizer"); n != nil {
+	if n := root.Field("optimizer"); n != nil {
 		if err := decodeOptimizer(n, &m.Optimizer); err != nil {
 			return err
 		}
 	}
 	var err error
-	if n := root.field("batch_size"); n != nil {
+	if n := root.Field("batch_size"); n != nil {
 		if m.BatchSize, err = intIn(n, "batch_size", 1, train.MaxBatch); err != nil {
 			return err
 		}
 	}
-	if n := root.field("steps"); n != nil {
+	if n := root.Field("steps"); n != nil {
 		if m.Steps, err = intIn(n, "steps", 1, MaxSteps); err != nil {
 			return err
 		}
@@ -271,14 +273,14 @@ func decodeTraining(root *node, m *Model) error {
 
 var datasetFields = []string{"name", "n", "noise", "train_split", "seed"}
 
-func decodeDataset(n *node, d *train.DataConfig) error {
-	if err := want(n, "dataset", kObj); err != nil {
+func decodeDataset(n *jsontext.Value, d *train.DataConfig) error {
+	if err := want(n, "dataset", jsontext.Object); err != nil {
 		return err
 	}
 	if err := checkKeys(n, "dataset", datasetFields, "dataset"); err != nil {
 		return err
 	}
-	nn := n.field("name")
+	nn := n.Field("name")
 	if nn == nil {
 		return errorf("dataset.name", "missing (want one of %s)", datasetNames())
 	}
@@ -293,15 +295,15 @@ func decodeDataset(n *node, d *train.DataConfig) error {
 
 var optimizerFields = []string{"name", "lr", "momentum", "betas", "eps", "weight_decay"}
 
-func decodeOptimizer(n *node, o *train.OptimizerConfig) error {
-	if err := want(n, "optimizer", kObj); err != nil {
+func decodeOptimizer(n *jsontext.Value, o *train.OptimizerConfig) error {
+	if err := want(n, "optimizer", jsontext.Object); err != nil {
 		return err
 	}
 	if err := checkKeys(n, "optimizer", optimizerFields, "optimizer"); err != nil {
 		return err
 	}
 	name := "sgd"
-	if nn := n.field("name"); nn != nil {
+	if nn := n.Field("name"); nn != nil {
 		var err error
 		if name, err = stringOf(nn, "optimizer.name"); err != nil {
 			return err
@@ -312,14 +314,14 @@ func decodeOptimizer(n *node, o *train.OptimizerConfig) error {
 	if err := f.all(f.float("lr", &o.LR), f.float("momentum", &o.Momentum), f.float("eps", &o.Eps), f.float("weight_decay", &o.WeightDecay)); err != nil {
 		return err
 	}
-	if b := n.field("betas"); b != nil {
-		if err := want(b, "optimizer.betas", kArr); err != nil {
+	if b := n.Field("betas"); b != nil {
+		if err := want(b, "optimizer.betas", jsontext.Array); err != nil {
 			return err
 		}
-		if len(b.elems) != 2 {
-			return errorf("optimizer.betas", "want 2 numbers, got %d", len(b.elems))
+		if len(b.Elems) != 2 {
+			return errorf("optimizer.betas", "want 2 numbers, got %d", len(b.Elems))
 		}
-		for i, e := range b.elems {
+		for i, e := range b.Elems {
 			v, err := floatOf(e, "optimizer.betas["+strconv.Itoa(i)+"]")
 			if err != nil {
 				return err
@@ -331,7 +333,7 @@ func decodeOptimizer(n *node, o *train.OptimizerConfig) error {
 }
 
 func (f fieldReader) uint64(key string, dst *uint64) error {
-	v := f.n.field(key)
+	v := f.n.Field(key)
 	if v == nil {
 		return nil
 	}

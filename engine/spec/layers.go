@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"tapelab/engine/jsontext"
 	"tapelab/engine/nn"
 )
 
@@ -18,7 +19,7 @@ type layerKind struct {
 
 // fieldReader reads the fields of one layer object.
 type fieldReader struct {
-	n    *node
+	n    *jsontext.Value
 	path string
 	typ  string
 }
@@ -67,11 +68,11 @@ var kindNames = func() string {
 }()
 
 // decodeLayer reads one element of "layers".
-func decodeLayer(n *node, path string) (nn.Layer, error) {
-	if err := want(n, path, kObj); err != nil {
+func decodeLayer(n *jsontext.Value, path string) (nn.Layer, error) {
+	if err := want(n, path, jsontext.Object); err != nil {
 		return nil, err
 	}
-	tn := n.field("type")
+	tn := n.Field("type")
 	if tn == nil {
 		return nil, errorf(join(path, "type"), "missing (want one of %s)", kindNames)
 	}
@@ -100,7 +101,7 @@ func (fieldReader) all(errs ...error) error {
 }
 
 func (f fieldReader) int(key string, required bool, dst *int) error {
-	v := f.n.field(key)
+	v := f.n.Field(key)
 	if v == nil {
 		if required {
 			return errorf(join(f.path, key), "missing (%s needs %s)", f.typ, key)
@@ -113,7 +114,7 @@ func (f fieldReader) int(key string, required bool, dst *int) error {
 }
 
 func (f fieldReader) float(key string, dst *float64) error {
-	v := f.n.field(key)
+	v := f.n.Field(key)
 	if v == nil {
 		return nil
 	}
@@ -123,7 +124,7 @@ func (f fieldReader) float(key string, dst *float64) error {
 }
 
 func (f fieldReader) bool(key string, dst *bool) error {
-	v := f.n.field(key)
+	v := f.n.Field(key)
 	if v == nil {
 		return nil
 	}
