@@ -4,12 +4,12 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"syscall/js"
 
 	"tapelab/engine/ir"
+	"tapelab/engine/jsontext"
 	"tapelab/engine/nn"
 	"tapelab/engine/spec"
 	"tapelab/engine/tensor"
@@ -144,7 +144,7 @@ func (sh *shell) export(kind string) (string, error) {
 // nested writes data as nested JSON arrays of the given shape.
 func nested(b *bytes.Buffer, shape tensor.Shape, data []float64) {
 	if len(shape) == 0 {
-		v, _ := json.Marshal(data[0])
+		v, _ := jsontext.AppendFloatJS(nil, data[0])
 		b.Write(v)
 		return
 	}

@@ -3,7 +3,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"reflect"
 	"strconv"
@@ -11,6 +10,7 @@ import (
 	"syscall/js"
 	"time"
 
+	"tapelab/engine/jsontext"
 	"tapelab/engine/nn"
 	"tapelab/engine/spec"
 	"tapelab/engine/tensor"
@@ -328,9 +328,14 @@ func (sh *shell) shorten() {
 	go func() {
 		status, body, err := fetchText("POST", "api/share", string(doc))
 		recovered("short link", sh.u.report, func() {
-			var created struct{ ID, URL string }
+			var created struct{ URL string } // the service answers {"id": ..., "url": "/s/<id>"}
 			if err == nil && status == 201 {
-				err = json.Unmarshal([]byte(body), &created)
+				var doc *jsontext.Value
+				if doc, err = jsontext.Parse([]byte(body), jsontext.Options{}); err == nil {
+					if u := doc.Field("url"); u != nil && u.Kind == jsontext.String {
+						created.URL = u.Text
+					}
+				}
 			}
 			if err != nil || status != 201 || created.URL == "" {
 				msg := "no share service answered"

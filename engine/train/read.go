@@ -2,7 +2,6 @@ package train
 
 import (
 	"encoding/csv"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -10,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"tapelab/engine/jsontext"
 	"tapelab/engine/tensor"
 )
 
@@ -98,50 +98,80 @@ func header(rec []string) bool {
 // or one number per example (a class index for cross_entropy). Errors name
 // the JSON path ("x[3]: 3 numbers, x[0] has 2").
 func ReadJSON(r io.Reader) (*Dataset, error) {
-	var doc struct {
-		X []json.RawMessage `json:"x"`
-		Y []json.RawMessage `json:"y"`
-	}
-	dec := json.NewDecoder(io.LimitReader(r, 1<<30))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&doc); err != nil {
+	text, err := io.ReadAll(io.LimitReader(r, 1<<30))
+	if err != nil {
 		return nil, fmt.Errorf("data: %v", err)
 	}
-	if len(doc.X) == 0 {
+	doc, err := jsontext.Parse(text, jsontext.Options{})
+	var se *jsontext.SyntaxError
+	switch {
+	case errors.As(err, &se) && se.EOF:
+		return nil, errors.New("data: unexpected EOF")
+	case err != nil:
+		return nil, fmt.Errorf("data: %v", err)
+	case doc.Kind != jsontext.Object:
+		return nil, errors.New("data: want an object {\"x\": [...], \"y\": [...]}")
+	}
+	var xs, ys []*jsontext.Value
+	for _, m := range doc.Members {
+		var dst *[]*jsontext.Value
+		switch m.Key {
+		case "x":
+			dst = &xs
+		case "y":
+			dst = &ys
+		default:
+			return nil, fmt.Errorf("data: json: unknown field %q", m.Key)
+		}
+		switch m.Value.Kind {
+		case jsontext.Null:
+		case jsontext.Array:
+			*dst = m.Value.Elems
+		default:
+			return nil, fmt.Errorf("%s: want a list of examples, got %s", m.Key, abbrev(text[m.Value.Start:m.Value.End]))
+		}
+	}
+	if len(xs) == 0 {
 		return nil, errors.New("x: missing or empty (want a list of examples)")
 	}
-	if len(doc.Y) != len(doc.X) {
-		return nil, fmt.Errorf("y: %d entries for %d examples in x", len(doc.Y), len(doc.X))
+	if len(ys) != len(xs) {
+		return nil, fmt.Errorf("y: %d entries for %d examples in x", len(ys), len(xs))
 	}
-	x, fx, err := rows("x", doc.X)
+	x, fx, err := rows("x", xs, text)
 	if err != nil {
 		return nil, err
 	}
-	y, fy, err := rows("y", doc.Y)
+	y, fy, err := rows("y", ys, text)
 	if err != nil {
 		return nil, err
 	}
-	n := len(doc.X)
+	n := len(xs)
 	return &Dataset{
 		X: &tensor.Tensor{Shape: tensor.Shape{n, fx}, Data: x},
 		Y: &tensor.Tensor{Shape: tensor.Shape{n, fy}, Data: y},
 	}, nil
 }
 
-// rows decodes each entry as a list of numbers (or one number) of equal length.
-func rows(name string, raw []json.RawMessage) ([]float64, int, error) {
+// rows decodes each entry as a list of numbers (or one number) of equal
+// length; text is the document the entries were parsed from.
+func rows(name string, entries []*jsontext.Value, text []byte) ([]float64, int, error) {
 	var out []float64
 	width := -1
-	for i, m := range raw {
-		if strings.Contains(string(m), "null") { // json.Unmarshal would leave a null as 0
-			return nil, 0, fmt.Errorf("%s[%d]: null is not a number", name, i)
+	for i, e := range entries {
+		items := []*jsontext.Value{e}
+		if e.Kind == jsontext.Array {
+			items = e.Elems
 		}
-		var row []float64
-		var one float64
-		if err := json.Unmarshal(m, &one); err == nil {
-			row = []float64{one}
-		} else if err := json.Unmarshal(m, &row); err != nil {
-			return nil, 0, fmt.Errorf("%s[%d]: want a list of numbers or a number, got %s", name, i, abbrev(m))
+		row := make([]float64, len(items))
+		for j, it := range items {
+			if it.Kind == jsontext.Null {
+				return nil, 0, fmt.Errorf("%s[%d]: null is not a number", name, i)
+			}
+			v, err := strconv.ParseFloat(it.Text, 64)
+			if it.Kind != jsontext.Number || err != nil {
+				return nil, 0, fmt.Errorf("%s[%d]: want a list of numbers or a number, got %s", name, i, abbrev(text[e.Start:e.End]))
+			}
+			row[j] = v
 		}
 		if width < 0 {
 			width = len(row)
@@ -159,7 +189,7 @@ func rows(name string, raw []json.RawMessage) ([]float64, int, error) {
 	return out, width, nil
 }
 
-func abbrev(m json.RawMessage) string {
+func abbrev(m []byte) string {
 	s := string(m)
 	if len(s) > 40 {
 		s = s[:40] + "…"

@@ -53,6 +53,12 @@ func TestReadJSON(t *testing.T) {
 		{`{"x": [[1, "a"]], "y": [1]}`, `x[0]: want a list of numbers or a number, got [1, "a"]`},
 		{`{"x": [[1]], "y": [1], "z": 2}`, `data: json: unknown field "z"`},
 		{`{"x": [[1]], "y": [[]]}`, "y[0]: empty"},
+		{`{"x": [[1]], "y": [null]}`, "y[0]: null is not a number"},
+		{`{"x": [[1, 1e999]], "y": [1]}`, "x[0]: want a list of numbers or a number, got [1, 1e999]"},
+		{`{"x": 3, "y": [1]}`, "x: want a list of examples, got 3"},
+		{`{"x": [[1]], "y": [1], "x": [[2]]}`, "data: x: duplicate key"},
+		{`{"x": [[1]]`, "data: unexpected EOF"},
+		{`[1]`, `data: want an object {"x": [...], "y": [...]}`},
 	}
 	for _, tc := range bad {
 		if _, err := train.ReadJSON(strings.NewReader(tc.in)); err == nil || err.Error() != tc.want {

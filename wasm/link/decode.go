@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"compress/flate"
 	"encoding/base64"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -85,8 +84,8 @@ func Expand(fragment string) ([]byte, error) {
 // unknown fields, wrong types, trailing data and every fault Validate finds
 // are errors.
 func DecodeJSON(raw []byte) (*State, error) {
-	var e envelope
-	if err := strict(raw, &e, "envelope"); err != nil {
+	e, err := decodeEnvelope(raw)
+	if err != nil {
 		return nil, err
 	}
 	if len(e.Model) == 0 || string(e.Model) == "null" {
@@ -128,34 +127,4 @@ func DecodeJSON(raw []byte) (*State, error) {
 		return nil, err
 	}
 	return s, nil
-}
-
-// strict unmarshals raw into v, rejecting unknown fields and trailing data,
-// and words encoding/json's errors as link errors.
-func strict(raw []byte, v any, part string) error {
-	d := json.NewDecoder(bytes.NewReader(raw))
-	d.DisallowUnknownFields()
-	if err := d.Decode(v); err != nil {
-		var te *json.UnmarshalTypeError
-		var se *json.SyntaxError
-		switch {
-		case errors.As(err, &te):
-			return &Error{Part: te.Field, Msg: fmt.Sprintf("want %s, got a JSON %s", te.Type, te.Value)}
-		case errors.As(err, &se):
-			return &Error{Part: part, Msg: fmt.Sprintf("not valid JSON at byte %d: %v", se.Offset, se.Error())}
-		case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
-			return &Error{Part: part, Msg: "the JSON ends early"}
-		case strings.HasPrefix(err.Error(), "json: unknown field "):
-			return &Error{Part: part, Msg: "unknown field " + strings.TrimPrefix(err.Error(), "json: unknown field ") +
-				" (want model, view, pos, modes, flags, points, batch and their fields)"}
-		}
-		return &Error{Part: part, Msg: err.Error()}
-	}
-	if d.More() {
-		return &Error{Part: part, Msg: "trailing data after the JSON object"}
-	}
-	if _, err := d.Token(); err != io.EOF {
-		return &Error{Part: part, Msg: "trailing data after the JSON object"}
-	}
-	return nil
 }

@@ -4,49 +4,12 @@ import (
 	"bytes"
 	"compress/flate"
 	"encoding/base64"
-	"encoding/json"
 	"fmt"
 	"math"
 	"slices"
 
 	"tapelab/engine/spec"
 )
-
-// envelope is the JSON inside a link, in its canonical field order.
-type envelope struct {
-	Model  json.RawMessage `json:"model"`
-	View   string          `json:"view,omitempty"`
-	Pos    *posJSON        `json:"pos,omitempty"`
-	Modes  *modesJSON      `json:"modes,omitempty"`
-	Flags  *flagsJSON      `json:"flags,omitempty"`
-	Points *pointsJSON     `json:"points,omitempty"`
-	Batch  *pointsJSON     `json:"batch,omitempty"`
-}
-
-type posJSON struct {
-	Phase string `json:"phase"`
-	Node  int    `json:"node"`
-}
-
-type modesJSON struct {
-	Compiled bool    `json:"compiled,omitempty"`
-	Single   bool    `json:"single,omitempty"`
-	Eval     bool    `json:"eval,omitempty"`
-	L2       float64 `json:"l2,omitempty"`
-}
-
-type flagsJSON struct {
-	Hide      []string `json:"hide,omitempty"`
-	Lock      []string `json:"lock,omitempty"`
-	Embed     bool     `json:"embed,omitempty"`
-	Presenter bool     `json:"presenter,omitempty"`
-	Explain   bool     `json:"explain,omitempty"`
-}
-
-type pointsJSON struct {
-	X [][]float64 `json:"x"`
-	Y []float64   `json:"y"`
-}
 
 // JSON returns the state's canonical envelope, uncompressed: the text a
 // link carries. It validates s as Decode would.
@@ -77,7 +40,7 @@ func JSON(s *State) ([]byte, error) {
 	if s.Batch != nil {
 		e.Batch = &pointsJSON{X: s.Batch.X, Y: s.Batch.Y}
 	}
-	return json.Marshal(e)
+	return e.writeJSON()
 }
 
 // sorted returns a sorted copy without duplicates, so that equal flag sets

@@ -119,6 +119,12 @@ func TestDecodeErrors(t *testing.T) {
 		{"batch half", pack(t, `{"model":`+defaultModel+`,"batch":{"y":[1]}}`), "batch", "both x and y"},
 		{"batch width", pack(t, `{"model":`+defaultModel+`,"batch":{"x":[[1,2,3]],"y":[1]}}`), "batch.x[0]", "3 numbers"},
 		{"trailing", pack(t, `{"model":`+defaultModel+`}{}`), "envelope", "trailing"},
+		{"ends early", pack(t, `{"model":`+defaultModel), "envelope", "ends early"},
+		{"duplicate key", pack(t, `{"model":`+defaultModel+`,"view":"train","view":"step"}`), "view", "appears more than once"},
+		{"null point", pack(t, `{"model":`+defaultModel+`,"points":{"x":[[1,null]],"y":[0]}}`), "points.x[0][1]", "want float64, got a JSON null"},
+		{"huge l2", pack(t, `{"model":`+defaultModel+`,"modes":{"l2":1e999}}`), "modes.l2", "want float64, got a JSON number 1e999"},
+		{"unknown nested field", pack(t, `{"model":`+defaultModel+`,"flags":{"hidden":["lr"]}}`), "envelope", `unknown field "hidden"`},
+		{"not an object", pack(t, `[1]`), "envelope", "want an object, got a JSON array"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
