@@ -41,11 +41,18 @@ func (v *inspectorView) show(s *app.Stepper, i int) {
 	n := s.Nodes()[i]
 	st := s.State(i)
 	head := el(doc, "div", "class", "insp-head", "id", "insp-node", "data-node", strconv.Itoa(i))
+	// An op node's kind is said by its "op" fact below; only a role is news.
 	kind := n.Kind.String()
-	if n.Role != "" {
-		kind += " · " + n.Role
+	if n.Op != nil {
+		kind = ""
 	}
-	add(head, textEl(doc, "span", "insp-name", n.Title()), textEl(doc, "span", "insp-kind", kind))
+	if n.Role != "" {
+		kind = strings.TrimPrefix(kind+" · "+n.Role, " · ")
+	}
+	add(head, textEl(doc, "span", "insp-name", n.Title()))
+	if kind != "" {
+		head.AppendChild(textEl(doc, "span", "insp-kind", kind))
+	}
 	v.body.AppendChild(head)
 
 	dl := el(doc, "dl", "class", "facts")

@@ -35,16 +35,16 @@ type strip struct {
 
 func newStrip(doc document, class string, y float64, label string, size int, w float64) strip {
 	st := strip{g: svgEl(doc, "g", "class", "strip "+class, "transform", "translate(8 "+f1(y)+")", "visibility", "hidden")}
-	st.g.AppendChild(svgText(doc, "strip-label mono", 0, 10, label))
+	st.g.AppendChild(svgText(doc, "strip-label mono", 0, 11, label))
 	if size == 1 {
-		st.num = svgText(doc, "strip-num mono", 14, 10, "")
+		st.num = svgText(doc, "strip-num mono", 15, 11.5, "")
 		st.g.AppendChild(st.num)
 		return st
 	}
 	st.idx = app.StripSample(size)
-	cw := (w - 14) / float64(len(st.idx))
+	cw := (w - 15) / float64(len(st.idx))
 	for k := range st.idx {
-		c := svgEl(doc, "rect", "x", f1(14+float64(k)*cw), "y", "1", "width", f1(math.Max(cw-1, 1)), "height", "11")
+		c := svgEl(doc, "rect", "x", f1(15+float64(k)*cw), "y", "1", "width", f1(math.Max(cw-1, 1)), "height", "12")
 		st.g.AppendChild(c)
 		st.cells = append(st.cells, c)
 	}

@@ -43,6 +43,8 @@ type boxEls struct {
 	valStrip  strip
 	gradStrip strip
 	badge     elem
+	badgeBg   elem // the badge's tab
+	tab       elem
 	state     app.State
 	drawn     bool // the state has been applied at least once
 }
@@ -121,26 +123,32 @@ func (v *tapeView) build(s *app.Stepper, lay *layout.Layout) {
 		add(g,
 			svgEl(doc, "rect", "class", "ring", "x", "-5", "y", "-5", "width", f1(b.W+10), "height", f1(b.H+10), "rx", "10"),
 			svgEl(doc, "rect", "class", "box", "width", w, "height", f1(b.H), "rx", boxRadius(n.Kind)),
-			svgText(doc, "title-text", 8, 17, n.Title()),
-			svgText(doc, "shape-text mono", 8, 33, n.Shape.String()),
+			svgText(doc, "title-text", 9, 22, n.Title()),
+			svgText(doc, "shape-text mono", 9, 42, n.Shape.String()),
 		)
 		if n.Role != "" || n.Kind == autograd.Param {
 			tag := n.Role
 			if tag == "" {
 				tag = "param"
 			}
-			t := svgText(doc, "role-text", b.W-8, 33, tag)
+			t := svgText(doc, "role-text", b.W-9, 42, tag)
 			t.SetAttribute("text-anchor", "end")
 			g.AppendChild(t)
 		}
 		size := n.Shape.Size()
 		be := boxEls{g: g,
-			valStrip:  newStrip(doc, "val", 40, "v", size, b.W-16),
-			gradStrip: newStrip(doc, "grad", 55, "g", size, b.W-16),
+			valStrip:  newStrip(doc, "val", 51, "v", size, b.W-18),
+			gradStrip: newStrip(doc, "grad", 67, "g", size, b.W-18),
 		}
-		be.badge = svgText(doc, "badge", b.W-8, 17, "")
+		// The state badge is a tab on the box's top edge, right-aligned,
+		// so it takes none of the title's width.
+		tab := svgEl(doc, "g", "class", "badge-tab", "transform", "translate("+f1(b.W-8)+" 0)", "visibility", "hidden")
+		be.badgeBg = svgEl(doc, "rect", "class", "badge-bg", "y", "-9", "height", "17", "rx", "8.5")
+		be.badge = svgText(doc, "badge", -6, 4, "")
 		be.badge.SetAttribute("text-anchor", "end")
-		add(g, be.valStrip.g, be.gradStrip.g, be.badge)
+		add(tab, be.badgeBg, be.badge)
+		be.tab = tab
+		add(g, be.valStrip.g, be.gradStrip.g, tab)
 		nodeLayer.AppendChild(g)
 		v.boxes[i] = be
 	}
@@ -192,6 +200,14 @@ func (v *tapeView) update(s *app.Stepper, i int, st app.State, values bool) {
 			badge = "v✓"
 		}
 		b.badge.SetTextContent(badge)
+		if badge == "" {
+			b.tab.SetAttribute("visibility", "hidden")
+		} else {
+			w := 12 + 7.4*float64(len([]rune(badge)))
+			b.badgeBg.SetAttribute("x", f1(-w))
+			b.badgeBg.SetAttribute("width", f1(w))
+			b.tab.SetAttribute("visibility", "visible")
+		}
 	}
 	if changed || values {
 		b.valStrip.show(s.Value(i))
