@@ -122,7 +122,9 @@ func (sh *shell) export(kind string) (string, error) {
 			if i > 0 {
 				b.WriteString(",\n")
 			}
-			fmt.Fprintf(&b, "  %q: ", p.Name)
+			b.WriteString("  ")
+			b.Write(jsontext.AppendString(nil, p.Name))
+			b.WriteString(": ")
 			nested(&b, m.Params[i].Shape, m.Params[i].Data)
 		}
 		b.WriteString("\n}\n")

@@ -72,7 +72,7 @@ func Encode(g *Graph) ([]byte, error) {
 func encodeNode(b *bytes.Buffer, n *Node) error {
 	fmt.Fprintf(b, `{"id": %d, "parents": `, n.ID)
 	writeInts(b, n.Parents)
-	b.WriteString(`, "kind": ` + strconv.Quote(n.Kind) + `, "out_shape": `)
+	b.WriteString(`, "kind": ` + jsonString(n.Kind) + `, "out_shape": `)
 	writeInts(b, n.OutShape)
 	parts, err := attrParts(n.Attrs)
 	if err != nil {
@@ -95,7 +95,7 @@ func encodeNode(b *bytes.Buffer, n *Node) error {
 func encodeTensor(b *bytes.Buffer, t *Tensor) error {
 	b.WriteByte('{')
 	if t.Name != "" {
-		b.WriteString(`"name": ` + strconv.Quote(t.Name) + ", ")
+		b.WriteString(`"name": ` + jsonString(t.Name) + ", ")
 	}
 	b.WriteString(`"shape": `)
 	writeInts(b, t.Shape)
@@ -113,9 +113,16 @@ func encodeTensor(b *bytes.Buffer, t *Tensor) error {
 	return nil
 }
 
+// jsonString quotes s as a JSON string (strconv.Quote is not JSON: it
+// writes \a, \x00 and \U escapes).
+func jsonString(s string) string { return string(jsontext.AppendString(nil, s)) }
+
 // formatFloat writes v in the shortest form that parses back to the same
-// bits (strconv 'g', precision -1); -0 stays -0.
-func formatFloat(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+// bits (jsontext.AppendFloat: strconv 'g', precision -1); -0 stays -0.
+func formatFloat(v float64) string {
+	b, _ := jsontext.AppendFloat(nil, v) // Encode rejects NaN and infinities first
+	return string(b)
+}
 
 func writeInts(b *bytes.Buffer, xs []int) {
 	b.WriteByte('[')

@@ -192,21 +192,9 @@ func appendFloatIf(b []byte, key string, v, def float64) []byte {
 }
 
 // appendFloat writes v as the shortest decimal that parses back to v,
-// in encoding/json's style (exponent only below 1e-6 or from 1e21).
+// in encoding/json's style (jsontext.AppendFloatJS: exponent only below
+// 1e-6 or from 1e21). Encode validates the model first, so v is finite.
 func appendFloat(b []byte, v float64) []byte {
-	abs := math.Abs(v)
-	f := byte('f')
-	if abs != 0 && (abs < 1e-6 || abs >= 1e21) {
-		f = 'e'
-	}
-	b = strconv.AppendFloat(b, v, f, -1, 64)
-	if f == 'e' {
-		// clean up e-09 to e-9
-		n := len(b)
-		if n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
-			b[n-2] = b[n-1]
-			b = b[:n-1]
-		}
-	}
-	return b
+	out, _ := jsontext.AppendFloatJS(b, v)
+	return out
 }
