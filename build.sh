@@ -112,7 +112,7 @@ run_bench() {
 run_dist() {
 	go run . build
 	rm -rf dist
-	go run ./site/cmd/tapelab-dist -static static -out dist
+	go run ./web/site/cmd/tapelab-dist -static static -out dist
 }
 
 cmd=${1:-help}

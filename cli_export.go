@@ -6,7 +6,7 @@ import (
 	"io"
 	"path/filepath"
 
-	"tapelab/pytorch"
+	"tapelab/engine/pytorch"
 )
 
 // runExport is `go run . export -model M.json -format pytorch`: runnable

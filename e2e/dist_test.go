@@ -14,7 +14,7 @@ import (
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 
-	"tapelab/site"
+	"tapelab/web/site"
 )
 
 // TestDistOffline lays out the static site as ./build.sh dist does (from

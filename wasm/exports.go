@@ -11,9 +11,9 @@ import (
 	"tapelab/engine/ir"
 	"tapelab/engine/jsontext"
 	"tapelab/engine/nn"
+	"tapelab/engine/pytorch"
 	"tapelab/engine/spec"
 	"tapelab/engine/tensor"
-	"tapelab/pytorch"
 	"tapelab/wasm/app"
 )
 

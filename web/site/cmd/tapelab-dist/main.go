@@ -10,7 +10,7 @@ import (
 	"os"
 	"sort"
 
-	"tapelab/site"
+	"tapelab/web/site"
 )
 
 func main() {
