@@ -58,3 +58,18 @@ func TestListingFitsAt1024(t *testing.T) {
 	}
 	p.noPageError()
 }
+
+// TestInspectorSaysKindOnce clicks an op node and an input: the inspector's
+// head says each node's kind or role once (the op's kind is its "op" fact).
+func TestInspectorSaysKindOnce(t *testing.T) {
+	p := openPlayground(t, 1280, 720)
+	for _, c := range []struct{ node, want string }{{"6", ""}, {"8", "prediction"}, {"0", "input"}, {"2", "param"}} {
+		p.do("inspecting node "+c.node, chromedp.Click(chromedp.ID("node-"+c.node)))
+		p.waitFor(`document.getElementById("insp-node").dataset.node === "`+c.node+`"`, "the inspector to show node "+c.node)
+		got := p.js(`(document.querySelector("#insp-node .insp-kind") || {textContent: ""}).textContent`)
+		if got != c.want {
+			t.Errorf("node %s: the inspector's kind line is %q, want %q", c.node, got, c.want)
+		}
+	}
+	p.noPageError()
+}

@@ -46,7 +46,7 @@ func (v *inspectorView) show(s *app.Stepper, i int) {
 	if n.Op != nil {
 		kind = ""
 	}
-	if n.Role != "" {
+	if n.Role != "" && n.Role != kind {
 		kind = strings.TrimPrefix(kind+" · "+n.Role, " · ")
 	}
 	add(head, textEl(doc, "span", "insp-name", n.Title()))
