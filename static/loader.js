@@ -1,6 +1,11 @@
 // TapeLab's loader: streams tapelab.wasm with a progress bar (bytes received
 // of the total), starts the Go program in it, and turns every failure into a
 // readable message in the page. The Go program then replaces #app.
+//
+// It runs async, as soon as it arrives: the download and the compilation
+// start at once, while the style sheets and wasm_exec.js are still loading
+// and the document is still being parsed; the Go program starts when both
+// are done (see pageReady).
 (() => {
   "use strict";
 
@@ -78,6 +83,31 @@
     return resp;
   }
 
+  // compileWasm downloads and compiles the module, compiling each part as
+  // it arrives (compileStreaming needs the application/wasm type, which the
+  // server sets; without it, the bytes are compiled once all arrived).
+  async function compileWasm() {
+    const resp = await fetchWasm();
+    try {
+      const streaming = WebAssembly.compileStreaming && (resp.headers.get("Content-Type") || "").startsWith("application/wasm");
+      const module = await (streaming ? WebAssembly.compileStreaming(resp) : WebAssembly.compile(await resp.arrayBuffer()));
+      performance.mark("tapelab:wasm-compiled");
+      return module;
+    } catch (err) {
+      throw new Error(`${wasmURL} is not a WebAssembly program this page can run (${err.message}). Rebuild it with \`go run . build\`.`);
+    }
+  }
+
+  // pageReady settles once the document is parsed and the deferred scripts
+  // (wasm_exec.js) have run: at DOMContentLoaded, or at once if it passed.
+  function pageReady() {
+    const nav = performance.getEntriesByType("navigation")[0];
+    if (document.readyState === "complete" || (nav && nav.domContentLoadedEventStart > 0)) {
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => document.addEventListener("DOMContentLoaded", resolve, { once: true }));
+  }
+
   async function countBytes(reader, total) {
     let received = 0;
     for (;;) {
@@ -104,12 +134,10 @@
     };
   }
 
-  async function boot() {
+  async function boot(module) {
+    await pageReady();
     if (typeof Go !== "function") {
       throw new Error("wasm_exec.js did not load. Run `go run .`, which copies it from the Go toolchain.");
-    }
-    if (typeof WebAssembly !== "object") {
-      throw new Error("this browser does not support WebAssembly.");
     }
     captureStderr();
     const go = new Go();
@@ -118,18 +146,26 @@
         showError(`TapeLab's Go program stopped (exit code ${code}).`, stderr.join("").trim().split("\n").slice(0, 12).join("\n"));
       }
     };
-    const resp = await fetchWasm();
+    const compiled = await module;
     let instance;
     try {
-      ({ instance } = await WebAssembly.instantiateStreaming(resp, go.importObject));
+      instance = await WebAssembly.instantiate(compiled, go.importObject);
     } catch (err) {
       throw new Error(`${wasmURL} is not a WebAssembly program this page can run (${err.message}). Rebuild it with \`go run . build\`.`);
     }
-    performance.mark("tapelab:wasm-compiled");
+    performance.mark("tapelab:wasm-instantiated");
     $("load-label").textContent = "Starting…";
     // run executes main until it waits for events; it settles when Go exits.
     go.run(instance).catch((err) => showError("TapeLab's Go program failed.", err.message || String(err)));
   }
 
-  boot().catch((err) => showError("TapeLab could not start.", err.message || String(err)));
+  // Errors are shown once the page can show them.
+  const fail = (err) => pageReady().then(() => showError("TapeLab could not start.", err.message || String(err)));
+  if (typeof WebAssembly !== "object") {
+    fail(new Error("this browser does not support WebAssembly."));
+    return;
+  }
+  const module = compileWasm();
+  module.catch(() => {}); // boot reports it
+  boot(module).catch(fail);
 })();

@@ -157,6 +157,7 @@ func (sh *shell) applyFlags() {
 	}
 	show(sh.ex.root, f.Explain)
 	sh.ex.refresh()
+	sh.linkSync.changed()
 	// The tape's region changed size: fit the drawing to it once the
 	// browser has laid the page out again.
 	js.Global().Call("requestAnimationFrame", js.FuncOf(func(js.Value, []js.Value) any {
@@ -190,6 +191,7 @@ func (sh *shell) setView(view string) {
 		}
 	}
 	sh.view = view
+	sh.linkSync.changed()
 	train := view == link.ViewTrain
 	toggleClass(sh.u.query("#playground"), "view-train", train)
 	show(sh.tv.root, train)

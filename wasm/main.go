@@ -20,6 +20,7 @@ import (
 const version = "0.1.0-dev"
 
 func main() {
+	mark("go-main")
 	p, err := newPage(dom.GetWindow().Document().(dom.HTMLDocument))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "tapelab:", err)
@@ -31,14 +32,25 @@ func main() {
 		p.showError(err.Error())
 		select {}
 	}
+	mark("playground-built")
 	pv.mount(elem{p.app.Underlying()})
-	mountShell(p, pv) // training view, share links, classroom (issue 6)
+	// The training view, share links and classroom (issue 6); opening the
+	// page's link draws the step, once.
+	mountShell(p, pv)
+	mark("first-render")
 	showVersion(p)
 	p.app.RemoveAttribute("aria-busy")
 	// When Go finished rendering, in ms since navigation: the end-to-end
 	// test reads it to measure start-up.
 	p.app.SetAttribute("data-rendered-ms", fmt.Sprintf("%.0f", js.Global().Get("performance").Call("now").Float()))
+	mark("go-idle")
 	select {} // keep the program alive for the views' event listeners
+}
+
+// mark records a start-up milestone as performance.mark("tapelab:"+name),
+// for the page's performance timeline and the e2e start-up benchmark.
+func mark(name string) {
+	js.Global().Get("performance").Call("mark", "tapelab:"+name)
 }
 
 // showVersion puts the version line (TapeLab's version and the Go

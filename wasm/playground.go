@@ -37,6 +37,7 @@ type playground struct {
 	t0       float64 // when the current step was asked for (performance.now)
 	redraws  int
 	perf     js.Value
+	onChange func() // after every redraw: the stepper moved or the step was recorded again
 }
 
 // batchSize is the mini-batch of one recorded step: small enough that every
@@ -45,7 +46,7 @@ const batchSize = 4
 
 func newPlayground(p *page) (*playground, error) {
 	doc := document{js.Global().Get("document")}
-	pv := &playground{p: p, doc: doc, selected: -1, dataset: "reg-plane", perf: js.Global().Get("performance")}
+	pv := &playground{p: p, doc: doc, selected: -1, dataset: "reg-plane", perf: js.Global().Get("performance"), onChange: func() {}}
 	pv.root = el(doc, "div", "class", "playground", "id", "playground")
 	pv.bar = newBarView(pv)
 	pv.editor = newEditorView(pv)
@@ -76,11 +77,11 @@ func newPlayground(p *page) (*playground, error) {
 	return pv, nil
 }
 
-// mount puts the playground into parent and draws it.
+// mount puts the playground into parent. It does not draw the step: the
+// shell draws it once, when it opens the page's link (see mountShell).
 func (pv *playground) mount(parent elem) {
 	parent.Class().Add("wide")
 	parent.AppendChild(pv.root)
-	pv.rebuilt()
 	pv.listen(pv.doc, "keydown", "keyboard", pv.onKey)
 	pv.listen(pv.doc, "keyup", "keyboard", func(ev event) {
 		if ev.Underlying().Get("key").String() == " " && !typing(ev) {
@@ -183,6 +184,7 @@ func (pv *playground) refresh(e *autograd.Event) {
 		pv.root.SetAttribute("data-redraw-ms", strconv.FormatFloat(pv.now()-pv.t0, 'f', 2, 64))
 		pv.t0 = 0
 	}
+	pv.onChange()
 }
 
 // inspect pins node i in the inspector until the next step.

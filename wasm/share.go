@@ -61,6 +61,8 @@ type shell struct {
 	exportMsg                 js.Value
 	linkErr                   js.Value
 	lastLink                  string
+	linkSync                  *debouncer // re-encodes the link after the state changed
+	linkEncodes               int
 }
 
 // mountShell adds the training view, the share bar and the classroom
@@ -69,12 +71,18 @@ type shell struct {
 func mountShell(p *page, pv *playground) *shell {
 	u := newJSUI(p.showError)
 	sh := &shell{u: u, pv: pv, view: link.ViewStep}
+	sh.linkSync = newDebouncer(linkQuiet, linkMaxWait, func() { recovered("share link", u.report, sh.syncOnce) })
 	sh.tv = newTrainView(u, pv)
 	sh.tv.showStep = func() { // after "inspect this step": the weights and batch are the training's
 		sh.custom, sh.customBatch = pv.pg.Model(), true
 		sh.setView(link.ViewStep)
 	}
 	sh.ex = newExplainPanel(u, pv)
+	pv.onChange = func() {
+		sh.ex.refresh()
+		sh.linkSync.changed()
+	}
+	sh.tv.onChange = sh.linkSync.changed
 	sh.buildBar()
 	if ws := u.query("#playground .workspace"); present(ws) {
 		centre := u.query("#playground .workspace .centre")
@@ -100,12 +108,12 @@ func mountShell(p *page, pv *playground) *shell {
 	loc := js.Global().Get("location")
 	frag := loc.Get("hash").String()
 	if id, embed, ok := sharedPage(loc.Get("pathname").String()); ok {
+		pv.rebuilt() // the default model, until the share service answers
 		go sh.openShared(id, embed, frag)
 	} else {
 		st, err := link.Open(frag)
-		sh.open(st, err)
+		sh.open(st, err) // draws the playground
 	}
-	go sh.sync()
 	return sh
 }
 
@@ -231,21 +239,26 @@ func pointsOf(b app.Batch) *link.Points {
 	return p
 }
 
-// sync keeps the URL fragment equal to the page's state: twice a second it
-// encodes the state and, when it changed, replaces the history entry (no
-// new entry per change, so Back leaves the page as expected).
-func (sh *shell) sync() {
-	for {
-		recovered("share link", sh.u.report, sh.syncOnce)
-		time.Sleep(400 * time.Millisecond)
-	}
-}
+// The URL fragment follows the page's state: every change (a step, an
+// edit, a mode, the view, a classroom flag, a training render) tells
+// linkSync, which re-encodes the state once the changes have stopped for
+// linkQuiet, and at least every linkMaxWait while they go on (playing,
+// training). While nothing changes, nothing is encoded.
+const (
+	linkQuiet   = 150 * time.Millisecond
+	linkMaxWait = time.Second
+)
 
+// syncOnce encodes the state and, when the link changed, replaces the
+// history entry (no new entry per change, so Back leaves the page as
+// expected) and the share box's link. <html data-link-encodes> counts the
+// encodings.
 func (sh *shell) syncOnce() {
-	sh.ex.refresh()
 	if sh.pv.pg.Err() != nil {
 		return // a broken model has no link; keep the last good one
 	}
+	sh.linkEncodes++
+	js.Global().Get("document").Get("documentElement").Call("setAttribute", "data-link-encodes", itoa(sh.linkEncodes))
 	l, err := link.Encode(sh.state())
 	if err != nil {
 		sh.notes.Set("textContent", "No link for this state: "+err.Error())

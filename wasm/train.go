@@ -49,13 +49,14 @@ type trainView struct {
 	running  bool
 	rate     float64 // steps per second, smoothed
 	lastDraw float64
+	onChange func() // after every render: the settings, data or weights may have changed
 	showStep func() // switches to the stepping view
 }
 
 func newTrainView(u jsui, pv *playground) *trainView {
 	v := &trainView{u: u, pv: pv, set: trainSettings{
 		Dataset: pv.dataset, Data: train.DefaultData(pv.dataset), Optimizer: train.DefaultOptimizer("sgd"), Batch: spec.DefaultBatchSize,
-	}, showStep: func() {}}
+	}, onChange: func() {}, showStep: func() {}}
 	v.root = u.el("section", "id", "train-view", "class", "train-view", "aria-label", "Training", "hidden", "")
 	v.plot = newPlot(u, 360)
 	v.loss = newChart(u, 300, 110)
@@ -273,6 +274,7 @@ func (v *trainView) inspect() {
 // render draws the picture, the chart and the figures.
 func (v *trainView) render() {
 	v.lastDraw = jsNow()
+	defer v.onChange()
 	s := v.sess
 	if s == nil {
 		v.root.Call("setAttribute", "data-steps", "0")
