@@ -15,7 +15,28 @@ import (
 const svgNS = "http://www.w3.org/2000/svg"
 
 // document creates and finds elements.
-type document struct{ v js.Value }
+type document struct {
+	v js.Value
+	// names holds tag and attribute names as JavaScript strings, made
+	// once: each string passed to JavaScript otherwise becomes a new value
+	// with a finalizer, and drawing a tape sets thousands of attributes.
+	names map[string]js.Value
+}
+
+// newDocument returns the page's document.
+func newDocument() document {
+	return document{v: js.Global().Get("document"), names: map[string]js.Value{}}
+}
+
+// name returns s as a JavaScript string, made once per name.
+func (d document) name(s string) js.Value {
+	v, ok := d.names[s]
+	if !ok {
+		v = js.ValueOf(s)
+		d.names[s] = v
+	}
+	return v
+}
 
 // elem is an element handle; the zero elem (or one holding null) is "none".
 type elem struct{ v js.Value }
@@ -159,21 +180,21 @@ func (pv *playground) listen(t target, name, what string, fn func(event)) {
 // el returns a new element of tag with attributes given as name, value
 // pairs ("class" included).
 func el(doc document, tag string, attrs ...string) elem {
-	e := doc.CreateElement(tag)
-	setAttrs(e, attrs)
+	e := elem{doc.v.Call("createElement", doc.name(tag))}
+	setAttrs(doc, e, attrs)
 	return e
 }
 
 // svgEl returns a new SVG element of tag with attributes.
 func svgEl(doc document, tag string, attrs ...string) elem {
-	e := doc.CreateElementNS(svgNS, tag)
-	setAttrs(e, attrs)
+	e := elem{doc.v.Call("createElementNS", doc.name(svgNS), doc.name(tag))}
+	setAttrs(doc, e, attrs)
 	return e
 }
 
-func setAttrs(e elem, attrs []string) {
+func setAttrs(doc document, e elem, attrs []string) {
 	for i := 0; i+1 < len(attrs); i += 2 {
-		e.SetAttribute(attrs[i], attrs[i+1])
+		e.v.Call("setAttribute", doc.name(attrs[i]), attrs[i+1])
 	}
 }
 

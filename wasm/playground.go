@@ -45,7 +45,7 @@ type playground struct {
 const batchSize = 4
 
 func newPlayground(p *page) (*playground, error) {
-	doc := document{js.Global().Get("document")}
+	doc := newDocument()
 	pv := &playground{p: p, doc: doc, selected: -1, dataset: "reg-plane", perf: js.Global().Get("performance"), onChange: func() {}}
 	pv.root = el(doc, "div", "class", "playground", "id", "playground")
 	pv.bar = newBarView(pv)
