@@ -18,6 +18,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"tapelab/engine/spec"
+	"tapelab/engine/train"
 	"tapelab/web"
 	"tapelab/web/apitest"
 	"tapelab/web/worker/workerdtest"
@@ -189,7 +190,7 @@ func TestSharedModelOpens(t *testing.T) {
 			t.Error(err)
 		}
 	})
-	doc := []byte(`{"version":1,"input":[2],"layers":[{"type":"linear","out":3},{"type":"relu"},{"type":"linear","out":1}],"loss":"mse","seed":42,"dataset":{"name":"reg-plane"}}`)
+	doc := []byte(`{"version":1,"input":[2],"layers":[{"type":"linear","out":3},{"type":"relu"},{"type":"linear","out":1}],"loss":"mse","seed":42}`) // no dataset: the page must pick its default one
 	for _, backend := range []struct{ name, url string }{{"go run . serve", local.URL}, {"the worker in workerd", dev.URL}} {
 		resp, err := http.Post(backend.url+"/api/share", "application/json", bytes.NewReader(doc))
 		if err != nil {
@@ -220,6 +221,10 @@ func TestSharedModelOpens(t *testing.T) {
 			t.Fatalf("%s: the page exports a document spec.Decode rejects: %v\n%s", backend.name, err, got)
 		}
 		m.Params = nil
+		if m.Dataset.Name != "reg-plane" || m.Dataset.N < 2 {
+			t.Errorf("%s: a shared model without a dataset opened on %+v, want the default reg-plane data", backend.name, m.Dataset)
+		}
+		m.Dataset = train.DataConfig{} // the page's choice, checked above
 		if canon, err := spec.Encode(m); err != nil || !bytes.Equal(canon, doc) {
 			t.Errorf("%s: the page at %s holds the model\n%s\nwant the shared one\n%s", backend.name, created.URL, canon, doc)
 		}

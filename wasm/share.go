@@ -14,6 +14,7 @@ import (
 	"tapelab/engine/nn"
 	"tapelab/engine/spec"
 	"tapelab/engine/tensor"
+	"tapelab/engine/train"
 	"tapelab/wasm/app"
 	"tapelab/wasm/link"
 )
@@ -140,9 +141,9 @@ func (sh *shell) apply(st *link.State) error {
 	// The training view's settings.
 	tv.set.Data = m.Dataset
 	tv.set.Dataset = m.Dataset.Name
-	if tv.set.Dataset == "" {
+	if tv.set.Dataset == "" { // a model document without a dataset (e.g. shared from the CLI)
 		tv.set.Dataset = link.DefaultDataset
-		tv.set.Data.Name = link.DefaultDataset
+		tv.set.Data = train.DefaultData(link.DefaultDataset)
 	}
 	tv.set.Optimizer, tv.set.Batch = m.Optimizer, m.BatchSize
 	tv.points = st.Points
