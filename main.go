@@ -18,28 +18,33 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
-)
 
-// command is one subcommand: `go run . <name> [flags]`.
-type command struct {
-	name    string
-	summary string
-	run     func(ctx context.Context, args []string, stdout, stderr io.Writer) error
-}
+	"tapelab/internal/cli"
+	"tapelab/internal/wasmbuild"
+)
 
 // defaultCommand runs when no command is named (`go run .` or `go run . -addr X`).
 const defaultCommand = "serve"
 
-// commands lists every subcommand; a new tool is one more entry here.
-func commands() []command {
-	return []command{
-		{"serve", "build the wasm if it is missing or stale, then serve the playground", runServe},
-		{"build", "compile wasm/ into static/tapelab.wasm and copy wasm_exec.js", runBuild},
-		{"grad", "one forward and backward pass of a model on a data file, as JSON", runGrad},
-		{"train", "train a model and print its losses and final parameters, as JSON lines", runTrain},
-		{"ir", "print a model as tapelab.ir.v1 JSON", runIR},
-		{"export", "print a model as runnable PyTorch code", runExport},
+// commands lists every subcommand: serving and building here, the model
+// tools from internal/cli; a new tool is one more entry.
+func commands() []cli.Command {
+	return append([]cli.Command{
+		{Name: "serve", Summary: "build the wasm if it is missing or stale, then serve the playground", Run: runServe},
+		{Name: "build", Summary: "compile wasm/ into static/tapelab.wasm and copy wasm_exec.js", Run: runBuild},
+	}, cli.Commands()...)
+}
+
+// runBuild compiles the playground into static/ (`go run . build`).
+func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if err := cli.NewFlagSet("build", stderr).Parse(args); err != nil {
+		return err
 	}
+	b, err := wasmbuild.New(stdout)
+	if err != nil {
+		return err
+	}
+	return b.Build(ctx)
 }
 
 func main() {
@@ -67,8 +72,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return nil
 	}
 	for _, c := range commands() {
-		if c.name == name {
-			return c.run(ctx, args, stdout, stderr)
+		if c.Name == name {
+			return c.Run(ctx, args, stdout, stderr)
 		}
 	}
 	usage(stderr)
@@ -80,16 +85,8 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "usage: go run . [command] [flags]   (no command means serve)")
 	fmt.Fprintln(w, "\ncommands:")
 	for _, c := range commands() {
-		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
+		fmt.Fprintf(w, "  %-8s %s\n", c.Name, c.Summary)
 	}
 	fmt.Fprintf(w, "  %-8s %s\n", "help", "list the commands")
 	fmt.Fprintln(w, "\n`go run . <command> -h` lists a command's flags.")
-}
-
-// newFlagSet returns a flag set for the command name that reports errors
-// instead of exiting, and prints its help to stderr.
-func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	return fs
 }

@@ -11,6 +11,8 @@ import (
 	"os"
 	"time"
 
+	"tapelab/internal/cli"
+	"tapelab/internal/wasmbuild"
 	"tapelab/web"
 )
 
@@ -18,7 +20,7 @@ import (
 const defaultAddr = "127.0.0.1:8080"
 
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	flags := newFlagSet("serve", stderr)
+	flags := cli.NewFlagSet("serve", stderr)
 	addr := flags.String("addr", defaultAddr, "`HOST:PORT` to listen on")
 	data := flags.String("data", "data", "`folder` keeping the shared models (created on first use)")
 	if err := flags.Parse(args); err != nil {
@@ -27,11 +29,11 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if flags.NArg() > 0 {
 		return fmt.Errorf("serve takes no arguments, got %q", flags.Args())
 	}
-	b, err := newWasmBuild(stdout)
+	b, err := wasmbuild.New(stdout)
 	if err != nil {
 		return err
 	}
-	if err := b.buildIfStale(ctx); err != nil {
+	if err := b.BuildIfStale(ctx); err != nil {
 		return err
 	}
 	store, err := web.OpenFileStore(*data)
@@ -43,7 +45,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return fmt.Errorf("%w (pick another address with -addr HOST:PORT)", err)
 	}
 	fmt.Fprintf(stdout, "shared models are kept in %s\n", store.Dir())
-	return serve(ctx, ln, os.DirFS(b.static), store, stdout)
+	return serve(ctx, ln, os.DirFS(b.Static), store, stdout)
 }
 
 // serve serves the playground in static, and the share API on store when

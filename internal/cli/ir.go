@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -13,7 +13,7 @@ import (
 // document (engine/ir), checked with ir.CheckShapes and lowered with
 // ir.Lower before it is printed.
 func runIR(_ context.Context, args []string, stdout, stderr io.Writer) error {
-	flags := newFlagSet("ir", stderr)
+	flags := NewFlagSet("ir", stderr)
 	model := flags.String("model", "", "model spec `M.json`")
 	batch := flags.Int("batch", 1, "batch size `N` the graph's shapes are fixed for")
 	mode := flags.String("mode", "eval", "`eval` (dropout off, batch norm on running statistics) or train")

@@ -1,4 +1,4 @@
-package main
+package wasmbuild
 
 import (
 	"bytes"
@@ -29,7 +29,7 @@ func writeFile(tb testing.TB, root, name, data string, t time.Time) {
 func TestStale(t *testing.T) {
 	base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	root := t.TempDir()
-	b := wasmBuild{root: root, static: filepath.Join(root, "static")}
+	b := Builder{Root: root, Static: filepath.Join(root, "static")}
 	writeFile(t, root, "go.mod", "module x", base)
 	writeFile(t, root, "wasm/main.go", "package main", base)
 	writeFile(t, root, "engine/op/op.go", "package op", base)
@@ -52,7 +52,7 @@ func TestStale(t *testing.T) {
 	}
 	for _, s := range steps {
 		s.change()
-		stale, why, err := b.stale()
+		stale, why, err := b.Stale()
 		if err != nil {
 			t.Fatalf("%s: %v", s.name, err)
 		}
@@ -65,7 +65,7 @@ func TestStale(t *testing.T) {
 	if err := os.RemoveAll(filepath.Join(root, "engine")); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := b.stale(); err != nil {
+	if _, _, err := b.Stale(); err != nil {
 		t.Errorf("without engine/: %v", err)
 	}
 }
@@ -77,15 +77,15 @@ func TestBuild(t *testing.T) {
 	}
 	static := t.TempDir()
 	var log bytes.Buffer
-	b := wasmBuild{root: ".", static: static, log: &log}
+	b := Builder{Root: "../..", Static: static, Log: &log}
 	ctx := context.Background()
 	start := time.Now()
-	if err := b.buildIfStale(ctx); err != nil {
+	if err := b.BuildIfStale(ctx); err != nil {
 		t.Fatalf("build: %v\n%s", err, log.String())
 	}
-	wasm, err := os.ReadFile(filepath.Join(static, wasmName))
+	wasm, err := os.ReadFile(filepath.Join(static, WasmName))
 	if err != nil || !bytes.HasPrefix(wasm, []byte("\x00asm")) {
-		t.Fatalf("%s is not a wasm binary (%v)", wasmName, err)
+		t.Fatalf("%s is not a wasm binary (%v)", WasmName, err)
 	}
 	goroot, err := exec.Command("go", "env", "GOROOT").Output()
 	if err != nil {
@@ -104,7 +104,7 @@ func TestBuild(t *testing.T) {
 
 	// Right after the build only a source edited since it began (someone
 	// working in the tree) makes the wasm stale.
-	stale, why, err := b.stale()
+	stale, why, err := b.Stale()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +116,7 @@ func TestBuild(t *testing.T) {
 		return
 	}
 	log.Reset()
-	if err := b.buildIfStale(ctx); err != nil {
+	if err := b.BuildIfStale(ctx); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(log.String(), "up to date") {

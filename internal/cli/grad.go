@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -18,7 +18,7 @@ import (
 // parameter the loss does not reach has a zero gradient). Dropout masks are
 // drawn from the spec's seed.
 func runGrad(_ context.Context, args []string, stdout, stderr io.Writer) error {
-	flags := newFlagSet("grad", stderr)
+	flags := NewFlagSet("grad", stderr)
 	model := flags.String("model", "", "model spec `M.json`")
 	data := flags.String("data", "", "data file `D.json`: {\"x\": [[...], ...], \"y\": [...]}")
 	if err := parseFlags(flags, args); err != nil {

@@ -1,14 +1,15 @@
-package main
-
-// The headless commands: grad, train, ir and export. Each reads a model
-// spec (engine/spec, version 1 JSON) and writes JSON or code to stdout;
-// errors name the file and the JSON path or layer at fault.
+// Package cli holds TapeLab's headless commands: grad, train, ir and export.
+// Each reads a model spec (engine/spec, version 1 JSON) and writes JSON or
+// code to stdout; errors name the file and the JSON path or layer at fault.
+package cli
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"strconv"
@@ -17,6 +18,32 @@ import (
 	"tapelab/engine/spec"
 	"tapelab/engine/tensor"
 )
+
+// Command is one command-line tool: `go run . <Name> [flags]`.
+type Command struct {
+	Name    string
+	Summary string
+	Run     func(ctx context.Context, args []string, stdout, stderr io.Writer) error
+}
+
+// Commands lists the headless model tools in the order `go run . help`
+// shows them.
+func Commands() []Command {
+	return []Command{
+		{"grad", "one forward and backward pass of a model on a data file, as JSON", runGrad},
+		{"train", "train a model and print its losses and final parameters, as JSON lines", runTrain},
+		{"ir", "print a model as tapelab.ir.v1 JSON", runIR},
+		{"export", "print a model as runnable PyTorch code", runExport},
+	}
+}
+
+// NewFlagSet returns a flag set for the command name that reports errors
+// instead of exiting, and prints its help to stderr.
+func NewFlagSet(name string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	return fs
+}
 
 // loadModel reads and validates the model spec at path and builds it.
 func loadModel(path string) (*spec.Model, *nn.Model, error) {

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -25,8 +25,14 @@ import (
 func runCLI(t *testing.T, args ...string) (string, string, error) {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	err := run(context.Background(), args, &out, &errOut)
-	return out.String(), errOut.String(), err
+	for _, c := range Commands() {
+		if c.Name == args[0] {
+			err := c.Run(context.Background(), args[1:], &out, &errOut)
+			return out.String(), errOut.String(), err
+		}
+	}
+	t.Fatalf("no command %q", args[0])
+	return "", "", nil
 }
 
 // gradResult is the JSON object `grad` prints.
@@ -71,7 +77,7 @@ func parseGrad(t *testing.T, s string) *gradResult {
 // TestGradByHand checks `grad` on a 2-2-1 tanh network with mse against
 // the chain rule written out by hand.
 func TestGradByHand(t *testing.T) {
-	out, errOut, err := runCLI(t, "grad", "-model", "testdata/cli/mlp.json", "-data", "testdata/cli/mlp_data.json")
+	out, errOut, err := runCLI(t, "grad", "-model", "testdata/mlp.json", "-data", "testdata/mlp_data.json")
 	if err != nil || errOut != "" {
 		t.Fatalf("grad: %v %s", err, errOut)
 	}
@@ -154,8 +160,8 @@ func TestGradMatchesPyTorch(t *testing.T) {
 	}
 	dir := t.TempDir()
 	for _, name := range cliModels {
-		model := "testdata/cli/" + name + ".json"
-		data := "testdata/cli/" + name + "_data.json"
+		model := "testdata/" + name + ".json"
+		data := "testdata/" + name + "_data.json"
 		code, _, err := runCLI(t, "export", "-model", model, "-format", "pytorch")
 		if err != nil {
 			t.Fatalf("%s: export: %v", name, err)
@@ -164,7 +170,7 @@ func TestGradMatchesPyTorch(t *testing.T) {
 		if err := os.WriteFile(file, []byte(code), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		tout, err := exec.Command(py, "testdata/cli/torch_grad.py", file, data).CombinedOutput()
+		tout, err := exec.Command(py, "testdata/torch_grad.py", file, data).CombinedOutput()
 		if err != nil {
 			t.Fatalf("%s: PyTorch: %v\n%s", name, err, tout)
 		}
@@ -226,7 +232,7 @@ func TestExportCompiles(t *testing.T) {
 	}
 	dir := t.TempDir()
 	for _, name := range cliModels {
-		code, _, err := runCLI(t, "export", "-model", "testdata/cli/"+name+".json")
+		code, _, err := runCLI(t, "export", "-model", "testdata/"+name+".json")
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -250,12 +256,12 @@ func TestExportCompiles(t *testing.T) {
 // -loss -mode train to the loss `grad` reports.
 func TestIRCommand(t *testing.T) {
 	for _, name := range cliModels {
-		model := "testdata/cli/" + name + ".json"
+		model := "testdata/" + name + ".json"
 		_, m, err := loadModel(model)
 		if err != nil {
 			t.Fatal(err)
 		}
-		d, err := loadData("testdata/cli/"+name+"_data.json", m)
+		d, err := loadData("testdata/"+name+"_data.json", m)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -291,7 +297,7 @@ func TestIRCommand(t *testing.T) {
 		if vals, err = ir.Denote(g, x, y); err != nil {
 			t.Fatal(err)
 		}
-		gout, _, err := runCLI(t, "grad", "-model", model, "-data", "testdata/cli/"+name+"_data.json")
+		gout, _, err := runCLI(t, "grad", "-model", model, "-data", "testdata/"+name+"_data.json")
 		if err != nil {
 			t.Fatal(err)
 		}

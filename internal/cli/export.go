@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -13,7 +13,7 @@ import (
 // PyTorch code that rebuilds the model as an nn.Sequential in float64 and
 // loads its exact parameters (seeded or given) with load_state_dict.
 func runExport(_ context.Context, args []string, stdout, stderr io.Writer) error {
-	flags := newFlagSet("export", stderr)
+	flags := NewFlagSet("export", stderr)
 	model := flags.String("model", "", "model spec `M.json`")
 	format := flags.String("format", "pytorch", "output `format`; only pytorch is supported")
 	if err := parseFlags(flags, args); err != nil {

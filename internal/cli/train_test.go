@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bufio"
@@ -56,7 +56,7 @@ func parseTrain(t *testing.T, out string) trainLog {
 // that the printed params are valid spec params: put back into the spec,
 // `grad` reports the last logged train_loss.
 func TestTrainCommand(t *testing.T) {
-	args := []string{"train", "-model", "testdata/cli/mlp.json", "-data", "testdata/cli/mlp_data.json", "-steps", "50", "-every", "5"}
+	args := []string{"train", "-model", "testdata/mlp.json", "-data", "testdata/mlp_data.json", "-steps", "50", "-every", "5"}
 	out, errOut, err := runCLI(t, args...)
 	if err != nil || errOut != "" {
 		t.Fatalf("train: %v %s", err, errOut)
@@ -79,11 +79,11 @@ func TestTrainCommand(t *testing.T) {
 	}
 
 	// The same training through engine/train directly.
-	sm, m, err := loadModel("testdata/cli/mlp.json")
+	sm, m, err := loadModel("testdata/mlp.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := loadData("testdata/cli/mlp_data.json", m)
+	d, err := loadData("testdata/mlp_data.json", m)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +106,7 @@ func TestTrainCommand(t *testing.T) {
 	}
 	// The printed params, put into the spec, give the same document.
 	var doc map[string]json.RawMessage
-	data, _ := os.ReadFile("testdata/cli/mlp.json")
+	data, _ := os.ReadFile("testdata/mlp.json")
 	if err := json.Unmarshal(data, &doc); err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +121,7 @@ func TestTrainCommand(t *testing.T) {
 		t.Errorf("train printed params that differ from train.Trainer's:\n%s\n%s", enc2, enc)
 	}
 	trained := writeTemp(t, "trained.json", string(data))
-	gout, _, err := runCLI(t, "grad", "-model", trained, "-data", "testdata/cli/mlp_data.json")
+	gout, _, err := runCLI(t, "grad", "-model", trained, "-data", "testdata/mlp_data.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,11 +161,11 @@ func TestTrainErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"train", "-model", "testdata/cli/mlp.json"}, `no data: give -data D.json or a "dataset" in the model spec`},
-		{[]string{"train", "-model", "testdata/cli/mlp.json", "-data", "testdata/cli/mlp_data.json", "-steps", "-3"}, "-steps -3: must be at least 1"},
-		{[]string{"train", "-model", "testdata/cli/mlp.json", "-data", "testdata/cli/mlp_data.json", "-every", "-1"}, "-every -1: must be at least 1"},
-		{[]string{"train", "-model", "testdata/cli/mlp.json", "-data", "testdata/cli/cnn_data.json"}, "cnn_data.json: examples have 50 features"},
-		{[]string{"train", "-model", diverge, "-data", "testdata/cli/mlp_data.json", "-steps", "100"}, "step 7: loss (mse) is +Inf"},
+		{[]string{"train", "-model", "testdata/mlp.json"}, `no data: give -data D.json or a "dataset" in the model spec`},
+		{[]string{"train", "-model", "testdata/mlp.json", "-data", "testdata/mlp_data.json", "-steps", "-3"}, "-steps -3: must be at least 1"},
+		{[]string{"train", "-model", "testdata/mlp.json", "-data", "testdata/mlp_data.json", "-every", "-1"}, "-every -1: must be at least 1"},
+		{[]string{"train", "-model", "testdata/mlp.json", "-data", "testdata/cnn_data.json"}, "cnn_data.json: examples have 50 features"},
+		{[]string{"train", "-model", diverge, "-data", "testdata/mlp_data.json", "-steps", "100"}, "step 7: loss (mse) is +Inf"},
 	} {
 		out, _, err := runCLI(t, tc.args...)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

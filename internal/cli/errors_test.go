@@ -1,8 +1,7 @@
-package main
+package cli
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -22,8 +21,8 @@ func writeTemp(t *testing.T, name, content string) string {
 // and checks the error names the file and the JSON path or layer at fault
 // and that nothing is printed to stdout.
 func TestCLIErrors(t *testing.T) {
-	const mlp = "testdata/cli/mlp.json"
-	const mlpData = "testdata/cli/mlp_data.json"
+	const mlp = "testdata/mlp.json"
+	const mlpData = "testdata/mlp_data.json"
 	badOut := writeTemp(t, "M.json", `{"version": 1, "input": [2], "layers": [{"type": "linear", "out": 4}, {"type": "tanh"}, {"type": "linear", "out": 0}], "loss": "mse"}`)
 	chain := writeTemp(t, "M.json", `{"version": 1, "input": [2], "layers": [{"type": "linear", "out": 4}, {"type": "conv2d", "out_channels": 2, "kernel_size": 3}], "loss": "mse"}`)
 	wrongParam := writeTemp(t, "M.json", `{"version": 1, "input": [2], "layers": [{"type": "linear", "out": 1}], "loss": "mse", "params": {"0.weight": [[1, 2, 3]]}}`)
@@ -35,7 +34,7 @@ func TestCLIErrors(t *testing.T) {
 	}{
 		{"no model", []string{"grad", "-data", mlpData}, "-model is required"},
 		{"no data", []string{"grad", "-model", mlp}, "-data is required"},
-		{"missing file", []string{"grad", "-model", "testdata/cli/nope.json", "-data", mlpData}, "nope.json: no such file"},
+		{"missing file", []string{"grad", "-model", "testdata/nope.json", "-data", mlpData}, "nope.json: no such file"},
 		{"bad layer setting", []string{"grad", "-model", badOut, "-data", mlpData}, "M.json: layers[2].out: must be ≥ 1"},
 		{"shapes do not chain", []string{"ir", "-model", chain}, "M.json: layers[1]"},
 		{"parameter of the wrong shape", []string{"export", "-model", wrongParam}, `M.json: params["0.weight"]`},
@@ -63,33 +62,5 @@ func TestCLIErrors(t *testing.T) {
 				t.Errorf("printed %q to stdout on error", out)
 			}
 		})
-	}
-}
-
-// TestCLIBinary builds the tapelab binary and runs it: a good grad exits 0
-// with its JSON on stdout; bad data exits non-zero with the error on stderr.
-func TestCLIBinary(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
-	bin := filepath.Join(t.TempDir(), "tapelab")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	cmd := exec.Command(bin, "grad", "-model", "testdata/cli/mlp.json", "-data", "testdata/cli/mlp_data.json")
-	out, err := cmd.Output()
-	if err != nil || !strings.HasPrefix(string(out), `{"loss": `) {
-		t.Fatalf("grad: %v\n%s", err, out)
-	}
-	bad := writeTemp(t, "D.json", `{"x": [[1, 2], [3]], "y": [[0], [1]]}`)
-	cmd = exec.Command(bin, "grad", "-model", "testdata/cli/mlp.json", "-data", bad)
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	out, err = cmd.Output()
-	if code := cmd.ProcessState.ExitCode(); err == nil || code == 0 {
-		t.Fatalf("bad data: exit code %d, want non-zero", code)
-	}
-	if len(out) != 0 || !strings.Contains(stderr.String(), "D.json: x[1]: 1 numbers, x[0] has 2") {
-		t.Errorf("bad data: stdout %q, stderr %q", out, stderr.String())
 	}
 }

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -28,7 +28,7 @@ import (
 // A NaN or infinite value stops training with an error naming the step and
 // the layer.
 func runTrain(_ context.Context, args []string, stdout, stderr io.Writer) error {
-	flags := newFlagSet("train", stderr)
+	flags := NewFlagSet("train", stderr)
 	model := flags.String("model", "", "model spec `M.json`")
 	data := flags.String("data", "", "data file `D.json` (default: the spec's dataset)")
 	steps := flags.Int("steps", 0, "number of training steps `N` (default: the spec's steps)")
