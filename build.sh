@@ -65,7 +65,7 @@ packages_but_e2e() {
 run_e2e() {
 	ensure_chromium
 	stage "e2e: headless Chromium tests (go test ./e2e/)"
-	TAPELAB_E2E=required go test -count=1 -v ./e2e/
+	TAPELAB_E2E=required go test -count=1 -timeout 45m -v ./e2e/
 }
 
 run_tests() {
@@ -93,10 +93,10 @@ run_tests() {
 
 	stage "native tests (go test ./... except e2e)"
 	# shellcheck disable=SC2046 # one package path per word
-	go test $(packages_but_e2e)
+	go test -timeout 30m $(packages_but_e2e)
 
 	stage "js/wasm tests under node (engine/... and wasm/)"
-	wasm_go test ./engine/... ./wasm/...
+	wasm_go test -timeout 30m ./engine/... ./wasm/...
 
 	run_e2e
 }
@@ -107,7 +107,7 @@ run_bench() {
 	bench/run.sh "$@"
 }
 
-# run_dist writes the self-contained static site into dist/ (issue 6):
+# run_dist writes the self-contained static site into dist/ :
 # hashed assets, .gz/.br copies and the offline service worker.
 run_dist() {
 	go run . build
