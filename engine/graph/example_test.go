@@ -2,6 +2,7 @@ package graph_test
 
 import (
 	"fmt"
+	"math"
 
 	"tapelab/engine/graph"
 	"tapelab/engine/op"
@@ -44,4 +45,56 @@ func ExampleCompileChecked() {
 	// %5 = sum %4 : [] grad
 	// %6 = neg %1 : [2 1] grad
 	// loss [0.5800], dloss/dw [0.6397 1.2794], VJPs run 4 (the neg branch is skipped)
+}
+
+// A Cursor steps the single-output pass BackwardFrom one VJP at a time and
+// says why it visits each node: here the output depends on neg alone, but
+// the product with +Inf beside it must run too (its VJP gives 0·∞ = NaN to
+// x, which the dense pass adds in), and so must tanh, which that product
+// feeds.
+func ExampleCompiled_NewCursor() {
+	b := graph.NewBuilder()
+	x := b.Param("x", tensor.Shape{1})
+	a := op.Tanh(b, x)
+	op.Mul(b, a, b.Const(tensor.Vector(math.Inf(1))))
+	y := op.Neg(b, x)
+	g, _ := b.Graph()
+	c, err := graph.CompileChecked(g, []*tensor.Tensor{tensor.Vector(0.5)})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	cur, err := c.NewCursor(int(y), tensor.Vector(1))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, v := range cur.Plan() {
+		fmt.Printf("visit %%%d: %s", v.Node, v.Reason)
+		if v.By >= 0 {
+			fmt.Printf(" (%%%d)", v.By)
+		}
+		fmt.Println()
+	}
+	for {
+		if _, ok := cur.Forward(); !ok {
+			break
+		}
+	}
+	steps := 0
+	for {
+		if _, ok := cur.Backward(); !ok {
+			break
+		}
+		steps++
+	}
+	fmt.Printf("%d steps; gradient of x: %v\n", steps, cur.Grad(int(x)).Data)
+	grads, visited, _ := c.BackwardFrom(int(y), tensor.Vector(1))
+	fmt.Printf("BackwardFrom visits %d; gradient of x: %v\n", visited, grads[x].Data)
+	// Output:
+	// visit %4: dependency
+	// visit %3: 0·∞: not zero-safe
+	// visit %1: fed by a visit beyond the dependencies (%3)
+	// 3 steps; gradient of x: [NaN]
+	// BackwardFrom visits 3; gradient of x: [NaN]
 }
