@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"tapelab/engine/autograd"
 	"tapelab/engine/graph"
 	"tapelab/engine/op"
 	"tapelab/engine/tensor"
@@ -97,4 +98,35 @@ func ExampleCompiled_NewCursor() {
 	// visit %1: fed by a visit beyond the dependencies (%3)
 	// 3 steps; gradient of x: [NaN]
 	// BackwardFrom visits 3; gradient of x: [NaN]
+}
+
+// An eager session's recording is snapshotted as a graph (TorchLean's
+// linked session) and compiled; its reverse pass is the session's.
+func ExampleFromSession() {
+	s := autograd.NewSession()
+	x := s.Param(tensor.Vector(0.5, -1), "x")
+	y := op.Sum(s, op.Mul(s, x, x))
+	g, leaves, err := graph.FromSession(s)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Print(g)
+	c, err := graph.CompileChecked(g, leaves)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	grads, _, _ := c.BackwardFrom(int(y), tensor.Scalar(1))
+	var live autograd.Grads
+	if err := s.Backward(y, &live); err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("compiled snapshot:", grads[x].Data, "live session:", live.Of(int(x)).Data)
+	// Output:
+	// %0 = param "x" : [2] grad
+	// %1 = mul %0 %0 : [2] grad
+	// %2 = sum %1 : [] grad
+	// compiled snapshot: [1 -2] live session: [1 -2]
 }
