@@ -28,7 +28,10 @@ import (
 //
 // Stepping to the end leaves exactly the gradients of the one-shot pass, bit
 // for bit: a cursor and its pass share the same seeding, the same choice of
-// the next node and the same step code.
+// the next node and the same step code. The compiled single-output pass
+// (graph's Compiled.BackwardFrom, which visits the output's dependencies
+// and, where exactness needs it, more) has its own cursor in engine/graph,
+// with the same methods and events.
 //
 // Each step is also announced to the cursor's listeners (see Listen) through
 // one github.com/teivah/broadcast relay. The cursor uses the relay's

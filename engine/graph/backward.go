@@ -38,89 +38,57 @@ func (c *Compiled) BackwardDenseFrom(seeds []*tensor.Tensor) ([]*tensor.Tensor, 
 // ran: normally exactly output's dependencies; more when a zero cotangent
 // meets a value its op cannot certify (0·∞) or the seed holds -0.0; every
 // instruction of the reverse pass when some op has no ZeroSafe certificate.
+// Plan lists those visits with their reasons, and a Cursor steps them one
+// at a time with the same seeding and step code.
 // The gradients belong to c and are overwritten by its next pass.
 func (c *Compiled) BackwardFrom(output int, seed *tensor.Tensor) (grads []*tensor.Tensor, visited int, err error) {
-	if c == nil {
-		return nil, 0, errNilCompiled
-	}
-	if output < 0 || output >= len(c.vals) {
-		return nil, 0, c.outOfRange(output)
-	}
-	if err := checkSeed(output, c.name(output), c.vals[output].Shape, seed); err != nil {
+	if err := c.checkFrom(output, seed); err != nil {
 		return nil, 0, err
 	}
+	c.visits = c.plan(output, hasNegZero(seed), c.visits)
+	g := c.seedFrom(output, seed)
+	for _, v := range c.visits {
+		c.step(v.Node, nil)
+	}
+	return g, len(c.visits), nil
+}
+
+// checkFrom checks BackwardFrom's arguments.
+func (c *Compiled) checkFrom(output int, seed *tensor.Tensor) error {
+	if c == nil {
+		return errNilCompiled
+	}
+	if output < 0 || output >= len(c.vals) {
+		return c.outOfRange(output)
+	}
+	return checkSeed(output, c.name(output), c.vals[output].Shape, seed)
+}
+
+// seedFrom is the start of BackwardFrom and of a Cursor's reverse pass: every
+// gradient +0.0 except output's, which holds seed.
+func (c *Compiled) seedFrom(output int, seed *tensor.Tensor) []*tensor.Tensor {
 	g := c.resetGrads()
 	copy(g[output].Data, seed.Data)
 	c.wrote(output)
-	if c.uncertified {
-		return g, c.dense(), nil
-	}
-	return g, c.compact(output, hasNegZero(seed)), nil
+	return g
 }
 
-// dense runs every instruction requiring a gradient, last id first, and
-// returns how many ran.
-func (c *Compiled) dense() int {
-	n := 0
+// dense runs every instruction requiring a gradient, last id first.
+func (c *Compiled) dense() {
 	for k := len(c.nodes) - 1; k >= 0; k-- {
-		if c.nodes[k].requiresGrad && c.nodes[k].kind == autograd.OpNode {
-			c.step(k)
-			n++
+		if c.runsVJP(k) {
+			c.step(k, nil)
 		}
 	}
-	return n
-}
-
-// compact runs the reverse pass from output, skipping every instruction
-// whose VJP could only add ±0 into slots that never hold -0.0, and returns
-// how many ran. touched[k] means slot k may differ from the pristine +0.0.
-//
-// A node is live when its slot was touched or its op cannot certify that a
-// zero cotangent gives ±0 contributions; live nodes run and touch the slots
-// they feed. When the seed holds -0.0 (and output takes contributions),
-// output's consumers run as well, since adding their +0 would turn output's
-// -0 into +0; a consumer that is not live adds only ±0 elsewhere, so it
-// touches nothing.
-func (c *Compiled) compact(output int, negZero bool) int {
-	touched := c.touched
-	touched[output] = true
-	negZero = negZero && c.nodes[output].requiresGrad
-	n := 0
-	for k := len(c.nodes) - 1; k >= 0; k-- {
-		s := &c.nodes[k]
-		if !s.requiresGrad || s.kind != autograd.OpNode {
-			continue
-		}
-		live := touched[k] || !s.zeroSafe
-		if !live && !(negZero && k > output && s.feeds(output)) {
-			continue
-		}
-		c.step(k)
-		n++
-		if live {
-			for j, p := range s.args {
-				if s.wants[j] {
-					touched[p] = true
-				}
-			}
-		}
-	}
-	return n
-}
-
-// feeds reports whether the node passes a contribution to value p.
-func (s *saved) feeds(p int) bool {
-	for j, a := range s.args {
-		if a == p && s.wants[j] {
-			return true
-		}
-	}
-	return false
 }
 
 // step runs node k's VJP on its gradient and adds each contribution into
-// its operand's gradient in operand order, existing + new.
-func (c *Compiled) step(k int) {
+// its operand's gradient in operand order, existing + new. It is the one
+// reverse step of every pass over c and of its Cursor. When rec is not nil,
+// each contribution is also appended to *rec with copies of the
+// contribution and of the operand's gradient before and after it was added;
+// passes give nil and allocate nothing.
+func (c *Compiled) step(k int, rec *[]autograd.Contribution) {
 	s := &c.nodes[k]
 	c.xs = c.xs[:0]
 	c.dx = c.dx[:0]
@@ -130,40 +98,48 @@ func (c *Compiled) step(k int) {
 	c.dx = append(c.dx, s.contrib...)
 	s.op.VJP(c.dx, c.grads[k], c.vals[k], c.xs, s.attrs)
 	for j, p := range s.args {
-		if d := c.dx[j]; d != nil {
-			c.wrote(p)
-			acc := c.grads[p].Data
-			for i, v := range d.Data {
-				acc[i] = acc[i] + v
-			}
+		d := c.dx[j]
+		if d == nil {
+			continue
+		}
+		c.wrote(p)
+		var r autograd.Contribution
+		if rec != nil {
+			r = autograd.Contribution{Operand: j, Parent: p, Value: d.Clone(), Before: c.grads[p].Clone()}
+		}
+		acc := c.grads[p].Data
+		for i, v := range d.Data {
+			acc[i] = acc[i] + v
+		}
+		if rec != nil {
+			r.After = c.grads[p].Clone()
+			*rec = append(*rec, r)
 		}
 	}
 }
 
-// resetGrads makes one +0.0 gradient per value and clears the touched
-// marks. Buffers are reused: only the slots the previous pass wrote are
-// cleared, so a compact pass costs what it visits, not the graph's size.
+// resetGrads makes one +0.0 gradient per value and starts a new pass (a
+// Cursor whose pass this ends notices). Buffers are reused: only the slots
+// the previous pass wrote are cleared, so a compact pass costs what it
+// visits, not the graph's size.
 func (c *Compiled) resetGrads() []*tensor.Tensor {
+	c.passes++
 	if c.grads == nil {
 		c.grads = make([]*tensor.Tensor, len(c.vals))
 		for k, v := range c.vals {
 			c.grads[k] = tensor.Zeros(v.Shape)
 		}
-		c.touched = make([]bool, len(c.vals))
 		c.written = make([]bool, len(c.vals))
 		return c.grads
 	}
 	if c.allWritten {
 		for k, g := range c.grads {
 			clear(g.Data)
-			c.touched[k] = false
 			c.written[k] = false
 		}
 	} else {
-		// touched slots were all written (seeded or fed), so this clears them too
 		for _, k := range c.writtenList {
 			clear(c.grads[k].Data)
-			c.touched[k] = false
 			c.written[k] = false
 		}
 	}

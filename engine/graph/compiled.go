@@ -23,8 +23,13 @@ type Compiled struct {
 	uncertified bool
 
 	// buffers reused across passes
-	grads   []*tensor.Tensor
-	touched []bool // compact pass: slot may differ from the pristine +0.0
+	grads []*tensor.Tensor
+	// passes counts the passes started on the buffers, so that a Cursor
+	// notices when another pass took them over
+	passes uint64
+	visits []Visit // BackwardFrom's plan
+	mark   []uint8 // plan: per value, pristine, dependency or fed
+	by     []int   // plan: per fed value, the visit that fed it first
 	// written marks the slots the last pass wrote (all of them when
 	// allWritten), so that the next pass clears only those
 	written     []bool

@@ -55,6 +55,19 @@
 // normal case (every certificate holds and the seed has no -0.0) it visits
 // exactly o's dependencies: o and the instructions whose values reach o
 // through operands that take gradients.
+//
+// Which instructions the pass visits never depends on gradient values, so
+// Compiled.Plan lists them before it runs, each with its Reason (a
+// dependency, not zero-safe, fed by such a visit, a consumer of a -0.0
+// seed, or the dense fallback), and a Cursor steps them one at a time with
+// the one-shot pass's seeding, plan and step code.
+//
+// # Linked session
+//
+// FromTape (FromSession) snapshots what an eager autograd.Session recorded
+// as a Graph with its leaf tensors, TorchLean's linked session: compiling
+// the snapshot gives the session's values, and its dense reverse pass
+// equals Backprop and the session's own BackwardDenseFrom bit for bit.
 package graph
 
 import (

@@ -13,9 +13,9 @@ import (
 	"tapelab/engine/tensor"
 )
 
-// The property tests stand in for TorchLean's theorems (ARCHITECTURE.md
-// invariants 1-4 and 6). Each runs over programs() generated programs; a
-// failure prints the program's seed and listing.
+// The property tests stand in for TorchLean's theorems (engine/README.md
+// lists which test checks which). Each runs over programs() generated
+// programs; a failure prints the program's seed and listing.
 
 // config is the generator setting for program number i: every fourth
 // program keeps its inputs finite, so that the compact pass's "visits only
@@ -262,7 +262,7 @@ func TestCompileCheckedFailsLikeLowerChecked(t *testing.T) {
 }
 
 // FuzzPrograms drives the generator from the fuzzer's bytes through every
-// property above.
+// property of the package.
 func FuzzPrograms(f *testing.F) {
 	for _, s := range []string{"", "a", "tapelab", "\x01\x02\x03", "faults"} {
 		f.Add([]byte(s))
@@ -280,6 +280,12 @@ func FuzzPrograms(f *testing.F) {
 			"DenseBackwardEqualsBackprop": checkDenseBackward,
 			"EagerEqualsCompiled":         checkEagerEqualsCompiled,
 			"CompactEqualsDenseOneHot":    func(c *randprog.Case, r *rand.Rand) error { return checkCompact(c, r, &st) },
+			"LinkedSessionEqualsBackprop": func(c *randprog.Case, r *rand.Rand) error { return checkLinked(c, r, nil) },
+			"DenseAllEqualsReference":     func(c *randprog.Case, r *rand.Rand) error { return checkDenseAll(c, r, nil, &denseAllStats{}) },
+			"CompiledTapeMatchesCompile":  func(c *randprog.Case, r *rand.Rand) error { return checkTapeStructure(c, r, nil) },
+			"CursorEqualsBackwardFrom": func(c *randprog.Case, r *rand.Rand) error {
+				return checkCursor(c, r, nil, nil, &cursorStats{reasons: map[Reason]int{}})
+			},
 		} {
 			if err := check(c, r()); err != nil {
 				t.Fatalf("%s: seed %d: %v\nprogram:\n%v", name, seed, err, c)

@@ -173,6 +173,11 @@ func CheckShapes(g *Graph) error {
 	if err := Check(g); err != nil {
 		return err
 	}
+	return inferShapes(g)
+}
+
+// inferShapes is CheckShapes on a graph that has passed Check.
+func inferShapes(g *Graph) error {
 	for i := range g.Nodes {
 		n := &g.Nodes[i]
 		s, err := Infer(g, n)

@@ -21,10 +21,35 @@ import (
 // linear or conv2d node taking its weight and bias leaves as the W and b
 // operands.
 //
-// A graph outside this fragment fails with an error naming the node and the
-// reason: a kind that is not input, const, param or a catalogue op (such as
-// TorchLean's layernorm or randUniform), a catalogue op the graph cannot run,
-// a wrong number of parents, a missing payload, or shapes that do not agree.
+// The fragment Lower accepts is exactly the graphs that pass CheckShapes:
+// Lower fails only with CheckShapes' error (a kind that is not input, const,
+// param or a catalogue op, such as TorchLean's layernorm or randUniform; a
+// wrong number of parents; a missing payload; shapes that do not agree),
+// and every graph CheckShapes accepts lowers. The argument, step by step
+// (TestEveryWellShapedGraphLowers checks it on random and broken graphs):
+//
+//   - Leaves. Check makes the input indices 0 … K−1 each read at least once
+//     and every declared or payload shape valid (dimensions ≥ 1, at most
+//     MaxElements), and CheckShapes makes every node reading input k declare
+//     the same shape; so each Input and Param leaf records, and each const
+//     payload tensor holds as many values as its shape (Check), so each
+//     constant records.
+//   - Instructions. Check admits only input, const, param and catalogue
+//     kinds, and every catalogue op has operands, a shape rule, a forward
+//     and a VJP (the op package's promise, checked by
+//     TestCatalogueOpsAreComplete), which is all graph.Builder asks of an
+//     op. Check's arity rule is the op's own (a one-parent linear or conv2d
+//     node gains its weight and bias, its full three operands), and parents
+//     are earlier nodes, so the operands are earlier values.
+//   - Shapes. By induction over the nodes, every lowered value has its
+//     node's declared shape: leaves by the above, instructions because
+//     CheckShapes ran the very shape rule Builder runs on the same operand
+//     shapes and attributes (a one-parent linear or conv2d node with its
+//     payload weight and bias shapes) and required its result to equal the
+//     declared shape.
+//
+// So Builder accepts every value, and the lowered graph passes graph's
+// Check (values are not computed here; domains are CompileChecked's).
 func Lower(g *Graph) (*graph.Graph, error) {
 	l, _, err := LowerIDs(g)
 	return l, err
@@ -55,31 +80,17 @@ func lowerOp(b *graph.Builder, o *op.Op, a op.Attrs, args []op.Value) op.Value {
 	return b.Apply(o, a, x[0], x[1], x[2])
 }
 
-// checkFragment checks that every op node of g has a forward kernel and a
-// VJP, which lowering to a differentiable graph needs.
-func checkFragment(g *Graph) error {
-	for i := range g.Nodes {
-		n := &g.Nodes[i]
-		if leaf(n.Kind) {
-			continue
-		}
-		o, _ := op.Lookup(n.Kind)
-		if o.VJP == nil || o.Forward == nil {
-			return nodeError(n, "outside the lowering fragment: op %s has no forward or VJP", n.Kind)
-		}
-	}
-	return nil
-}
-
 // lowerWith lowers g with the op rule given (tests swap in broken rules to
 // show that the equivalence property catches them).
 func lowerWith(g *Graph, rule opRule) (*graph.Graph, []int, error) {
 	if err := CheckShapes(g); err != nil {
 		return nil, nil, err
 	}
-	if err := checkFragment(g); err != nil {
-		return nil, nil, err
-	}
+	return lowerChecked(g, rule)
+}
+
+// lowerChecked lowers g, which has passed CheckShapes.
+func lowerChecked(g *Graph, rule opRule) (*graph.Graph, []int, error) {
 	b := graph.NewBuilder()
 	ids := make([]int, len(g.Nodes))
 	owner := map[int]int{} // graph value id -> IR node id, for errors
@@ -196,6 +207,11 @@ func Feed(g *Graph, inputs ...*tensor.Tensor) ([]*tensor.Tensor, error) {
 	if err := CheckShapes(g); err != nil {
 		return nil, err
 	}
+	return feedChecked(g, inputs)
+}
+
+// feedChecked is Feed on a graph that has passed CheckShapes.
+func feedChecked(g *Graph, inputs []*tensor.Tensor) ([]*tensor.Tensor, error) {
 	shapes := inputShapes(g)
 	if len(inputs) != len(shapes) {
 		return nil, fmt.Errorf("ir: the graph reads %d inputs, %d were given", len(shapes), len(inputs))

@@ -1,0 +1,75 @@
+package graph
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"tapelab/engine/randprog"
+)
+
+// checkLinked is TorchLean's theorem 8.3.5 (the linked session) on one
+// program: the program runs on an eager session, FromSession snapshots what
+// it recorded, CompileChecked compiles the snapshot, and for a random seed
+// pack (-0.0, ±Inf and NaN included) the compiled dense reverse pass equals
+// Backprop on the snapshot and the live session's own BackwardDenseFrom, bit
+// for bit; the compiled values equal the session's. Last, the snapshot is
+// the graph graph.Builder records for the same program. mutate, when not
+// nil, breaks the snapshot before it is compiled (see mutants).
+func checkLinked(c *randprog.Case, r *rand.Rand, mutate func(*Graph) *Graph) error {
+	s, err := eager(c)
+	if err != nil {
+		return fmt.Errorf("eager: %v", err)
+	}
+	g, in, err := FromSession(s)
+	if err != nil {
+		return fmt.Errorf("FromSession: %v", err)
+	}
+	if mutate != nil {
+		g = mutate(g)
+	}
+	cc, err := CompileChecked(g, in)
+	if err != nil {
+		return fmt.Errorf("CompileChecked of the snapshot: %v", err)
+	}
+	live := s.Tape()
+	if err := sameTensors("compiled snapshot vs session values", cc.Values(), tapeValues(live)); err != nil {
+		return err
+	}
+	seeds := seedPack(r, cc.Values(), r.IntN(3) == 0)
+	got, err := cc.BackwardDenseFrom(seeds)
+	if err != nil {
+		return fmt.Errorf("BackwardDenseFrom: %v", err)
+	}
+	want, err := Backprop(g, in, seeds)
+	if err != nil {
+		return fmt.Errorf("Backprop: %v", err)
+	}
+	if err := sameTensors("compiled snapshot BackwardDenseFrom vs Backprop", got, want); err != nil {
+		return err
+	}
+	session, err := tapeGrads(live, seeds)
+	if err != nil {
+		return fmt.Errorf("session BackwardDenseFrom: %v", err)
+	}
+	if err := sameTensors("compiled snapshot vs live session BackwardDenseFrom", got, session); err != nil {
+		return err
+	}
+	b, err := build(c)
+	if err != nil {
+		return fmt.Errorf("build: %v", err)
+	}
+	if got, want := g.String(), b.String(); got != want {
+		return fmt.Errorf("the snapshot differs from the recorded graph:\n%s\nwant:\n%s", got, want)
+	}
+	return nil
+}
+
+// TestLinkedSessionEqualsBackprop is theorem 8.3.5 over random programs.
+func TestLinkedSessionEqualsBackprop(t *testing.T) {
+	forPrograms(t, config, func(c *randprog.Case, r *rand.Rand) error { return checkLinked(c, r, nil) })
+}
+
+func TestLinkedSessionCatchesMutants(t *testing.T) {
+	caughtShare(t, checkLinked)
+}
