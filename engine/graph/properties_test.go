@@ -13,9 +13,9 @@ import (
 	"tapelab/engine/tensor"
 )
 
-// The property tests stand in for TorchLean's theorems (ARCHITECTURE.md
-// invariants 1-4 and 6). Each runs over programs() generated programs; a
-// failure prints the program's seed and listing.
+// The property tests stand in for TorchLean's theorems (invariants 1-4 and
+// 6 of the table in engine/README.md). Each runs over programs() generated
+// programs; a failure prints the program's seed and listing.
 
 // config is the generator setting for program number i: every fourth
 // program keeps its inputs finite, so that the compact pass's "visits only
