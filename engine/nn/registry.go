@@ -14,7 +14,7 @@ import (
 // editor's menu show them; it is fixed at compile time and never modified.
 var registry = []*LayerType{
 	linearType, reluType, leakyReLUType, tanhType, sigmoidType, softmaxType, geluType,
-	dropoutType, batchNormType, flattenType, conv2dType, maxPool2DType,
+	dropoutType, batchNormType, layerNormType, flattenType, conv2dType, maxPool2DType,
 }
 
 var typeByName = func() map[string]*LayerType {

@@ -146,7 +146,33 @@ func torchPython() string {
 
 // cliModels are the test models: together they hold every layer type and
 // every loss (dropout with p = 0, since PyTorch's masks are its own).
-var cliModels = []string{"mlp", "classifier", "softmax_bce", "cnn"}
+var cliModels = []string{"mlp", "classifier", "softmax_bce", "cnn", "layer_norm"}
+
+// TestCLIModelsCoverTheRegistry checks that the test models hold every
+// registered layer type and every loss.
+func TestCLIModelsCoverTheRegistry(t *testing.T) {
+	seen := map[string]bool{}
+	for _, name := range cliModels {
+		sm, _, err := loadModel("testdata/" + name + ".json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range sm.Layers {
+			seen[l.Type()] = true
+		}
+		seen[string(sm.Loss)] = true
+	}
+	for _, lt := range nn.LayerTypes() {
+		if !seen[lt.Name] {
+			t.Errorf("no test model has a %s layer", lt.Name)
+		}
+	}
+	for _, l := range nn.Losses() {
+		if !seen[string(l)] {
+			t.Errorf("no test model trains with %s", l)
+		}
+	}
+}
 
 // TestGradMatchesPyTorch exports each test model with `export`, runs it in
 // PyTorch (float64) on the data file, and checks that `grad` gives the same
