@@ -88,3 +88,22 @@ func fieldValue(fs []Field, name string) string {
 	}
 	return ""
 }
+
+// TestEveryMenuLayerInThePlayground inserts each menu type before the
+// output layer of the default model, as the editor's add button does, checks
+// that the playground records a step whose gradients pass the page's check.
+func TestEveryMenuLayerInThePlayground(t *testing.T) {
+	for _, typ := range LayerTypes() {
+		p := newTestPlayground(t, Modes{})
+		l, _ := NewLayer(typ)
+		d := p.Doc()
+		if err := p.Edit(d.Insert(len(d.Layers)-1, l)); err != nil {
+			t.Errorf("%s: %v", typ, err)
+			continue
+		}
+		g, err := p.GradCheck(nil)
+		if err != nil || !g.OK {
+			t.Errorf("%s: gradient check %+v, %v", typ, g, err)
+		}
+	}
+}
