@@ -16,11 +16,29 @@ func (elementwise) OutShape(in tensor.Shape) (tensor.Shape, error) { return in.C
 // Params declares none.
 func (elementwise) Params(tensor.Shape) []ParamSpec { return nil }
 
+// values lists no settings.
+func (elementwise) values() []float64 { return nil }
+
+// fieldless returns the entry of a layer type without settings.
+func fieldless[T interface {
+	Layer
+	values() []float64
+}](name string, l T, module string, editor bool) *LayerType {
+	return &LayerType{
+		Name: name, Fields: []Field{}, Editor: editor,
+		New:     func([]float64) Layer { return l },
+		Values:  valuesOf[T],
+		PyTorch: PyTorch{Module: module},
+	}
+}
+
 // Init has nothing to initialise.
 func (elementwise) Init([]*tensor.Tensor, Init, *rand.Rand) {}
 
 // ReLU is PyTorch's nn.ReLU: max(x, 0).
 type ReLU struct{ elementwise }
+
+var reluType = fieldless("relu", ReLU{}, "nn.ReLU()", true)
 
 // Type returns "relu".
 func (ReLU) Type() string { return "relu" }
@@ -40,13 +58,24 @@ type LeakyReLU struct {
 // NewLeakyReLU returns a leaky ReLU with PyTorch's default slope 0.01.
 func NewLeakyReLU() LeakyReLU { return LeakyReLU{NegativeSlope: 0.01} }
 
+var leakyReLUType = &LayerType{
+	Name:    "leaky_relu",
+	Fields:  []Field{{Name: "negative_slope", Kind: FloatField, Default: 0.01, Range: anyNumber}},
+	Editor:  true,
+	New:     func(v []float64) Layer { return LeakyReLU{NegativeSlope: v[0]} },
+	Values:  valuesOf[LeakyReLU],
+	PyTorch: PyTorch{Module: "nn.LeakyReLU(negative_slope={negative_slope})"},
+}
+
+func (l LeakyReLU) values() []float64 { return []float64{l.NegativeSlope} }
+
 // Type returns "leaky_relu".
 func (LeakyReLU) Type() string { return "leaky_relu" }
 
 // OutShape checks that the slope is finite and gives the input shape back.
 func (l LeakyReLU) OutShape(in tensor.Shape) (tensor.Shape, error) {
-	if !finite(l.NegativeSlope) {
-		return nil, &FieldError{"negative_slope", "must be a finite number"}
+	if err := leakyReLUType.Check(l.values()); err != nil {
+		return nil, err
 	}
 	return in.Clone(), nil
 }
@@ -59,6 +88,8 @@ func (l LeakyReLU) Forward(o op.Ops, x op.Value, _ []op.Value, _ Mode, _ uint64)
 // Tanh is PyTorch's nn.Tanh.
 type Tanh struct{ elementwise }
 
+var tanhType = fieldless("tanh", Tanh{}, "nn.Tanh()", true)
+
 // Type returns "tanh".
 func (Tanh) Type() string { return "tanh" }
 
@@ -69,6 +100,8 @@ func (Tanh) Forward(o op.Ops, x op.Value, _ []op.Value, _ Mode, _ uint64) op.Val
 
 // Sigmoid is PyTorch's nn.Sigmoid: 1/(1+e^−x).
 type Sigmoid struct{ elementwise }
+
+var sigmoidType = fieldless("sigmoid", Sigmoid{}, "nn.Sigmoid()", true)
 
 // Type returns "sigmoid".
 func (Sigmoid) Type() string { return "sigmoid" }
@@ -81,6 +114,8 @@ func (Sigmoid) Forward(o op.Ops, x op.Value, _ []op.Value, _ Mode, _ uint64) op.
 // GELU is PyTorch's nn.GELU in its default, exact form x·Φ(x) (erf).
 type GELU struct{ elementwise }
 
+var geluType = fieldless("gelu", GELU{}, "nn.GELU()", true)
+
 // Type returns "gelu".
 func (GELU) Type() string { return "gelu" }
 
@@ -91,6 +126,8 @@ func (GELU) Forward(o op.Ops, x op.Value, _ []op.Value, _ Mode, _ uint64) op.Val
 
 // Softmax is PyTorch's nn.Softmax(dim=-1): a softmax over the last axis.
 type Softmax struct{ elementwise }
+
+var softmaxType = fieldless("softmax", Softmax{}, "nn.Softmax(dim=-1)", true)
 
 // Type returns "softmax".
 func (Softmax) Type() string { return "softmax" }
@@ -112,13 +149,24 @@ type Dropout struct {
 // NewDropout returns a dropout layer with PyTorch's default p = 0.5.
 func NewDropout() Dropout { return Dropout{P: 0.5} }
 
+var dropoutType = &LayerType{
+	Name:    "dropout",
+	Fields:  []Field{{Name: "p", Kind: FloatField, Default: 0.5, Range: Range{Lo: 0, Hi: 1, HiOpen: true}}},
+	Editor:  true,
+	New:     func(v []float64) Layer { return Dropout{P: v[0]} },
+	Values:  valuesOf[Dropout],
+	PyTorch: PyTorch{Module: "nn.Dropout(p={p})"},
+}
+
+func (d Dropout) values() []float64 { return []float64{d.P} }
+
 // Type returns "dropout".
 func (Dropout) Type() string { return "dropout" }
 
 // OutShape checks 0 ≤ P < 1 and gives the input shape back.
 func (d Dropout) OutShape(in tensor.Shape) (tensor.Shape, error) {
-	if !(d.P >= 0 && d.P < 1) {
-		return nil, &FieldError{"p", "must be in [0, 1)"}
+	if err := dropoutType.Check(d.values()); err != nil {
+		return nil, err
 	}
 	return in.Clone(), nil
 }
@@ -133,6 +181,9 @@ func (d Dropout) Forward(o op.Ops, x op.Value, _ []op.Value, mode Mode, seed uin
 
 // Flatten is PyTorch's nn.Flatten(): every example becomes 1-D.
 type Flatten struct{ elementwise }
+
+// flattenType is not in the editor: its examples are already 1-D.
+var flattenType = fieldless("flatten", Flatten{}, "nn.Flatten()", false)
 
 // Type returns "flatten".
 func (Flatten) Type() string { return "flatten" }

@@ -25,16 +25,30 @@ type BatchNorm struct {
 // NewBatchNorm returns a batch norm with eps 1e-5 and momentum 0.1.
 func NewBatchNorm() BatchNorm { return BatchNorm{Eps: 1e-5, Momentum: 0.1} }
 
+var batchNormType = &LayerType{
+	Name: "batch_norm",
+	Fields: []Field{
+		{Name: "eps", Kind: FloatField, Default: 1e-5, Range: Range{Lo: 0, Hi: math.Inf(1), LoOpen: true}},
+		{Name: "momentum", Kind: FloatField, Default: 0.1, Range: Range{Lo: 0, Hi: 1}},
+	},
+	Editor: true,
+	New:    func(v []float64) Layer { return BatchNorm{Eps: v[0], Momentum: v[1]} },
+	Values: valuesOf[BatchNorm],
+	PyTorch: PyTorch{
+		Module: "nn.BatchNorm1d({in}, eps={eps}, momentum={momentum})",
+		Extra:  []PyTorchEntry{{Suffix: "num_batches_tracked", Value: "torch.tensor(0)"}},
+	},
+}
+
+func (b BatchNorm) values() []float64 { return []float64{b.Eps, b.Momentum} }
+
 // Type returns "batch_norm".
 func (BatchNorm) Type() string { return "batch_norm" }
 
 // OutShape accepts [features] and gives it back.
 func (b BatchNorm) OutShape(in tensor.Shape) (tensor.Shape, error) {
-	switch {
-	case !(b.Eps > 0) || math.IsInf(b.Eps, 1):
-		return nil, &FieldError{"eps", "must be a finite number > 0"}
-	case !(b.Momentum >= 0 && b.Momentum <= 1):
-		return nil, &FieldError{"momentum", "must be in [0, 1]"}
+	if err := batchNormType.Check(b.values()); err != nil {
+		return nil, err
 	}
 	if len(in) != 1 {
 		return nil, errors.New("expects [features]")

@@ -24,21 +24,33 @@ func NewConv2D(outChannels, kernelSize int) Conv2D {
 	return Conv2D{OutChannels: outChannels, KernelSize: kernelSize, Stride: 1}
 }
 
+var conv2dType = &LayerType{
+	Name: "conv2d",
+	Fields: []Field{
+		{Name: "out_channels", Kind: IntField, Required: true, Default: 4, Range: atLeast(1)},
+		{Name: "kernel_size", Kind: IntField, Required: true, Default: 3, Range: atLeast(1)},
+		{Name: "stride", Kind: IntField, Default: 1, Range: atLeast(1)},
+		{Name: "padding", Kind: IntField, Default: 0, Range: atLeast(0)},
+	},
+	New: func(v []float64) Layer {
+		return Conv2D{OutChannels: int(v[0]), KernelSize: int(v[1]), Stride: int(v[2]), Padding: int(v[3])}
+	},
+	Values:  valuesOf[Conv2D],
+	PyTorch: PyTorch{Module: "nn.Conv2d({in}, {out_channels}, kernel_size={kernel_size}, stride={stride}, padding={padding})"},
+}
+
+func (c Conv2D) values() []float64 {
+	return []float64{float64(c.OutChannels), float64(c.KernelSize), float64(c.Stride), float64(c.Padding)}
+}
+
 // Type returns "conv2d".
 func (Conv2D) Type() string { return "conv2d" }
 
 // OutShape accepts [C H W] with H and W + 2·padding ≥ kernel and gives
 // [out (H+2p−k)/s+1 (W+2p−k)/s+1], rounding down as PyTorch does.
 func (c Conv2D) OutShape(in tensor.Shape) (tensor.Shape, error) {
-	switch {
-	case c.OutChannels < 1:
-		return nil, &FieldError{"out_channels", "must be ≥ 1"}
-	case c.KernelSize < 1:
-		return nil, &FieldError{"kernel_size", "must be ≥ 1"}
-	case c.Stride < 1:
-		return nil, &FieldError{"stride", "must be ≥ 1"}
-	case c.Padding < 0:
-		return nil, &FieldError{"padding", "must be ≥ 0"}
+	if err := conv2dType.Check(c.values()); err != nil {
+		return nil, err
 	}
 	if len(in) != 3 {
 		return nil, errors.New("expects [C H W]")
@@ -86,16 +98,26 @@ func NewMaxPool2D(kernelSize int) MaxPool2D {
 	return MaxPool2D{KernelSize: kernelSize, Stride: kernelSize}
 }
 
+var maxPool2DType = &LayerType{
+	Name: "max_pool2d",
+	Fields: []Field{
+		{Name: "kernel_size", Kind: IntField, Required: true, Default: 2, Range: atLeast(1)},
+		{Name: "stride", Kind: IntField, DefaultFrom: "kernel_size", Range: atLeast(1)},
+	},
+	New:     func(v []float64) Layer { return MaxPool2D{KernelSize: int(v[0]), Stride: int(v[1])} },
+	Values:  valuesOf[MaxPool2D],
+	PyTorch: PyTorch{Module: "nn.MaxPool2d(kernel_size={kernel_size}, stride={stride})"},
+}
+
+func (m MaxPool2D) values() []float64 { return []float64{float64(m.KernelSize), float64(m.Stride)} }
+
 // Type returns "max_pool2d".
 func (MaxPool2D) Type() string { return "max_pool2d" }
 
 // OutShape accepts [C H W] with H, W ≥ kernel and gives [C (H−k)/s+1 (W−k)/s+1].
 func (m MaxPool2D) OutShape(in tensor.Shape) (tensor.Shape, error) {
-	switch {
-	case m.KernelSize < 1:
-		return nil, &FieldError{"kernel_size", "must be ≥ 1"}
-	case m.Stride < 1:
-		return nil, &FieldError{"stride", "must be ≥ 1"}
+	if err := maxPool2DType.Check(m.values()); err != nil {
+		return nil, err
 	}
 	if len(in) != 3 {
 		return nil, errors.New("expects [C H W]")

@@ -10,6 +10,11 @@
 // follow PyTorch: layer types are PyTorch's names ("linear", "conv2d", …) and
 // parameters are named like an nn.Sequential state_dict ("0.weight").
 //
+// The layer registry (LayerTypes, LookupType) describes every layer type
+// once: its name, its settings with their kinds, defaults and ranges, its
+// constructor and its PyTorch module. The model spec, the PyTorch export,
+// the playground's editor and nntest read it and keep no list of their own.
+//
 // Shapes in this package are example shapes without the batch dimension;
 // values flowing through a forward program carry a leading batch dimension.
 package nn
@@ -75,7 +80,8 @@ type Layer interface {
 	// Type returns the PyTorch-style type name, e.g. "linear" or "conv2d".
 	Type() string
 	// OutShape returns the shape of one output example for one input example of
-	// shape in. An invalid setting is reported as a *FieldError; any other
+	// shape in. A setting outside its registry range is reported as a
+	// *FieldError (LayerType.Check); any other
 	// error says, in a few words, which input the layer expects
 	// (e.g. "expects [features]").
 	OutShape(in tensor.Shape) (tensor.Shape, error)

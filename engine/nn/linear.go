@@ -20,13 +20,27 @@ type Linear struct {
 // NewLinear returns a linear layer with out features and a bias.
 func NewLinear(out int) Linear { return Linear{Out: out, Bias: true} }
 
+var linearType = &LayerType{
+	Name: "linear",
+	Fields: []Field{
+		{Name: "out", Kind: IntField, Required: true, Default: 4, Range: atLeast(1)},
+		{Name: "bias", Kind: BoolField, Default: 1},
+	},
+	Editor:  true,
+	New:     func(v []float64) Layer { return Linear{Out: int(v[0]), Bias: v[1] != 0} },
+	Values:  valuesOf[Linear],
+	PyTorch: PyTorch{Module: "nn.Linear({in}, {out}, bias={bias})"},
+}
+
+func (l Linear) values() []float64 { return []float64{float64(l.Out), b2f(l.Bias)} }
+
 // Type returns "linear".
 func (Linear) Type() string { return "linear" }
 
 // OutShape accepts [features] and gives [Out].
 func (l Linear) OutShape(in tensor.Shape) (tensor.Shape, error) {
-	if l.Out < 1 {
-		return nil, &FieldError{"out", "must be ≥ 1"}
+	if err := linearType.Check(l.values()); err != nil {
+		return nil, err
 	}
 	if len(in) != 1 {
 		return nil, errors.New("expects [features]")

@@ -119,6 +119,8 @@ var cases = []opCase{
 	{op: "batch_norm", attrs: op.Attrs{Eps: 1e-5}, shapes: shapes{{4, 3}, {3}, {3}}},
 	{op: "batch_norm_eval", attrs: op.Attrs{Eps: 1e-5}, shapes: shapes{{3, 2}, {2}, {2}, {2}, {2}},
 		gen: per(uniform, uniform, uniform, uniform, positive)},
+	{op: "layer_norm", attrs: op.Attrs{Eps: 1e-5}, shapes: shapes{{3, 4}, {4}, {4}}},
+	{op: "layer_norm", label: "rank3", attrs: op.Attrs{Eps: 0.1}, shapes: shapes{{2, 2, 3}, {3}, {3}}},
 }
 
 // instance is one case made concrete: its op, operands and output.

@@ -14,7 +14,7 @@ var catalogue = []*Op{
 	dropoutOp,
 	mseLossOp, crossEntropyOp, bceWithLogitsOp,
 	conv2dOp, maxPool2DOp,
-	batchNormOp, batchNormEvalOp,
+	batchNormOp, batchNormEvalOp, layerNormOp,
 }
 
 var byName = func() map[string]*Op {

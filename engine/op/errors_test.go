@@ -81,6 +81,10 @@ var shapeErrors = []struct {
 	{"batch_norm", op.Attrs{}, shapes{{4, 2, 2}, {2}, {2}}, "X [B F] must be a matrix"},
 	{"batch_norm_eval", op.Attrs{}, shapes{{1, 2}, {2}, {2}, {2}, {3}}, "σ² must have shape [2]"},
 	{"batch_norm_eval", op.Attrs{}, shapes{{1, 2}, {2}, {2}, {2}}, "takes 5 operands, got 4"},
+	{"layer_norm", op.Attrs{}, shapes{{}, {1}, {1}}, "X must have at least one dimension"},
+	{"layer_norm", op.Attrs{}, shapes{{4, 3}, {4}, {3}}, "γ must have shape [3] (one per entry of X's last axis), has [4]"},
+	{"layer_norm", op.Attrs{}, shapes{{4, 3}, {3}, {3, 1}}, "β must have shape [3] (one per entry of X's last axis), has [3 1]"},
+	{"layer_norm", op.Attrs{Eps: math.Inf(1)}, shapes{{3}, {3}, {3}}, "eps = +Inf must be finite and not negative"},
 }
 
 // TestShapeErrors checks that each shape rule rejects what it must, with an

@@ -38,7 +38,8 @@ type Attrs struct {
 	// Kernel is the side of max_pool2d's square window (≥ 1); conv2d reads
 	// its kernel size from the weight's shape instead.
 	Kernel int
-	// Eps is the ε added to the variance by batch_norm and batch_norm_eval (≥ 0).
+	// Eps is the ε added to the variance by batch_norm, batch_norm_eval and
+	// layer_norm (≥ 0).
 	Eps float64
 }
 

@@ -202,3 +202,10 @@ func BatchNorm(o Ops, x, gamma, beta Value, eps float64) Value {
 func BatchNormEval(o Ops, x, gamma, beta, runningMean, runningVar Value, eps float64) Value {
 	return o.ApplyN(batchNormEvalOp, Attrs{Eps: eps}, []Value{x, gamma, beta, runningMean, runningVar})
 }
+
+// LayerNorm normalises every row of x's last axis [… F] with the row's
+// mean and biased variance, then scales by gamma [F] and shifts by beta
+// [F] (PyTorch's LayerNorm with normalized_shape = F).
+func LayerNorm(o Ops, x, gamma, beta Value, eps float64) Value {
+	return o.Apply(layerNormOp, Attrs{Eps: eps}, x, gamma, beta)
+}

@@ -15,7 +15,7 @@ const refTol = 1e-14
 // TestAgreesWithPyTorch compares values and gradients with numbers computed
 // independently by PyTorch 1.13.1 (Debian's python3-torch) in float64:
 // torch.nn.functional.{cross_entropy, binary_cross_entropy_with_logits,
-// gelu, batch_norm, conv2d, max_pool2d} on the inputs below, then
+// gelu, batch_norm, layer_norm, conv2d, max_pool2d} on the inputs below, then
 // y.backward(d) with the cotangent d given here, and every value printed
 // with repr (which round-trips float64). The script is
 // testdata/pytorch_reference.py; its outputs were pasted unchanged.
@@ -84,6 +84,20 @@ func TestAgreesWithPyTorch(t *testing.T) {
 				{1.0606575201393356, -0.2886732101131604, -2.121315040278671, -0.5773464202263208},
 				{-3.1819725604180067, 0.4330098151697406},
 				{-1, 1.5}, nil, nil},
+		},
+		{
+			name: "layer_norm", op: "layer_norm", attrs: op.Attrs{Eps: 1e-5}, // F.layer_norm(x, (3,), g, b, eps=1e-5)
+			x: []*tensor.Tensor{s(v(1, 2, 4, 3, -1, 0.5, 0.25, 0.25, -2, 5, 1, 2), 2, 2, 3), v(1.5, -0.5, 2), v(0.1, 0.2, -0.3)},
+			d: s(v(1, 0.5, -1, -2, 1, 0.25, 3, 2, -0.5, 0.75, -1.5, 1), 2, 2, 3),
+			y: []float64{-1.5035622971754468, 0.3336301914312873, 2.372603828625744, 2.0697938438914405, 0.7555828790463037,
+				-0.7040602756700391, 1.1606554577660402, -0.15355181925534672, -3.1284145540427737, 2.1592158549265754,
+				0.6902894892682322, -1.0844631828291715},
+			dx: [][]float64{
+				{0.20045301855830422, -0.300665997867553, 0.10021297930924877, -0.2875871130787985, -0.479303320420125,
+					0.7668904334989235, 2.5927210232511952, -2.5927056591605573, -1.5364090637071115e-05, -0.1046579258244682,
+					-0.3139738623309068, 0.41863178815537494},
+				{-0.544514480310184, 1.6402797953021886, -1.071937401675519},
+				{2.75, 2.0, -0.25}},
 		},
 		{
 			name: "conv2d stride 2 padding 1", op: "conv2d", attrs: op.Attrs{Stride: 2, Padding: 1}, // F.conv2d(x, w, b, stride=2, padding=1)

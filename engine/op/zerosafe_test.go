@@ -147,6 +147,10 @@ func TestZeroSafeVerdicts(t *testing.T) {
 		{"batch_norm", op.Attrs{Eps: 0}, []*tensor.Tensor{tensor.Matrix([][]float64{{1}, {1}}), v(1), v(0)}, false}, // var + ε = 0
 		{"batch_norm", op.Attrs{Eps: 1e-5}, []*tensor.Tensor{tensor.Matrix([][]float64{{1}, {1}}), v(1), v(0)}, true},
 		{"batch_norm_eval", op.Attrs{}, []*tensor.Tensor{tensor.Matrix([][]float64{{1}}), v(1), v(0), v(0), v(0)}, false},
+		{"layer_norm", op.Attrs{Eps: 0}, []*tensor.Tensor{tensor.Matrix([][]float64{{1, 2}, {3, 3}}), v(1, 1), v(0, 0)}, false}, // var + ε = 0 in row 1
+		{"layer_norm", op.Attrs{Eps: 1e-5}, []*tensor.Tensor{tensor.Matrix([][]float64{{1, 2}, {3, 3}}), v(1, 1), v(0, 0)}, true},
+		{"layer_norm", op.Attrs{Eps: 1e-5}, []*tensor.Tensor{v(1, 2), v(1, inf), v(0, 0)}, false}, // 0·∞ in dX̂ = dY ⊙ γ
+		{"layer_norm", op.Attrs{Eps: 1e-5}, []*tensor.Tensor{v(1, inf), v(1, 1), v(0, 0)}, false},
 	}
 	for _, tc := range tests {
 		o, _ := op.Lookup(tc.op)

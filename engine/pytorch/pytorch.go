@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 
 	"tapelab/engine/nn"
 	"tapelab/engine/spec"
@@ -34,9 +35,9 @@ func Code(sm *spec.Model, m *nn.Model, source string) ([]byte, error) {
 		if err != nil {
 			return nil, fmt.Errorf("layers[%d] (%s): %w", i, m.Seq.Layer(i).Type(), err)
 		}
-		fmt.Fprintf(&b, "    %s,  # %d\n", mod, i)
-		if _, ok := m.Seq.Layer(i).(nn.BatchNorm); ok {
-			extra = append(extra, fmt.Sprintf("%q: torch.tensor(0)", fmt.Sprintf("%d.num_batches_tracked", i)))
+		fmt.Fprintf(&b, "    %s,  # %d\n", mod.Module, i)
+		for _, e := range mod.Extra {
+			extra = append(extra, fmt.Sprintf("%q: %s", fmt.Sprintf("%d.%s", i, e.Suffix), e.Value))
 		}
 	}
 	b.WriteString(").double()\n\nstate_dict = {\n")
@@ -60,35 +61,50 @@ func Code(sm *spec.Model, m *nn.Model, source string) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// module is the torch.nn module for layer l on examples of shape in.
-func module(l nn.Layer, in tensor.Shape) (string, error) {
-	switch l := l.(type) {
-	case nn.Linear:
-		return fmt.Sprintf("nn.Linear(%d, %d, bias=%s)", in[0], l.Out, pyBool(l.Bias)), nil
-	case nn.ReLU:
-		return "nn.ReLU()", nil
-	case nn.LeakyReLU:
-		return fmt.Sprintf("nn.LeakyReLU(negative_slope=%s)", Float(l.NegativeSlope)), nil
-	case nn.Tanh:
-		return "nn.Tanh()", nil
-	case nn.Sigmoid:
-		return "nn.Sigmoid()", nil
-	case nn.GELU:
-		return "nn.GELU()", nil
-	case nn.Softmax:
-		return "nn.Softmax(dim=-1)", nil
-	case nn.Dropout:
-		return fmt.Sprintf("nn.Dropout(p=%s)", Float(l.P)), nil
-	case nn.BatchNorm:
-		return fmt.Sprintf("nn.BatchNorm1d(%d, eps=%s, momentum=%s)", in[0], Float(l.Eps), Float(l.Momentum)), nil
-	case nn.Flatten:
-		return "nn.Flatten()", nil
-	case nn.Conv2D:
-		return fmt.Sprintf("nn.Conv2d(%d, %d, kernel_size=%d, stride=%d, padding=%d)", in[0], l.OutChannels, l.KernelSize, l.Stride, l.Padding), nil
-	case nn.MaxPool2D:
-		return fmt.Sprintf("nn.MaxPool2d(kernel_size=%d, stride=%d)", l.KernelSize, l.Stride), nil
+// module is the torch.nn module for layer l on examples of shape in: the
+// registry's template with its placeholders filled in.
+func module(l nn.Layer, in tensor.Shape) (nn.PyTorch, error) {
+	t, ok := nn.LookupType(l.Type())
+	if !ok {
+		return nn.PyTorch{}, errors.New("no PyTorch module for this layer type")
 	}
-	return "", errors.New("no PyTorch module for this layer type")
+	v, ok := t.Values(l)
+	if !ok {
+		return nn.PyTorch{}, fmt.Errorf("%T is not the registry's %s layer", l, t.Name)
+	}
+	p := t.PyTorch
+	var b strings.Builder
+	rest := p.Module
+	for {
+		i := strings.IndexByte(rest, '{')
+		if i < 0 {
+			break
+		}
+		j := strings.IndexByte(rest[i:], '}')
+		if j < 0 {
+			return nn.PyTorch{}, fmt.Errorf("module template %q has an unclosed {", p.Module)
+		}
+		b.WriteString(rest[:i])
+		name := rest[i+1 : i+j]
+		rest = rest[i+j+1:]
+		switch k := t.Field(name); {
+		case name == "in":
+			b.WriteString(strconv.Itoa(in[0]))
+		case name == "last":
+			b.WriteString(strconv.Itoa(in[len(in)-1]))
+		case k < 0:
+			return nn.PyTorch{}, fmt.Errorf("module template %q names no setting %q", p.Module, name)
+		case t.Fields[k].Kind == nn.IntField:
+			b.WriteString(strconv.Itoa(int(v[k])))
+		case t.Fields[k].Kind == nn.FloatField:
+			b.WriteString(Float(v[k]))
+		default:
+			b.WriteString(pyBool(v[k] != 0))
+		}
+	}
+	b.WriteString(rest)
+	p.Module = b.String()
+	return p, nil
 }
 
 // nested writes data as nested Python lists of the given shape.

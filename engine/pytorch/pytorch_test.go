@@ -52,3 +52,27 @@ func TestCodeHasTheModel(t *testing.T) {
 		}
 	}
 }
+
+// TestEveryLayerTypeHasAModule fills every registered type's module
+// template with its default settings: every placeholder names an input
+// dimension or a setting.
+func TestEveryLayerTypeHasAModule(t *testing.T) {
+	for _, lt := range nn.LayerTypes() {
+		l := lt.New(lt.Defaults())
+		in := tensor.Shape{4}
+		if _, err := l.OutShape(in); err != nil {
+			in = tensor.Shape{2, 6, 6}
+		}
+		mod, err := module(l, in)
+		if err != nil {
+			t.Errorf("%s: %v", lt.Name, err)
+			continue
+		}
+		if strings.ContainsAny(mod.Module, "{}") || !strings.HasPrefix(mod.Module, "nn.") {
+			t.Errorf("%s: module %q", lt.Name, mod.Module)
+		}
+	}
+	if _, err := module(struct{ nn.ReLU }{}, tensor.Shape{2}); err == nil {
+		t.Error("a layer that is not the registry's relu was exported as one")
+	}
+}

@@ -29,6 +29,7 @@ var recipes = map[string]recipe{
 	"max_pool2d":      maxPool2d,
 	"batch_norm":      batchNorm,
 	"batch_norm_eval": batchNorm,
+	"layer_norm":      layerNorm,
 }
 
 // generic feeds an op from its arity alone: the first operand is any value,
@@ -254,4 +255,13 @@ func batchNorm(g *gen, o *op.Op) ([]int, op.Attrs, bool) {
 		args = append(args, g.pickShape(f))
 	}
 	return args, op.Attrs{Eps: []float64{1e-5, 0.1, 0}[g.r.IntN(3)]}, true
+}
+
+// layerNorm feeds X of rank at least 1 and γ and β of X's last dimension,
+// with ε from a few values including 0.
+func layerNorm(g *gen, _ *op.Op) ([]int, op.Attrs, bool) {
+	x := g.pickRanked()
+	s := g.pool[x].t.Shape
+	f := tensor.Shape{s[len(s)-1]}
+	return []int{x, g.pickShape(f), g.pickShape(f)}, op.Attrs{Eps: []float64{1e-5, 0.1, 0}[g.r.IntN(3)]}, true
 }

@@ -14,6 +14,8 @@ func TestCanonicalPinned(t *testing.T) {
 			"{\"version\":1,\"input\":[2],\"layers\":[{\"type\":\"linear\",\"out\":1}],\"loss\":\"bce_with_logits\",\"seed\":0,\"dataset\":{\"name\":\"xor\",\"noise\":0.1},\"optimizer\":{\"name\":\"adam\",\"betas\":[0.5,0.9]},\"batch_size\":3}"},
 		{`{"version":1,"input":[2],"layers":[{"type":"linear","out":2}],"loss":"mse","params":{"0.weight":[[1e-7,-0.0],[123456789012345678901234,0.30000000000000004]],"0.bias":[5e-324,1.7976931348623157e308]}}`,
 			"{\"version\":1,\"input\":[2],\"layers\":[{\"type\":\"linear\",\"out\":2}],\"loss\":\"mse\",\"seed\":0,\"params\":{\"0.weight\":[[1e-7,-0],[1.2345678901234569e+23,0.30000000000000004]],\"0.bias\":[5e-324,1.7976931348623157e+308]}}"},
+		{`{"version":1,"input":[3],"layers":[{"type":"layer_norm","eps":1e-5},{"type":"layer_norm","eps":0.001},{"type":"linear","out":1,"bias":true}],"loss":"mse"}`,
+			"{\"version\":1,\"input\":[3],\"layers\":[{\"type\":\"layer_norm\"},{\"type\":\"layer_norm\",\"eps\":0.001},{\"type\":\"linear\",\"out\":1}],\"loss\":\"mse\",\"seed\":0}"},
 	}
 	for i, tc := range cases {
 		m, err := Decode([]byte(tc.doc))

@@ -9,61 +9,20 @@ import (
 	"tapelab/engine/nn"
 )
 
-// layerKind describes how one layer type reads and writes its fields. The
-// ranges of the values are nn's to check (nn.NewSeq reports them as
-// *nn.LayerError with the field's name).
-type layerKind struct {
-	fields []string // optional and required fields, in the order Encode writes them
-	decode func(f fieldReader) (nn.Layer, error)
-}
-
-// fieldReader reads the fields of one layer object.
+// fieldReader reads the fields of one object (a layer, the dataset, the
+// optimizer).
 type fieldReader struct {
 	n    *jsontext.Value
 	path string
 	typ  string
 }
 
-// kinds lists every layer type a document may name.
-var kinds = map[string]layerKind{
-	"linear": {[]string{"out", "bias"}, func(f fieldReader) (nn.Layer, error) {
-		l := nn.NewLinear(0)
-		return l, f.all(f.int("out", true, &l.Out), f.bool("bias", &l.Bias))
-	}},
-	"relu":    {nil, func(fieldReader) (nn.Layer, error) { return nn.ReLU{}, nil }},
-	"tanh":    {nil, func(fieldReader) (nn.Layer, error) { return nn.Tanh{}, nil }},
-	"sigmoid": {nil, func(fieldReader) (nn.Layer, error) { return nn.Sigmoid{}, nil }},
-	"softmax": {nil, func(fieldReader) (nn.Layer, error) { return nn.Softmax{}, nil }},
-	"gelu":    {nil, func(fieldReader) (nn.Layer, error) { return nn.GELU{}, nil }},
-	"flatten": {nil, func(fieldReader) (nn.Layer, error) { return nn.Flatten{}, nil }},
-	"leaky_relu": {[]string{"negative_slope"}, func(f fieldReader) (nn.Layer, error) {
-		l := nn.NewLeakyReLU()
-		return l, f.float("negative_slope", &l.NegativeSlope)
-	}},
-	"dropout": {[]string{"p"}, func(f fieldReader) (nn.Layer, error) {
-		l := nn.NewDropout()
-		return l, f.float("p", &l.P)
-	}},
-	"batch_norm": {[]string{"eps", "momentum"}, func(f fieldReader) (nn.Layer, error) {
-		l := nn.NewBatchNorm()
-		return l, f.all(f.float("eps", &l.Eps), f.float("momentum", &l.Momentum))
-	}},
-	"conv2d": {[]string{"out_channels", "kernel_size", "stride", "padding"}, func(f fieldReader) (nn.Layer, error) {
-		l := nn.NewConv2D(0, 0)
-		return l, f.all(f.int("out_channels", true, &l.OutChannels), f.int("kernel_size", true, &l.KernelSize),
-			f.int("stride", false, &l.Stride), f.int("padding", false, &l.Padding))
-	}},
-	"max_pool2d": {[]string{"kernel_size", "stride"}, func(f fieldReader) (nn.Layer, error) {
-		var l nn.MaxPool2D
-		err := f.all(f.int("kernel_size", true, &l.KernelSize))
-		l.Stride = l.KernelSize
-		return l, f.all(err, f.int("stride", false, &l.Stride))
-	}},
-}
-
-// kindNames lists the layer types for error messages, sorted.
+// kindNames lists the layer types for error messages, in registry order.
 var kindNames = func() string {
-	names := []string{"linear", "relu", "leaky_relu", "tanh", "sigmoid", "softmax", "gelu", "dropout", "batch_norm", "flatten", "conv2d", "max_pool2d"}
+	var names []string
+	for _, t := range nn.LayerTypes() {
+		names = append(names, t.Name)
+	}
 	return strings.Join(names, ", ")
 }()
 
@@ -80,14 +39,55 @@ func decodeLayer(n *jsontext.Value, path string) (nn.Layer, error) {
 	if err != nil {
 		return nil, err
 	}
-	k, ok := kinds[typ]
+	t, ok := nn.LookupType(typ)
 	if !ok {
 		return nil, errorf(join(path, "type"), "unknown layer type %q (want one of %s)", typ, kindNames)
 	}
-	if err := checkKeys(n, path, append([]string{"type"}, k.fields...), typ); err != nil {
+	allowed := []string{"type"}
+	for _, f := range t.Fields {
+		allowed = append(allowed, f.Name)
+	}
+	if err := checkKeys(n, path, allowed, typ); err != nil {
 		return nil, err
 	}
-	return k.decode(fieldReader{n: n, path: path, typ: typ})
+	f := fieldReader{n: n, path: path, typ: typ}
+	v := make([]float64, len(t.Fields))
+	for i, fd := range t.Fields {
+		given, err := f.value(fd, &v[i])
+		if err != nil {
+			return nil, err
+		}
+		if !given {
+			v[i] = t.DefaultValue(i, v)
+		}
+	}
+	return t.New(v), nil
+}
+
+// value reads the layer setting fd into dst as a number (true = 1); given
+// is false when the field is absent, which is an error if it is required.
+func (f fieldReader) value(fd nn.Field, dst *float64) (given bool, err error) {
+	if f.n.Field(fd.Name) == nil {
+		if fd.Required {
+			return false, errorf(join(f.path, fd.Name), "missing (%s needs %s)", f.typ, fd.Name)
+		}
+		return false, nil
+	}
+	switch fd.Kind {
+	case nn.IntField:
+		var i int
+		err = f.int(fd.Name, true, &i)
+		*dst = float64(i)
+	case nn.FloatField:
+		err = f.float(fd.Name, dst)
+	default:
+		var b bool
+		err = f.bool(fd.Name, &b)
+		if b {
+			*dst = 1
+		}
+	}
+	return true, err
 }
 
 // all returns the first non-nil error.
@@ -133,42 +133,34 @@ func (f fieldReader) bool(key string, dst *bool) error {
 	return err
 }
 
-// encodeLayer writes one layer as a JSON object, omitting fields that hold
-// PyTorch's defaults. ok is false for a layer type documents cannot name.
+// encodeLayer writes one layer as a JSON object, omitting settings that
+// hold their defaults. ok is false for a layer type documents cannot name.
 func encodeLayer(b []byte, l nn.Layer) ([]byte, bool) {
-	b = append(b, `{"type":`...)
-	b = strconv.AppendQuote(b, l.Type())
-	switch l := l.(type) {
-	case nn.Linear:
-		b = appendInt(b, "out", l.Out)
-		if !l.Bias {
-			b = append(b, `,"bias":false`...)
-		}
-	case nn.ReLU, nn.Tanh, nn.Sigmoid, nn.Softmax, nn.GELU, nn.Flatten:
-	case nn.LeakyReLU:
-		b = appendFloatIf(b, "negative_slope", l.NegativeSlope, nn.NewLeakyReLU().NegativeSlope)
-	case nn.Dropout:
-		b = appendFloatIf(b, "p", l.P, nn.NewDropout().P)
-	case nn.BatchNorm:
-		d := nn.NewBatchNorm()
-		b = appendFloatIf(b, "eps", l.Eps, d.Eps)
-		b = appendFloatIf(b, "momentum", l.Momentum, d.Momentum)
-	case nn.Conv2D:
-		b = appendInt(b, "out_channels", l.OutChannels)
-		b = appendInt(b, "kernel_size", l.KernelSize)
-		if l.Stride != 1 {
-			b = appendInt(b, "stride", l.Stride)
-		}
-		if l.Padding != 0 {
-			b = appendInt(b, "padding", l.Padding)
-		}
-	case nn.MaxPool2D:
-		b = appendInt(b, "kernel_size", l.KernelSize)
-		if l.Stride != l.KernelSize {
-			b = appendInt(b, "stride", l.Stride)
-		}
-	default:
+	t, ok := nn.LookupType(l.Type())
+	if !ok {
 		return b, false
+	}
+	v, ok := t.Values(l)
+	if !ok {
+		return b, false
+	}
+	b = append(b, `{"type":`...)
+	b = strconv.AppendQuote(b, t.Name)
+	for i, f := range t.Fields {
+		if !f.Required && math.Float64bits(v[i]) == math.Float64bits(t.DefaultValue(i, v)) {
+			continue
+		}
+		b = append(b, `,"`...)
+		b = append(b, f.Name...)
+		b = append(b, `":`...)
+		switch f.Kind {
+		case nn.IntField:
+			b = strconv.AppendInt(b, int64(v[i]), 10)
+		case nn.FloatField:
+			b = appendFloat(b, v[i])
+		default:
+			b = strconv.AppendBool(b, v[i] != 0)
+		}
 	}
 	return append(b, '}'), true
 }

@@ -38,54 +38,31 @@ func unitFloat(r *rand.Rand) float64 {
 	return r.Float64()
 }
 
-func randActivation(r *rand.Rand) nn.Layer {
-	switch r.IntN(9) {
-	case 0:
-		return nn.ReLU{}
-	case 1:
-		return nn.LeakyReLU{NegativeSlope: randFloat(r)}
-	case 2:
-		return nn.NewLeakyReLU()
-	case 3:
-		return nn.Tanh{}
-	case 4:
-		return nn.Sigmoid{}
-	case 5:
-		return nn.GELU{}
-	case 6:
-		return nn.Softmax{}
-	case 7:
-		return nn.Dropout{P: unitFloat(r)}
-	}
-	return nn.NewDropout()
-}
-
-// randLayer draws a layer for an example of shape in; it may not fit.
-func randLayer(r *rand.Rand, in tensor.Shape) nn.Layer {
-	if len(in) == 3 {
-		switch r.IntN(5) {
-		case 0:
-			return nn.Conv2D{OutChannels: 1 + r.IntN(4), KernelSize: 1 + r.IntN(3), Stride: 1 + r.IntN(2), Padding: r.IntN(2)}
-		case 1:
-			return nn.NewConv2D(1+r.IntN(3), 1+r.IntN(3))
-		case 2:
-			k := 1 + r.IntN(2)
-			return nn.MaxPool2D{KernelSize: k, Stride: 1 + r.IntN(k)}
-		case 3:
-			return nn.Flatten{}
+// randLayer draws a layer of any registered type with settings that
+// stress the encoder (for floats: -0, subnormals, extremes, as the range
+// allows); it may not fit the model.
+func randLayer(r *rand.Rand) nn.Layer {
+	types := nn.LayerTypes()
+	t := types[r.IntN(len(types))]
+	v := make([]float64, len(t.Fields))
+	for i, f := range t.Fields {
+		v[i] = t.DefaultValue(i, v)
+		switch {
+		case r.IntN(3) == 0:
+		case f.Kind == nn.BoolField:
+			v[i] = float64(r.IntN(2))
+		case f.Kind == nn.IntField:
+			v[i] = math.Max(f.Range.Lo, 0) + float64(r.IntN(4))
+		default:
+			for _, x := range []float64{randFloat(r), math.Abs(randFloat(r)) + 1e-300, unitFloat(r)} {
+				if f.Valid(x) {
+					v[i] = x
+					break
+				}
+			}
 		}
-		return randActivation(r)
 	}
-	switch r.IntN(6) {
-	case 0, 1:
-		return nn.Linear{Out: 1 + r.IntN(6), Bias: r.IntN(3) > 0}
-	case 2:
-		if r.IntN(2) == 0 {
-			return nn.NewBatchNorm()
-		}
-		return nn.BatchNorm{Eps: math.Abs(randFloat(r)) + 1e-300, Momentum: unitFloat(r)}
-	}
-	return randActivation(r)
+	return t.New(v)
 }
 
 // randModel draws a valid model: random shapes, layers, loss, parameter
@@ -102,7 +79,7 @@ func randModel(t testing.TB, r *rand.Rand) *Model {
 		m := New(input, losses[r.IntN(len(losses))])
 		shape := input
 		for len(m.Layers) < 1+r.IntN(6) || len(shape) != 1 && r.IntN(2) == 0 {
-			l := randLayer(r, shape)
+			l := randLayer(r)
 			if s, err := nn.NewSeq(input, append(m.Layers, l)...); err == nil {
 				m.Layers = append(m.Layers, l)
 				shape = s.Output()

@@ -88,8 +88,9 @@ func (g *gemm) dot(i, j int) {
 // (It matters when a or b is read across rows, as in dW = dYᵀ·X.)
 const blockRows = 16
 
-// run covers c with 4×4 tiles, then the leftover columns and rows with
-// 4×1 and 1×4 strips, then the corner element by element.
+// run covers c with tileRows×tileCols (2×4) tiles, then the leftover
+// columns with 2×1 strips and the leftover rows with 1×4 strips, then the
+// corner element by element.
 func (g *gemm) run() {
 	m4, n4 := g.m-g.m%tileRows, g.n-g.n%tileCols
 	for i0 := 0; i0 < m4; i0 += blockRows {

@@ -41,9 +41,11 @@ type gradResult struct {
 	Outputs [][]float64    `json:"outputs"`
 	Grads   map[string]any `json:"grads"`
 	// EvalOutputs are the eval-mode outputs; only the PyTorch script prints them.
-	EvalOutputs [][]float64          `json:"eval_outputs"`
-	order       []string             // grads keys in printed order
-	flat        map[string][]float64 // grads flattened
+	EvalOutputs [][]float64 `json:"eval_outputs"`
+	// Torch is the torch version that wrote a golden file.
+	Torch string               `json:"torch"`
+	order []string             // grads keys in printed order
+	flat  map[string][]float64 // grads flattened
 }
 
 func parseGrad(t *testing.T, s string) *gradResult {
@@ -146,22 +148,62 @@ func torchPython() string {
 
 // cliModels are the test models: together they hold every layer type and
 // every loss (dropout with p = 0, since PyTorch's masks are its own).
-var cliModels = []string{"mlp", "classifier", "softmax_bce", "cnn"}
+var cliModels = []string{"mlp", "classifier", "softmax_bce", "cnn", "layer_norm"}
 
-// TestGradMatchesPyTorch exports each test model with `export`, runs it in
-// PyTorch (float64) on the data file, and checks that `grad` gives the same
-// train-mode loss, outputs and gradients, and the model the same eval-mode
-// outputs, to within 1e-12 relative.
-// It needs a python3 with torch (Debian: apt-get install python3-torch).
+// TestCLIModelsCoverTheRegistry checks that the test models hold every
+// registered layer type and every loss.
+func TestCLIModelsCoverTheRegistry(t *testing.T) {
+	seen := map[string]bool{}
+	for _, name := range cliModels {
+		sm, _, err := loadModel("testdata/" + name + ".json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range sm.Layers {
+			seen[l.Type()] = true
+		}
+		seen[string(sm.Loss)] = true
+	}
+	for _, lt := range nn.LayerTypes() {
+		if !seen[lt.Name] {
+			t.Errorf("no test model has a %s layer", lt.Name)
+		}
+	}
+	for _, l := range nn.Losses() {
+		if !seen[string(l)] {
+			t.Errorf("no test model trains with %s", l)
+		}
+	}
+}
+
+// TestGradMatchesPyTorch checks that `grad` gives PyTorch's train-mode
+// loss, outputs and gradients on each test model, and the model PyTorch's
+// eval-mode outputs, to within 1e-12 relative: always against the
+// checked-in goldens testdata/NAME_torch.json (written by
+// testdata/torch_goldens.py from the exported code), and also against a
+// live PyTorch run of the exported code when a python3 with torch is here
+// (Debian: apt-get install python3-torch).
 func TestGradMatchesPyTorch(t *testing.T) {
 	py := torchPython()
 	if py == "" {
-		t.Skip("no python3 with torch here; TestExportCompiles still checks the exported code")
+		t.Log("no python3 with torch here: comparing with the checked-in goldens only")
 	}
 	dir := t.TempDir()
 	for _, name := range cliModels {
 		model := "testdata/" + name + ".json"
 		data := "testdata/" + name + "_data.json"
+		golden, err := os.ReadFile("testdata/" + name + "_torch.json")
+		if err != nil {
+			t.Fatalf("%s: %v (run /usr/bin/python3 internal/cli/testdata/torch_goldens.py)", name, err)
+		}
+		g := parseGrad(t, string(golden))
+		if g.Torch == "" {
+			t.Errorf("%s: the golden does not say which torch wrote it", name)
+		}
+		matchesPyTorch(t, name+" (golden)", model, data, g)
+		if py == "" {
+			continue
+		}
 		code, _, err := runCLI(t, "export", "-model", model, "-format", "pytorch")
 		if err != nil {
 			t.Fatalf("%s: export: %v", name, err)
@@ -174,50 +216,76 @@ func TestGradMatchesPyTorch(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: PyTorch: %v\n%s", name, err, tout)
 		}
-		out, _, err := runCLI(t, "grad", "-model", model, "-data", data)
-		if err != nil {
-			t.Fatalf("%s: grad: %v", name, err)
+		matchesPyTorch(t, name+" (live)", model, data, parseGrad(t, string(tout)))
+	}
+}
+
+// TestEveryTestModelHasAGolden checks that torch_goldens.py, which writes
+// a golden for every NAME.json with a NAME_data.json, and cliModels agree.
+func TestEveryTestModelHasAGolden(t *testing.T) {
+	files, err := filepath.Glob("testdata/*_data.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, f := range files {
+		names = append(names, strings.TrimSuffix(filepath.Base(f), "_data.json"))
+	}
+	if want := slices.Sorted(slices.Values(cliModels)); !slices.Equal(names, want) {
+		t.Errorf("data files for %v, cliModels %v", names, want)
+	}
+}
+
+// matchesPyTorch compares `grad` on the model and data files, and the
+// model's eval-mode outputs, with PyTorch's result theirs.
+func matchesPyTorch(t *testing.T, name, model, data string, theirs *gradResult) {
+	t.Helper()
+	out, _, err := runCLI(t, "grad", "-model", model, "-data", data)
+	if err != nil {
+		t.Fatalf("%s: grad: %v", name, err)
+	}
+	ours := parseGrad(t, out)
+	close := func(a, b float64) bool { return math.Abs(a-b) <= 1e-12*math.Max(1, math.Abs(b)) }
+	if !close(ours.Loss, theirs.Loss) {
+		t.Errorf("%s: loss %v, PyTorch %v", name, ours.Loss, theirs.Loss)
+	}
+	of, tf := slices.Concat(ours.Outputs...), slices.Concat(theirs.Outputs...)
+	if len(tf) == 0 {
+		t.Errorf("%s: PyTorch gives no outputs", name)
+	}
+	for i := range tf {
+		if len(of) != len(tf) || !close(of[i], tf[i]) {
+			t.Fatalf("%s: outputs %v, PyTorch %v", name, ours.Outputs, theirs.Outputs)
 		}
-		ours, theirs := parseGrad(t, out), parseGrad(t, string(tout))
-		close := func(a, b float64) bool { return math.Abs(a-b) <= 1e-12*math.Max(1, math.Abs(b)) }
-		if !close(ours.Loss, theirs.Loss) {
-			t.Errorf("%s: loss %v, PyTorch %v", name, ours.Loss, theirs.Loss)
+	}
+	// Eval mode (batch norm on its running statistics), before training.
+	_, m, err := loadModel(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := loadData(data, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, _ := d.Batch(m)
+	p := nn.NewPass(m)
+	if err := p.Forward(x, nil, nn.Eval, 0); err != nil {
+		t.Fatal(err)
+	}
+	ef := slices.Concat(theirs.EvalOutputs...)
+	for i, v := range p.Output().Data {
+		if len(ef) != len(p.Output().Data) || !close(v, ef[i]) {
+			t.Fatalf("%s: eval outputs %v, PyTorch %v", name, p.Output(), theirs.EvalOutputs)
 		}
-		of, tf := slices.Concat(ours.Outputs...), slices.Concat(theirs.Outputs...)
-		for i := range tf {
-			if len(of) != len(tf) || !close(of[i], tf[i]) {
-				t.Fatalf("%s: outputs %v, PyTorch %v", name, ours.Outputs, theirs.Outputs)
-			}
-		}
-		// Eval mode (batch norm on its running statistics), before training.
-		_, m, err := loadModel(model)
-		if err != nil {
-			t.Fatal(err)
-		}
-		d, err := loadData(data, m)
-		if err != nil {
-			t.Fatal(err)
-		}
-		x, _ := d.Batch(m)
-		p := nn.NewPass(m)
-		if err := p.Forward(x, nil, nn.Eval, 0); err != nil {
-			t.Fatal(err)
-		}
-		ef := slices.Concat(theirs.EvalOutputs...)
-		for i, v := range p.Output().Data {
-			if len(ef) != len(p.Output().Data) || !close(v, ef[i]) {
-				t.Fatalf("%s: eval outputs %v, PyTorch %v", name, p.Output(), theirs.EvalOutputs)
-			}
-		}
-		if !reflect.DeepEqual(ours.order, theirs.order) {
-			t.Errorf("%s: grads for %v, PyTorch has %v", name, ours.order, theirs.order)
-		}
-		for _, k := range theirs.order {
-			for i, v := range theirs.flat[k] {
-				if len(ours.flat[k]) != len(theirs.flat[k]) || !close(ours.flat[k][i], v) {
-					t.Errorf("%s: grad %s[%d] = %v, PyTorch %v", name, k, i, ours.flat[k][i], v)
-					break
-				}
+	}
+	if len(theirs.order) == 0 || !reflect.DeepEqual(ours.order, theirs.order) {
+		t.Errorf("%s: grads for %v, PyTorch has %v", name, ours.order, theirs.order)
+	}
+	for _, k := range theirs.order {
+		for i, v := range theirs.flat[k] {
+			if len(ours.flat[k]) != len(theirs.flat[k]) || !close(ours.flat[k][i], v) {
+				t.Errorf("%s: grad %s[%d] = %v, PyTorch %v", name, k, i, ours.flat[k][i], v)
+				break
 			}
 		}
 	}

@@ -8,35 +8,26 @@ import (
 )
 
 // LayerTypes lists the layer types the editor offers for the playground's
-// 2-D datasets, in menu order.
+// 1-D examples, in the registry's order.
 func LayerTypes() []string {
-	return []string{"linear", "tanh", "relu", "sigmoid", "gelu", "leaky_relu", "dropout", "batch_norm", "softmax"}
+	var names []string
+	for _, t := range nn.LayerTypes() {
+		if t.Editor {
+			names = append(names, t.Name)
+		}
+	}
+	return names
 }
 
-// NewLayer returns a layer of the given type with PyTorch's defaults
-// (linear gets 4 features).
+// NewLayer returns a layer of the given type with its default settings
+// (PyTorch's; a required setting takes the registry's starting value, e.g.
+// linear gets 4 features).
 func NewLayer(typ string) (nn.Layer, error) {
-	switch typ {
-	case "linear":
-		return nn.NewLinear(4), nil
-	case "tanh":
-		return nn.Tanh{}, nil
-	case "relu":
-		return nn.ReLU{}, nil
-	case "sigmoid":
-		return nn.Sigmoid{}, nil
-	case "gelu":
-		return nn.GELU{}, nil
-	case "softmax":
-		return nn.Softmax{}, nil
-	case "leaky_relu":
-		return nn.NewLeakyReLU(), nil
-	case "dropout":
-		return nn.NewDropout(), nil
-	case "batch_norm":
-		return nn.NewBatchNorm(), nil
+	t, ok := nn.LookupType(typ)
+	if !ok {
+		return nil, errors.New("unknown layer type " + strconv.Quote(typ))
 	}
-	return nil, errors.New("unknown layer type " + strconv.Quote(typ))
+	return t.New(t.Defaults()), nil
 }
 
 // Field is one setting of a layer as the editor shows it.
@@ -46,92 +37,72 @@ type Field struct {
 	Value string
 }
 
-// Fields lists the settings of l.
+// Fields lists the settings of l, in the registry's order.
 func Fields(l nn.Layer) []Field {
-	f := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
-	switch l := l.(type) {
-	case nn.Linear:
-		return []Field{{"out", "int", strconv.Itoa(l.Out)}, {"bias", "bool", strconv.FormatBool(l.Bias)}}
-	case nn.LeakyReLU:
-		return []Field{{"negative_slope", "float", f(l.NegativeSlope)}}
-	case nn.Dropout:
-		return []Field{{"p", "float", f(l.P)}}
-	case nn.BatchNorm:
-		return []Field{{"eps", "float", f(l.Eps)}, {"momentum", "float", f(l.Momentum)}}
+	t, v, ok := settings(l)
+	if !ok {
+		return nil
 	}
-	return nil
+	fs := make([]Field, len(t.Fields))
+	for i, f := range t.Fields {
+		fs[i] = Field{Name: f.Name, Kind: f.Kind.String()}
+		switch f.Kind {
+		case nn.IntField:
+			fs[i].Value = strconv.Itoa(int(v[i]))
+		case nn.FloatField:
+			fs[i].Value = strconv.FormatFloat(v[i], 'g', -1, 64)
+		default:
+			fs[i].Value = strconv.FormatBool(v[i] != 0)
+		}
+	}
+	return fs
 }
 
 // SetField returns l with the named setting parsed from value. A value that
 // is not a number (or true/false) is an error naming the field; whether the
 // number is in range is the engine's to say when the model is built.
 func SetField(l nn.Layer, name, value string) (nn.Layer, error) {
+	t, v, ok := settings(l)
+	k := -1
+	if ok {
+		k = t.Field(name)
+	}
+	if k < 0 {
+		return l, errors.New(l.Type() + " has no setting " + strconv.Quote(name))
+	}
 	bad := func(what string) error { return errors.New(name + ": " + strconv.Quote(value) + " is not " + what) }
-	num := func() (float64, error) {
-		v, err := strconv.ParseFloat(value, 64)
+	switch t.Fields[k].Kind {
+	case nn.IntField:
+		i, err := strconv.Atoi(value)
 		if err != nil {
-			return 0, bad("a number")
+			return l, bad("a whole number")
 		}
-		return v, nil
-	}
-	switch l := l.(type) {
-	case nn.Linear:
-		switch name {
-		case "out":
-			v, err := strconv.Atoi(value)
-			if err != nil {
-				return l, bad("a whole number")
-			}
-			l.Out = v
-			return l, nil
-		case "bias":
-			v, err := strconv.ParseBool(value)
-			if err != nil {
-				return l, bad("true or false")
-			}
-			l.Bias = v
-			return l, nil
+		v[k] = float64(i)
+	case nn.FloatField:
+		x, err := strconv.ParseFloat(value, 64)
+		if err != nil {
+			return l, bad("a number")
 		}
-	case nn.LeakyReLU:
-		if name == "negative_slope" {
-			v, err := num()
-			l.NegativeSlope = v
-			return l, err
+		v[k] = x
+	default:
+		b, err := strconv.ParseBool(value)
+		if err != nil {
+			return l, bad("true or false")
 		}
-	case nn.Dropout:
-		if name == "p" {
-			v, err := num()
-			l.P = v
-			return l, err
-		}
-	case nn.BatchNorm:
-		switch name {
-		case "eps":
-			v, err := num()
-			l.Eps = v
-			return l, err
-		case "momentum":
-			v, err := num()
-			l.Momentum = v
-			return l, err
+		v[k] = 0
+		if b {
+			v[k] = 1
 		}
 	}
-	return l, errors.New(l.Type() + " has no setting " + strconv.Quote(name))
+	return t.New(v), nil
 }
 
-// Summary is a layer's one-line name in the editor, e.g. "linear 4" or
-// "dropout p=0.5".
-func Summary(l nn.Layer) string {
-	s := l.Type()
-	for _, f := range Fields(l) {
-		switch {
-		case f.Name == "out":
-			s += " " + f.Value
-		case f.Name == "bias" && f.Value == "false":
-			s += " (no bias)"
-		case f.Kind == "float" && f.Name != "eps" && f.Name != "momentum":
-			s += " " + f.Name + "=" + f.Value
-		}
+// settings returns l's registry entry and its settings.
+func settings(l nn.Layer) (*nn.LayerType, []float64, bool) {
+	t, ok := nn.LookupType(l.Type())
+	if !ok {
+		return nil, nil, false
 	}
-	return s
+	v, ok := t.Values(l)
+	return t, v, ok
 }

@@ -4,42 +4,52 @@
 package nntest
 
 import (
+	"math"
 	"math/rand/v2"
 
 	"tapelab/engine/nn"
 	"tapelab/engine/tensor"
 )
 
-// Layer draws a layer of any type with moderate settings. It may not accept
-// every input shape: image layers (conv2d, max_pool2d) want [C H W], linear
-// and batch_norm want [features].
+// Layer draws a layer of any registered type (nn.LayerTypes) with moderate
+// settings: each setting keeps its default one time in four, otherwise
+// an integer is drawn from the smallest allowed up to that plus its default
+// (at least plus 1), a bounded number from a grid of fifths of its range
+// and an unbounded one as 1 to 40 times its default. It may not accept every input shape (conv2d wants [C H W],
+// linear [features], …).
 func Layer(r *rand.Rand) nn.Layer {
-	switch r.IntN(13) {
-	case 0, 1:
-		return nn.Linear{Out: 1 + r.IntN(5), Bias: r.IntN(4) > 0}
-	case 2:
-		return nn.ReLU{}
-	case 3:
-		return nn.LeakyReLU{NegativeSlope: float64(r.IntN(5)) / 10}
-	case 4:
-		return nn.Tanh{}
-	case 5:
-		return nn.Sigmoid{}
-	case 6:
-		return nn.Softmax{}
-	case 7:
-		return nn.GELU{}
-	case 8:
-		return nn.Dropout{P: float64(r.IntN(4)) / 5}
-	case 9:
-		return nn.BatchNorm{Eps: 1e-5 * float64(1+r.IntN(100)), Momentum: float64(r.IntN(11)) / 10}
-	case 10:
-		return nn.Flatten{}
-	case 11:
-		return nn.Conv2D{OutChannels: 1 + r.IntN(3), KernelSize: 1 + r.IntN(3), Stride: 1 + r.IntN(2), Padding: r.IntN(2)}
+	types := nn.LayerTypes()
+	t := types[r.IntN(len(types))]
+	v := make([]float64, len(t.Fields))
+	for i, f := range t.Fields {
+		v[i] = t.DefaultValue(i, v)
+		if r.IntN(4) == 0 {
+			continue
+		}
+		lo, hi := f.Range.Lo, f.Range.Hi
+		switch {
+		case f.Kind == nn.BoolField:
+			v[i] = float64(r.IntN(2))
+		case f.Kind == nn.IntField:
+			first := math.Max(lo, 0)
+			if f.Range.LoOpen && first == lo {
+				first++
+			}
+			v[i] = first + float64(r.IntN(1+max(1, int(v[i]))))
+		case !math.IsInf(lo, 0) && !math.IsInf(hi, 0):
+			first, last := 0, 5
+			if f.Range.LoOpen {
+				first = 1
+			}
+			if f.Range.HiOpen {
+				last = 4
+			}
+			v[i] = lo + (hi-lo)*float64(first+r.IntN(last-first+1))/5
+		default:
+			v[i] *= float64(1 + r.IntN(40))
+		}
 	}
-	k := 1 + r.IntN(3)
-	return nn.MaxPool2D{KernelSize: k, Stride: 1 + r.IntN(k)}
+	return t.New(v)
 }
 
 // Input draws an example shape: [features] or [C H W].

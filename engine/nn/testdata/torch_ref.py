@@ -41,6 +41,8 @@ CASES = [
      "bce_with_logits", "train", 2),
     ("dropout_eval", [3], [{"type": "linear", "out": 4}, {"type": "dropout", "p": 0.5}, {"type": "linear", "out": 1}], "mse", "eval", 4),
     ("flatten_linear", [2, 2, 3], [{"type": "flatten"}, {"type": "linear", "out": 2}, {"type": "gelu"}], "mse", "train", 3),
+    ("layer_norm", [3], [{"type": "linear", "out": 5}, {"type": "layer_norm"}, {"type": "tanh"}, {"type": "linear", "out": 3}], "cross_entropy", "train", 4),
+    ("layer_norm_image", [2, 3, 4], [{"type": "layer_norm", "eps": 0.01}, {"type": "flatten"}, {"type": "linear", "out": 2}], "mse", "eval", 3),
 ]
 
 
@@ -67,6 +69,8 @@ def build(input_shape, layers):
             m = tnn.Dropout(l.get("p", 0.5))
         elif t == "batch_norm":
             m = tnn.BatchNorm1d(shape[0], eps=l.get("eps", 1e-5), momentum=l.get("momentum", 0.1))
+        elif t == "layer_norm":
+            m = tnn.LayerNorm(shape[-1], eps=l.get("eps", 1e-5))
         elif t == "flatten":
             m = tnn.Flatten()
         elif t == "conv2d":
