@@ -12,6 +12,7 @@ import (
 	"tapelab/engine/spec"
 	"tapelab/engine/tensor"
 	"tapelab/engine/train"
+	"tapelab/static"
 )
 
 // runTrain is `go run . train -model M.json [-data D.json] -steps N`: it
@@ -90,15 +91,16 @@ func runTrain(_ context.Context, args []string, stdout, stderr io.Writer) error 
 }
 
 // trainingData returns the data file at dataPath, checked against m, as the
-// training set (no test set), or else the spec's generated dataset split
-// into training and test sets. modelPath names the spec in errors.
+// training set (no test set), or else the spec's dataset (generated, or
+// read from its built-in file) split into training and test sets.
+// modelPath names the spec in errors.
 func trainingData(dataPath, modelPath string, sm *spec.Model, m *nn.Model) (trainSet, testSet *train.Dataset, err error) {
 	switch {
 	case dataPath != "":
 		trainSet, err = loadData(dataPath, m)
 		return trainSet, nil, err
 	case sm.Dataset.Name != "":
-		if trainSet, testSet, err = train.Generate(sm.Dataset); err != nil {
+		if trainSet, testSet, err = static.Load(sm.Dataset); err != nil {
 			return nil, nil, fmt.Errorf("%s: dataset: %w", modelPath, err)
 		}
 		return trainSet, testSet, nil
