@@ -17,8 +17,8 @@ import (
 
 // runTrain is `go run . train -model M.json [-data D.json] -steps N`: it
 // trains with the spec's optimizer, batch size and seed on the data file,
-// or on the spec's generated dataset (its train split; the rest is the
-// test set), and prints one JSON line per logged step,
+// or on the spec's dataset, generated or built in (its train split; the
+// rest is the test set), and prints one JSON line per logged step,
 //
 //	{"step": 10, "loss": 0.41, "train_loss": 0.39, "test_loss": 0.44, "test_accuracy": 0.9}
 //
