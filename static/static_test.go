@@ -4,6 +4,9 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"os"
+	"os/exec"
+	"slices"
+	"strings"
 	"testing"
 
 	"tapelab/engine/tensor"
@@ -51,5 +54,23 @@ func TestLoad(t *testing.T) {
 	c.N = 5000
 	if _, _, err := Load(c); err == nil || err.Error() != "n: must be a whole number from 2 to 1797" {
 		t.Errorf("5000 digits: err = %v", err)
+	}
+}
+
+// TestNotInTheWasm checks that the playground's wasm does not link this
+// package, and so the data files: the page fetches them instead.
+func TestNotInTheWasm(t *testing.T) {
+	cmd := exec.Command("go", "list", "-deps", "tapelab/wasm")
+	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list -deps tapelab/wasm: %v", err)
+	}
+	deps := strings.Fields(string(out))
+	if !slices.Contains(deps, "tapelab/engine/train") {
+		t.Fatalf("go list -deps tapelab/wasm does not list tapelab/engine/train: %q", out)
+	}
+	if slices.Contains(deps, "tapelab/static") {
+		t.Error("the playground's wasm imports tapelab/static, and with it the data files")
 	}
 }
