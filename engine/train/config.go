@@ -1,8 +1,8 @@
 // Package train trains nn models: optimizers (SGD with momentum, Adam), the
 // playground's seeded datasets (2-D points, a curve, 8×8 images: generated
 // shapes and the handwritten digits read from their file), data files read
-// from CSV or JSON, a
-// mini-batch training loop that stops on NaN or infinite values, and metrics.
+// from CSV or JSON, a mini-batch training loop that stops on NaN or
+// infinite values, and metrics.
 package train
 
 import (

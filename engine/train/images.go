@@ -2,6 +2,7 @@ package train
 
 import (
 	"math/rand/v2"
+	"slices"
 	"strconv"
 
 	"tapelab/engine/tensor"
@@ -29,7 +30,7 @@ func ExampleShape(name string) tensor.Shape {
 	switch {
 	case !ok:
 		return nil
-	case isImage(name):
+	case slices.Contains(imageNames, name):
 		return tensor.Shape{1, ImageSide, ImageSide}
 	}
 	return tensor.Shape{g.features}
@@ -44,23 +45,14 @@ func ClassNames(name string) []string {
 		return append([]string(nil), shapeNames[:]...)
 	}
 	g := generators[name]
+	if g.classes == 0 {
+		return nil
+	}
 	names := make([]string, g.classes)
 	for i := range names {
 		names[i] = strconv.Itoa(i)
 	}
-	if len(names) == 0 {
-		return nil
-	}
 	return names
-}
-
-func isImage(name string) bool {
-	for _, n := range imageNames {
-		if n == name {
-			return true
-		}
-	}
-	return false
 }
 
 // DataFile returns the data file the named dataset is read from, as a
