@@ -1,9 +1,10 @@
 // TapeLab's service worker (the static site that ./build.sh dist writes):
 // after one visit the playground works without a network. site.Write fills
-// in VERSION (derived from every asset's hash) and ASSETS (the page as
-// "./" and the hashed assets); a new deployment has a new VERSION, so the browser
-// installs the new worker, which caches the new files, takes over at once
-// and deletes the old cache.
+// in VERSION (derived from every asset's content) and ASSETS (the page as
+// "./", the hashed assets and the data files, such as data/digits.csv.gz,
+// which the page fetches when a dataset needs them); a new deployment has
+// a new VERSION, so the browser installs the new worker, which caches the
+// new files, takes over at once and deletes the old cache.
 "use strict";
 
 const VERSION = "dev";
@@ -50,6 +51,7 @@ self.addEventListener("fetch", (event) => {
     );
     return;
   }
-  // Hashed assets never change: the cache first, then the network.
+  // Hashed assets never change, and a changed data file comes with a new
+  // VERSION: the cache first, then the network.
   event.respondWith(caches.match(req).then((hit) => hit || fetch(req)));
 });

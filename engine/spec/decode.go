@@ -344,7 +344,7 @@ func (f fieldReader) uint64(key string, dst *uint64) error {
 
 func datasetNames() string {
 	s := ""
-	for i, n := range train.DatasetNames() {
+	for i, n := range append(train.DatasetNames(), train.ImageDatasetNames()...) {
 		if i > 0 {
 			s += ", "
 		}

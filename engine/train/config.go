@@ -1,6 +1,8 @@
 // Package train trains nn models: optimizers (SGD with momentum, Adam), the
-// playground's seeded datasets, data files read from CSV or JSON, a
-// mini-batch training loop that stops on NaN or infinite values, and metrics.
+// playground's seeded datasets (2-D points, a curve, 8×8 images: generated
+// shapes and the handwritten digits read from their file), data files read
+// from CSV or JSON, a mini-batch training loop that stops on NaN or
+// infinite values, and metrics.
 package train
 
 import (
@@ -79,7 +81,9 @@ const (
 type DataConfig struct {
 	// Name is the dataset; "" means none.
 	Name string
-	// N is the number of examples generated, split into train and test; 2 ≤ N ≤ MaxExamples.
+	// N is the number of examples generated (for digits, taken from the
+	// file), split into train and test; 2 ≤ N ≤ MaxExamples (DigitsImages
+	// for digits).
 	N int
 	// Noise in [0, 1] perturbs the data as each generator documents
 	// (the playground's 0–50% slider is 0–0.5).
@@ -92,9 +96,14 @@ type DataConfig struct {
 }
 
 // DefaultData returns the defaults for the named dataset: 500 examples
-// (the playground's), no noise, half for training, seed 0.
+// (the playground's; all DigitsImages for digits), no noise, half for
+// training, seed 0.
 func DefaultData(name string) DataConfig {
-	return DataConfig{Name: name, N: 500, TrainSplit: 0.5}
+	c := DataConfig{Name: name, N: 500, TrainSplit: 0.5}
+	if name == "digits" {
+		c.N = DigitsImages
+	}
+	return c
 }
 
 // Check reports the first invalid setting as an *nn.FieldError.
@@ -105,9 +114,13 @@ func (c DataConfig) Check() error {
 	if _, ok := generators[c.Name]; !ok {
 		return &nn.FieldError{Field: "name", Msg: "unknown dataset " + strconv.Quote(c.Name) + " (want " + datasetList + ")"}
 	}
+	most := MaxExamples
+	if c.Name == "digits" {
+		most = DigitsImages
+	}
 	switch {
-	case c.N < 2 || c.N > MaxExamples:
-		return &nn.FieldError{Field: "n", Msg: "must be a whole number from 2 to " + strconv.Itoa(MaxExamples)}
+	case c.N < 2 || c.N > most:
+		return &nn.FieldError{Field: "n", Msg: "must be a whole number from 2 to " + strconv.Itoa(most)}
 	case !(c.Noise >= 0 && c.Noise <= 1):
 		return &nn.FieldError{Field: "noise", Msg: "must be in [0, 1]"}
 	case !(c.TrainSplit > 0 && c.TrainSplit <= 1):

@@ -1,6 +1,7 @@
 package train
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -17,7 +18,9 @@ type generator struct {
 
 // generators are the playground's datasets. The first six port TensorFlow
 // Playground's dataset.ts (labels +1/−1 become classes 1/0); moons follows
-// scikit-learn's make_moons; sine is y = sin(x) on [−π, π].
+// scikit-learn's make_moons; sine is y = sin(x) on [−π, π]. The image sets
+// have 64 features (8×8 pixels); digits has no generator: it is read from
+// its file (GenerateFrom).
 var generators = map[string]generator{
 	"circle":    {2, 2, circle},
 	"xor":       {2, 2, xor},
@@ -27,13 +30,16 @@ var generators = map[string]generator{
 	"reg-gauss": {2, 0, regGauss},
 	"moons":     {2, 2, moons},
 	"sine":      {1, 0, sine},
+	"shapes":    {ImageSide * ImageSide, len(shapeNames), shapes},
+	"digits":    {ImageSide * ImageSide, 10, nil},
 }
 
 var datasetNames = []string{"circle", "xor", "gauss", "spiral", "reg-plane", "reg-gauss", "moons", "sine"}
 
-var datasetList = strings.Join(datasetNames, ", ")
+var datasetList = strings.Join(append(DatasetNames(), imageNames...), ", ")
 
-// DatasetNames lists the generated datasets.
+// DatasetNames lists the point datasets (2-D points and the 1-D sine); see
+// ImageDatasetNames for the others.
 func DatasetNames() []string { return append([]string(nil), datasetNames...) }
 
 func uniform(r *rand.Rand, lo, hi float64) float64 { return r.Float64()*(hi-lo) + lo }
@@ -207,6 +213,9 @@ func Generate(c DataConfig) (trainSet, testSet *Dataset, err error) {
 		return nil, nil, err
 	}
 	g := generators[c.Name]
+	if g.gen == nil {
+		return nil, nil, fmt.Errorf("%s is read from its data file %s, not generated: use ReadDigits and GenerateFrom", c.Name, DataFile(c.Name))
+	}
 	x := make([]float64, c.N*g.features)
 	y := make([]float64, c.N)
 	g.gen(c.N, c.Noise, rand.New(rand.NewPCG(c.Seed, 1)), x, y)

@@ -12,12 +12,13 @@ import (
 	"tapelab/engine/spec"
 	"tapelab/engine/tensor"
 	"tapelab/engine/train"
+	"tapelab/static"
 )
 
 // runTrain is `go run . train -model M.json [-data D.json] -steps N`: it
 // trains with the spec's optimizer, batch size and seed on the data file,
-// or on the spec's generated dataset (its train split; the rest is the
-// test set), and prints one JSON line per logged step,
+// or on the spec's dataset, generated or built in (its train split; the
+// rest is the test set), and prints one JSON line per logged step,
 //
 //	{"step": 10, "loss": 0.41, "train_loss": 0.39, "test_loss": 0.44, "test_accuracy": 0.9}
 //
@@ -90,15 +91,16 @@ func runTrain(_ context.Context, args []string, stdout, stderr io.Writer) error 
 }
 
 // trainingData returns the data file at dataPath, checked against m, as the
-// training set (no test set), or else the spec's generated dataset split
-// into training and test sets. modelPath names the spec in errors.
+// training set (no test set), or else the spec's dataset (generated, or
+// read from its built-in file) split into training and test sets.
+// modelPath names the spec in errors.
 func trainingData(dataPath, modelPath string, sm *spec.Model, m *nn.Model) (trainSet, testSet *train.Dataset, err error) {
 	switch {
 	case dataPath != "":
 		trainSet, err = loadData(dataPath, m)
 		return trainSet, nil, err
 	case sm.Dataset.Name != "":
-		if trainSet, testSet, err = train.Generate(sm.Dataset); err != nil {
+		if trainSet, testSet, err = static.Load(sm.Dataset); err != nil {
 			return nil, nil, fmt.Errorf("%s: dataset: %w", modelPath, err)
 		}
 		return trainSet, testSet, nil

@@ -1,10 +1,13 @@
 // Package site lays out TapeLab's playground as a self-contained static
-// site that any static host can serve: every asset but the page and the
-// service worker gets a content-hashed name (so it can be cached forever),
-// the page and the loader point at those names, the service worker lists
-// them under a version derived from their hashes (so a new deployment
-// replaces the cache), and every compressible file has .gz and .br copies
-// beside it for hosts that serve precompressed files.
+// site that any static host can serve: every asset but the page, the
+// service worker and the data files gets a content-hashed name (so it can
+// be cached forever), the page and the loader point at those names, the
+// service worker lists them and the data files under a version derived
+// from their contents (so a new deployment replaces the cache), and every
+// compressible file has .gz and .br copies beside it for hosts that serve
+// precompressed files. The data files (data/, such as the digits) keep
+// their names, which the wasm fetches; the worker caches them at install,
+// so every dataset works offline after one visit.
 package site
 
 import (
@@ -26,7 +29,9 @@ import (
 )
 
 // assets lists the static folder's files that get hashed names: every
-// regular file but the page, the worker and hidden or temporary files, in
+// regular file but the page, the worker, Go sources (package static, which
+// builds the data files into the command line) and hidden or temporary
+// files, in
 // the order they are hashed: binaries (the wasm) first, then styles, then
 // scripts, so that a file's references to files before it (the loader's
 // to the wasm) are rewritten before its own hash is taken.
@@ -47,7 +52,7 @@ func assets(static fs.FS) ([]string, error) {
 	var names []string
 	for _, e := range entries {
 		n := e.Name()
-		if !e.Type().IsRegular() || n == Page || n == Worker || strings.HasPrefix(n, ".") || strings.HasSuffix(n, ".tmp") {
+		if !e.Type().IsRegular() || n == Page || n == Worker || strings.HasPrefix(n, ".") || strings.HasSuffix(n, ".tmp") || strings.HasSuffix(n, ".go") {
 			continue
 		}
 		names = append(names, n)
@@ -64,6 +69,29 @@ func assets(static fs.FS) ([]string, error) {
 		}
 	}
 	return names, nil
+}
+
+// DataDir is the static folder's folder of data files.
+const DataDir = "data"
+
+// dataFiles lists the visible regular files of the static folder's data
+// folder as slash-separated paths ("data/digits.csv.gz"), sorted; none if
+// there is no such folder.
+func dataFiles(static fs.FS) ([]string, error) {
+	entries, err := fs.ReadDir(static, DataDir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, e := range entries {
+		if e.Type().IsRegular() && !strings.HasPrefix(e.Name(), ".") && !strings.HasSuffix(e.Name(), ".tmp") {
+			names = append(names, path.Join(DataDir, e.Name()))
+		}
+	}
+	return names, nil // ReadDir sorts by name
 }
 
 // Page and Worker keep their names: the page is what a host serves for the
@@ -134,6 +162,21 @@ func Write(static fs.FS, out string, brotliLevel int) (*Manifest, error) {
 	for _, h := range all {
 		sum.Write([]byte(h))
 	}
+	data, err := dataFiles(static)
+	if err != nil {
+		return nil, err
+	}
+	for _, name := range data {
+		raw, err := fs.ReadFile(static, name)
+		if err != nil {
+			return nil, fmt.Errorf("reading %s: %w", name, err)
+		}
+		contents[name] = raw
+		h := sha256.Sum256(raw)
+		sum.Write([]byte(name))
+		sum.Write(h[:])
+	}
+	all = append(all, data...)
 	worker, err := fs.ReadFile(static, Worker)
 	if err != nil {
 		return nil, err
@@ -202,9 +245,14 @@ func siteWorker(w []byte, version string, assets []string) ([]byte, error) {
 	return bytes.Replace(w, []byte(a), []byte(list), 1), nil
 }
 
-// write saves raw as name in out, with .gz and .br copies when compressible.
+// write saves raw as name (a slash-separated path) in out, with .gz and
+// .br copies when compressible.
 func (m *Manifest) write(out, name string, raw []byte) error {
-	if err := os.WriteFile(filepath.Join(out, name), raw, 0o644); err != nil {
+	file := filepath.Join(out, filepath.FromSlash(name))
+	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+		return err
+	}
+	if err := os.WriteFile(file, raw, 0o644); err != nil {
 		return err
 	}
 	m.Files[name] = len(raw)
@@ -226,7 +274,7 @@ func (m *Manifest) write(out, name string, raw []byte) error {
 		return err
 	}
 	for ext, data := range map[string][]byte{".gz": gz.Bytes(), ".br": br.Bytes()} {
-		if err := os.WriteFile(filepath.Join(out, name+ext), data, 0o644); err != nil {
+		if err := os.WriteFile(file+ext, data, 0o644); err != nil {
 			return err
 		}
 		m.Files[name+ext] = len(data)
