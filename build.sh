@@ -107,7 +107,7 @@ run_bench() {
 	bench/run.sh "$@"
 }
 
-# run_dist writes the self-contained static site into dist/ (issue 6):
+# run_dist writes the self-contained static site into dist/:
 # hashed assets, .gz/.br copies and the offline service worker.
 run_dist() {
 	go run . build
