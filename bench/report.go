@@ -60,7 +60,7 @@ func Merge(results []Result) []Result {
 // Ratio is one comparison the report prints as "RATIO <workload> <a>/<b> <value>".
 type Ratio struct{ Workload, A, B string }
 
-// Ratios are the comparisons of issue 8, for both workloads.
+// Ratios are the comparisons bench/README.md reports, for both workloads.
 func Ratios() []Ratio {
 	var rs []Ratio
 	for _, w := range []string{"tiny", "big"} {

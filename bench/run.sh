@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Speed comparison of TapeLab against TensorFlow.js and PyTorch (issue 8).
+# Speed comparison of TapeLab against TensorFlow.js and PyTorch (bench/README.md).
 # Called by ./build.sh bench; installs its own node and Debian dependencies.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -23,7 +23,7 @@ type Workload struct {
 	Steps  int // steps per timed run
 }
 
-// Workloads returns the two workloads of issue 8, in report order.
+// Workloads returns the two workloads, tiny and big, in report order.
 func Workloads() []Workload {
 	return []Workload{
 		{Name: "tiny", Sizes: []int{2, 16, 16, 1}, Act: "tanh", Loss: "mse", N: 256, Batch: 32, LR: 0.1, Warmup: 500, Runs: 5, Steps: 500},

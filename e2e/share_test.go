@@ -164,11 +164,56 @@ func (l *requestLog) count(path string) int {
 	return l.n[path]
 }
 
+// TestUnknownShareLink opens share links whose id the store does not
+// know, on the local handler: each must be the playground with status 404,
+// showing its default model and saying that the link could not be opened.
+func TestUnknownShareLink(t *testing.T) {
+	tab := newBrowser(t)
+	store, err := web.OpenFileStore(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := web.NewHandler(web.Options{Static: os.DirFS(staticDir), Precompress: true, Store: store})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := startServer(t, h)
+	for _, path := range []string{"/s/aaaaaaaaaaaaaaaa", "/embed/aaaaaaaaaaaaaaaa", "/s/not-an-id"} {
+		expectDefaultModel(t, tab, "go run . serve", srv.URL, path)
+	}
+}
+
+// expectDefaultModel opens base+path, a share link to no stored share, and
+// checks that it is the playground answered with status 404, holding the
+// model "/" opens and showing a message that the link could not be opened.
+func expectDefaultModel(t *testing.T, tab context.Context, backend, base, path string) {
+	t.Helper()
+	openPage(t, tab, base+"/")
+	want := eval[string](t, tab, `tapelabExport("spec")`)
+	openPage(t, tab, base+path)
+	status := eval[int](t, tab, `performance.getEntriesByType("navigation")[0].responseStatus`)
+	msg := eval[string](t, tab, `document.getElementById("link-error").hidden ? "" : document.getElementById("link-error").textContent`)
+	got := eval[string](t, tab, `tapelabExport("spec")`)
+	if status != http.StatusNotFound {
+		t.Errorf("%s: %s answered %d, want 404", backend, path, status)
+	}
+	if !strings.Contains(msg, "could not be opened") || !strings.Contains(msg, "default model") {
+		t.Errorf("%s: %s shows the message %q, want one saying the link could not be opened", backend, path, msg)
+	}
+	if got != want {
+		t.Errorf("%s: %s holds the model\n%s\nwant the default one\n%s", backend, path, got, want)
+	}
+	if png, err := chromedp.Run(tab, chromedp.CaptureScreenshot()); err == nil {
+		saveScreenshot(t, "unknown-share-"+strings.ReplaceAll(strings.Trim(path, "/"), "/", "-"), png)
+	}
+}
+
 // TestSharedModelOpens stores a model through the share API and opens its
 // /s/{id} link in the browser, on the local handler and on the worker in
-// workerd: the playground must hold exactly the stored model.
+// workerd: the playground must hold exactly the stored model. On both, a
+// link to an unknown id opens the default model with a message.
 func TestSharedModelOpens(t *testing.T) {
-	tab := newBrowser(t) // first: it skips the test when there is no browser
+	chromium(t) // first: it skips the test when there is no browser
 	store, err := web.OpenFileStore(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -192,6 +237,9 @@ func TestSharedModelOpens(t *testing.T) {
 	})
 	doc := []byte(`{"version":1,"input":[2],"layers":[{"type":"linear","out":3},{"type":"relu"},{"type":"linear","out":1}],"loss":"mse","seed":42}`) // no dataset: the page must pick its default one
 	for _, backend := range []struct{ name, url string }{{"go run . serve", local.URL}, {"the worker in workerd", dev.URL}} {
+		// A browser per backend, started once the worker is up: a tab
+		// lives for 90 s.
+		tab := newBrowser(t)
 		resp, err := http.Post(backend.url+"/api/share", "application/json", bytes.NewReader(doc))
 		if err != nil {
 			t.Fatalf("%s: POST /api/share: %v", backend.name, err)
@@ -228,5 +276,6 @@ func TestSharedModelOpens(t *testing.T) {
 		if canon, err := spec.Encode(m); err != nil || !bytes.Equal(canon, doc) {
 			t.Errorf("%s: the page at %s holds the model\n%s\nwant the shared one\n%s", backend.name, created.URL, canon, doc)
 		}
+		expectDefaultModel(t, tab, backend.name, backend.url, "/s/"+strings.Repeat("b", 16))
 	}
 }

@@ -1,7 +1,9 @@
-// Package web is TapeLab's server side: one http.Handler that serves the
-// playground's static files (with the right content types, compression and
-// cache headers). The same handler is used by `go run .` and, later, by the
-// edge worker, so everything it needs comes in through Options.
+// Package web is TapeLab's server side: the http.Handler of `go run .`,
+// which serves the playground's static files (with the right content
+// types, compression and cache headers) and the share service, and the
+// share service alone (NewShareHandler), which the Cloudflare worker in
+// web/worker runs while Cloudflare serves the static files. Everything a
+// handler needs comes in through its arguments.
 package web
 
 import (
@@ -44,13 +46,6 @@ func NewHandler(opts Options) (http.Handler, error) {
 		}
 	}
 	mux := http.NewServeMux()
-	routes(mux, static, opts.Store)
-	return withSecurityHeaders(mux), nil
-}
-
-// routes registers every route of the handler on mux. It is the one place
-// where routes are added.
-func routes(mux *http.ServeMux, static *staticFiles, store Store) {
 	// The static files answer GET and HEAD (405 otherwise) on every path
 	// no other route claims. They get a mux of their own because a "GET /"
 	// pattern conflicts with the share API's method-less patterns, which
@@ -58,7 +53,19 @@ func routes(mux *http.ServeMux, static *staticFiles, store Store) {
 	files := http.NewServeMux()
 	files.Handle("GET /", static)
 	mux.Handle("/", files)
-	if store != nil {
-		newShareAPI(store, static).register(mux)
+	if opts.Store != nil {
+		newShareAPI(opts.Store, static.servePage).register(mux)
 	}
+	return withSecurityHeaders(mux), nil
+}
+
+// NewShareHandler returns the share service alone: the share API on store
+// and the shared-model pages, which page writes, with the security headers
+// of NewHandler; every other path answers 404. It never reaches the static
+// file server, so a program that uses only this handler (the worker) does
+// not link the file server's compressors.
+func NewShareHandler(store Store, page PageFunc) http.Handler {
+	mux := http.NewServeMux()
+	newShareAPI(store, page).register(mux)
+	return withSecurityHeaders(mux)
 }

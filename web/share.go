@@ -20,7 +20,11 @@ const MaxShareBytes = 256 << 10
 //	GET  /s/{id}           the playground page, which opens the shared model
 //	GET  /embed/{id}       the same page in embed mode (may be framed anywhere)
 //
-// Every error is JSON of the one shape {"error": "..."}.
+// A share page whose id names no stored model is still the playground's
+// page, with status 404: the page asks the API for the model, gets 404
+// and opens its default model with a message, so a removed or mistyped
+// link never shows a bare error. Every other error, and every error of the
+// API, is JSON of the one shape {"error": "..."}.
 type shareAPI struct {
 	store Store
 	// canonical validates a posted document and returns its canonical
@@ -28,8 +32,13 @@ type shareAPI struct {
 	// errors are shown to the client as they are.
 	canonical func(body []byte) ([]byte, error)
 	// page serves the playground's page for /s/{id} and /embed/{id}.
-	page http.HandlerFunc
+	page PageFunc
 }
+
+// PageFunc answers a request with the playground's page (index.html) and
+// the HTTP status given: 200 on a stored share's page, 404 when the link
+// names no stored share, 500 when the store could not be read.
+type PageFunc func(w http.ResponseWriter, r *http.Request, status int)
 
 // register adds the share routes to mux, including the answers for wrong
 // methods (405 with Allow) and for unknown /api/ paths (404), so that
@@ -43,13 +52,17 @@ func (a *shareAPI) register(mux *http.ServeMux) {
 	mux.HandleFunc("/s/{id}", methodNotAllowed("GET, HEAD"))
 	mux.HandleFunc("GET /embed/{id}", a.openPage)
 	mux.HandleFunc("/embed/{id}", methodNotAllowed("GET, HEAD"))
-	// Whatever else is under /s/ and /embed/ ("/s/", "/s/a/b") is a
-	// malformed share link.
-	badID := func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, http.StatusBadRequest, idRule)
+	// Whatever else is under /s/ and /embed/ ("/s/", "/s/a/b") is a link
+	// to no share.
+	noShare := func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			methodNotAllowed("GET, HEAD")(w, r)
+			return
+		}
+		a.page(w, r, http.StatusNotFound)
 	}
-	mux.HandleFunc("/s/", badID)
-	mux.HandleFunc("/embed/", badID)
+	mux.HandleFunc("/s/", noShare)
+	mux.HandleFunc("/embed/", noShare)
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "no such API route; the share API is POST /api/share and GET /api/share/{id}")
 	})
@@ -115,18 +128,26 @@ func (a *shareAPI) get(w http.ResponseWriter, r *http.Request) {
 	w.Write(doc)
 }
 
-// openPage serves the playground page for a stored share; the page reads
-// the id from its own URL and fetches /api/share/{id}, so nothing from the
-// request is written into the HTML.
+// openPage serves the playground page for a share link, with status 200
+// when the share is stored and 404 when the id (well-formed or not) names
+// none. The page reads the id from its own URL and fetches
+// /api/share/{id}, so nothing from the request is written into the HTML.
 func (a *shareAPI) openPage(w http.ResponseWriter, r *http.Request) {
-	id, ok := shareIDOf(w, r)
-	if !ok {
+	id := r.PathValue("id")
+	if !ValidShareID(id) {
+		a.page(w, r, http.StatusNotFound)
 		return
 	}
-	if _, ok := a.load(w, r, id); !ok {
-		return
+	_, err := a.store.Get(r.Context(), id)
+	switch {
+	case errors.Is(err, ErrNotFound):
+		a.page(w, r, http.StatusNotFound)
+	case err != nil:
+		log.Printf("web: %s %s: %v", r.Method, r.URL.Path, err)
+		a.page(w, r, http.StatusInternalServerError)
+	default:
+		a.page(w, r, http.StatusOK)
 	}
-	a.page(w, r)
 }
 
 // idRule is the 400 answer to a malformed share id.

@@ -1,21 +1,11 @@
 package web
 
-import (
-	"net/http"
-
-	"tapelab/engine/spec"
-)
+import "tapelab/engine/spec"
 
 // newShareAPI returns the share routes on store, validating documents with
-// engine/spec and serving the page from static's index.html.
-func newShareAPI(store Store, static *staticFiles) *shareAPI {
-	return &shareAPI{
-		store:     store,
-		canonical: canonicalModel,
-		page: func(w http.ResponseWriter, r *http.Request) {
-			static.serveFile(w, r, "index.html")
-		},
-	}
+// engine/spec and serving the page with page.
+func newShareAPI(store Store, page PageFunc) *shareAPI {
+	return &shareAPI{store: store, canonical: canonicalModel, page: page}
 }
 
 // canonicalModel decodes a model document strictly (its errors name the

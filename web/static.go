@@ -167,6 +167,39 @@ func (s *staticFiles) serveFile(w http.ResponseWriter, r *http.Request, name str
 	http.ServeContent(w, r, a.name, a.modTime, bytes.NewReader(body))
 }
 
+// servePage writes the playground's page, index.html, with the status
+// given: it is the PageFunc of the shared-model pages. A 200 page is the
+// file as "/" serves it (conditional requests and ranges included); any
+// other status answers with the whole page, uncached, so that a share
+// stored later is not hidden by a cached 404.
+func (s *staticFiles) servePage(w http.ResponseWriter, r *http.Request, status int) {
+	if status == http.StatusOK {
+		s.serveFile(w, r, "index.html")
+		return
+	}
+	a, err := s.load("index.html")
+	if err != nil {
+		http.Error(w, "the playground's page could not be read", http.StatusInternalServerError)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", a.contentType)
+	h.Set("Cache-Control", "no-store")
+	body := a.raw
+	if len(a.encoded) > 0 {
+		h.Add("Vary", "Accept-Encoding")
+		if enc := chooseEncoding(r.Header.Get("Accept-Encoding"), a.encoded); enc != "" {
+			h.Set("Content-Encoding", enc)
+			body = a.encoded[enc]
+		}
+	}
+	h.Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(status)
+	if r.Method != http.MethodHead {
+		w.Write(body)
+	}
+}
+
 var errIsDir = errors.New("is a directory")
 
 // load returns the current version of the file name, reading and

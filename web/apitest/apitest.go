@@ -241,16 +241,34 @@ func (c *checker) run(docs Docs) {
 	if unknown == id {
 		unknown = "bbbbbbbbbbbbbbbb"
 	}
-	for _, path := range []string{"/api/share/", "/s/", "/embed/"} {
-		r := c.do("GET", path+unknown, "", nil)
-		c.expectError(r, http.StatusNotFound)
-		if path == "/api/share/" {
-			c.expectSecurityHeaders(r, false)
+	malformed := []string{"AAAAAAAAAAAAAAAA", "aaaa", id + "a", "aaaaaaaaaaaaaaa1", "%3Cscript%3Ealert(1)%3C%2Fscript%3E"}
+	// The API answers an unknown id with a JSON 404 and a malformed one
+	// with a JSON 400.
+	r = c.do("GET", "/api/share/"+unknown, "", nil)
+	c.expectError(r, http.StatusNotFound)
+	c.expectSecurityHeaders(r, false)
+	for _, bad := range malformed {
+		r := c.do("GET", "/api/share/"+bad, "", nil)
+		if msg := c.expectError(r, http.StatusBadRequest); strings.Contains(msg, "<") {
+			c.fail("%s: error %q reflects markup", r.what, msg)
 		}
-		for _, bad := range []string{"AAAAAAAAAAAAAAAA", "aaaa", id + "a", "aaaaaaaaaaaaaaa1", "%3Cscript%3Ealert(1)%3C%2Fscript%3E"} {
-			r := c.do("GET", path+bad, "", nil)
-			if msg := c.expectError(r, http.StatusBadRequest); strings.Contains(msg, "<") {
-				c.fail("%s: error %q reflects markup", r.what, msg)
+	}
+	// A share page whose link names no stored share (unknown, removed or
+	// malformed) is the playground's page with status 404: the page then
+	// opens its default model and says why.
+	for _, page := range []struct {
+		prefix string
+		framed bool
+	}{{"/s/", false}, {"/embed/", true}} {
+		for _, bad := range append([]string{unknown, ""}, malformed...) {
+			r := c.do("GET", page.prefix+bad, "", nil)
+			if !c.expect(r, http.StatusNotFound) {
+				continue
+			}
+			c.expectType(r, "text/html")
+			c.expectSecurityHeaders(r, page.framed)
+			if home != nil && !bytes.Equal(r.body, home.body) {
+				c.fail("%s: the body (%d bytes) is not the playground page GET / serves (%d bytes)", r.what, len(r.body), len(home.body))
 			}
 		}
 	}

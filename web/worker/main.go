@@ -1,11 +1,13 @@
 //go:build js && wasm
 
 // Command worker is TapeLab's share service as a Cloudflare Worker: the
-// same handler as `go run . serve` (tapelab/web), with its shares in the
-// Workers KV namespace bound as SHARES. Cloudflare serves the playground's
-// static files itself (the assets folder in wrangler.jsonc); a request
-// reaches this program only when no file matches it, as the share API,
-// /s/{id} and /embed/{id} do.
+// share API and the shared-model pages of `go run . serve` (tapelab/web's
+// NewShareHandler), with its shares in the Workers KV namespace bound as
+// SHARES. Cloudflare serves the playground's static files itself (the
+// assets folder in wrangler.jsonc); a request reaches this program only
+// when no file matches it, as the share API, /s/{id} and /embed/{id} do.
+// It links no static file server and no HTTP client, which keeps its wasm
+// small enough for the free plan (a test in this folder checks the size).
 //
 // Build and run it with `./build.sh worker`, or in web/worker with
 // `npm ci && npx wrangler dev`; see the README for deploying.
@@ -13,39 +15,64 @@ package main
 
 import (
 	"fmt"
+	"io"
+	"log"
 	"net/http"
-	"os"
 
 	"github.com/syumai/workers"
+	"github.com/syumai/workers/cloudflare"
+	"github.com/syumai/workers/cloudflare/fetch"
 	"github.com/syumai/workers/cloudflare/kv"
 
 	"tapelab/web"
 )
 
-// sharesBinding is the KV namespace binding named in wrangler.jsonc.
-const sharesBinding = "SHARES"
+// The bindings named in wrangler.jsonc: the KV namespace of the shares and
+// the static assets.
+const (
+	sharesBinding = "SHARES"
+	assetsBinding = "ASSETS"
+)
 
 func main() {
-	h, err := web.NewHandler(web.Options{
-		Static: assetsFS{},
-		Store:  web.KVStore{Open: openShares},
-	})
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "worker:", err)
-		os.Exit(1)
-	}
-	workers.Serve(identityOnly(h))
+	workers.Serve(web.NewShareHandler(web.KVStore{Open: openShares}, servePage))
 }
 
-// identityOnly makes h answer every request uncompressed. Cloudflare
-// compresses a worker's responses itself; a body the handler had already
-// compressed would be compressed a second time, because the runtime takes
-// the Content-Encoding header as a request to encode.
-func identityOnly(h http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		r.Header.Del("Accept-Encoding")
-		h.ServeHTTP(w, r)
-	})
+// servePage answers with the playground's page, read through the ASSETS
+// binding, and the status the share service chose. It calls fetch through
+// the binding directly: an http.Client would link net/http's whole
+// transport, TLS included, into the worker.
+func servePage(w http.ResponseWriter, r *http.Request, status int) {
+	// The host is ignored: the binding serves this worker's assets, and
+	// "/" is the page.
+	req, err := fetch.NewRequest(r.Context(), http.MethodGet, "https://assets.invalid/", nil)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	client := fetch.NewClient(fetch.WithBinding(cloudflare.GetBinding(assetsBinding)))
+	resp, err := client.Do(req, &fetch.RequestInit{Redirect: fetch.RedirectModeFollow})
+	if err == nil && resp.StatusCode != http.StatusOK {
+		resp.Body.Close()
+		err = fmt.Errorf("the assets answered %s", resp.Status)
+	}
+	if err != nil {
+		log.Printf("worker: reading the page for %s: %v", r.URL.Path, err)
+		http.Error(w, "the playground's page could not be read", http.StatusBadGateway)
+		return
+	}
+	defer resp.Body.Close()
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	if status == http.StatusOK {
+		h.Set("Cache-Control", "no-cache")
+	} else {
+		h.Set("Cache-Control", "no-store")
+	}
+	w.WriteHeader(status)
+	if r.Method != http.MethodHead {
+		io.Copy(w, resp.Body)
+	}
 }
 
 // openShares opens the SHARES namespace. The worker's bindings exist only
