@@ -3,7 +3,6 @@ package cli
 import (
 	"bytes"
 	"flag"
-	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,7 +12,6 @@ import (
 	"strings"
 	"testing"
 
-	"tapelab/engine/nn"
 	"tapelab/engine/spec"
 	"tapelab/engine/tensor"
 	"tapelab/engine/train"
@@ -28,19 +26,16 @@ const (
 	// digitsBatch is a mini-batch of digits: the first 32 examples of the
 	// model's training set (TestDigitsBatchFile checks it).
 	digitsBatch = "testdata/digits_cnn_data.json"
-	// digitsTorch is what testdata/torch_grad.py prints for the exported
-	// model on digitsBatch: PyTorch's float64 loss, outputs and gradients.
-	digitsTorch = "testdata/digits_cnn_torch.json"
 	// digitsAccuracy is the test accuracy the model must reach in its 500
 	// steps (it reaches 0.9600, 863 of the 899 test images).
 	digitsAccuracy = 0.95
 )
 
-// updateDigits rewrites digitsBatch and, with a python3 that has torch,
-// digitsTorch:
+// updateDigits rewrites digitsBatch (then run testdata/torch_goldens.py for
+// its PyTorch golden, which TestGradMatchesPyTorch compares):
 //
-//	go test ./internal/cli -run Digits -update-digits
-var updateDigits = flag.Bool("update-digits", false, "rewrite "+digitsBatch+" and "+digitsTorch)
+//	go test ./internal/cli -run DigitsBatchFile -update-digits
+var updateDigits = flag.Bool("update-digits", false, "rewrite "+digitsBatch)
 
 // TestDigitsCNNTrains trains the digits CNN with `train` as its spec says
 // and checks the stated test accuracy, and that the printed parameters,
@@ -181,113 +176,6 @@ func TestDigitsBatchFile(t *testing.T) {
 	if !slices.Equal(d.X.Data, x) || !slices.Equal(d.Y.Data, y) {
 		t.Errorf("%s is not the first %d examples of the digits training set (go test -run Digits -update-digits rewrites it)", digitsBatch, n)
 	}
-}
-
-// TestDigitsCNNGradMatchesPyTorch checks `grad` for the digits CNN on a
-// mini-batch against PyTorch float64, to 1e-12 relative, value by value:
-// always against the checked-in result of testdata/torch_grad.py, and
-// also live where a python3 with torch is installed, which checks that
-// result too.
-func TestDigitsCNNGradMatchesPyTorch(t *testing.T) {
-	out, _, err := runCLI(t, "grad", "-model", digitsModel, "-data", digitsBatch)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ours := parseGrad(t, out)
-	py := torchPython()
-	if py != "" {
-		code, _, err := runCLI(t, "export", "-model", digitsModel, "-format", "pytorch")
-		if err != nil {
-			t.Fatal(err)
-		}
-		file := filepath.Join(t.TempDir(), "digits_cnn.py")
-		if err := os.WriteFile(file, []byte(code), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		live, err := exec.Command(py, "testdata/torch_grad.py", file, digitsBatch).Output()
-		if err != nil {
-			t.Fatalf("PyTorch: %v", err)
-		}
-		if *updateDigits {
-			if err := os.WriteFile(digitsTorch, live, 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-		compareGrad(t, "live PyTorch", ours, parseGrad(t, string(live)))
-	} else {
-		t.Log("no python3 with torch here: comparing with the checked-in PyTorch result only")
-	}
-	golden, err := os.ReadFile(digitsTorch)
-	if err != nil {
-		t.Fatal(err)
-	}
-	theirs := parseGrad(t, string(golden))
-	compareGrad(t, digitsTorch, ours, theirs)
-
-	// Eval mode, before training.
-	_, m, err := loadModel(digitsModel)
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := loadData(digitsBatch, m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	x, _ := d.Batch(m)
-	p := nn.NewPass(m)
-	if err := p.Forward(x, nil, nn.Eval, 0); err != nil {
-		t.Fatal(err)
-	}
-	ef := slices.Concat(theirs.EvalOutputs...)
-	if i := mismatch(p.Output().Data, ef); i >= 0 {
-		t.Errorf("eval outputs: %d values, PyTorch %d; at %d: %v, PyTorch %v", len(p.Output().Data), len(ef), i, at(p.Output().Data, i), at(ef, i))
-	}
-}
-
-// compareGrad checks loss, outputs and gradients, in state_dict order.
-func compareGrad(t *testing.T, what string, ours, theirs *gradResult) {
-	t.Helper()
-	if mismatch([]float64{ours.Loss}, []float64{theirs.Loss}) >= 0 {
-		t.Errorf("loss %v, %s %v", ours.Loss, what, theirs.Loss)
-	}
-	if of, tf := slices.Concat(ours.Outputs...), slices.Concat(theirs.Outputs...); len(tf) != 32*10 || mismatch(of, tf) >= 0 {
-		t.Errorf("outputs differ from %s's at %d (%d and %d values)", what, mismatch(of, tf), len(of), len(tf))
-	}
-	if want := []string{"0.weight", "0.bias", "4.weight", "4.bias"}; !slices.Equal(ours.order, want) || !slices.Equal(theirs.order, want) {
-		t.Fatalf("grads for %v, %s has %v; want %v", ours.order, what, theirs.order, want)
-	}
-	for _, k := range theirs.order {
-		if i := mismatch(ours.flat[k], theirs.flat[k]); i >= 0 {
-			t.Errorf("grad %s: %d values, %s %d; at %d: %v, %s %v", k, len(ours.flat[k]), what, len(theirs.flat[k]), i, at(ours.flat[k], i), what, at(theirs.flat[k], i))
-		}
-		if slices.Max(ours.flat[k]) == 0 && slices.Min(ours.flat[k]) == 0 {
-			t.Errorf("grad %s is all zeros: the comparison proves little", k)
-		}
-	}
-}
-
-// mismatch returns the index of the first pair of a and b that do not
-// agree to 1e-12 relative, |a−b| ≤ 1e-12·|b| (so a 0 must be exactly 0),
-// len(b) if a is shorter or longer, or -1 if all agree. On the digits batch
-// the largest difference is 2.2e-13 relative.
-func mismatch(a, b []float64) int {
-	if len(a) != len(b) {
-		return len(b)
-	}
-	for i := range a {
-		if !(math.Abs(a[i]-b[i]) <= 1e-12*math.Abs(b[i])) {
-			return i
-		}
-	}
-	return -1
-}
-
-// at returns v[i], or NaN past its end.
-func at(v []float64, i int) float64 {
-	if i < len(v) {
-		return v[i]
-	}
-	return math.NaN()
 }
 
 // tensorLine matches one entry of the exported state_dict.
