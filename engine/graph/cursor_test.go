@@ -175,8 +175,9 @@ func checkCursor(c *randprog.Case, r *rand.Rand, mutate func(*Graph) *Graph, bro
 				return fmt.Errorf("output %d: Undo failed", o)
 			}
 		}
-		for i := range vals {
-			if s := oneHot(vals, o, seed)[i]; !tensor.Identical(cur.Grad(i), s) {
+		pack := oneHot(vals, o, seed)
+		for i, s := range pack {
+			if !tensor.Identical(cur.Grad(i), s) {
 				return fmt.Errorf("output %d: after undoing every VJP node %d holds %v, its seed is %v", o, i, cur.Grad(i), s)
 			}
 		}
