@@ -177,12 +177,17 @@ func wellShapedGraphs(t *testing.T, n int, check func(g *Graph) (bool, error)) (
 }
 
 // TestEveryWellShapedGraphLowers is the statement of Lower's fragment (see
-// Lower): on 1,000 exported random programs and three broken copies of
-// each, Lower succeeds exactly on the graphs CheckShapes accepts.
+// Lower): on 1,000 exported random programs (200 with -short) and three
+// broken copies of each, Lower succeeds exactly on the graphs CheckShapes
+// accepts.
 func TestEveryWellShapedGraphLowers(t *testing.T) {
-	graphs, lowered := wellShapedGraphs(t, 1000, func(g *Graph) (bool, error) { return checkLowers(g, lowerOp) })
+	n := 1000
+	if testing.Short() {
+		n = 200
+	}
+	graphs, lowered := wellShapedGraphs(t, n, func(g *Graph) (bool, error) { return checkLowers(g, lowerOp) })
 	t.Logf("%d graphs, %d passed CheckShapes and lowered", graphs, lowered)
-	if lowered < 1000+graphs/10 {
+	if lowered < n+graphs/10 {
 		t.Errorf("only %d of %d graphs passed CheckShapes: the broken copies test little", lowered, graphs)
 	}
 }
