@@ -35,11 +35,11 @@ import (
 // its non-blocking Broadcast, as autograd's cursors do. A Cursor is meant
 // for one goroutine.
 type Cursor struct {
-	c      *Compiled
-	out    int
-	seed   *tensor.Tensor
-	plan   []Visit
-	reason []int // per value, its index in plan, or -1
+	c     *Compiled
+	out   int
+	seed  *tensor.Tensor
+	plan  []Visit
+	index []int // per value, its index in plan, or -1
 	// lastFeed[i] is the index in plan of the last visit that feeds value
 	// i, or -1; i's gradient is final once that visit has run.
 	lastFeed []int
@@ -66,13 +66,13 @@ func (c *Compiled) NewCursor(output int, seed *tensor.Tensor) (*Cursor, error) {
 // that the cursor test notices).
 func newCursor(c *Compiled, output int, seed *tensor.Tensor, plan []Visit) *Cursor {
 	cur := &Cursor{c: c, out: output, seed: seed.Clone(), plan: plan,
-		reason: make([]int, len(c.vals)), lastFeed: make([]int, len(c.vals)),
+		index: make([]int, len(c.vals)), lastFeed: make([]int, len(c.vals)),
 		relay: broadcast.NewRelay[autograd.Event]()}
-	for i := range cur.reason {
-		cur.reason[i], cur.lastFeed[i] = -1, -1
+	for i := range cur.index {
+		cur.index[i], cur.lastFeed[i] = -1, -1
 	}
 	for j, v := range plan {
-		cur.reason[v.Node] = j
+		cur.index[v.Node] = j
 		s := &c.nodes[v.Node]
 		for a, p := range s.args {
 			if s.wants[a] {
@@ -99,10 +99,10 @@ func (cur *Cursor) Order() []int {
 
 // Visit reports whether the pass visits node i, and why.
 func (cur *Cursor) Visit(i int) (Visit, bool) {
-	if i < 0 || i >= len(cur.reason) || cur.reason[i] < 0 {
+	if i < 0 || i >= len(cur.index) || cur.index[i] < 0 {
 		return Visit{Node: i, By: -1}, false
 	}
-	return cur.plan[cur.reason[i]], true
+	return cur.plan[cur.index[i]], true
 }
 
 // Output reports the value the cursor seeds.

@@ -20,17 +20,20 @@ import (
 func expectedPlan(g *Graph, vals []*tensor.Tensor, out int, seed *tensor.Tensor) []Visit {
 	runs := func(k int) bool { return g.Values[k].Kind == autograd.OpNode && g.Values[k].RequiresGrad }
 	var plan []Visit
+	dep := reached(g, out)
 	for k := range g.Values {
 		if v := &g.Values[k]; runs(k) && v.Op.ZeroSafe == nil {
 			for j := g.Len() - 1; j >= 0; j-- {
-				if runs(j) {
+				switch {
+				case runs(j) && dep[j]:
+					plan = append(plan, Visit{Node: j, Reason: ReasonDependency, By: -1})
+				case runs(j):
 					plan = append(plan, Visit{Node: j, Reason: ReasonUncertified, By: -1})
 				}
 			}
 			return plan
 		}
 	}
-	dep := reached(g, out)
 	fedBy := make([]int, g.Len())
 	for i := range fedBy {
 		fedBy[i] = -1
@@ -81,6 +84,26 @@ func expectedPlan(g *Graph, vals []*tensor.Tensor, out int, seed *tensor.Tensor)
 type cursorStats struct {
 	outputs int
 	reasons map[Reason]int
+	// uncertify, when set, makes checkCursor take away the ZeroSafe
+	// certificate of the last instruction requiring a gradient (on a copy
+	// of its op), so that BackwardFrom falls back to the dense pass.
+	uncertify bool
+}
+
+// uncertified returns a copy of g whose last instruction requiring a
+// gradient has an op without a ZeroSafe certificate (its forward and VJP
+// unchanged), or g itself when no instruction requires a gradient.
+func uncertified(g *Graph) *Graph {
+	for k := g.Len() - 1; k >= 0; k-- {
+		if v := &g.Values[k]; v.Kind == autograd.OpNode && v.RequiresGrad {
+			c := copyGraph(g)
+			o := *v.Op
+			o.ZeroSafe = nil
+			c.Values[k].Op = &o
+			return c
+		}
+	}
+	return g
 }
 
 // checkCursor: for the program's output and up to three others, with
@@ -97,6 +120,9 @@ func checkCursor(c *randprog.Case, r *rand.Rand, mutate func(*Graph) *Graph, bro
 	g, err := build(c)
 	if err != nil {
 		return fmt.Errorf("build: %v", err)
+	}
+	if st.uncertify {
+		g = uncertified(g)
 	}
 	in := c.Tensors()
 	cc, err := CompileChecked(g, in)
@@ -175,8 +201,9 @@ func checkCursor(c *randprog.Case, r *rand.Rand, mutate func(*Graph) *Graph, bro
 				return fmt.Errorf("output %d: Undo failed", o)
 			}
 		}
-		for i := range vals {
-			if s := oneHot(vals, o, seed)[i]; !tensor.Identical(cur.Grad(i), s) {
+		pack := oneHot(vals, o, seed)
+		for i, s := range pack {
+			if !tensor.Identical(cur.Grad(i), s) {
 				return fmt.Errorf("output %d: after undoing every VJP node %d holds %v, its seed is %v", o, i, cur.Grad(i), s)
 			}
 		}
@@ -220,11 +247,18 @@ func stepToEnd(cur *Cursor, final []*tensor.Tensor) error {
 	return cur.Err()
 }
 
+// TestCursorEqualsBackwardFrom runs checkCursor on random programs, one in
+// eight with an op stripped of its certificate (the dense fallback).
 func TestCursorEqualsBackwardFrom(t *testing.T) {
 	st := cursorStats{reasons: map[Reason]int{}}
-	forPrograms(t, config, func(c *randprog.Case, r *rand.Rand) error { return checkCursor(c, r, nil, nil, &st) })
+	i := 0
+	forPrograms(t, config, func(c *randprog.Case, r *rand.Rand) error {
+		st.uncertify = i%8 == 7
+		i++
+		return checkCursor(c, r, nil, nil, &st)
+	})
 	t.Logf("%d outputs; visits by reason: %v", st.outputs, st.reasons)
-	for _, r := range []Reason{ReasonDependency, ReasonNotZeroSafe, ReasonFed, ReasonNegZeroSeed} {
+	for _, r := range []Reason{ReasonDependency, ReasonNotZeroSafe, ReasonFed, ReasonNegZeroSeed, ReasonUncertified} {
 		if st.reasons[r] == 0 {
 			t.Errorf("no visit for the reason %q", r)
 		}
@@ -307,7 +341,7 @@ func TestCursorReasons(t *testing.T) {
 			y := op.Neg(b, x)                                            // 1
 			b.Apply(&uncertified, op.Attrs{}, x, op.NoValue, op.NoValue) // 2
 			return int(y)
-		}, tensor.Vector(1), []Visit{{2, ReasonUncertified, -1}, {1, ReasonUncertified, -1}}},
+		}, tensor.Vector(1), []Visit{{2, ReasonUncertified, -1}, {1, ReasonDependency, -1}}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -3,9 +3,13 @@ package graph
 import (
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
+	"tapelab/engine/autograd"
+	"tapelab/engine/op"
 	"tapelab/engine/randprog"
+	"tapelab/engine/tensor"
 )
 
 // checkLinked is TorchLean's theorem 8.3.5 (the linked session) on one
@@ -72,4 +76,48 @@ func TestLinkedSessionEqualsBackprop(t *testing.T) {
 
 func TestLinkedSessionCatchesMutants(t *testing.T) {
 	caughtShare(t, checkLinked)
+}
+
+// TestSnapshotErrors: what cannot be snapshotted fails with the reason and,
+// where there is one, the node.
+func TestSnapshotErrors(t *testing.T) {
+	failed := autograd.NewSession()
+	x := failed.Param(tensor.Vector(1, 2), "x")
+	op.MatMul(failed, x, x) // rank 1: the shape rule refuses
+	wrongShape := &autograd.Tape{}
+	wrongShape.Leaf(tensor.Vector(1, 2), "x", autograd.Param, true)
+	wrongShape.Record(lookup(t, "tanh"), op.Attrs{}, []int{0}, tensor.Vector(0, 0, 0))
+	for _, tc := range []struct {
+		name string
+		snap func() error
+		want string
+	}{
+		{"no session", func() error { _, _, err := FromSession(nil); return err }, "no session"},
+		{"nil tape", func() error { _, _, err := FromTape(nil); return err }, "empty tape"},
+		{"empty session", func() error { _, _, err := FromSession(autograd.NewSession()); return err }, "empty tape"},
+		{"failed recording", func() error { _, _, err := FromSession(failed); return err }, "the session's recording failed: node 1 matmul"},
+		{"shape unlike the op's rule", func() error { _, _, err := FromTape(wrongShape); return err }, "node 1 tanh([2]): recorded shape [3] differs"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if err := tc.snap(); err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %v, want it to contain %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestSnapshotIsACopy: the snapshot keeps the values the session recorded
+// when the session's parameters change afterwards.
+func TestSnapshotIsACopy(t *testing.T) {
+	w := tensor.Vector(1, 2)
+	s := autograd.NewSession()
+	op.Tanh(s, s.Param(w, "w"))
+	_, leaves, err := FromSession(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Data[0] = 5
+	if leaves[0].Data[0] != 1 {
+		t.Errorf("the snapshot's leaf changed with the session's parameter: %v", leaves[0])
+	}
 }

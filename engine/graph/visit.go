@@ -30,7 +30,8 @@ const (
 	ReasonNegZeroSeed
 	// ReasonUncertified: some instruction of the reverse pass has an op
 	// with no ZeroSafe certificate, so the pass runs densely: every
-	// instruction requiring a gradient, dependency or not.
+	// instruction requiring a gradient, and those that are not
+	// dependencies have this reason.
 	ReasonUncertified
 )
 
@@ -82,17 +83,10 @@ func (c *Compiled) Plan(output int, seed *tensor.Tensor) ([]Visit, error) {
 // output's consumers are visited as well, since adding their +0 would turn
 // output's -0 into +0; such a visit of a node that is not live adds only
 // ±0 elsewhere, so it touches nothing. Dependencies are the touched slots
-// reached from output through dependencies alone.
+// reached from output through dependencies alone. When some op has no
+// certificate, every instruction requiring a gradient is visited.
 func (c *Compiled) plan(output int, negZero bool, dst []Visit) []Visit {
 	dst = dst[:0]
-	if c.uncertified {
-		for k := len(c.nodes) - 1; k >= 0; k-- {
-			if c.runsVJP(k) {
-				dst = append(dst, Visit{Node: k, Reason: ReasonUncertified, By: -1})
-			}
-		}
-		return dst
-	}
 	const (
 		pristine = iota
 		dependency
@@ -115,6 +109,8 @@ func (c *Compiled) plan(output int, negZero bool, dst []Visit) []Visit {
 		switch {
 		case mark[k] == dependency:
 			v.Reason = ReasonDependency
+		case c.uncertified:
+			v.Reason = ReasonUncertified
 		case mark[k] == fed:
 			v.Reason, v.By = ReasonFed, c.by[k]
 		case !s.zeroSafe:

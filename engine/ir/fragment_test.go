@@ -3,6 +3,8 @@ package ir
 import (
 	"fmt"
 	"math/rand/v2"
+	"reflect"
+	"slices"
 	"testing"
 
 	"tapelab/engine/graph"
@@ -104,11 +106,12 @@ func opNames() []string {
 
 // checkLowers is the fragment statement on one graph: Lower (with rule)
 // succeeds exactly when CheckShapes does, and otherwise fails with
-// CheckShapes' error; the lowered graph passes graph's Check, and when it
-// is small, evaluating it equals Denote on zero inputs (equivalence).
+// CheckShapes' error; the lowered graph passes graph's Check, holds each op
+// node as the instruction it names (sameInstructions), and when it is
+// small, evaluating it equals Denote on zero inputs (equivalence).
 func checkLowers(g *Graph, rule opRule) (lowered bool, err error) {
 	serr := CheckShapes(g)
-	lg, _, lerr := lowerWith(g, rule)
+	lg, ids, lerr := lowerWith(g, rule)
 	switch {
 	case serr != nil && lerr == nil:
 		return false, fmt.Errorf("Lower accepted a graph CheckShapes refuses (%v)", serr)
@@ -122,6 +125,9 @@ func checkLowers(g *Graph, rule opRule) (lowered bool, err error) {
 	}
 	if err := lg.Check(); err != nil {
 		return true, fmt.Errorf("the lowered graph does not check: %v", err)
+	}
+	if err := sameInstructions(g, lg, ids); err != nil {
+		return true, err
 	}
 	total := 0
 	for i := range g.Nodes {
@@ -171,12 +177,17 @@ func wellShapedGraphs(t *testing.T, n int, check func(g *Graph) (bool, error)) (
 }
 
 // TestEveryWellShapedGraphLowers is the statement of Lower's fragment (see
-// Lower): on 1,000 exported random programs and three broken copies of
-// each, Lower succeeds exactly on the graphs CheckShapes accepts.
+// Lower): on 1,000 exported random programs (200 with -short) and three
+// broken copies of each, Lower succeeds exactly on the graphs CheckShapes
+// accepts.
 func TestEveryWellShapedGraphLowers(t *testing.T) {
-	graphs, lowered := wellShapedGraphs(t, 1000, func(g *Graph) (bool, error) { return checkLowers(g, lowerOp) })
+	n := 1000
+	if testing.Short() {
+		n = 200
+	}
+	graphs, lowered := wellShapedGraphs(t, n, func(g *Graph) (bool, error) { return checkLowers(g, lowerOp) })
 	t.Logf("%d graphs, %d passed CheckShapes and lowered", graphs, lowered)
-	if lowered < 1000+graphs/10 {
+	if lowered < n+graphs/10 {
 		t.Errorf("only %d of %d graphs passed CheckShapes: the broken copies test little", lowered, graphs)
 	}
 }
@@ -203,6 +214,111 @@ func TestNarrowerLoweringIsCaught(t *testing.T) {
 		}
 		if !caught {
 			t.Errorf("a lowering that refuses %s went unnoticed", kind)
+		}
+	}
+}
+
+// sameInstructions checks that each op node of g is lowered to one
+// instruction of the very catalogue op its kind names, with the node's
+// attributes (floats by their bits) and its parents' values as operands in
+// order (a one-parent linear or conv2d node then its weight and bias
+// leaves, named as Lower names them).
+func sameInstructions(g *Graph, lg *graph.Graph, ids []int) error {
+	for i := range g.Nodes {
+		n := &g.Nodes[i]
+		if leaf(n.Kind) {
+			continue
+		}
+		v := &lg.Values[ids[i]]
+		o, _ := op.Lookup(n.Kind)
+		var args []int
+		for _, p := range n.Parents {
+			args = append(args, ids[p])
+		}
+		if paramBearing(n) {
+			e := g.Payload[n.ID]
+			if len(v.Args) != 3 || lg.Values[v.Args[1]].Name != paramName(n, "weight", e.Weight) || lg.Values[v.Args[2]].Name != paramName(n, "bias", e.Bias) {
+				return fmt.Errorf("node %d (%s): lowered operands %v do not end with its weight and bias", i, n.Kind, v.Args)
+			}
+			args = append(args, v.Args[1], v.Args[2])
+		}
+		switch {
+		case v.Op != o:
+			return fmt.Errorf("node %d (%s): lowered to op %s at %p, the catalogue's is at %p", i, n.Kind, v.Op.Name, v.Op, o)
+		case !slices.Equal(v.Args, args):
+			return fmt.Errorf("node %d (%s): lowered operands %v, its parents are values %v", i, n.Kind, v.Args, args)
+		case !sameBits(reflect.ValueOf(v.Attrs), reflect.ValueOf(n.Attrs.Attrs)):
+			return fmt.Errorf("node %d (%s): lowered attrs %v, the node's %v", i, n.Kind, v.Attrs, n.Attrs.Attrs)
+		}
+	}
+	return nil
+}
+
+// TestFragmentCatchesBrokenLowering runs the fragment statement with
+// lowering rules broken in the three ways every new property test must
+// notice: an op whose VJP is wrong (a copy of the catalogue op; the forward
+// is right, so only the structure shows it), two like-shaped operands
+// swapped, and an attribute dropped where the shape rule still accepts it.
+func TestFragmentCatchesBrokenLowering(t *testing.T) {
+	perturbed := map[*op.Op]*op.Op{}
+	for _, o := range op.All() {
+		p := *o
+		vjp := o.VJP
+		p.VJP = func(dx []*tensor.Tensor, dy, y *tensor.Tensor, x []*tensor.Tensor, a op.Attrs) {
+			vjp(dx, dy, y, x, a)
+			if dx[0] != nil {
+				dx[0].Data[0] += 0.25
+			}
+		}
+		perturbed[o] = &p
+	}
+	rules := map[string]opRule{
+		"wrong VJP": func(b *graph.Builder, o *op.Op, a op.Attrs, args []op.Value) op.Value {
+			return lowerOp(b, perturbed[o], a, args)
+		},
+		"swapped parents": func(b *graph.Builder, o *op.Op, a op.Attrs, args []op.Value) op.Value {
+			if i, j := 0, len(args)-1; j > 0 && args[i] != args[j] && b.Shape(args[i]).Equal(b.Shape(args[j])) {
+				args = append([]op.Value(nil), args...)
+				args[i], args[j] = args[j], args[i]
+			}
+			return lowerOp(b, o, a, args)
+		},
+		"dropped attribute": func(b *graph.Builder, o *op.Op, a op.Attrs, args []op.Value) op.Value {
+			in := make([]tensor.Shape, len(args))
+			for i, v := range args {
+				in[i] = b.Shape(v)
+			}
+			want, err1 := o.Shape(nil, in, a)
+			got, err2 := o.Shape(nil, in, op.Attrs{})
+			if err1 == nil && err2 == nil && got.Equal(want) {
+				a = op.Attrs{}
+			}
+			return lowerOp(b, o, a, args)
+		},
+	}
+	for name, rule := range rules {
+		eligible, caught := 0, 0
+		for seed := uint64(0); seed < 200; seed++ {
+			c := randomIR(t, seed, randprog.Config{Finite: true})
+			if c == nil {
+				continue
+			}
+			lg, _, err := lowerWith(c.g, lowerOp)
+			if err != nil {
+				t.Fatal(err)
+			}
+			bad, _, err := lowerWith(c.g, rule)
+			if err == nil && lg.String() == bad.String() && name != "wrong VJP" {
+				continue // the rule changed nothing here
+			}
+			eligible++
+			if _, err := checkLowers(c.g, rule); err != nil {
+				caught++
+			}
+		}
+		t.Logf("%s: caught in %d of %d graphs it changes", name, caught, eligible)
+		if eligible < 20 || caught != eligible {
+			t.Errorf("%s: caught in %d of %d graphs it changes", name, caught, eligible)
 		}
 	}
 }

@@ -31,6 +31,18 @@ type Stage struct {
 	Err error
 }
 
+// String shows the stage as a view lists it: "check ✓", "check shapes ✗
+// node 2 (tanh): …" or "lower (not run)".
+func (s Stage) String() string {
+	switch {
+	case !s.Ran:
+		return s.Name + " (not run)"
+	case s.Err != nil:
+		return s.Name + " ✗ " + s.Err.Error()
+	}
+	return s.Name + " ✓"
+}
+
 // Pipeline is one run of an IR graph through the engine, stage by stage:
 // [export or decode,] check, check shapes, lower, feed, compile. Every stage
 // is listed; the first that fails ends the run and the later ones are

@@ -66,6 +66,11 @@ func TestPipelineStages(t *testing.T) {
 						t.Errorf("node %d: compiled %v, Denote %v", i, p.Compiled.Values()[p.IDs[i]], want[i])
 					}
 				}
+				for _, st := range p.Stages {
+					if st.String() != st.Name+" ✓" {
+						t.Errorf("stage shows as %q", st)
+					}
+				}
 				if p.Output() != p.IDs[len(want)-1] {
 					t.Errorf("Output %d, want %d", p.Output(), p.IDs[len(want)-1])
 				}
@@ -84,6 +89,12 @@ func TestPipelineStages(t *testing.T) {
 			}
 			if p.Compiled != nil {
 				t.Error("a refused pipeline has a Compiled")
+			}
+			if got := p.Stages[failed].String(); got != tc.stage+" ✗ "+p.Stages[failed].Err.Error() {
+				t.Errorf("the refusing stage shows as %q", got)
+			}
+			if got := p.Stages[len(p.Stages)-1].String(); failed < len(p.Stages)-1 && got != StageCompile+" (not run)" {
+				t.Errorf("the last stage shows as %q", got)
 			}
 		})
 	}
