@@ -26,6 +26,11 @@ func Parse(src string) (*Program, error) {
 	if err != nil {
 		return nil, err
 	}
+	return check(stmts)
+}
+
+// check checks parsed statements and builds their program.
+func check(stmts []Stmt) (*Program, error) {
 	if len(stmts) == 0 {
 		return nil, errorf(Pos{1, 1}, "the program is empty: write at least one statement `name = expression`")
 	}

@@ -103,7 +103,7 @@ func lex(src string) ([]token, error) {
 			return nil, errorf(p, "unexpected character %q", r)
 		}
 	}
-	if len(toks) > 0 && toks[len(toks)-1].kind != tokNewline {
+	if depth == 0 && len(toks) > 0 && toks[len(toks)-1].kind != tokNewline {
 		toks = append(toks, token{kind: tokNewline, text: "\n", pos: Pos{line, col}})
 	}
 	toks = append(toks, token{kind: tokEOF, pos: Pos{line, col}})
