@@ -52,6 +52,13 @@ func (p *Program) Len() int { return len(p.shapes) }
 // Output is the node id of the program's output, its last assignment.
 func (p *Program) Output() int { return p.out }
 
+// OutputVar returns the variable of the last statement, whose value is
+// the output, and where it is assigned.
+func (p *Program) OutputVar() (string, Pos) {
+	s := p.stmts[len(p.stmts)-1]
+	return s.Name, s.Pos
+}
+
 // Names maps each node id to the variable the program assigns it to (the
 // first one, when one value has two names), or "" for the nodes an
 // expression makes on the way (a broadcast, the reshapes of a vector @).
