@@ -19,9 +19,12 @@ type checker struct {
 
 // Parse reads a program, checks its names, arities, attributes and shapes,
 // and returns it, or the first fault as an *Error naming its line and
-// column. Values are not computed: domain faults (the log of a negative
+// column. Texts longer than MaxSource bytes are refused. Values are not computed: domain faults (the log of a negative
 // number) surface when the program runs.
 func Parse(src string) (*Program, error) {
+	if len(src) > MaxSource {
+		return nil, errorf(Pos{1, 1}, "the program has %d bytes, more than the limit of %d", len(src), MaxSource)
+	}
 	stmts, err := parseStmts(src)
 	if err != nil {
 		return nil, err
