@@ -27,6 +27,13 @@ func FuzzDecodeLink(f *testing.F) {
 	for _, s := range []string{"", "#", "#v1.", "#v1.AAAA", "#v2.x", "v1.____", "#activation=tanh&batchSize=10"} {
 		f.Add(s)
 	}
+	for _, env := range []string{`{"program":"a = param(2)\nb = a * a\n","pos":{"phase":"backward","node":1}}`, `{"program":"b = a"}`} {
+		l, err := Pack([]byte(env))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(l)
+	}
 	f.Fuzz(func(t *testing.T, fragment string) {
 		s, err := Decode(fragment)
 		if err != nil {
