@@ -19,7 +19,8 @@ import (
 var update = flag.Bool("update", false, "rewrite the v1 link fixtures in testdata (only when adding a fixture: existing ones must never change)")
 
 // fixture is one kept version 1 link (model links, and since programs
-// joined, program links): testdata/NAME.link holds the link as
+// joined, program links, kept under testdata/programs because the page
+// opens models only until it has a Program mode; e2e opens testdata/*.link): testdata/NAME.link holds the link as
 // the v1 encoder wrote it and testdata/NAME.json its envelope, and want is
 // the state it must keep decoding to.
 type fixture struct {
@@ -94,12 +95,12 @@ var fixtures = []fixture{
 		s.Pos = Position{Phase: PhaseForward, Node: 8}
 		return s
 	}},
-	{"program-micrograd", func(*testing.T) *State {
+	{"programs/micrograd", func(*testing.T) *State {
 		ex := program.Examples()[0]
 		return &State{Program: "# " + ex.Caption + "\n" + ex.Text, View: ViewStep,
 			Pos: Position{Phase: PhaseBackward, Node: 5}, Modes: app.Modes{Compiled: true}}
 	}},
-	{"program-mlp", func(*testing.T) *State {
+	{"programs/mlp", func(*testing.T) *State {
 		return &State{Program: program.Examples()[4].Text, View: ViewStep,
 			Pos: Position{Phase: PhaseDone, Node: -1}, Modes: app.Modes{Single: true},
 			Flags: Flags{Presenter: true, Lock: []string{"model"}}}

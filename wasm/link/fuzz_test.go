@@ -14,6 +14,8 @@ import (
 // envelopes; testdata/fuzz/FuzzDecodeLink keeps the inputs fuzzing found.
 func FuzzDecodeLink(f *testing.F) {
 	files, _ := filepath.Glob(filepath.Join("testdata", "*.link"))
+	programs, _ := filepath.Glob(filepath.Join("testdata", "programs", "*.link"))
+	files = append(files, programs...)
 	for _, name := range files {
 		data, err := os.ReadFile(name)
 		if err != nil {
