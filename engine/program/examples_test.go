@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -47,9 +48,29 @@ func relClose(got, want float64) bool {
 	return got == want || math.Abs(got-want) <= 1e-12*math.Abs(want)
 }
 
-// TestExamplesMatchPyTorch runs every gallery example and compares its
-// output and the gradient of every param and input with PyTorch float64,
-// to 1e-12 relative.
+// testPrograms returns the programs under testdata/programs (beyond the
+// gallery, written to pin semantics against PyTorch), caption stripped.
+func testPrograms(t *testing.T) []Example {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join("testdata", "programs", "*.tl"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("testdata/programs: %v %v", files, err)
+	}
+	var out []Example
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		first, rest, _ := strings.Cut(string(data), "\n")
+		out = append(out, Example{Name: strings.TrimSuffix(filepath.Base(f), ".tl"), Caption: first, Text: rest})
+	}
+	return out
+}
+
+// TestExamplesMatchPyTorch runs every gallery example, and the programs
+// of testdata/programs, and compares the output and the gradient of every
+// param and input with PyTorch float64, to 1e-12 relative.
 func TestExamplesMatchPyTorch(t *testing.T) {
 	data, err := os.ReadFile("testdata/torch_examples.json")
 	if err != nil {
@@ -59,10 +80,11 @@ func TestExamplesMatchPyTorch(t *testing.T) {
 	if err := json.Unmarshal(data, &g); err != nil {
 		t.Fatal(err)
 	}
-	if len(g.Examples) != len(Examples()) {
-		t.Errorf("goldens hold %d examples, the gallery %d: rerun testdata/torch_examples.py", len(g.Examples), len(Examples()))
+	all := append(Examples(), testPrograms(t)...)
+	if len(g.Examples) != len(all) {
+		t.Errorf("goldens hold %d programs, the gallery and testdata/programs %d: rerun testdata/torch_examples.py", len(g.Examples), len(all))
 	}
-	for _, ex := range Examples() {
+	for _, ex := range all {
 		t.Run(ex.Name, func(t *testing.T) {
 			want, ok := g.Examples[ex.Name]
 			if !ok {

@@ -1,5 +1,6 @@
-# Writes torch_examples.json: every gallery example (../examples/*.tl) run by
-# PyTorch in float64, its output and the gradient of every param and input.
+# Writes torch_examples.json: every gallery example (../examples/*.tl) and
+# every test program (programs/*.tl) run by PyTorch in float64, its output
+# and the gradient of every param and input.
 # The program language is a subset of Python's expression syntax, so this
 # script reads each program with Python's own parser and evaluates it with
 # PyTorch's operators (broadcasting, @, **) and functions.
@@ -57,7 +58,7 @@ def run(text):
             x, y = ev(n.left), ev(n.right)
             op = type(n.op)
             if op is ast.Pow:
-                return torch.pow(x, y)
+                return x ** y
             return {ast.Add: lambda: x + y, ast.Sub: lambda: x - y, ast.Mult: lambda: x * y,
                     ast.Div: lambda: x / y, ast.MatMult: lambda: x @ y}[op]()
         if isinstance(n, ast.Call):
@@ -86,10 +87,11 @@ def run(text):
 
 
 result = {}
-for f in sorted(os.listdir(examples)):
-    if f.endswith(".tl"):
-        with open(os.path.join(examples, f)) as fh:
-            result[f[:-3]] = run(fh.read())
+for d in (examples, os.path.join(here, "programs")):
+    for f in sorted(os.listdir(d)):
+        if f.endswith(".tl"):
+            with open(os.path.join(d, f)) as fh:
+                result[f[:-3]] = run(fh.read())
 with open(os.path.join(here, "torch_examples.json"), "w") as fh:
     json.dump({"torch": torch.__version__, "examples": result}, fh, indent=1, sort_keys=True)
     fh.write("\n")
