@@ -79,8 +79,9 @@
 // random programs (randprog's, over every op, written out as text, and
 // random expressions with broadcasting, @, ** and nesting) check that
 // print → parse → run gives the same values and gradients bit for bit and
-// that eager equals compiled; the gallery's outputs and gradients equal
-// PyTorch float64 to 1e-12 relative (testdata/torch_examples.json, written
-// by testdata/torch_examples.py); FuzzParse feeds the parser arbitrary text
+// that eager equals compiled; the outputs and gradients of the gallery and
+// of testdata/programs (broadcasting, every @ case, ** and unary minus)
+// equal PyTorch float64 to 1e-12 relative (testdata/torch_examples.json,
+// written by testdata/torch_examples.py); FuzzParse feeds the parser arbitrary text
 // (no panic; what parses prints to text that parses to the same program).
 package program
