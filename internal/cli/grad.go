@@ -26,7 +26,7 @@ func runGrad(_ context.Context, args []string, stdout, stderr io.Writer) error {
 	if err := parseFlags(flags, args); err != nil {
 		return err
 	}
-	if err := oneSource(*model, *prog); err != nil {
+	if err := oneSource(flags, *model, *prog); err != nil {
 		return err
 	}
 	if *prog != "" {

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -27,12 +28,23 @@ func loadProgram(path string) (*program.Program, error) {
 	return p, nil
 }
 
-// oneSource rejects -model together with -program.
-func oneSource(model, prog string) error {
+// oneSource rejects -model together with -program, and with -program
+// every other flag of the command (they describe models: a program's data
+// and shapes are in its text).
+func oneSource(flags *flag.FlagSet, model, prog string) error {
 	if model != "" && prog != "" {
 		return errors.New("give -model or -program, not both")
 	}
-	return nil
+	if prog == "" {
+		return nil
+	}
+	var err error
+	flags.Visit(func(f *flag.Flag) {
+		if f.Name != "program" && err == nil {
+			err = fmt.Errorf("-%s applies to models; a program's data and shapes are in its text", f.Name)
+		}
+	})
+	return err
 }
 
 // gradProgram is `go run . grad -program P`: the program's output and the

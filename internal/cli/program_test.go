@@ -156,6 +156,8 @@ func TestProgramCLIErrors(t *testing.T) {
 		{"output not last", []string{"ir", "-program", writeTemp(t, "P.tl", "a = param(1)\nb = a * 2\nc = a\n")}, "P.tl: line 3, col 1: the output c is not the last value computed"},
 		{"missing file", []string{"grad", "-program", "testdata/nope.tl"}, "nope.tl: no such file"},
 		{"both sources", []string{"grad", "-program", "P.tl", "-model", "testdata/mlp.json"}, "give -model or -program, not both"},
+		{"data with a program", []string{"grad", "-program", "P.tl", "-data", "testdata/mlp_data.json"}, "-data applies to models; a program's data and shapes are in its text"},
+		{"batch with a program", []string{"ir", "-program", "P.tl", "-batch", "4"}, "-batch applies to models"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out, _, err := runCLI(t, tc.args...)
