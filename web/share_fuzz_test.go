@@ -25,7 +25,8 @@ func FuzzShareRequest(f *testing.F) {
 	}
 	for _, seed := range [][]byte{docs.Model, docs.Variant, docs.Invalid, nil, []byte("{"), []byte(`{"version":1}`),
 		[]byte(`{"version":1,"input":[2],"layers":[{"type":"conv2d","out_channels":2,"kernel_size":3}],"loss":"mse","seed":1}`),
-		[]byte(strings.Repeat("[", 10000)), []byte(`{"version":1e400}`), []byte("\"\\ud800\"")} {
+		[]byte(strings.Repeat("[", 10000)), []byte(`{"version":1e400}`), []byte("\"\\ud800\""),
+		[]byte(`{"version":1,"program":"a = param(2.0)\nb = a * a\n"}`), []byte(`{"version":1,"program":"b = a @ a"}`)} {
 		f.Add(seed, "abcdefghijklmnop")
 	}
 	f.Add([]byte("{}"), "../../etc/passwd")

@@ -1,11 +1,44 @@
 package web
 
-import "tapelab/engine/spec"
+import (
+	"tapelab/engine/jsontext"
+	"tapelab/engine/program"
+	"tapelab/engine/spec"
+)
 
 // newShareAPI returns the share routes on store, validating documents with
-// engine/spec and serving the page with page.
+// engine/spec (models) and engine/program (programs) and serving the page
+// with page.
 func newShareAPI(store Store, page PageFunc) *shareAPI {
-	return &shareAPI{store: store, canonical: canonicalModel, page: page}
+	return &shareAPI{store: store, canonical: canonicalDocument, page: page}
+}
+
+// canonicalDocument validates a posted document and returns what is
+// stored. Two kinds are accepted:
+//
+//   - a model document (engine/spec, version 1), stored in the model's
+//     canonical encoding;
+//   - a program document, {"version": 1, "program": "<text>"} (a JSON
+//     object with a "program" member; engine/program's DecodeDocument),
+//     whose program must parse and check, stored in its canonical form
+//     with the text exactly as written. A bad program is refused with an
+//     error naming its line and column ("program: line 2, col 7: …").
+func canonicalDocument(body []byte) ([]byte, error) {
+	if isProgramDocument(body) {
+		src, _, err := program.DecodeDocument(body)
+		if err != nil {
+			return nil, err
+		}
+		return program.EncodeDocument(src)
+	}
+	return canonicalModel(body)
+}
+
+// isProgramDocument reports whether body is a JSON object with a
+// "program" member.
+func isProgramDocument(body []byte) bool {
+	v, err := jsontext.Parse(body, jsontext.Options{})
+	return err == nil && v.Kind == jsontext.Object && v.Field("program") != nil
 }
 
 // canonicalModel decodes a model document strictly (its errors name the

@@ -23,10 +23,10 @@ type Operand struct {
 type Attrs struct {
 	// Axis selects the axis of reduce_sum, reduce_mean and concat.
 	Axis int
-	// Alpha is the factor of scale, the negative slope of leaky_relu and the
-	// drop probability p of dropout.
+	// Alpha is the factor of scale, the negative slope of leaky_relu, the
+	// exponent of pow and the drop probability p of dropout.
 	Alpha float64
-	// Shape is the target shape of reshape.
+	// Shape is the target shape of reshape and broadcast_to.
 	Shape tensor.Shape
 	// Seed seeds dropout's mask; the same seed gives the same mask.
 	Seed uint64

@@ -113,6 +113,12 @@ func Abs(o Ops, x Value) Value { return unary(o, absOp, x) }
 // Square returns x² elementwise.
 func Square(o Ops, x Value) Value { return unary(o, squareOp, x) }
 
+// Pow returns x raised to the constant power c elementwise; a negative
+// entry with a non-integer c is a domain error.
+func Pow(o Ops, x Value, c float64) Value {
+	return o.Apply(powOp, Attrs{Alpha: c}, x, NoValue, NoValue)
+}
+
 // Softmax normalises each row along the last axis of x into probabilities.
 func Softmax(o Ops, x Value) Value { return unary(o, softmaxOp, x) }
 
@@ -142,6 +148,12 @@ func Flatten(o Ops, x Value) Value { return unary(o, flattenOp, x) }
 
 // Transpose returns the transpose of the matrix x.
 func Transpose(o Ops, x Value) Value { return unary(o, transposeOp, x) }
+
+// BroadcastTo repeats x along the axes where its size is 1, and adds
+// leading axes, to give shape (NumPy's broadcasting rule).
+func BroadcastTo(o Ops, x Value, shape tensor.Shape) Value {
+	return o.Apply(broadcastToOp, Attrs{Shape: shape.Clone()}, x, NoValue, NoValue)
+}
 
 // Concat joins xs along axis; all other dimensions must agree.
 func Concat(o Ops, axis int, xs ...Value) Value {

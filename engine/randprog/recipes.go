@@ -20,6 +20,8 @@ var recipes = map[string]recipe{
 	"cross_entropy":   crossEntropy,
 	"concat":          concat,
 	"reshape":         reshape,
+	"broadcast_to":    broadcastTo,
+	"pow":             withAttrs(powAttrs),
 	"reduce_sum":      reduceAxis,
 	"reduce_mean":     reduceAxis,
 	"scale":           withAttrs(scaleAttrs),
@@ -69,6 +71,12 @@ func scaleAttrs(g *gen) op.Attrs {
 		alphas = append(alphas, 1e300, -1e-300)
 	}
 	return op.Attrs{Alpha: alphas[g.r.IntN(len(alphas))]}
+}
+
+// powAttrs draws integer exponents (defined at every base) and, less
+// often, fractional ones (the domain check rejects their negative bases).
+func powAttrs(g *gen) op.Attrs {
+	return op.Attrs{Alpha: []float64{2, 3, -1, 0, 1, 0.5, -0.5, 1.5}[g.r.IntN(8)]}
 }
 
 func slopeAttrs(g *gen) op.Attrs {
@@ -264,4 +272,25 @@ func layerNorm(g *gen, _ *op.Op) ([]int, op.Attrs, bool) {
 	s := g.pool[x].t.Shape
 	f := tensor.Shape{s[len(s)-1]}
 	return []int{x, g.pickShape(f), g.pickShape(f)}, op.Attrs{Eps: []float64{1e-5, 0.1, 0}[g.r.IntN(3)]}, true
+}
+
+// broadcastTo broadcasts any value to a shape that keeps each of its
+// dimensions or (where it is 1) grows it, with up to two leading axes added.
+func broadcastTo(g *gen, _ *op.Op) ([]int, op.Attrs, bool) {
+	x := g.pick()
+	from := g.pool[x].t.Shape
+	var s tensor.Shape
+	for n := g.r.IntN(3); n > 0 && len(from)+len(s) < 4; n-- {
+		s = append(s, g.dim())
+	}
+	for _, d := range from {
+		if d == 1 {
+			d = g.dim()
+		}
+		s = append(s, d)
+	}
+	if s == nil {
+		s = tensor.Shape{}
+	}
+	return []int{x}, op.Attrs{Shape: s}, true
 }

@@ -1,6 +1,8 @@
 // Package cli holds TapeLab's headless commands: grad, train, ir and export.
-// Each reads a model spec (engine/spec, version 1 JSON) and writes JSON or
-// code to stdout; errors name the file and the JSON path or layer at fault.
+// Each reads a model spec (engine/spec, version 1 JSON), or for grad and ir
+// a program (engine/program), and writes JSON or code to stdout; errors
+// name the file and the JSON path, layer or program line and column at
+// fault.
 package cli
 
 import (
@@ -30,9 +32,9 @@ type Command struct {
 // shows them.
 func Commands() []Command {
 	return []Command{
-		{"grad", "one forward and backward pass of a model on a data file, as JSON", runGrad},
+		{"grad", "one forward and backward pass of a model on a data file, or of a program, as JSON", runGrad},
 		{"train", "train a model and print its losses and final parameters, as JSON lines", runTrain},
-		{"ir", "print a model as tapelab.ir.v1 JSON", runIR},
+		{"ir", "print a model or a program as tapelab.ir.v1 JSON", runIR},
 		{"export", "print a model as runnable PyTorch code", runExport},
 	}
 }

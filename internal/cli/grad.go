@@ -10,7 +10,8 @@ import (
 	"tapelab/engine/tensor"
 )
 
-// runGrad is `go run . grad -model M.json -data D.json`: one forward and
+// runGrad is `go run . grad -model M.json -data D.json` (or
+// `go run . grad -program P`, see gradProgram): one forward and
 // backward pass in train mode, printed as one JSON object
 // {"loss": L, "outputs": [[...], ...], "grads": {"0.weight": [[...]], ...}}.
 // Outputs are the model's output rows (flattened examples); grads hold
@@ -21,8 +22,15 @@ func runGrad(_ context.Context, args []string, stdout, stderr io.Writer) error {
 	flags := NewFlagSet("grad", stderr)
 	model := flags.String("model", "", "model spec `M.json`")
 	data := flags.String("data", "", "data file `D.json`: {\"x\": [[...], ...], \"y\": [...]}")
+	prog := flags.String("program", "", "program file `P` (engine/program) instead of a model and data")
 	if err := parseFlags(flags, args); err != nil {
 		return err
+	}
+	if err := oneSource(flags, *model, *prog); err != nil {
+		return err
+	}
+	if *prog != "" {
+		return gradProgram(*prog, stdout)
 	}
 	sm, m, err := loadModel(*model)
 	if err != nil {

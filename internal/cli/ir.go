@@ -9,7 +9,8 @@ import (
 	"tapelab/engine/nn"
 )
 
-// runIR is `go run . ir -model M.json`: the model as a tapelab.ir.v1 JSON
+// runIR is `go run . ir -model M.json` (or `go run . ir -program P`, see
+// irProgram): the model as a tapelab.ir.v1 JSON
 // document (engine/ir), checked with ir.CheckShapes and lowered with
 // ir.Lower before it is printed.
 func runIR(_ context.Context, args []string, stdout, stderr io.Writer) error {
@@ -18,8 +19,15 @@ func runIR(_ context.Context, args []string, stdout, stderr io.Writer) error {
 	batch := flags.Int("batch", 1, "batch size `N` the graph's shapes are fixed for")
 	mode := flags.String("mode", "eval", "`eval` (dropout off, batch norm on running statistics) or train")
 	loss := flags.Bool("loss", false, "end the graph with the loss (the targets are input 1)")
+	prog := flags.String("program", "", "program file `P` (engine/program) instead of a model")
 	if err := parseFlags(flags, args); err != nil {
 		return err
+	}
+	if err := oneSource(flags, *model, *prog); err != nil {
+		return err
+	}
+	if *prog != "" {
+		return irProgram(*prog, stdout)
 	}
 	var md nn.Mode
 	switch *mode {

@@ -13,8 +13,9 @@ import (
 )
 
 // Error is a fault in a link: Part names where ("prefix", "base64",
-// "deflate", "envelope", "model", "pos.phase", "flags.hide[2]", …), and
-// Msg or Err says what is wrong (Err holds the model spec's *spec.Error).
+// "deflate", "envelope", "model", "program", "pos.phase", "flags.hide[2]",
+// …), and Msg or Err says what is wrong (Err holds the model spec's
+// *spec.Error, or the program's *program.Error naming line and column).
 type Error struct {
 	Part string
 	Msg  string
@@ -30,7 +31,8 @@ func (e *Error) Error() string {
 	return "link " + e.Part + ": " + msg
 }
 
-// Unwrap returns the underlying error (a *spec.Error for the model).
+// Unwrap returns the underlying error (a *spec.Error for the model, a
+// *program.Error for the program).
 func (e *Error) Unwrap() error { return e.Err }
 
 // Decode reads a link fragment, with or without its leading '#', and
@@ -88,14 +90,25 @@ func DecodeJSON(raw []byte) (*State, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(e.Model) == 0 || string(e.Model) == "null" {
+	s := &State{View: e.View}
+	hasModel := len(e.Model) > 0 && string(e.Model) != "null"
+	switch {
+	case hasModel && e.Program != nil:
+		return nil, &Error{Part: "envelope", Msg: "holds both a model and a program; a link carries one"}
+	case e.Program != nil:
+		s.Program = *e.Program
+		if s.Program == "" {
+			return nil, &Error{Part: "program", Msg: "empty"}
+		}
+	case !hasModel:
 		return nil, &Error{Part: "model", Msg: "missing"}
+	default:
+		m, err := spec.Decode(e.Model)
+		if err != nil {
+			return nil, &Error{Part: "model", Err: err}
+		}
+		s.Model = m
 	}
-	m, err := spec.Decode(e.Model)
-	if err != nil {
-		return nil, &Error{Part: "model", Err: err}
-	}
-	s := &State{Model: m, View: e.View}
 	if s.View == "" {
 		s.View = ViewStep
 	}

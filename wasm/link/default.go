@@ -22,7 +22,9 @@ func Default() *State {
 
 // Open decodes fragment; when it is empty it returns Default, and when it is
 // broken it returns Default together with the error, so that the page
-// always has a model to show beside the message.
+// always has a model to show beside the message. A program link is not
+// broken, but the page shows models only: Open returns Default with an
+// *Error saying so (Decode returns the program).
 func Open(fragment string) (*State, error) {
 	if fragment == "" || fragment == "#" {
 		return Default(), nil
@@ -30,6 +32,9 @@ func Open(fragment string) (*State, error) {
 	s, err := Decode(fragment)
 	if err != nil {
 		return Default(), err
+	}
+	if s.Program != "" {
+		return Default(), &Error{Part: "program", Msg: "this link holds a program, and this page opens models only"}
 	}
 	return s, nil
 }

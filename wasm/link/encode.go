@@ -8,6 +8,7 @@ import (
 	"math"
 	"slices"
 
+	"tapelab/engine/program"
 	"tapelab/engine/spec"
 )
 
@@ -17,11 +18,17 @@ func JSON(s *State) ([]byte, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
-	doc, err := spec.Encode(s.Model)
-	if err != nil {
-		return nil, &Error{Part: "model", Err: err}
+	var e envelope
+	if s.Program != "" {
+		text := s.Program
+		e.Program = &text
+	} else {
+		doc, err := spec.Encode(s.Model)
+		if err != nil {
+			return nil, &Error{Part: "model", Err: err}
+		}
+		e.Model = doc
 	}
-	e := envelope{Model: doc}
 	if s.View != ViewStep {
 		e.View = s.View
 	}
@@ -83,14 +90,11 @@ func Pack(raw []byte) (string, error) {
 }
 
 // Validate checks everything Decode checks after parsing: the model
-// document, the view, the position's phase, the modes, the flags' control
-// names and the points.
+// document (or the program, which must parse and check), the view, the
+// position's phase, the modes, the flags' control names and the points.
 func (s *State) Validate() error {
-	if s.Model == nil {
-		return &Error{Part: "model", Msg: "missing"}
-	}
-	if err := s.Model.Validate(); err != nil {
-		return &Error{Part: "model", Err: err}
+	if err := s.validateSource(); err != nil {
+		return err
 	}
 	switch s.View {
 	case "", ViewStep, ViewTrain:
@@ -167,6 +171,34 @@ func (p *Points) check(m *spec.Model, part string) error {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return &Error{Part: fmt.Sprintf("%s.y[%d]", part, i), Msg: "not a finite number"}
 		}
+	}
+	return nil
+}
+
+// validateSource checks that s holds a valid model or a valid program, and
+// nothing a program cannot have.
+func (s *State) validateSource() error {
+	if s.Program == "" {
+		if s.Model == nil {
+			return &Error{Part: "model", Msg: "missing"}
+		}
+		if err := s.Model.Validate(); err != nil {
+			return &Error{Part: "model", Err: err}
+		}
+		return nil
+	}
+	switch {
+	case s.Model != nil:
+		return &Error{Part: "envelope", Msg: "holds both a model and a program; a link carries one"}
+	case s.Points != nil:
+		return &Error{Part: "points", Msg: "belong to a model; a program's data are its inputs"}
+	case s.Batch != nil:
+		return &Error{Part: "batch", Msg: "belongs to a model; a program's data are its inputs"}
+	case s.View == ViewTrain:
+		return &Error{Part: "view", Msg: "a program has no training view (want step)"}
+	}
+	if _, err := program.Parse(s.Program); err != nil {
+		return &Error{Part: "program", Err: err}
 	}
 	return nil
 }

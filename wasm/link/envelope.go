@@ -11,13 +11,14 @@ import (
 // envelope is the JSON inside a link; writeJSON writes its fields in this
 // order, leaving out the empty ones.
 type envelope struct {
-	Model  []byte // the model document as written
-	View   string
-	Pos    *posJSON
-	Modes  *modesJSON
-	Flags  *flagsJSON
-	Points *pointsJSON
-	Batch  *pointsJSON
+	Model   []byte // the model document as written
+	Program *string
+	View    string
+	Pos     *posJSON
+	Modes   *modesJSON
+	Flags   *flagsJSON
+	Points  *pointsJSON
+	Batch   *pointsJSON
 }
 
 type posJSON struct {
@@ -44,8 +45,13 @@ type pointsJSON struct {
 func (e *envelope) writeJSON() ([]byte, error) {
 	var w jsontext.Writer
 	w.Object()
-	w.Key("model")
-	w.Raw(e.Model)
+	if e.Program != nil {
+		w.Key("program")
+		w.String(*e.Program)
+	} else {
+		w.Key("model")
+		w.Raw(e.Model)
+	}
 	if e.View != "" {
 		w.Key("view")
 		w.String(e.View)
@@ -147,6 +153,10 @@ func decodeEnvelope(raw []byte) (*envelope, error) {
 		switch key {
 		case "model":
 			e.Model = raw[v.Start:v.End]
+		case "program":
+			var p string
+			p, err = str(v, path)
+			e.Program = &p
 		case "view":
 			e.View, err = str(v, path)
 		case "pos":
@@ -227,7 +237,7 @@ func members(v *jsontext.Value, path, prefix string, fn func(key string, v *json
 		}
 		if err := fn(m.Key, m.Value, jsontext.Join(prefix, m.Key)); err == errUnknown {
 			return &Error{Part: "envelope", Msg: "unknown field " + strconv.Quote(m.Key) +
-				" (want model, view, pos, modes, flags, points, batch and their fields)"}
+				" (want model or program, view, pos, modes, flags, points, batch and their fields)"}
 		} else if err != nil {
 			return err
 		}

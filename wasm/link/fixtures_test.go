@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"tapelab/engine/nn"
+	"tapelab/engine/program"
 	"tapelab/engine/spec"
 	"tapelab/engine/tensor"
 	"tapelab/engine/train"
@@ -17,7 +18,9 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the v1 link fixtures in testdata (only when adding a fixture: existing ones must never change)")
 
-// fixture is one kept version 1 link: testdata/NAME.link holds the link as
+// fixture is one kept version 1 link (model links, and since programs
+// joined, program links, kept under testdata/programs because the page
+// opens models only until it has a Program mode; e2e opens testdata/*.link): testdata/NAME.link holds the link as
 // the v1 encoder wrote it and testdata/NAME.json its envelope, and want is
 // the state it must keep decoding to.
 type fixture struct {
@@ -92,6 +95,16 @@ var fixtures = []fixture{
 		s.Pos = Position{Phase: PhaseForward, Node: 8}
 		return s
 	}},
+	{"programs/micrograd", func(*testing.T) *State {
+		ex := program.Examples()[0]
+		return &State{Program: "# " + ex.Caption + "\n" + ex.Text, View: ViewStep,
+			Pos: Position{Phase: PhaseBackward, Node: 5}, Modes: app.Modes{Compiled: true}}
+	}},
+	{"programs/mlp", func(*testing.T) *State {
+		return &State{Program: program.Examples()[4].Text, View: ViewStep,
+			Pos: Position{Phase: PhaseDone, Node: -1}, Modes: app.Modes{Single: true},
+			Flags: Flags{Presenter: true, Lock: []string{"model"}}}
+	}},
 	{"points", func(*testing.T) *State {
 		m := spec.New(tensor.Shape{2}, nn.MSE, nn.NewLinear(4), nn.ReLU{}, nn.NewLinear(1))
 		m.Seed = 11
@@ -156,6 +169,16 @@ func TestFixtures(t *testing.T) {
 // canonical encoding (which covers parameters bit for bit).
 func equalStates(t *testing.T, got, want *State) {
 	t.Helper()
+	if want.Model == nil || got.Model == nil {
+		if want.Model != nil || got.Model != nil || got.Program != want.Program {
+			t.Errorf("program %q (model %v), want program %q (model %v)", got.Program, got.Model != nil, want.Program, want.Model != nil)
+		}
+		gs, ws := *got, *want
+		if !reflect.DeepEqual(gs, ws) {
+			t.Errorf("state:\n got %+v\nwant %+v", gs, ws)
+		}
+		return
+	}
 	g, err := spec.Encode(got.Model)
 	if err != nil {
 		t.Fatal(err)

@@ -14,6 +14,8 @@ import (
 // envelopes; testdata/fuzz/FuzzDecodeLink keeps the inputs fuzzing found.
 func FuzzDecodeLink(f *testing.F) {
 	files, _ := filepath.Glob(filepath.Join("testdata", "*.link"))
+	programs, _ := filepath.Glob(filepath.Join("testdata", "programs", "*.link"))
+	files = append(files, programs...)
 	for _, name := range files {
 		data, err := os.ReadFile(name)
 		if err != nil {
@@ -26,6 +28,13 @@ func FuzzDecodeLink(f *testing.F) {
 	}
 	for _, s := range []string{"", "#", "#v1.", "#v1.AAAA", "#v2.x", "v1.____", "#activation=tanh&batchSize=10"} {
 		f.Add(s)
+	}
+	for _, env := range []string{`{"program":"a = param(2)\nb = a * a\n","pos":{"phase":"backward","node":1}}`, `{"program":"b = a"}`} {
+		l, err := Pack([]byte(env))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(l)
 	}
 	f.Fuzz(func(t *testing.T, fragment string) {
 		s, err := Decode(fragment)

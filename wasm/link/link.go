@@ -14,7 +14,18 @@
 //	 "points": {"x": [[0.1, 0.2], …], "y": [1, …]}}
 //
 // in which every field but model is optional and absent when it holds its
-// default. Encode is canonical (equal states give equal links). Decode is
+// default.
+//
+// A program link (engine/program) carries the program's text, exactly as
+// written, in place of the model, with the same optional view (step only),
+// pos, modes and flags:
+//
+//	{"program": "a = param(2.0)\nb = a * a\n", "pos": {"phase": "backward", "node": 2}}
+//
+// An envelope holds a model or a program, never both; points and batch
+// belong to models. This is still version 1: the prefix, the deflate
+// dictionary and every model link are unchanged (older pages refuse the
+// unknown "program" field, as they must). Encode is canonical (equal states give equal links). Decode is
 // strict: a bad prefix, broken base64, a cut deflate stream, unknown or
 // ill-typed fields and any fault the model spec finds are errors of type
 // *Error naming the part of the link at fault. Version 1 links are kept as
@@ -57,6 +68,9 @@ type State struct {
 	// (learning rate, momentum, Adam's betas, weight decay), batch size and
 	// steps, and, when set, the parameter values (trained weights).
 	Model *spec.Model
+	// Program, when not empty, is a program's text (engine/program), and
+	// Model is nil: the link opens the program instead of a model.
+	Program string
 	// Points, when not nil, are the user's own examples, used instead of
 	// the generated dataset.
 	Points *Points
