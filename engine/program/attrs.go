@@ -45,6 +45,7 @@ var opAttrs = map[string][]attr{
 	"max_pool2d":      {{"kernel", attrInt, nil}, {"stride", attrInt, nil}}, // stride defaults to kernel
 	"batch_norm":      {{"eps", attrFloat, def(1e-5)}},
 	"batch_norm_eval": {{"eps", attrFloat, def(1e-5)}},
+	"layer_norm":      {{"eps", attrFloat, def(1e-5)}},
 }
 
 // maxElements bounds the size of every value a program makes, so that a

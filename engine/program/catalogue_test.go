@@ -51,6 +51,7 @@ var calls = map[string]string{
 	"max_pool2d":      "y = max_pool2d(reshape(m, shape=[1, 1, 2, 2]), kernel=2)",
 	"batch_norm":      "y = batch_norm(a, v, v)",
 	"batch_norm_eval": "y = batch_norm_eval(a, v, v, [0, 1], [1, 2], eps=0.001)",
+	"layer_norm":      "y = layer_norm(a, v, v, eps=0.001)",
 }
 
 // callPrelude defines the values the calls use: a and m are [2 2]
