@@ -46,6 +46,9 @@ func TestNamesAndSeed(t *testing.T) {
 	if p.Output() != 3 || !p.OnesSeed() || p.Seed().Shape.String() != "[2]" {
 		t.Errorf("output %d, ones %v, seed %v", p.Output(), p.OnesSeed(), p.Seed())
 	}
+	if st := p.Statements(); len(st) != 4 || st[2].Name != "y" || st[2].Expr.At() != (Pos{3, 7}) {
+		t.Errorf("statements %+v", st)
+	}
 	if name, at := p.OutputVar(); name != "z" || at != (Pos{4, 1}) {
 		t.Errorf("output variable %s at %v", name, at)
 	}

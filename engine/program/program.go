@@ -43,6 +43,11 @@ type step struct {
 	pos   Pos
 }
 
+// Statements returns the parsed statements, in order: the syntax tree the
+// canonical text is printed from (an editor can map a line to its
+// statement). The expressions are shared and must not be modified.
+func (p *Program) Statements() []Stmt { return append([]Stmt(nil), p.stmts...) }
+
 // Leaves returns the params and inputs in statement order (node ids 0, 1, …).
 func (p *Program) Leaves() []Leaf { return append([]Leaf(nil), p.leaves...) }
 
