@@ -10,11 +10,11 @@ import (
 )
 
 // legend draws the colour scale shared by values and gradients.
-func legend(doc document) elem {
-	l := el(doc, "div", "class", "legend", "aria-label", "Colour scale: blue is negative, white zero, orange positive")
-	add(l, textEl(doc, "span", "legend-title", "scale"))
+func legend(doc *document) elem {
+	l := doc.el("div", "class", "legend", "aria-label", "Colour scale: blue is negative, white zero, orange positive")
+	add(l, doc.txt("span", "scale", "class", "legend-title"))
 	for _, t := range app.LegendTicks() {
-		s := textEl(doc, "span", "swatch mono", app.Num(t))
+		s := doc.txt("span", app.Num(t), "class", "swatch mono")
 		s.SetStyle("background", app.Colour(t))
 		s.SetStyle("color", app.InkOn(t))
 		l.AppendChild(s)
@@ -33,8 +33,8 @@ type strip struct {
 	shown bool
 }
 
-func newStrip(doc document, class string, y float64, label string, size int, w float64) strip {
-	st := strip{g: svgEl(doc, "g", "class", "strip "+class, "transform", "translate(8 "+f1(y)+")", "visibility", "hidden")}
+func newStrip(doc *document, class string, y float64, label string, size int, w float64) strip {
+	st := strip{g: doc.svg("g", "class", "strip "+class, "transform", "translate(8 "+f1(y)+")", "visibility", "hidden")}
 	st.g.AppendChild(svgText(doc, "strip-label mono", 0, 11, label))
 	if size == 1 {
 		st.num = svgText(doc, "strip-num mono", 15, 11.5, "")
@@ -44,7 +44,7 @@ func newStrip(doc document, class string, y float64, label string, size int, w f
 	st.idx = app.StripSample(size)
 	cw := (w - 15) / float64(len(st.idx))
 	for k := range st.idx {
-		c := svgEl(doc, "rect", "x", f1(15+float64(k)*cw), "y", "1", "width", f1(math.Max(cw-1, 1)), "height", "12")
+		c := doc.svg("rect", "x", f1(15+float64(k)*cw), "y", "1", "width", f1(math.Max(cw-1, 1)), "height", "12")
 		st.g.AppendChild(c)
 		st.cells = append(st.cells, c)
 	}

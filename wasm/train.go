@@ -5,9 +5,7 @@ package main
 import (
 	"fmt"
 	"math"
-	"reflect"
 	"strconv"
-	"syscall/js"
 	"time"
 
 	"tapelab/engine/spec"
@@ -33,9 +31,9 @@ type trainSettings struct {
 // play, pause, one batch, reset; the decision boundary (or fitted curve)
 // with the data; the loss chart and the figures; the data controls.
 type trainView struct {
-	u    jsui
+	u    *document
 	pv   *playground
-	root js.Value
+	root elem
 	ctl  trainControls
 	plot *plot
 	loss *chart
@@ -53,7 +51,7 @@ type trainView struct {
 	showStep func() // switches to the stepping view
 }
 
-func newTrainView(u jsui, pv *playground) *trainView {
+func newTrainView(u *document, pv *playground) *trainView {
 	v := &trainView{u: u, pv: pv, set: trainSettings{
 		Dataset: pv.dataset, Data: train.DefaultData(pv.dataset), Optimizer: train.DefaultOptimizer("sgd"), Batch: spec.DefaultBatchSize,
 	}, onChange: func() {}, showStep: func() {}}
@@ -63,9 +61,6 @@ func newTrainView(u jsui, pv *playground) *trainView {
 	v.ctl = newTrainControls(v)
 	return v
 }
-
-// now is performance.now() in ms.
-func jsNow() float64 { return js.Global().Get("performance").Call("now").Float() }
 
 // specModel is the model document the view trains: the editor's model with
 // the view's dataset and hyperparameters (and params, when given).
@@ -93,11 +88,11 @@ func (v *trainView) classes() int {
 	if name == pointsDataset {
 		name = v.set.Data.Name
 	}
-	switch name {
-	case "circle", "xor", "gauss", "spiral", "moons":
-		return 2
+	_, classes, err := app.DataShape(name)
+	if err != nil {
+		return 0
 	}
-	return 0
+	return classes
 }
 
 // reset builds a fresh session: seeded weights unless keep is set and the
@@ -106,9 +101,9 @@ func (v *trainView) classes() int {
 func (v *trainView) reset(keep bool) {
 	var params map[string]*tensor.Tensor
 	doc := v.pv.pg.Doc()
-	if keep && v.sess != nil && reflect.DeepEqual(doc, v.doc) {
+	if keep && v.sess != nil && doc.Equal(v.doc) {
 		params = v.sess.Params()
-	} else if keep && v.params != nil && reflect.DeepEqual(doc, v.doc) {
+	} else if keep && v.params != nil && doc.Equal(v.doc) {
 		params = v.params
 	}
 	v.build(params)
@@ -148,8 +143,8 @@ func (v *trainView) build(params map[string]*tensor.Tensor) {
 
 // message shows msg (or clears it) in the view's alert line.
 func (v *trainView) message(msg string) {
-	v.ctl.msg.Set("textContent", msg)
-	show(v.ctl.msg, msg != "")
+	v.ctl.msg.SetTextContent(msg)
+	v.ctl.msg.show(msg != "")
 }
 
 // play starts or pauses training.
@@ -183,33 +178,33 @@ func (v *trainView) loop() {
 	}()
 	chunk := 1
 	for v.running {
-		if !reflect.DeepEqual(v.pv.pg.Doc(), v.doc) { // edited while training
+		if !v.pv.pg.Doc().Equal(v.doc) { // edited while training
 			v.reset(false)
 			if v.sess == nil {
 				break
 			}
 		}
 		s := v.sess
-		t0 := jsNow()
+		t0 := now()
 		ran := 0
-		for jsNow()-t0 < 12 {
+		for now()-t0 < 12 {
 			n, err := s.Run(chunk)
 			ran += n
 			if err != nil {
 				v.stopped(err)
 				return
 			}
-			if jsNow()-t0 < 4 {
+			if now()-t0 < 4 {
 				chunk = min(chunk*2, 256)
 			}
 		}
-		dt := jsNow() - t0
+		dt := now() - t0
 		if r := float64(ran) / dt * 1000; v.rate == 0 {
 			v.rate = r
 		} else {
 			v.rate = 0.8*v.rate + 0.2*r
 		}
-		if jsNow()-v.lastDraw > 60 {
+		if now()-v.lastDraw > 60 {
 			v.render()
 		}
 		time.Sleep(time.Millisecond)
@@ -273,11 +268,11 @@ func (v *trainView) inspect() {
 
 // render draws the picture, the chart and the figures.
 func (v *trainView) render() {
-	v.lastDraw = jsNow()
+	v.lastDraw = now()
 	defer v.onChange()
 	s := v.sess
 	if s == nil {
-		v.root.Call("setAttribute", "data-steps", "0")
+		v.root.SetAttribute("data-steps", "0")
 		return
 	}
 	if err := v.plot.draw(s); err != nil {
@@ -286,9 +281,9 @@ func (v *trainView) render() {
 	v.loss.draw(s.History())
 	last := s.Last()
 	c := v.ctl
-	c.steps.Set("textContent", strconv.Itoa(s.Steps()))
-	c.trainLoss.Set("textContent", figure(last.Train.Loss))
-	c.testLoss.Set("textContent", figure(last.Test.Loss))
+	c.steps.SetTextContent(strconv.Itoa(s.Steps()))
+	c.trainLoss.SetTextContent(figure(last.Train.Loss))
+	c.testLoss.SetTextContent(figure(last.Test.Loss))
 	acc := "—"
 	if !math.IsNaN(last.Train.Accuracy) {
 		acc = fmt.Sprintf("%.1f%% / %.1f%%", 100*last.Train.Accuracy, 100*last.Test.Accuracy)
@@ -296,20 +291,20 @@ func (v *trainView) render() {
 			acc = fmt.Sprintf("%.1f%% / —", 100*last.Train.Accuracy)
 		}
 	}
-	c.acc.Set("textContent", acc)
+	c.acc.SetTextContent(acc)
 	rate := "—"
 	if v.rate > 0 {
 		rate = strconv.Itoa(int(math.Round(v.rate)))
 	}
-	c.rate.Set("textContent", rate)
+	c.rate.SetTextContent(rate)
 	tr, te := s.Sets()
-	c.counts.Set("textContent", fmt.Sprintf("%d training, %d test examples", tr.Len(), te.Len()))
+	c.counts.SetTextContent(fmt.Sprintf("%d training, %d test examples", tr.Len(), te.Len()))
 	r := v.root
-	r.Call("setAttribute", "data-steps", strconv.Itoa(s.Steps()))
-	r.Call("setAttribute", "data-train-loss", strconv.FormatFloat(last.Train.Loss, 'g', -1, 64))
-	r.Call("setAttribute", "data-test-loss", strconv.FormatFloat(last.Test.Loss, 'g', -1, 64))
-	r.Call("setAttribute", "data-accuracy", strconv.FormatFloat(last.Train.Accuracy, 'g', -1, 64))
-	r.Call("setAttribute", "data-examples", strconv.Itoa(tr.Len()+te.Len()))
+	r.SetAttribute("data-steps", strconv.Itoa(s.Steps()))
+	r.SetAttribute("data-train-loss", strconv.FormatFloat(last.Train.Loss, 'g', -1, 64))
+	r.SetAttribute("data-test-loss", strconv.FormatFloat(last.Test.Loss, 'g', -1, 64))
+	r.SetAttribute("data-accuracy", strconv.FormatFloat(last.Train.Accuracy, 'g', -1, 64))
+	r.SetAttribute("data-examples", strconv.Itoa(tr.Len()+te.Len()))
 	v.ctl.legend(s.Classification())
 }
 
