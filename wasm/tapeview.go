@@ -64,7 +64,7 @@ func newTapeView(pv *playground) *tapeView {
 	v.svg = doc.svg("svg", "id", "tape", "role", "img", "aria-label", "The tape of one training step, drawn left to right. The text list below reads the same tape.")
 	defs := doc.svg("defs")
 	defs.SetInnerHTML(`<marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0 0 L10 5 L0 10 z" fill="context-stroke"/></marker>` +
-		`<pattern id="hatch" width="8" height="8" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="8" height="8" fill="#f3f3f1"/><line x1="0" y1="0" x2="0" y2="8" stroke="#cfcfca" stroke-width="3"/></pattern>`)
+		`<pattern id="hatch" width="8" height="8" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect class="hatch-bg" width="8" height="8"/><line class="hatch-line" x1="0" y1="0" x2="0" y2="8" stroke-width="3"/></pattern>`)
 	v.world = doc.svg("g", "class", "world")
 	add(v.svg, defs, v.world)
 	add(v.root, bar, v.svg)
@@ -115,30 +115,30 @@ func (v *tapeView) build(s *app.Stepper, lay *layout.Layout) {
 		g := doc.svg("g", "class", "node "+kind, "data-node", strconv.Itoa(i), "id", "node-"+strconv.Itoa(i), "transform", "translate("+f1(b.X)+" "+f1(b.Y)+")")
 		w := f1(b.W)
 		add(g,
-			doc.svg("rect", "class", "ring", "x", "-5", "y", "-5", "width", f1(b.W+10), "height", f1(b.H+10), "rx", "10"),
+			doc.svg("rect", "class", "ring", "x", f1(-app.RingPad), "y", f1(-app.RingPad), "width", f1(b.W+2*app.RingPad), "height", f1(b.H+2*app.RingPad), "rx", "10"),
 			doc.svg("rect", "class", "box", "width", w, "height", f1(b.H), "rx", boxRadius(n.Kind)),
-			svgText(doc, "title-text", 9, 22, n.Title()),
-			svgText(doc, "shape-text mono", 9, 42, n.Shape.String()),
+			svgText(doc, "title-text", app.TitlePx, app.BoxInset, app.TitleY, n.Title()),
+			svgText(doc, "shape-text mono", app.ShapePx, app.BoxInset, app.ShapeY, n.Shape.String()),
 		)
 		if n.Role != "" || n.Kind == autograd.Param {
 			tag := n.Role
 			if tag == "" {
 				tag = "param"
 			}
-			t := svgText(doc, "role-text", b.W-9, 42, tag)
+			t := svgText(doc, "role-text", app.RolePx, b.W-app.BoxInset, app.ShapeY, tag)
 			t.SetAttribute("text-anchor", "end")
 			g.AppendChild(t)
 		}
 		size := n.Shape.Size()
 		be := boxEls{g: g,
-			valStrip:  newStrip(doc, "val", 51, "v", size, b.W-18),
-			gradStrip: newStrip(doc, "grad", 67, "g", size, b.W-18),
+			valStrip:  newStrip(doc, "val", app.ValueY, "v", size, app.StripW(b.W)),
+			gradStrip: newStrip(doc, "grad", app.GradY, "g", size, app.StripW(b.W)),
 		}
 		// The state badge is a tab on the box's top edge, right-aligned,
 		// so it takes none of the title's width.
-		tab := doc.svg("g", "class", "badge-tab", "transform", "translate("+f1(b.W-8)+" 0)", "visibility", "hidden")
-		be.badgeBg = doc.svg("rect", "class", "badge-bg", "y", "-9", "height", "17", "rx", "8.5")
-		be.badge = svgText(doc, "badge", -6, 4, "")
+		tab := doc.svg("g", "class", "badge-tab", "transform", "translate("+f1(b.W-app.BadgeRight)+" 0)", "visibility", "hidden")
+		be.badgeBg = doc.svg("rect", "class", "badge-bg", "y", f1(-app.BadgeH/2), "height", f1(app.BadgeH), "rx", f1(app.BadgeH/2))
+		be.badge = svgText(doc, "badge", app.BadgePx, -6, 4, "")
 		be.badge.SetAttribute("text-anchor", "end")
 		add(tab, be.badgeBg, be.badge)
 		be.tab = tab
@@ -157,8 +157,9 @@ func boxRadius(k autograd.Kind) string {
 	return "5"
 }
 
-func svgText(doc *document, class string, x, y float64, s string) elem {
-	t := doc.svg("text", "class", class, "x", f1(x), "y", f1(y))
+// svgText returns an SVG text of class at (x, y), size px.
+func svgText(doc *document, class string, px, x, y float64, s string) elem {
+	t := doc.svg("text", "class", class, "font-size", f1(px), "x", f1(x), "y", f1(y))
 	t.SetTextContent(s)
 	return t
 }
@@ -197,7 +198,7 @@ func (v *tapeView) update(s *app.Stepper, i int, st app.State, values bool) {
 		if badge == "" {
 			b.tab.SetAttribute("visibility", "hidden")
 		} else {
-			w := 12 + 7.4*float64(len([]rune(badge)))
+			w := app.BadgeW(badge)
 			b.badgeBg.SetAttribute("x", f1(-w))
 			b.badgeBg.SetAttribute("width", f1(w))
 			b.tab.SetAttribute("visibility", "visible")

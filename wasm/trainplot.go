@@ -80,8 +80,29 @@ func (p *plot) toCanvas(x, y float64) (px, py float64) {
 	return (x - b.X0) / (b.X1 - b.X0) * p.size, (b.Y1 - y) / (b.Y1 - b.Y0) * p.size
 }
 
+// palette holds the page's colours for canvas drawing, read from the
+// stylesheet's custom properties (static/style.css) at each draw, so that
+// the canvas follows the page's palette, presenter mode included.
+type palette struct {
+	surface, ink, muted, frame, neg, pos, test, outline string
+	// stroke is 1.5 in presenter mode (thicker strokes), else 1.
+	stroke float64
+}
+
+func readPalette(u *document) palette {
+	r := u.root()
+	k := 1.0
+	if r.HasClass("presenter") {
+		k = 1.5
+	}
+	return palette{surface: r.Style("--surface"), ink: r.Style("--ink"), muted: r.Style("--muted"),
+		frame: r.Style("--field-line"), neg: r.Style("--scale-neg"), pos: r.Style("--scale-pos"),
+		test: r.Style("--test-ink"), outline: r.Style("--point-outline"), stroke: k}
+}
+
 // draw paints the session's picture.
 func (p *plot) draw(s *trainer.Session) error {
+	pal := readPalette(p.u)
 	p.bounds = s.Bounds()
 	c := p.canvas
 	c.clear(p.size, p.size)
@@ -98,12 +119,12 @@ func (p *plot) draw(s *trainer.Session) error {
 		}
 		p.field.put()
 		c.drawPixels(p.field, p.size, p.size)
-		p.points(te, s.Classification(), true)
-		p.points(tr, s.Classification(), false)
+		p.points(pal, te, s.Classification(), true)
+		p.points(pal, tr, s.Classification(), false)
 	} else {
-		c.background("#ffffff", p.size, p.size)
-		p.curvePoints(te, true)
-		p.curvePoints(tr, false)
+		c.background(pal.surface, p.size, p.size)
+		p.curvePoints(pal, te, true)
+		p.curvePoints(pal, tr, false)
 		xs, ys, err := s.Curve(p.bounds, 120)
 		if err != nil {
 			return err
@@ -117,28 +138,20 @@ func (p *plot) draw(s *trainer.Session) error {
 				c.lineTo(px, py)
 			}
 		}
-		c.stroke("#1d1d1f", strokeScale(p.u)*2.5)
+		c.stroke(pal.ink, pal.stroke*2.5)
 	}
 	c.beginPath()
 	c.rect(0.5, 0.5, p.size-1, p.size-1)
-	c.stroke("#c4c4c0", 1)
+	c.stroke(pal.frame, 1)
 	return nil
-}
-
-// strokeScale is 1.5 in presenter mode (thicker strokes), else 1.
-func strokeScale(u *document) float64 {
-	if u.root().HasClass("presenter") {
-		return 1.5
-	}
-	return 1
 }
 
 // points draws 2-D examples: class 0 as circles, class 1 as squares (shape
 // as well as colour), regression targets on the value scale; test points
 // hollow.
-func (p *plot) points(d *train.Dataset, classes, test bool) {
+func (p *plot) points(pal palette, d *train.Dataset, classes, test bool) {
 	c := p.canvas
-	k := strokeScale(p.u)
+	k := pal.stroke
 	r := 3.6 * k
 	for i := 0; i < d.Len(); i++ {
 		x, y := d.X.Data[2*i], d.X.Data[2*i+1]
@@ -162,20 +175,20 @@ func (p *plot) points(d *train.Dataset, classes, test bool) {
 		}
 		c.fill(col)
 		if classes {
-			c.stroke("#ffffff", 1*k)
+			c.stroke(pal.surface, 1*k)
 		} else { // values near 0 are near white: outline them
-			c.stroke("#4a4a48", 0.8*k)
+			c.stroke(pal.outline, 0.8*k)
 		}
 	}
 }
 
 // curvePoints draws 1-D examples as (x, target) dots.
-func (p *plot) curvePoints(d *train.Dataset, test bool) {
+func (p *plot) curvePoints(pal palette, d *train.Dataset, test bool) {
 	c := p.canvas
-	k := strokeScale(p.u)
-	col := "#0877bd"
+	k := pal.stroke
+	col := pal.neg
 	if test {
-		col = "#f59322"
+		col = pal.pos
 	}
 	for i := 0; i < d.Len(); i++ {
 		px, py := p.toCanvas(d.X.Data[i], d.Y.Data[i])
@@ -198,9 +211,10 @@ func newChart(u *document, w, h int) *chart {
 }
 
 func (c *chart) draw(h []trainer.Record) {
+	pal := readPalette(c.u)
 	x := c.canvas
 	x.clear(c.w, c.h)
-	x.background("#ffffff", c.w, c.h)
+	x.background(pal.surface, c.w, c.h)
 	if len(h) == 0 {
 		return
 	}
@@ -228,7 +242,7 @@ func (c *chart) draw(h []trainer.Record) {
 	}
 	last := math.Max(1, float64(h[len(h)-1].Step))
 	const pad = 4.0
-	k := strokeScale(c.u)
+	k := pal.stroke
 	line := func(get func(trainer.Record) float64, colour string, dash ...any) {
 		x.beginPath()
 		started := false
@@ -248,11 +262,11 @@ func (c *chart) draw(h []trainer.Record) {
 		}
 		x.stroke(colour, 2*k, dash...)
 	}
-	line(func(r trainer.Record) float64 { return r.Test.Loss }, "#b35c00", 6*k, 4*k)
-	line(func(r trainer.Record) float64 { return r.Train.Loss }, "#1d1d1f")
+	line(func(r trainer.Record) float64 { return r.Test.Loss }, pal.test, 6*k, 4*k)
+	line(func(r trainer.Record) float64 { return r.Train.Loss }, pal.ink)
 	label := "max " + app.Num(top)
 	if logScale {
 		label += " · log scale, min " + app.Num(low)
 	}
-	x.fillText(label, pad+2, 12*k, "#5f6368", strconv.Itoa(int(11*k))+"px system-ui, sans-serif")
+	x.fillText(label, pad+2, 12*k, pal.muted, strconv.Itoa(int(11*k))+"px system-ui, sans-serif")
 }
