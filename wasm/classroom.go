@@ -6,27 +6,6 @@ import (
 	"tapelab/wasm/link"
 )
 
-// controlSelectors maps each classroom control (link.Controls) to the page
-// elements it hides or locks: the playground's regions by their classes
-// and ids, the training view's by data-control.
-var controlSelectors = map[string]string{
-	"dataset":   `#playground .top-bar label.dataset, [data-control="dataset"]`,
-	"model":     `#playground .editor`,
-	"modes":     `#playground .top-bar .modes`,
-	"stepper":   `#playground .stepper`,
-	"train":     `[data-control="train"]`,
-	"lr":        `[data-control="lr"]`,
-	"batch":     `[data-control="batch"]`,
-	"optimizer": `[data-control="optimizer"]`,
-	"l2":        `[data-control="l2"]`,
-	"noise":     `[data-control="noise"]`,
-	"split":     `[data-control="split"]`,
-	"points":    `[data-control="points"]`,
-	"share":     `[data-control="share"]`,
-	"export":    `[data-control="export"]`,
-	"views":     `[data-control="views"]`,
-}
-
 // classroomPanel offers TensorFlow Playground's "use it in a classroom"
 // checkboxes: hide or lock each control, embed mode, then the link.
 func (sh *shell) classroomPanel() elem {
@@ -39,6 +18,7 @@ func (sh *shell) classroomPanel() elem {
 		c := c
 		hide := u.el("input", "type", "checkbox", "id", "hide-"+c, "aria-label", "Hide "+c)
 		lock := u.el("input", "type", "checkbox", "id", "lock-"+c, "aria-label", "Lock "+c)
+		sh.boxes[c] = [2]elem{hide, lock}
 		u.listen(hide, "change", "hide "+c, func(event) {
 			sh.flags.Hide = setIn(sh.flags.Hide, c, hide.Checked())
 			sh.applyFlags()
@@ -55,6 +35,7 @@ func (sh *shell) classroomPanel() elem {
 		table.AppendChild(row)
 	}
 	embed := u.el("input", "type", "checkbox", "id", "flag-embed")
+	sh.embedBox = embed
 	u.listen(embed, "change", "embed", func(event) {
 		sh.flags.Embed = embed.Checked()
 		sh.applyFlags()
@@ -87,37 +68,30 @@ func (sh *shell) applyFlags() {
 	html.ToggleClass("embed", f.Embed)
 	html.ToggleClass("presenter", f.Presenter)
 	html.ToggleClass("explaining", f.Explain)
-	for _, c := range link.Controls() {
-		hidden, locked := f.Hidden(c), contains(f.Lock, c)
-		u.queryAll(controlSelectors[c], func(e elem) {
-			if hidden {
-				e.SetAttribute("data-hidden-by", "classroom")
-			} else {
-				e.RemoveAttribute("data-hidden-by")
-			}
-			if locked {
-				e.SetAttribute("inert", "")
-				e.SetAttribute("data-locked", "true")
-			} else if e.HasAttribute("data-locked") {
-				e.RemoveAttribute("inert")
-				e.RemoveAttribute("data-locked")
-			}
-		})
-		if box := u.query("#hide-" + c); box.ok() {
-			box.SetChecked(hidden)
+	// Each region a classroom control governs says so in its data-control
+	// attribute (the views set it when they build the region).
+	u.queryAll("[data-control]", func(e elem) {
+		c := e.GetAttribute("data-control")
+		if f.Hidden(c) {
+			e.SetAttribute("data-hidden-by", "classroom")
+		} else {
+			e.RemoveAttribute("data-hidden-by")
 		}
-		if box := u.query("#lock-" + c); box.ok() {
-			box.SetChecked(locked)
+		if contains(f.Lock, c) {
+			e.SetAttribute("inert", "")
+			e.SetAttribute("data-locked", "true")
+		} else if e.HasAttribute("data-locked") {
+			e.RemoveAttribute("inert")
+			e.RemoveAttribute("data-locked")
 		}
+	})
+	for c, b := range sh.boxes {
+		b[0].SetChecked(f.Hidden(c))
+		b[1].SetChecked(contains(f.Lock, c))
 	}
-	if box := u.query("#flag-embed"); box.ok() {
-		box.SetChecked(f.Embed)
-	}
-	for id, on := range map[string]bool{"#presenter-toggle": f.Presenter, "#explain-toggle": f.Explain} {
-		if b := u.query(id); b.ok() {
-			b.SetAttribute("aria-pressed", boolStr(on))
-		}
-	}
+	sh.embedBox.SetChecked(f.Embed)
+	sh.presenterBtn.SetAttribute("aria-pressed", boolStr(f.Presenter))
+	sh.explainBtn.SetAttribute("aria-pressed", boolStr(f.Explain))
 	sh.ex.root.show(f.Explain)
 	sh.ex.refresh()
 	sh.linkSync.changed()

@@ -24,7 +24,7 @@ type editorView struct {
 func newEditorView(pv *playground) *editorView {
 	doc := pv.doc
 	v := &editorView{pv: pv, local: map[int]string{}}
-	v.root = doc.el("section", "class", "editor", "aria-labelledby", "model-title", "id", "editor")
+	v.root = doc.el("section", "class", "editor", "data-control", "model", "aria-labelledby", "model-title", "id", "editor")
 	bar := doc.el("div", "class", "region-bar")
 	h := doc.el("h2", "id", "model-title")
 	h.SetTextContent("Model")
@@ -37,6 +37,10 @@ func newEditorView(pv *playground) *editorView {
 	add(v.root, bar, v.list)
 	return v
 }
+
+// forget drops the settings that did not parse: after an undo, a redo or
+// a structural edit they no longer belong to their rows.
+func (v *editorView) forget() { v.local = map[int]string{} }
 
 // render redraws the editor from the playground's document.
 func (v *editorView) render() {
@@ -163,7 +167,7 @@ func (v *editorView) addRow(n int) elem {
 			return
 		}
 		d := v.pv.pg.Doc()
-		v.local = map[int]string{}
+		v.forget()
 		v.pv.edit(d.Insert(max(len(d.Layers)-1, 0), l))
 	}, "id", "add-layer"))
 	return li
@@ -172,7 +176,7 @@ func (v *editorView) addRow(n int) elem {
 func (v *editorView) move(i, j int) {
 	d, err := v.pv.pg.Doc().Move(i, j)
 	if err == nil {
-		v.local = map[int]string{}
+		v.forget()
 		v.pv.edit(d)
 	}
 }
@@ -180,7 +184,7 @@ func (v *editorView) move(i, j int) {
 func (v *editorView) remove(i int) {
 	d, err := v.pv.pg.Doc().Remove(i)
 	if err == nil {
-		v.local = map[int]string{}
+		v.forget()
 		v.pv.edit(d)
 	}
 }

@@ -133,9 +133,5 @@ func nested(b *bytes.Buffer, shape tensor.Shape, data []float64) {
 // tapeSVG serialises the drawn tape with the page's style rules inlined, so
 // that the file looks the same outside the page.
 func (sh *shell) tapeSVG() (string, error) {
-	svg := sh.u.query("#playground .tape-region svg")
-	if !svg.ok() {
-		return "", fmt.Errorf("no tape drawing on the page")
-	}
-	return standalone(sh.u, svg), nil
+	return standalone(sh.u, sh.pv.tape.svg), nil
 }

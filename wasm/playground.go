@@ -28,6 +28,9 @@ type playground struct {
 	stepper *stepperView
 	listing *listingView
 	notice  elem // why the tape is not the current model's
+	// work is the row of the editor, the centre and the inspector; centre
+	// holds the tape and the listing. Other views add their regions there.
+	work, centre elem
 
 	selected int // the node the user chose to inspect, or -1 to follow the cursor
 	listener *broadcast.Listener[autograd.Event]
@@ -55,13 +58,11 @@ func newPlayground(p *page) (*playground, error) {
 	pv.listing = newListingView(pv)
 	pv.notice = doc.el("p", "class", "notice", "id", "tape-notice", "hidden", "")
 	pv.tape.root.AppendChild(pv.notice)
-	centre := doc.el("div", "class", "centre")
-	add(centre, pv.tape.root, pv.listing.root)
-	work := doc.el("div", "class", "workspace")
-	add(work, pv.editor.root, centre, pv.insp.root)
+	pv.centre = add(doc.el("div", "class", "centre"), pv.tape.root, pv.listing.root)
+	pv.work = add(doc.el("div", "class", "workspace"), pv.editor.root, pv.centre, pv.insp.root)
 	bottom := doc.el("div", "class", "bottom")
 	add(bottom, pv.stepper.root, pv.list.root)
-	add(pv.root, pv.bar.root, work, bottom, shortcutsDialog(pv))
+	add(pv.root, pv.bar.root, pv.work, bottom, shortcutsDialog(pv))
 
 	b, err := pv.loadBatch(app.DefaultDoc())
 	if err != nil {
@@ -86,6 +87,14 @@ func (pv *playground) mount(parent elem) {
 			ev.PreventDefault() // a focused button must not also be clicked
 		}
 	})
+}
+
+// useDataset makes name the dataset the next batch is taken from; the
+// current step stays until the batch is loaded.
+func (pv *playground) useDataset(name string) {
+	if pv.dataset != name {
+		pv.dataset, pv.data = name, nil
+	}
 }
 
 // loadBatch generates the chosen dataset and takes the first examples.
@@ -249,7 +258,7 @@ func (pv *playground) edit(d app.Doc) {
 func (pv *playground) undo() {
 	pv.stepper.pause()
 	if ok, _ := pv.pg.Undo(); ok {
-		pv.editor.local = map[int]string{}
+		pv.editor.forget()
 		pv.rebuilt()
 	}
 }
@@ -257,7 +266,7 @@ func (pv *playground) undo() {
 func (pv *playground) redo() {
 	pv.stepper.pause()
 	if ok, _ := pv.pg.Redo(); ok {
-		pv.editor.local = map[int]string{}
+		pv.editor.forget()
 		pv.rebuilt()
 	}
 }

@@ -35,6 +35,9 @@ type shell struct {
 	bar, viewStep, viewTrain  elem
 	shareURL, shortBtn, notes elem
 	exportMsg                 elem
+	presenterBtn, explainBtn  elem
+	boxes                     map[string][2]elem // per classroom control, its hide and lock checkboxes
+	embedBox                  elem
 	linkErr                   elem
 	lastLink                  string
 	linkSync                  *debouncer // re-encodes the link after the state changed
@@ -46,7 +49,7 @@ type shell struct {
 // with.
 func mountShell(p *page, pv *playground) *shell {
 	u := p.doc
-	sh := &shell{u: u, pv: pv, view: link.ViewStep}
+	sh := &shell{u: u, pv: pv, view: link.ViewStep, boxes: map[string][2]elem{}}
 	sh.linkSync = newDebouncer(linkQuiet, linkMaxWait, func() { recovered("share link", u.report, sh.syncOnce) })
 	sh.tv = newTrainView(u, pv)
 	sh.tv.showStep = func() { // after "inspect this step": the weights and batch are the training's
@@ -60,19 +63,10 @@ func mountShell(p *page, pv *playground) *shell {
 	}
 	sh.tv.onChange = sh.linkSync.changed
 	sh.buildBar()
-	if ws := u.query("#playground .workspace"); ws.ok() {
-		centre := u.query("#playground .workspace .centre")
-		if centre.ok() {
-			centre.After(sh.tv.root)
-		} else {
-			ws.AppendChild(sh.tv.root)
-		}
-		ws.AppendChild(sh.ex.root)
-	}
+	pv.centre.After(sh.tv.root)
+	pv.work.AppendChild(sh.ex.root)
 	sh.linkErr = u.txt("p", "", "id", "link-error", "class", "link-error", "role", "alert", "hidden", "")
-	if root := u.query("#playground"); root.ok() {
-		root.Prepend(sh.linkErr)
-	}
+	pv.root.Prepend(sh.linkErr)
 	sh.exposeExports()
 	// Locked or hidden controls stay locked from the keyboard too: the
 	// playground's shortcuts are stopped before they reach it.
@@ -111,22 +105,17 @@ func (sh *shell) apply(st *link.State) error {
 	doc := app.Doc{Input: m.Input, Layers: m.Layers, Loss: m.Loss, Seed: m.Seed}
 	var errs []error
 	// The training view's settings.
-	tv.set.Data = m.Dataset
-	tv.set.Dataset = m.Dataset.Name
-	if tv.set.Dataset == "" { // a model document without a dataset (e.g. shared from the CLI)
-		tv.set.Dataset = link.DefaultDataset
-		tv.set.Data = train.DefaultData(link.DefaultDataset)
+	set := trainSettings{Dataset: m.Dataset.Name, Data: m.Dataset, Optimizer: m.Optimizer, Batch: m.BatchSize}
+	if set.Dataset == "" { // a model document without a dataset (e.g. shared from the CLI)
+		set.Dataset = link.DefaultDataset
+		set.Data = train.DefaultData(link.DefaultDataset)
 	}
-	tv.set.Optimizer, tv.set.Batch = m.Optimizer, m.BatchSize
-	tv.points = st.Points
 	if st.Points != nil {
-		tv.set.Dataset = pointsDataset
+		set.Dataset = pointsDataset
 	}
-	tv.ctl.write()
+	tv.settle(set, st.Points)
 	// The stepping playground: dataset, modes, model, weights, batch.
-	if pv.dataset != tv.set.Data.Name {
-		pv.dataset, pv.data = tv.set.Data.Name, nil
-	}
+	pv.useDataset(set.Data.Name)
 	if err := pv.pg.SetModes(st.Modes); err != nil {
 		errs = append(errs, err)
 	}
@@ -154,7 +143,7 @@ func (sh *shell) apply(st *link.State) error {
 			errs = append(errs, err)
 		}
 	}
-	tv.doc, tv.params, tv.sess = doc, m.Params, nil
+	tv.trainFrom(doc, m.Params)
 	sh.flags = st.Flags
 	sh.applyFlags()
 	sh.setView(st.View)
@@ -222,7 +211,7 @@ func (sh *shell) setView(view string) {
 	sh.view = view
 	sh.linkSync.changed()
 	train := view == link.ViewTrain
-	sh.u.query("#playground").ToggleClass("view-train", train)
+	sh.pv.root.ToggleClass("view-train", train)
 	sh.tv.root.show(train)
 	sh.viewStep.SetAttribute("aria-pressed", boolStr(!train))
 	sh.viewTrain.SetAttribute("aria-pressed", boolStr(train))

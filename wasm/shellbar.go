@@ -21,19 +21,15 @@ func (sh *shell) buildBar() {
 	share := add(u.el("details", "class", "share", "data-control", "share"), u.txt("summary", "Share"),
 		add(u.el("div", "class", "pop"), sh.shareURL, add(u.el("div", "class", "row"), copyBtn, sh.shortBtn), sh.notes))
 
-	presenter := u.button("Presenter", "Large type, thick strokes and high contrast for a projector", func() {
+	sh.presenterBtn = u.button("Presenter", "Large type, thick strokes and high contrast for a projector", func() {
 		sh.flags.Presenter = !sh.flags.Presenter
 		sh.applyFlags()
 	}, "id", "presenter-toggle", "aria-pressed", "false")
-	explain := u.button("Explain", "Walk through the chain rule of the current step in words", func() {
+	sh.explainBtn = u.button("Explain", "Walk through the chain rule of the current step in words", func() {
 		sh.flags.Explain = !sh.flags.Explain
 		sh.applyFlags()
 	}, "id", "explain-toggle", "aria-pressed", "false")
 
-	add(sh.bar, views, share, sh.classroomPanel(), sh.exportPanel(), presenter, explain)
-	if top := u.query("#playground .top-bar"); top.ok() {
-		top.AppendChild(sh.bar)
-	} else if root := u.query("#playground"); root.ok() {
-		root.Prepend(sh.bar)
-	}
+	add(sh.bar, views, share, sh.classroomPanel(), sh.exportPanel(), sh.presenterBtn, sh.explainBtn)
+	sh.pv.bar.root.AppendChild(sh.bar)
 }

@@ -62,6 +62,18 @@ func newTrainView(u *document, pv *playground) *trainView {
 	return v
 }
 
+// settle shows the settings and points a link carries.
+func (v *trainView) settle(set trainSettings, points *link.Points) {
+	v.set, v.points = set, points
+	v.ctl.write()
+}
+
+// trainFrom makes doc with params (nil: seeded) the model the next session
+// trains.
+func (v *trainView) trainFrom(doc app.Doc, params map[string]*tensor.Tensor) {
+	v.doc, v.params, v.sess = doc, params, nil
+}
+
 // specModel is the model document the view trains: the editor's model with
 // the view's dataset and hyperparameters (and params, when given).
 func (v *trainView) specModel(params map[string]*tensor.Tensor) *spec.Model {
