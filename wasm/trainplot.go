@@ -80,26 +80,6 @@ func (p *plot) toCanvas(x, y float64) (px, py float64) {
 	return (x - b.X0) / (b.X1 - b.X0) * p.size, (b.Y1 - y) / (b.Y1 - b.Y0) * p.size
 }
 
-// palette holds the page's colours for canvas drawing, read from the
-// stylesheet's custom properties (static/style.css) at each draw, so that
-// the canvas follows the page's palette, presenter mode included.
-type palette struct {
-	surface, ink, muted, frame, neg, pos, test, outline string
-	// stroke is 1.5 in presenter mode (thicker strokes), else 1.
-	stroke float64
-}
-
-func readPalette(u *document) palette {
-	r := u.root()
-	k := 1.0
-	if r.HasClass("presenter") {
-		k = 1.5
-	}
-	return palette{surface: r.Style("--surface"), ink: r.Style("--ink"), muted: r.Style("--muted"),
-		frame: r.Style("--field-line"), neg: r.Style("--scale-neg"), pos: r.Style("--scale-pos"),
-		test: r.Style("--test-ink"), outline: r.Style("--point-outline"), stroke: k}
-}
-
 // draw paints the session's picture.
 func (p *plot) draw(s *trainer.Session) error {
 	pal := readPalette(p.u)
@@ -196,77 +176,4 @@ func (p *plot) curvePoints(pal palette, d *train.Dataset, test bool) {
 		c.circle(px, py, 2.8*k)
 		c.fill(col)
 	}
-}
-
-// chart draws the loss history: training loss solid, test loss dashed.
-type chart struct {
-	u      *document
-	canvas canvas
-	w, h   float64
-}
-
-func newChart(u *document, w, h int) *chart {
-	return &chart{u: u, w: float64(w), h: float64(h), canvas: newCanvas(u, float64(w), float64(h), "id", "train-chart", "role", "img",
-		"aria-label", "Loss over training steps: training loss solid, test loss dashed")}
-}
-
-func (c *chart) draw(h []trainer.Record) {
-	pal := readPalette(c.u)
-	x := c.canvas
-	x.clear(c.w, c.h)
-	x.background(pal.surface, c.w, c.h)
-	if len(h) == 0 {
-		return
-	}
-	top, low := 0.0, math.Inf(1)
-	for _, r := range h {
-		for _, v := range []float64{r.Train.Loss, r.Test.Loss} {
-			if !math.IsNaN(v) && !math.IsInf(v, 0) {
-				top = math.Max(top, v)
-				if v > 0 {
-					low = math.Min(low, v)
-				}
-			}
-		}
-	}
-	if top == 0 {
-		top = 1
-	}
-	// A loss that falls by more than 100× is drawn on a log scale, so that
-	// the late progress stays visible.
-	logScale := low < top/100
-	scale := func(v float64) float64 { return v / top }
-	if logScale {
-		lt, ll := math.Log(top), math.Log(low)
-		scale = func(v float64) float64 { return (math.Log(math.Max(v, low)) - ll) / (lt - ll) }
-	}
-	last := math.Max(1, float64(h[len(h)-1].Step))
-	const pad = 4.0
-	k := pal.stroke
-	line := func(get func(trainer.Record) float64, colour string, dash ...any) {
-		x.beginPath()
-		started := false
-		for _, r := range h {
-			v := get(r)
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				continue
-			}
-			px := pad + float64(r.Step)/last*(c.w-2*pad)
-			py := c.h - pad - scale(v)*(c.h-2*pad)
-			if !started {
-				x.moveTo(px, py)
-				started = true
-			} else {
-				x.lineTo(px, py)
-			}
-		}
-		x.stroke(colour, 2*k, dash...)
-	}
-	line(func(r trainer.Record) float64 { return r.Test.Loss }, pal.test, 6*k, 4*k)
-	line(func(r trainer.Record) float64 { return r.Train.Loss }, pal.ink)
-	label := "max " + app.Num(top)
-	if logScale {
-		label += " · log scale, min " + app.Num(low)
-	}
-	x.fillText(label, pad+2, 12*k, pal.muted, strconv.Itoa(int(11*k))+"px system-ui, sans-serif")
 }
