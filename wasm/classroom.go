@@ -20,12 +20,14 @@ func (sh *shell) classroomPanel() elem {
 		lock := u.el("input", "type", "checkbox", "id", "lock-"+c, "aria-label", "Lock "+c)
 		sh.boxes[c] = [2]elem{hide, lock}
 		u.listen(hide, "change", "hide "+c, func(event) {
-			sh.flags.Hide = setIn(sh.flags.Hide, c, hide.Checked())
-			sh.applyFlags()
+			f := sh.st.Flags()
+			f.Hide = setIn(f.Hide, c, hide.Checked())
+			sh.setFlags(f)
 		})
 		u.listen(lock, "change", "lock "+c, func(event) {
-			sh.flags.Lock = setIn(sh.flags.Lock, c, lock.Checked())
-			sh.applyFlags()
+			f := sh.st.Flags()
+			f.Lock = setIn(f.Lock, c, lock.Checked())
+			sh.setFlags(f)
 		})
 		row := u.el("tr")
 		td1, td2 := u.el("td"), u.el("td")
@@ -37,8 +39,9 @@ func (sh *shell) classroomPanel() elem {
 	embed := u.el("input", "type", "checkbox", "id", "flag-embed")
 	sh.embedBox = embed
 	u.listen(embed, "change", "embed", func(event) {
-		sh.flags.Embed = embed.Checked()
-		sh.applyFlags()
+		f := sh.st.Flags()
+		f.Embed = embed.Checked()
+		sh.setFlags(f)
 	})
 	return add(u.el("details", "class", "classroom"), u.txt("summary", "Classroom"), add(u.el("div", "class", "pop"),
 		u.txt("p", "Choose what the class sees and may change; the link (Share) carries these settings.", "class", "muted small"),
@@ -59,12 +62,18 @@ func setIn(list []string, s string, on bool) []string {
 	return out
 }
 
+// setFlags changes the classroom flags and shows them.
+func (sh *shell) setFlags(f link.Flags) {
+	sh.st.SetFlags(f)
+	sh.applyFlags()
+}
+
 // applyFlags shows the classroom flags: classes on <html> for embed and
 // presenter mode, hidden and inert (locked) regions, the explain panel.
 func (sh *shell) applyFlags() {
 	u := sh.u
 	html := u.root()
-	f := sh.flags
+	f := sh.st.Flags()
 	html.ToggleClass("embed", f.Embed)
 	html.ToggleClass("presenter", f.Presenter)
 	html.ToggleClass("explaining", f.Explain)
@@ -94,7 +103,6 @@ func (sh *shell) applyFlags() {
 	sh.explainBtn.SetAttribute("aria-pressed", boolStr(f.Explain))
 	sh.ex.root.show(f.Explain)
 	sh.ex.refresh()
-	sh.linkSync.changed()
 	// The tape's region changed size: fit the drawing to it once the
 	// browser has laid the page out again.
 	nextFrame(u, "fit", sh.pv.tape.fit)

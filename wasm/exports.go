@@ -13,6 +13,7 @@ import (
 	"tapelab/engine/spec"
 	"tapelab/engine/tensor"
 	"tapelab/wasm/app"
+	"tapelab/wasm/link"
 )
 
 // exportKinds are the downloads: id, button label, file name, MIME type.
@@ -57,7 +58,7 @@ func (sh *shell) download(kind, name, mime string) {
 // current is the model on screen with its current parameters.
 func (sh *shell) current() (*spec.Model, *nn.Model, error) {
 	sm := sh.state().Model
-	if sh.view != "train" && sh.pv.pg.Model() != nil && sh.pv.pg.Err() == nil {
+	if sh.st.View() != link.ViewTrain && sh.pv.pg.Model() != nil && sh.pv.pg.Err() == nil {
 		sm.Params = sh.pv.pg.Model().StateDict()
 	}
 	m, err := sm.Build()

@@ -8,7 +8,7 @@ import "tapelab/wasm/app"
 // classroom flags lock or hide (the Lock of each app.Keys entry).
 func (sh *shell) guardKeys(ev event) {
 	k, ok := app.KeyFor(ev.Key(), ev.Mod("ctrlKey") || ev.Mod("metaKey"))
-	if ok && k.Lock != "" && sh.flags.Locked(k.Lock) {
+	if ok && k.Lock != "" && sh.st.Locked(k.Lock) {
 		ev.StopImmediatePropagation()
 		ev.PreventDefault()
 	}

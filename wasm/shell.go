@@ -9,9 +9,9 @@ import (
 	"tapelab/engine/nn"
 	"tapelab/engine/spec"
 	"tapelab/engine/tensor"
-	"tapelab/engine/train"
 	"tapelab/wasm/app"
 	"tapelab/wasm/link"
+	"tapelab/wasm/state"
 )
 
 // shell is everything around the playground that a link carries: the
@@ -24,8 +24,7 @@ type shell struct {
 	tv *trainView
 	ex *explainPanel
 
-	view  string
-	flags link.Flags
+	st *state.State // the view, the classroom flags, the training settings and points
 
 	// custom is the playground model whose weights and batch came from a
 	// link or an inspected training step (nil: the seeded model).
@@ -49,9 +48,16 @@ type shell struct {
 // with.
 func mountShell(p *page, pv *playground) *shell {
 	u := p.doc
-	sh := &shell{u: u, pv: pv, view: link.ViewStep, boxes: map[string][2]elem{}}
+	sh := &shell{u: u, pv: pv, st: state.New(state.DefaultTraining(pv.dataset)), boxes: map[string][2]elem{}}
 	sh.linkSync = newDebouncer(linkQuiet, linkMaxWait, func() { recovered("share link", u.report, sh.syncOnce) })
-	sh.tv = newTrainView(u, pv)
+	// Every change of the state re-encodes the link.
+	changes := sh.st.Listen(1)
+	go func() {
+		for range changes.Ch() {
+			sh.linkSync.changed()
+		}
+	}()
+	sh.tv = newTrainView(u, pv, sh.st)
 	sh.tv.showStep = func() { // after "inspect this step": the weights and batch are the training's
 		sh.custom, sh.customBatch = pv.pg.Model(), true
 		sh.setView(link.ViewStep)
@@ -104,18 +110,11 @@ func (sh *shell) apply(st *link.State) error {
 	pv, tv := sh.pv, sh.tv
 	doc := app.Doc{Input: m.Input, Layers: m.Layers, Loss: m.Loss, Seed: m.Seed}
 	var errs []error
-	// The training view's settings.
-	set := trainSettings{Dataset: m.Dataset.Name, Data: m.Dataset, Optimizer: m.Optimizer, Batch: m.BatchSize}
-	if set.Dataset == "" { // a model document without a dataset (e.g. shared from the CLI)
-		set.Dataset = link.DefaultDataset
-		set.Data = train.DefaultData(link.DefaultDataset)
-	}
-	if st.Points != nil {
-		set.Dataset = pointsDataset
-	}
-	tv.settle(set, st.Points)
+	// The view, the classroom flags, the training settings and points.
+	sh.st.Replace(st)
+	tv.settle()
 	// The stepping playground: dataset, modes, model, weights, batch.
-	pv.useDataset(set.Data.Name)
+	pv.useDataset(sh.st.Training().Data.Name)
 	if err := pv.pg.SetModes(st.Modes); err != nil {
 		errs = append(errs, err)
 	}
@@ -144,9 +143,8 @@ func (sh *shell) apply(st *link.State) error {
 		}
 	}
 	tv.trainFrom(doc, m.Params)
-	sh.flags = st.Flags
 	sh.applyFlags()
-	sh.setView(st.View)
+	sh.setView(sh.st.View())
 	return errors.Join(errs...)
 }
 
@@ -162,24 +160,22 @@ func batchOf(p *link.Points, m *spec.Model) (app.Batch, error) {
 // state is the page's state as a link carries it.
 func (sh *shell) state() *link.State {
 	pv, tv := sh.pv, sh.tv
-	st := &link.State{View: sh.view, Modes: pv.pg.Modes(), Flags: sh.flags}
+	st := &link.State{Modes: pv.pg.Modes()}
 	m := tv.specModel(nil)
-	if tv.set.Dataset == pointsDataset {
-		st.Points = tv.points
-	}
-	if sh.view == link.ViewTrain && tv.sess != nil && tv.sess.Steps() > 0 {
+	sh.st.Fill(st, m)
+	if st.View == link.ViewTrain && tv.sess != nil && tv.sess.Steps() > 0 {
 		m.Params = tv.sess.Params()
-	} else if sh.view == link.ViewTrain && tv.params != nil && tv.doc.Equal(pv.pg.Doc()) {
+	} else if st.View == link.ViewTrain && tv.params != nil && tv.doc.Equal(pv.pg.Doc()) {
 		m.Params = tv.params
 	}
-	if sh.view == link.ViewStep && sh.custom != nil && pv.pg.Model() == sh.custom {
+	if st.View == link.ViewStep && sh.custom != nil && pv.pg.Model() == sh.custom {
 		m.Params = pv.pg.Model().StateDict()
 		if sh.customBatch {
 			st.Batch = pointsOf(pv.pg.Batch())
 		}
 	}
 	st.Model = m
-	if s := pv.pg.Stepper(); s != nil && sh.view == link.ViewStep {
+	if s := pv.pg.Stepper(); s != nil && st.View == link.ViewStep {
 		st.Pos = link.PositionOf(s)
 	}
 	return st
@@ -208,9 +204,8 @@ func (sh *shell) setView(view string) {
 			sh.tv.play() // pause: the stepping view is on screen
 		}
 	}
-	sh.view = view
-	sh.linkSync.changed()
-	train := view == link.ViewTrain
+	sh.st.SetView(view)
+	train := sh.st.View() == link.ViewTrain
 	sh.pv.root.ToggleClass("view-train", train)
 	sh.tv.root.show(train)
 	sh.viewStep.SetAttribute("aria-pressed", boolStr(!train))

@@ -22,12 +22,14 @@ func (sh *shell) buildBar() {
 		add(u.el("div", "class", "pop"), sh.shareURL, add(u.el("div", "class", "row"), copyBtn, sh.shortBtn), sh.notes))
 
 	sh.presenterBtn = u.button("Presenter", "Large type, thick strokes and high contrast for a projector", func() {
-		sh.flags.Presenter = !sh.flags.Presenter
-		sh.applyFlags()
+		f := sh.st.Flags()
+		f.Presenter = !f.Presenter
+		sh.setFlags(f)
 	}, "id", "presenter-toggle", "aria-pressed", "false")
 	sh.explainBtn = u.button("Explain", "Walk through the chain rule of the current step in words", func() {
-		sh.flags.Explain = !sh.flags.Explain
-		sh.applyFlags()
+		f := sh.st.Flags()
+		f.Explain = !f.Explain
+		sh.setFlags(f)
 	}, "id", "explain-toggle", "aria-pressed", "false")
 
 	add(sh.bar, views, share, sh.classroomPanel(), sh.exportPanel(), sh.presenterBtn, sh.explainBtn)

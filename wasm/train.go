@@ -12,20 +12,9 @@ import (
 	"tapelab/engine/tensor"
 	"tapelab/engine/train"
 	"tapelab/wasm/app"
-	"tapelab/wasm/link"
+	"tapelab/wasm/state"
 	"tapelab/wasm/trainer"
 )
-
-// pointsDataset is the dataset menu's value for the user's own points.
-const pointsDataset = "points"
-
-// trainSettings are the training view's controls.
-type trainSettings struct {
-	Dataset   string // a generated set, or pointsDataset
-	Data      train.DataConfig
-	Optimizer train.OptimizerConfig
-	Batch     int
-}
 
 // trainView is TensorFlow Playground's picture for the model being edited:
 // play, pause, one batch, reset; the decision boundary (or fitted curve)
@@ -38,8 +27,7 @@ type trainView struct {
 	plot *plot
 	loss *chart
 
-	set    trainSettings
-	points *link.Points // the user's own examples, or nil
+	st     *state.State // the training settings and the user's points
 	sess   *trainer.Session
 	doc    app.Doc // the model the session trains
 	params map[string]*tensor.Tensor
@@ -51,10 +39,8 @@ type trainView struct {
 	showStep func() // switches to the stepping view
 }
 
-func newTrainView(u *document, pv *playground) *trainView {
-	v := &trainView{u: u, pv: pv, set: trainSettings{
-		Dataset: pv.dataset, Data: train.DefaultData(pv.dataset), Optimizer: train.DefaultOptimizer("sgd"), Batch: spec.DefaultBatchSize,
-	}, onChange: func() {}, showStep: func() {}}
+func newTrainView(u *document, pv *playground, st *state.State) *trainView {
+	v := &trainView{u: u, pv: pv, st: st, onChange: func() {}, showStep: func() {}}
 	v.root = u.el("section", "id", "train-view", "class", "train-view", "aria-label", "Training", "hidden", "")
 	v.plot = newPlot(u, 360)
 	v.loss = newChart(u, 300, 110)
@@ -62,10 +48,15 @@ func newTrainView(u *document, pv *playground) *trainView {
 	return v
 }
 
-// settle shows the settings and points a link carries.
-func (v *trainView) settle(set trainSettings, points *link.Points) {
-	v.set, v.points = set, points
-	v.ctl.write()
+// settle shows the state's training settings in the controls (after a
+// link replaced them).
+func (v *trainView) settle() { v.ctl.write() }
+
+// setTraining changes the training settings through the state.
+func (v *trainView) setTraining(change func(*state.TrainingSettings)) {
+	t := v.st.Training()
+	change(&t)
+	v.st.SetTraining(t)
 }
 
 // trainFrom makes doc with params (nil: seeded) the model the next session
@@ -80,14 +71,7 @@ func (v *trainView) specModel(params map[string]*tensor.Tensor) *spec.Model {
 	d := v.pv.pg.Doc()
 	m := spec.New(d.Input, d.Loss, d.Layers...)
 	m.Seed = d.Seed
-	if v.set.Dataset != pointsDataset {
-		m.Dataset = v.set.Data
-		m.Dataset.Name = v.set.Dataset
-	} else {
-		m.Dataset = v.set.Data
-	}
-	m.Optimizer = v.set.Optimizer
-	m.BatchSize = v.set.Batch
+	v.st.Training().Into(m)
 	if len(params) > 0 {
 		m.Params = params
 	}
@@ -96,9 +80,9 @@ func (v *trainView) specModel(params map[string]*tensor.Tensor) *spec.Model {
 
 // classes is the number of classes of the current data (0 for regression).
 func (v *trainView) classes() int {
-	name := v.set.Dataset
-	if name == pointsDataset {
-		name = v.set.Data.Name
+	name := v.st.Training().Dataset
+	if name == state.PointsDataset {
+		name = v.st.Training().Data.Name
 	}
 	_, classes, err := app.DataShape(name)
 	if err != nil {
@@ -133,8 +117,8 @@ func (v *trainView) build(params map[string]*tensor.Tensor) {
 	}
 	m := v.specModel(params)
 	var data *train.Dataset
-	if v.set.Dataset == pointsDataset && v.points != nil {
-		d, err := trainer.FromPoints(v.points.X, v.points.Y, v.classes())
+	if p := v.st.Points(); v.st.Training().Dataset == state.PointsDataset && p != nil {
+		d, err := trainer.FromPoints(p.X, p.Y, v.classes())
 		if err != nil {
 			v.message(err.Error())
 			v.render()
@@ -144,7 +128,7 @@ func (v *trainView) build(params map[string]*tensor.Tensor) {
 	}
 	s, err := trainer.New(m, data)
 	if err != nil {
-		v.message("Cannot train this model on " + v.set.Dataset + ": " + err.Error())
+		v.message("Cannot train this model on " + v.st.Training().Dataset + ": " + err.Error())
 		v.render()
 		return
 	}

@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"tapelab/engine/train"
+	"tapelab/wasm/state"
 )
 
 // Menu values, TensorFlow Playground's.
@@ -39,15 +40,16 @@ func newTrainControls(v *trainView) trainControls {
 	inspect := u.button("Inspect this step", "Open the last mini-batch's tape, with the current weights, in the stepping view", v.inspect, "id", "train-inspect")
 	run := add(u.el("div", "class", "train-run", "data-control", "train", "role", "group", "aria-label", "Training"), c.play, step, reset, inspect)
 
-	names := append(train.DatasetNames(), pointsDataset)
+	names := append(train.DatasetNames(), state.PointsDataset)
 	labels := make([]string, len(names))
 	labels[len(labels)-1] = "your points"
-	c.dataset = u.sel("train-dataset", names, labels, v.set.Dataset)
+	set := v.st.Training()
+	c.dataset = u.sel("train-dataset", names, labels, set.Dataset)
 	c.lr = u.sel("train-lr", learningRates, nil, "0.03")
 	c.opt = u.sel("train-opt", train.OptimizerNames(), []string{"SGD", "momentum", "Adam"}, "sgd")
 	c.l2 = u.sel("train-l2", weightDecays, nil, "0")
-	c.batch = u.el("input", "type", "range", "id", "train-batch", "min", "1", "max", "64", "value", strconv.Itoa(v.set.Batch))
-	c.batchOut = u.txt("output", strconv.Itoa(v.set.Batch), "for", "train-batch", "class", "mono")
+	c.batch = u.el("input", "type", "range", "id", "train-batch", "min", "1", "max", "64", "value", strconv.Itoa(set.Batch))
+	c.batchOut = u.txt("output", strconv.Itoa(set.Batch), "for", "train-batch", "class", "mono")
 	c.noise = u.el("input", "type", "range", "id", "train-noise", "min", "0", "max", "50", "step", "5", "value", "0")
 	c.noiseOut = u.txt("output", "0%", "for", "train-noise", "class", "mono")
 	c.split = u.el("input", "type", "range", "id", "train-split", "min", "10", "max", "90", "step", "10", "value", "50")
@@ -126,19 +128,21 @@ func (c *trainControls) read() {
 	wd, _ := strconv.ParseFloat(c.l2.Value(), 64)
 	o := train.DefaultOptimizer(c.opt.Value())
 	o.LR, o.WeightDecay = lr, wd
-	v.set.Optimizer = o
-	v.set.Batch, _ = strconv.Atoi(c.batch.Value())
+	batch, _ := strconv.Atoi(c.batch.Value())
 	n, _ := strconv.Atoi(c.noise.Value())
 	s, _ := strconv.Atoi(c.split.Value())
-	v.set.Data.Noise, v.set.Data.TrainSplit = float64(n)/100, float64(s)/100
-	c.batchOut.SetTextContent(strconv.Itoa(v.set.Batch))
+	v.setTraining(func(t *state.TrainingSettings) {
+		t.Optimizer, t.Batch = o, batch
+		t.Data.Noise, t.Data.TrainSplit = float64(n)/100, float64(s)/100
+	})
+	c.batchOut.SetTextContent(strconv.Itoa(batch))
 	c.noiseOut.SetTextContent(strconv.Itoa(n) + "%")
 	c.splitOut.SetTextContent(strconv.Itoa(s) + "%")
 }
 
 // write shows the view's settings in the controls.
 func (c *trainControls) write() {
-	s := c.v.set
+	s := c.v.st.Training()
 	c.dataset.SetValue(s.Dataset)
 	c.lr.SetValue(strconv.FormatFloat(s.Optimizer.LR, 'f', -1, 64))
 	if c.lr.Value() != strconv.FormatFloat(s.Optimizer.LR, 'f', -1, 64) { // not a menu value: add it

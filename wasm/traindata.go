@@ -3,12 +3,14 @@
 package main
 
 import (
+	"slices"
 	"strconv"
 
 	"tapelab/engine/tensor"
 	"tapelab/engine/train"
 	"tapelab/wasm/app"
 	"tapelab/wasm/link"
+	"tapelab/wasm/state"
 	"tapelab/wasm/trainer"
 )
 
@@ -18,17 +20,17 @@ func (v *trainView) setDataset(name string) {
 	if v.running {
 		v.play()
 	}
-	if name == pointsDataset {
-		if v.points == nil {
-			v.ctl.dataset.SetValue(v.set.Dataset)
+	if name == state.PointsDataset {
+		if v.st.Points() == nil {
+			v.ctl.dataset.SetValue(v.st.Training().Dataset)
 			v.message("You have no points yet: click on the picture, or paste a CSV below.")
 			return
 		}
-		v.set.Dataset = pointsDataset
+		v.setTraining(func(t *state.TrainingSettings) { t.Dataset = state.PointsDataset })
 		v.reset(false)
 		return
 	}
-	v.set.Dataset, v.set.Data.Name = name, name
+	v.setTraining(func(t *state.TrainingSettings) { t.Dataset, t.Data.Name = name, name })
 	feats, _, err := app.DataShape(name)
 	if err != nil {
 		v.message(err.Error())
@@ -56,32 +58,36 @@ func (v *trainView) addPoint(px, py float64) {
 	if v.classes() > 0 {
 		target, _ = strconv.ParseFloat(v.ctl.class.Value(), 64)
 	}
-	if v.set.Dataset != pointsDataset || v.points == nil {
+	p := &link.Points{}
+	if old := v.st.Points(); v.st.Training().Dataset == state.PointsDataset && old != nil {
+		p.X, p.Y = slices.Clone(old.X), slices.Clone(old.Y)
+	} else {
 		tr, te := v.sess.Sets()
-		v.points = &link.Points{}
 		for _, d := range []*train.Dataset{tr, te} {
 			for i := 0; i < d.Len(); i++ {
-				v.points.X = append(v.points.X, []float64{d.X.Data[2*i], d.X.Data[2*i+1]})
-				v.points.Y = append(v.points.Y, d.Y.Data[i])
+				p.X = append(p.X, []float64{d.X.Data[2*i], d.X.Data[2*i+1]})
+				p.Y = append(p.Y, d.Y.Data[i])
 			}
 		}
-		v.set.Dataset = pointsDataset
-		v.ctl.dataset.SetValue(pointsDataset)
+		v.st.SetPoints(p)
+		v.setTraining(func(t *state.TrainingSettings) { t.Dataset = state.PointsDataset })
+		v.ctl.dataset.SetValue(state.PointsDataset)
 	}
-	if len(v.points.X) >= trainer.MaxUserPoints {
+	if len(p.X) >= trainer.MaxUserPoints {
 		v.message("That is the most points the playground holds; clear some first.")
 		return
 	}
-	v.points.X = append(v.points.X, []float64{x, y})
-	v.points.Y = append(v.points.Y, target)
+	p.X = append(p.X, []float64{x, y})
+	p.Y = append(p.Y, target)
+	v.st.SetPoints(p)
 	v.reset(true)
 }
 
 // clearPoints forgets the user's points and goes back to generated data.
 func (v *trainView) clearPoints() {
-	v.points = nil
-	if v.set.Dataset == pointsDataset {
-		name := v.set.Data.Name
+	v.st.SetPoints(nil)
+	if t := v.st.Training(); t.Dataset == state.PointsDataset {
+		name := t.Data.Name
 		if name == "" {
 			name = link.DefaultDataset
 		}
@@ -103,9 +109,9 @@ func (v *trainView) useCSV(text string) {
 	if v.running {
 		v.play()
 	}
-	v.points = &link.Points{X: x, Y: y}
-	v.set.Dataset = pointsDataset
-	c.dataset.SetValue(pointsDataset)
+	v.st.SetPoints(&link.Points{X: x, Y: y})
+	v.setTraining(func(t *state.TrainingSettings) { t.Dataset = state.PointsDataset })
+	c.dataset.SetValue(state.PointsDataset)
 	v.reset(false)
 }
 
