@@ -1,22 +1,23 @@
 package app
 
 // Action is what a keyboard shortcut does.
-type Action string
+type Action int
 
 // The playground's keyboard actions.
 const (
-	ActStep       Action = "step"
-	ActBack       Action = "back"
-	ActPlay       Action = "play"
-	ActToBackward Action = "to-backward"
-	ActReset      Action = "reset"
-	ActFit        Action = "fit"
-	ActZoomIn     Action = "zoom-in"
-	ActZoomOut    Action = "zoom-out"
-	ActUndo       Action = "undo"
-	ActRedo       Action = "redo"
-	ActShortcuts  Action = "shortcuts"
-	ActClose      Action = "close"
+	ActNone Action = iota
+	ActStep
+	ActBack
+	ActPlay
+	ActToBackward
+	ActReset
+	ActFit
+	ActZoomIn
+	ActZoomOut
+	ActUndo
+	ActRedo
+	ActShortcuts
+	ActClose
 )
 
 // Key is one keyboard shortcut: the keys that press it, what it does, how

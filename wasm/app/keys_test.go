@@ -6,24 +6,24 @@ func TestKeyFor(t *testing.T) {
 	tests := []struct {
 		key  string
 		ctrl bool
-		want Action // "" means no shortcut
+		want Action // ActNone means no shortcut
 		lock string
 	}{
 		{"ArrowRight", false, ActStep, "stepper"},
-		{"ArrowRight", true, "", ""},
+		{"ArrowRight", true, ActNone, ""},
 		{" ", false, ActPlay, "stepper"},
 		{"z", true, ActUndo, "model"},
-		{"z", false, "", ""},
+		{"z", false, ActNone, ""},
 		{"Z", true, ActRedo, "model"},
 		{"y", true, ActRedo, "model"},
 		{"=", false, ActZoomIn, ""},
 		{"Escape", true, ActClose, ""},
-		{"q", false, "", ""},
+		{"q", false, ActNone, ""},
 	}
 	for _, tt := range tests {
 		k, ok := KeyFor(tt.key, tt.ctrl)
-		if ok != (tt.want != "") || k.Action != tt.want || k.Lock != tt.lock {
-			t.Errorf("KeyFor(%q, %v) = %+v, %v; want %q locked by %q", tt.key, tt.ctrl, k, ok, tt.want, tt.lock)
+		if ok != (tt.want != ActNone) || k.Action != tt.want || k.Lock != tt.lock {
+			t.Errorf("KeyFor(%q, %v) = %+v, %v; want action %d locked by %q", tt.key, tt.ctrl, k, ok, tt.want, tt.lock)
 		}
 	}
 }
@@ -34,7 +34,7 @@ func TestKeysTable(t *testing.T) {
 	seen := map[string]Action{}
 	for _, k := range Keys() {
 		if k.Shown == "" || k.Label == "" || len(k.Keys) == 0 {
-			t.Errorf("shortcut %q is not fully described: %+v", k.Action, k)
+			t.Errorf("shortcut %d is not fully described: %+v", k.Action, k)
 		}
 		for _, name := range k.Keys {
 			id := name
@@ -42,7 +42,7 @@ func TestKeysTable(t *testing.T) {
 				id = "ctrl+" + name
 			}
 			if a, dup := seen[id]; dup {
-				t.Errorf("key %q presses both %q and %q", id, a, k.Action)
+				t.Errorf("key %q presses both %d and %d", id, a, k.Action)
 			}
 			seen[id] = k.Action
 		}
