@@ -258,15 +258,13 @@ func (p *pixels) put() {
 }
 
 // The drawing calls, named as in CanvasRenderingContext2D.
-func (c canvas) clear(w, h float64)            { c.ctx.Call("clearRect", 0, 0, w, h) }
-func (c canvas) fillRect(x, y, w, h float64)   { c.ctx.Call("fillRect", x, y, w, h) }
-func (c canvas) strokeRect(x, y, w, h float64) { c.ctx.Call("strokeRect", x, y, w, h) }
-func (c canvas) beginPath()                    { c.ctx.Call("beginPath") }
-func (c canvas) moveTo(x, y float64)           { c.ctx.Call("moveTo", x, y) }
-func (c canvas) lineTo(x, y float64)           { c.ctx.Call("lineTo", x, y) }
-func (c canvas) rect(x, y, w, h float64)       { c.ctx.Call("rect", x, y, w, h) }
-func (c canvas) circle(x, y, r float64)        { c.ctx.Call("arc", x, y, r, 0, 6.283185307179586) }
-func (c canvas) fill(colour string)            { c.ctx.Set("fillStyle", colour); c.ctx.Call("fill") }
+func (c canvas) clear(w, h float64)      { c.ctx.Call("clearRect", 0, 0, w, h) }
+func (c canvas) beginPath()              { c.ctx.Call("beginPath") }
+func (c canvas) moveTo(x, y float64)     { c.ctx.Call("moveTo", x, y) }
+func (c canvas) lineTo(x, y float64)     { c.ctx.Call("lineTo", x, y) }
+func (c canvas) rect(x, y, w, h float64) { c.ctx.Call("rect", x, y, w, h) }
+func (c canvas) circle(x, y, r float64)  { c.ctx.Call("arc", x, y, r, 0, 6.283185307179586) }
+func (c canvas) fill(colour string)      { c.ctx.Set("fillStyle", colour); c.ctx.Call("fill") }
 func (c canvas) fillText(s string, x, y float64, colour, font string) {
 	c.ctx.Set("fillStyle", colour)
 	c.ctx.Set("font", font)

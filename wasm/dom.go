@@ -153,9 +153,6 @@ func (d *document) jsValue() js.Value { return d.v }
 // byID finds an element by id (none when absent).
 func (d *document) byID(id string) elem { return elem{d.v.Call("getElementById", id)} }
 
-// query returns the first element matching sel (none when absent).
-func (d *document) query(sel string) elem { return elem{d.v.Call("querySelector", sel)} }
-
 // active returns the focused element.
 func (d *document) active() elem { return elem{d.v.Get("activeElement")} }
 
