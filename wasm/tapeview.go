@@ -115,7 +115,7 @@ func (v *tapeView) build(s *app.Stepper, lay *layout.Layout) {
 		g := doc.svg("g", "class", "node "+kind, "data-node", strconv.Itoa(i), "id", "node-"+strconv.Itoa(i), "transform", "translate("+f1(b.X)+" "+f1(b.Y)+")")
 		w := f1(b.W)
 		add(g,
-			doc.svg("rect", "class", "ring", "x", f1(-app.RingPad), "y", f1(-app.RingPad), "width", f1(b.W+2*app.RingPad), "height", f1(b.H+2*app.RingPad), "rx", "10"),
+			doc.svg("rect", "class", "ring", "x", f1(-app.RingPad), "y", f1(-app.RingPad), "width", f1(b.W+2*app.RingPad), "height", f1(b.H+2*app.RingPad), "rx", f1(app.RingRadius)),
 			doc.svg("rect", "class", "box", "width", w, "height", f1(b.H), "rx", boxRadius(n.Kind)),
 			svgText(doc, "title-text", app.TitlePx, app.BoxInset, app.TitleY, n.Title()),
 			svgText(doc, "shape-text mono", app.ShapePx, app.BoxInset, app.ShapeY, n.Shape.String()),
@@ -138,7 +138,7 @@ func (v *tapeView) build(s *app.Stepper, lay *layout.Layout) {
 		// so it takes none of the title's width.
 		tab := doc.svg("g", "class", "badge-tab", "transform", "translate("+f1(b.W-app.BadgeRight)+" 0)", "visibility", "hidden")
 		be.badgeBg = doc.svg("rect", "class", "badge-bg", "y", f1(-app.BadgeH/2), "height", f1(app.BadgeH), "rx", f1(app.BadgeH/2))
-		be.badge = svgText(doc, "badge", app.BadgePx, -6, 4, "")
+		be.badge = svgText(doc, "badge", app.BadgePx, app.BadgeTextX, app.BadgeTextY, "")
 		be.badge.SetAttribute("text-anchor", "end")
 		add(tab, be.badgeBg, be.badge)
 		be.tab = tab
@@ -152,9 +152,9 @@ func (v *tapeView) build(s *app.Stepper, lay *layout.Layout) {
 
 func boxRadius(k autograd.Kind) string {
 	if k == autograd.Param {
-		return "16"
+		return f1(app.ParamRadius)
 	}
-	return "5"
+	return f1(app.OpRadius)
 }
 
 // svgText returns an SVG text of class at (x, y), size px.

@@ -43,8 +43,13 @@ const (
 	// BadgeRight from the box's right edge.
 	BadgeH     = 17.0
 	BadgeRight = 8.0
-	badgeCharW = 7.4 // one character of the BadgePx bold badge
-	badgePad   = 12.0
+	BadgeTextX = -6.0 // the badge text's right end, from the tab's anchor
+	BadgeTextY = 4.0  // its baseline, from the box's top edge
+
+	// Corner radii: a parameter's box is rounder than an op's.
+	RingRadius, ParamRadius, OpRadius = 10.0, 16.0, 5.0
+	badgeCharW                        = 7.4 // one character of the BadgePx bold badge
+	badgePad                          = 12.0
 )
 
 // StripW is the width of the strips of a box of width w.
