@@ -219,15 +219,16 @@ func onResize(doc *document, e elem, what string, fn func()) {
 // canvas is a 2-D canvas of a size in CSS pixels, drawn at the screen's
 // resolution.
 type canvas struct {
-	el  elem
-	ctx js.Value
+	el     elem
+	ctx    js.Value
+	dashed *bool // the context's line dash is set (it is cleared only then)
 }
 
 // newCanvas returns a canvas of w × h CSS pixels with attributes.
 func newCanvas(doc *document, w, h float64, attrs ...string) canvas {
 	dpr := devicePixelRatio()
 	e := doc.el("canvas", append([]string{"width", itoa(int(w * dpr)), "height", itoa(int(h * dpr))}, attrs...)...)
-	c := canvas{el: e, ctx: e.v.Call("getContext", "2d")}
+	c := canvas{el: e, ctx: e.v.Call("getContext", "2d"), dashed: new(bool)}
 	c.ctx.Call("scale", dpr, dpr)
 	return c
 }
@@ -273,7 +274,10 @@ func (c canvas) fillText(s string, x, y float64, colour, font string) {
 
 // stroke strokes the path; dash, when given, is the line's dash pattern.
 func (c canvas) stroke(colour string, width float64, dash ...any) {
-	c.ctx.Call("setLineDash", js.ValueOf(append([]any{}, dash...)))
+	if len(dash) > 0 || *c.dashed {
+		c.ctx.Call("setLineDash", js.ValueOf(append([]any{}, dash...)))
+		*c.dashed = len(dash) > 0
+	}
 	c.ctx.Set("strokeStyle", colour)
 	c.ctx.Set("lineWidth", width)
 	c.ctx.Call("stroke")
