@@ -20,7 +20,7 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// wasmBudget is the most the page's wasm should weigh brotli'd (issue 5).
+// wasmBudget is the most the page's wasm should weigh brotli'd.
 const wasmBudget = 1_000_000
 
 // BenchmarkWasmSize reports the page's wasm as built by TestMain: bytes raw,

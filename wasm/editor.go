@@ -24,84 +24,80 @@ type editorView struct {
 func newEditorView(pv *playground) *editorView {
 	doc := pv.doc
 	v := &editorView{pv: pv, local: map[int]string{}}
-	v.root = el(doc, "section", "class", "editor", "aria-labelledby", "model-title", "id", "editor")
-	bar := el(doc, "div", "class", "region-bar")
-	h := el(doc, "h2", "id", "model-title")
+	v.root = doc.el("section", "class", "editor", "data-control", "model", "aria-labelledby", "model-title", "id", "editor")
+	bar := doc.el("div", "class", "region-bar")
+	h := doc.el("h2", "id", "model-title")
 	h.SetTextContent("Model")
-	tools := el(doc, "div", "class", "undo-tools", "role", "group", "aria-label", "History")
-	v.undo = pv.button("↶", "Undo the last edit (Ctrl+Z)", pv.undo, "id", "undo")
-	v.redo = pv.button("↷", "Redo (Ctrl+Y)", pv.redo, "id", "redo")
+	tools := doc.el("div", "class", "undo-tools", "role", "group", "aria-label", "History")
+	v.undo = pv.doc.button("↶", "Undo the last edit (Ctrl+Z)", pv.undo, "id", "undo")
+	v.redo = pv.doc.button("↷", "Redo (Ctrl+Y)", pv.redo, "id", "redo")
 	add(tools, v.undo, v.redo)
 	add(bar, h, tools)
-	v.list = el(doc, "ol", "class", "layers", "id", "layers")
+	v.list = doc.el("ol", "class", "layers", "id", "layers")
 	add(v.root, bar, v.list)
 	return v
 }
+
+// forget drops the settings that did not parse: after an undo, a redo or
+// a structural edit they no longer belong to their rows.
+func (v *editorView) forget() { v.local = map[int]string{} }
 
 // render redraws the editor from the playground's document.
 func (v *editorView) render() {
 	doc := v.pv.doc
 	pg := v.pv.pg
 	focused := activeID(doc)
-	clearEl(v.list)
+	v.list.clear()
 	d := pg.Doc()
-	in := el(doc, "li", "class", "layer input-layer")
-	add(in, textEl(doc, "span", "layer-name", "input"), textEl(doc, "span", "layer-shape mono", d.Input.String()))
-	in.AppendChild(textEl(doc, "span", "layer-note", "from the dataset"))
+	in := doc.el("li", "class", "layer input-layer")
+	add(in, doc.txt("span", "input", "class", "layer-name"), doc.txt("span", d.Input.String(), "class", "layer-shape mono"))
+	in.AppendChild(doc.txt("span", "from the dataset", "class", "layer-note"))
 	v.list.AppendChild(in)
 	st := pg.Status()
 	for i, l := range d.Layers {
 		v.list.AppendChild(v.layerRow(i, l, st[i], len(d.Layers)))
 	}
 	v.list.AppendChild(v.addRow(len(d.Layers)))
-	loss := el(doc, "li", "class", "layer loss-layer")
-	add(loss, textEl(doc, "span", "layer-name", "loss"), textEl(doc, "span", "layer-shape mono", string(d.Loss)))
+	loss := doc.el("li", "class", "layer loss-layer")
+	add(loss, doc.txt("span", "loss", "class", "layer-name"), doc.txt("span", string(d.Loss), "class", "layer-shape mono"))
 	v.list.AppendChild(loss)
-	setDisabled(v.undo, !pg.CanUndo())
-	setDisabled(v.redo, !pg.CanRedo())
+	v.undo.setDisabled(!pg.CanUndo())
+	v.redo.setDisabled(!pg.CanRedo())
 	if focused != "" {
-		if e := doc.GetElementByID(focused); e.ok() {
+		if e := doc.byID(focused); e.ok() {
 			e.Focus()
 		}
 	}
 }
 
-func activeID(doc document) string {
-	a := doc.ActiveElement()
+func activeID(doc *document) string {
+	a := doc.active()
 	if !a.ok() {
 		return ""
 	}
 	return a.ID()
 }
 
-func setDisabled(e elem, off bool) {
-	if off {
-		e.SetAttribute("disabled", "")
-	} else {
-		e.RemoveAttribute("disabled")
-	}
-}
-
 func (v *editorView) layerRow(i int, l nn.Layer, st app.LayerStatus, n int) elem {
 	doc := v.pv.doc
 	pv := v.pv
 	idx := strconv.Itoa(i)
-	li := el(doc, "li", "class", "layer", "id", "layer-"+idx, "data-layer", idx)
-	head := el(doc, "div", "class", "layer-head")
+	li := doc.el("li", "class", "layer", "id", "layer-"+idx, "data-layer", idx)
+	head := doc.el("div", "class", "layer-head")
 	out := "?"
 	if st.Out != nil {
 		out = st.Out.String()
 	}
-	add(head, textEl(doc, "span", "layer-index mono", idx), textEl(doc, "span", "layer-name", l.Type()),
-		textEl(doc, "span", "layer-shape mono", "→ "+out))
-	tools := el(doc, "span", "class", "layer-tools")
-	up := pv.button("↑", "Move layer "+idx+" up", func() { v.move(i, i-1) }, "id", "up-"+idx)
-	down := pv.button("↓", "Move layer "+idx+" down", func() { v.move(i, i+1) }, "id", "down-"+idx)
-	setDisabled(up, i == 0)
-	setDisabled(down, i == n-1)
-	add(tools, up, down, pv.button("✕", "Remove layer "+idx, func() { v.remove(i) }, "id", "remove-"+idx))
+	add(head, doc.txt("span", idx, "class", "layer-index mono"), doc.txt("span", l.Type(), "class", "layer-name"),
+		doc.txt("span", "→ "+out, "class", "layer-shape mono"))
+	tools := doc.el("span", "class", "layer-tools")
+	up := pv.doc.button("↑", "Move layer "+idx+" up", func() { v.move(i, i-1) }, "id", "up-"+idx)
+	down := pv.doc.button("↓", "Move layer "+idx+" down", func() { v.move(i, i+1) }, "id", "down-"+idx)
+	up.setDisabled(i == 0)
+	down.setDisabled(i == n-1)
+	add(tools, up, down, pv.doc.button("✕", "Remove layer "+idx, func() { v.remove(i) }, "id", "remove-"+idx))
 	li.AppendChild(head)
-	row := el(doc, "div", "class", "fields")
+	row := doc.el("div", "class", "fields")
 	for _, f := range app.Fields(l) {
 		row.AppendChild(v.fieldEl(i, l, f))
 	}
@@ -112,8 +108,8 @@ func (v *editorView) layerRow(i int, l nn.Layer, st app.LayerStatus, n int) elem
 		msg = m
 	}
 	if msg != "" {
-		li.Class().Add("bad")
-		e := textEl(doc, "p", "layer-error", "⚠ "+msg)
+		li.AddClass("bad")
+		e := doc.txt("p", "⚠ "+msg, "class", "layer-error")
 		e.SetAttribute("role", "alert")
 		e.SetID("layer-error-" + idx)
 		li.AppendChild(e)
@@ -124,17 +120,17 @@ func (v *editorView) layerRow(i int, l nn.Layer, st app.LayerStatus, n int) elem
 func (v *editorView) fieldEl(i int, l nn.Layer, f app.Field) elem {
 	doc := v.pv.doc
 	id := "field-" + strconv.Itoa(i) + "-" + f.Name
-	lab := el(doc, "label", "class", "field", "for", id)
-	lab.AppendChild(textEl(doc, "span", "", f.Name))
+	lab := doc.el("label", "class", "field", "for", id)
+	lab.AppendChild(doc.txt("span", f.Name))
 	var in elem
 	if f.Kind == "bool" {
-		in = el(doc, "input", "type", "checkbox", "id", id)
+		in = doc.el("input", "type", "checkbox", "id", id)
 		in.SetChecked(f.Value == "true")
 	} else {
-		in = el(doc, "input", "type", "text", "inputmode", "decimal", "id", id, "size", "5", "class", "mono")
+		in = doc.el("input", "type", "text", "inputmode", "decimal", "id", id, "size", "5", "class", "mono")
 		in.SetValue(f.Value)
 	}
-	v.pv.listen(in, "change", "edit "+f.Name, func(event) {
+	v.pv.doc.listen(in, "change", "edit "+f.Name, func(event) {
 		val := in.Value()
 		if f.Kind == "bool" {
 			val = strconv.FormatBool(in.Checked())
@@ -157,21 +153,21 @@ func (v *editorView) fieldEl(i int, l nn.Layer, f app.Field) elem {
 
 func (v *editorView) addRow(n int) elem {
 	doc := v.pv.doc
-	li := el(doc, "li", "class", "add-layer")
-	sel := el(doc, "select", "id", "add-type", "aria-label", "Layer type to add")
+	li := doc.el("li", "class", "add-layer")
+	sel := doc.el("select", "id", "add-type", "aria-label", "Layer type to add")
 	for _, t := range app.LayerTypes() {
-		o := el(doc, "option", "value", t)
+		o := doc.el("option", "value", t)
 		o.SetTextContent(t)
 		sel.AppendChild(o)
 	}
-	add(li, sel, v.pv.button("+ add layer", "Add a layer of the chosen type before the output layer", func() {
+	add(li, sel, v.pv.doc.button("+ add layer", "Add a layer of the chosen type before the output layer", func() {
 		l, err := app.NewLayer(sel.Value())
 		if err != nil {
 			v.pv.p.showError(err.Error())
 			return
 		}
 		d := v.pv.pg.Doc()
-		v.local = map[int]string{}
+		v.forget()
 		v.pv.edit(d.Insert(max(len(d.Layers)-1, 0), l))
 	}, "id", "add-layer"))
 	return li
@@ -180,7 +176,7 @@ func (v *editorView) addRow(n int) elem {
 func (v *editorView) move(i, j int) {
 	d, err := v.pv.pg.Doc().Move(i, j)
 	if err == nil {
-		v.local = map[int]string{}
+		v.forget()
 		v.pv.edit(d)
 	}
 }
@@ -188,7 +184,7 @@ func (v *editorView) move(i, j int) {
 func (v *editorView) remove(i int) {
 	d, err := v.pv.pg.Doc().Remove(i)
 	if err == nil {
-		v.local = map[int]string{}
+		v.forget()
 		v.pv.edit(d)
 	}
 }

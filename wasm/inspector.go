@@ -22,10 +22,10 @@ type inspectorView struct {
 func newInspectorView(pv *playground) *inspectorView {
 	doc := pv.doc
 	v := &inspectorView{pv: pv}
-	v.root = el(doc, "aside", "class", "inspector", "aria-labelledby", "insp-title", "id", "inspector")
-	h := el(doc, "h2", "id", "insp-title")
+	v.root = doc.el("aside", "class", "inspector", "aria-labelledby", "insp-title", "id", "inspector")
+	h := doc.el("h2", "id", "insp-title")
 	h.SetTextContent("Inspector")
-	v.body = el(doc, "div", "class", "insp-body", "aria-live", "polite")
+	v.body = doc.el("div", "class", "insp-body", "aria-live", "polite")
 	add(v.root, h, v.body)
 	return v
 }
@@ -33,14 +33,14 @@ func newInspectorView(pv *playground) *inspectorView {
 // show explains node i of s (i < 0: a hint).
 func (v *inspectorView) show(s *app.Stepper, i int) {
 	doc := v.pv.doc
-	clearEl(v.body)
+	v.body.clear()
 	if s == nil || i < 0 || i >= len(s.Nodes()) {
-		v.body.AppendChild(textEl(doc, "p", "hint", "Press → to evaluate the tape node by node, or click a node to inspect it."))
+		v.body.AppendChild(doc.txt("p", "Press → to evaluate the tape node by node, or click a node to inspect it.", "class", "hint"))
 		return
 	}
 	n := s.Nodes()[i]
 	st := s.State(i)
-	head := el(doc, "div", "class", "insp-head", "id", "insp-node", "data-node", strconv.Itoa(i))
+	head := doc.el("div", "class", "insp-head", "id", "insp-node", "data-node", strconv.Itoa(i))
 	// An op node's kind is said by its "op" fact below; only a role is news.
 	kind := n.Kind.String()
 	if n.Op != nil {
@@ -49,20 +49,20 @@ func (v *inspectorView) show(s *app.Stepper, i int) {
 	if n.Role != "" && n.Role != kind {
 		kind = strings.TrimPrefix(kind+" · "+n.Role, " · ")
 	}
-	add(head, textEl(doc, "span", "insp-name", n.Title()))
+	add(head, doc.txt("span", n.Title(), "class", "insp-name"))
 	if kind != "" {
-		head.AppendChild(textEl(doc, "span", "insp-kind", kind))
+		head.AppendChild(doc.txt("span", kind, "class", "insp-kind"))
 	}
 	v.body.AppendChild(head)
 
-	dl := el(doc, "dl", "class", "facts")
+	dl := doc.el("dl", "class", "facts")
 	fact := func(k string, val elem) {
-		add(dl, textEl(doc, "dt", "", k), add(el(doc, "dd"), val))
+		add(dl, doc.txt("dt", k), add(doc.el("dd"), val))
 	}
 	if n.Op != nil {
-		fact("op", textEl(doc, "span", "mono", n.Op.Formula))
+		fact("op", doc.txt("span", n.Op.Formula, "class", "mono"))
 	}
-	fact("shape", textEl(doc, "span", "mono", n.Shape.String()))
+	fact("shape", doc.txt("span", n.Shape.String(), "class", "mono"))
 	fact("parents", v.links(s, n.Parents, n.Operands))
 	fact("children", v.links(s, n.Children, nil))
 	v.body.AppendChild(dl)
@@ -72,17 +72,17 @@ func (v *inspectorView) show(s *app.Stepper, i int) {
 	if ranHere {
 		v.body.AppendChild(v.card(s, i))
 	}
-	vg := el(doc, "div", "class", "vg")
-	vcol, gcol := el(doc, "div", "class", "vg-col"), el(doc, "div", "class", "vg-col")
+	vg := doc.el("div", "class", "vg")
+	vcol, gcol := doc.el("div", "class", "vg-col"), doc.el("div", "class", "vg-col")
 	add(vg, vcol, gcol)
 	v.body.AppendChild(vg)
-	vcol.AppendChild(textEl(doc, "h3", "", "value"))
+	vcol.AppendChild(doc.txt("h3", "value"))
 	if val := s.Value(i); val == nil {
-		vcol.AppendChild(textEl(doc, "p", "hint", "not computed yet"))
+		vcol.AppendChild(doc.txt("p", "not computed yet", "class", "hint"))
 	} else {
 		vcol.AppendChild(tensorEl(doc, val, "insp-value"))
 	}
-	gcol.AppendChild(textEl(doc, "h3", "", "gradient"))
+	gcol.AppendChild(doc.txt("h3", "gradient"))
 	g := s.Grad(i)
 	status := "not reached yet"
 	switch {
@@ -99,7 +99,7 @@ func (v *inspectorView) show(s *app.Stepper, i int) {
 	case s.Position().Phase == autograd.PhaseForward:
 		status = "backward not started"
 	}
-	p := textEl(doc, "p", "grad-status", status)
+	p := doc.txt("p", status, "class", "grad-status")
 	p.SetID("insp-grad-status")
 	gcol.AppendChild(p)
 	if g != nil {
@@ -116,7 +116,7 @@ func (v *inspectorView) show(s *app.Stepper, i int) {
 // links lists node ids as buttons that inspect them.
 func (v *inspectorView) links(s *app.Stepper, ids []int, names []string) elem {
 	doc := v.pv.doc
-	span := el(doc, "span", "class", "links")
+	span := doc.el("span", "class", "links")
 	if len(ids) == 0 {
 		span.SetTextContent("none")
 	}
@@ -125,7 +125,7 @@ func (v *inspectorView) links(s *app.Stepper, ids []int, names []string) elem {
 		if names != nil {
 			label = names[k] + " = " + label
 		}
-		span.AppendChild(v.pv.button(label, "Inspect "+label, func() { v.pv.inspect(id) }, "class", "link"))
+		span.AppendChild(v.pv.doc.button(label, "Inspect "+label, func() { v.pv.inspect(id) }, "class", "link"))
 	}
 	return span
 }
@@ -133,21 +133,21 @@ func (v *inspectorView) links(s *app.Stepper, ids []int, names []string) elem {
 // received lists the contributions a node's gradient was summed from.
 func (v *inspectorView) received(rs []app.Received) elem {
 	doc := v.pv.doc
-	box := el(doc, "div", "class", "received", "id", "insp-received")
+	box := doc.el("div", "class", "received", "id", "insp-received")
 	title := "gradient = the contribution from #" + strconv.Itoa(rs[0].From)
 	if len(rs) > 1 {
 		title = "gradient = sum of " + strconv.Itoa(len(rs)) + " contributions (this value feeds several nodes)"
 	}
-	box.AppendChild(textEl(doc, "p", "", title))
-	ol := el(doc, "ol", "class", "mono")
+	box.AppendChild(doc.txt("p", title))
+	ol := doc.el("ol", "class", "mono")
 	for _, r := range rs {
 		op := "="
 		if r.Before != nil {
 			op = "+="
 		}
-		li := el(doc, "li")
-		li.AppendChild(textEl(doc, "span", "acc "+accClass(op), op))
-		li.AppendChild(doc.CreateTextNode(" " + app.Inline(r.Value) + "  from #" + strconv.Itoa(r.From)))
+		li := doc.el("li")
+		li.AppendChild(doc.txt("span", op, "class", "acc "+accClass(op)))
+		li.AppendChild(doc.textNode(" " + app.Inline(r.Value) + "  from #" + strconv.Itoa(r.From)))
 		ol.AppendChild(li)
 	}
 	box.AppendChild(ol)
@@ -165,12 +165,12 @@ func accClass(op string) string {
 func (v *inspectorView) card(s *app.Stepper, i int) elem {
 	doc := v.pv.doc
 	c := s.Explain(i)
-	box := el(doc, "div", "class", "rule-card", "id", "insp-rule")
-	box.AppendChild(textEl(doc, "h3", "", "chain rule"))
-	box.AppendChild(textEl(doc, "p", "rule mono", c.Rule))
-	terms := el(doc, "ul", "class", "terms mono")
+	box := doc.el("div", "class", "rule-card", "id", "insp-rule")
+	box.AppendChild(doc.txt("h3", "chain rule"))
+	box.AppendChild(doc.txt("p", c.Rule, "class", "rule mono"))
+	terms := doc.el("ul", "class", "terms mono")
 	for _, t := range c.Terms {
-		terms.AppendChild(textEl(doc, "li", "", t.Name+" = "+t.Value))
+		terms.AppendChild(doc.txt("li", t.Name+" = "+t.Value))
 	}
 	box.AppendChild(terms)
 	if len(c.Contribs) == 0 {
@@ -181,22 +181,22 @@ func (v *inspectorView) card(s *app.Stepper, i int) elem {
 		case st.Has(app.Skipped):
 			msg = "The backward pass skips it: it needs no gradient."
 		}
-		box.AppendChild(textEl(doc, "p", "hint", msg))
+		box.AppendChild(doc.txt("p", msg, "class", "hint"))
 		return box
 	}
-	ol := el(doc, "ol", "class", "contribs", "id", "insp-contribs")
+	ol := doc.el("ol", "class", "contribs", "id", "insp-contribs")
 	for _, l := range c.Contribs {
-		li := el(doc, "li")
-		li.AppendChild(textEl(doc, "div", "mono", l.Clause+" = "+l.Numbers))
-		li.AppendChild(textEl(doc, "div", "mono", "  = "+l.Value))
+		li := doc.el("li")
+		li.AppendChild(doc.txt("div", l.Clause+" = "+l.Numbers, "class", "mono"))
+		li.AppendChild(doc.txt("div", "  = "+l.Value, "class", "mono"))
 		op, before := "=", ""
 		if l.Accumulates {
 			op, before = "+=", l.Before+" → "
 		}
-		line := el(doc, "div", "class", "mono acc-line")
-		line.AppendChild(doc.CreateTextNode("grad #" + strconv.Itoa(l.Parent) + " "))
-		line.AppendChild(textEl(doc, "span", "acc "+accClass(op), op))
-		line.AppendChild(doc.CreateTextNode(" " + l.Operand + "-contribution: " + before + l.After))
+		line := doc.el("div", "class", "mono acc-line")
+		line.AppendChild(doc.textNode("grad #" + strconv.Itoa(l.Parent) + " "))
+		line.AppendChild(doc.txt("span", op, "class", "acc "+accClass(op)))
+		line.AppendChild(doc.textNode(" " + l.Operand + "-contribution: " + before + l.After))
 		li.AppendChild(line)
 		ol.AppendChild(li)
 	}
@@ -206,21 +206,21 @@ func (v *inspectorView) card(s *app.Stepper, i int) elem {
 
 // tensorEl shows t as a table of numbers (small tensors) or a colour grid
 // (larger ones), each cell carrying its full-precision value.
-func tensorEl(doc document, t *tensor.Tensor, id string) elem {
+func tensorEl(doc *document, t *tensor.Tensor, id string) elem {
 	full := make([]string, len(t.Data))
 	for k, x := range t.Data {
 		full[k] = app.Full(x)
 	}
-	wrap := el(doc, "div", "class", "tensor", "id", id, "data-values", strings.Join(full, ","), "data-shape", t.Shape.String())
+	wrap := doc.el("div", "class", "tensor", "id", id, "data-values", strings.Join(full, ","), "data-shape", t.Shape.String())
 	rows := app.Rows(t)
 	if len(t.Data) <= app.SmallLimit {
-		table := el(doc, "table", "class", "nums mono")
+		table := doc.el("table", "class", "nums mono")
 		k := 0
 		for _, r := range rows {
-			tr := el(doc, "tr")
+			tr := doc.el("tr")
 			for _, s := range r {
 				x := t.Data[k]
-				td := el(doc, "td", "title", full[k])
+				td := doc.el("td", "title", full[k])
 				td.SetStyle("background", app.Colour(x))
 				td.SetStyle("color", app.InkOn(x))
 				td.SetTextContent(s)
@@ -240,14 +240,12 @@ func tensorEl(doc document, t *tensor.Tensor, id string) elem {
 	if len(ci) > 24 {
 		cell = 288 / float64(len(ci))
 	}
-	svg := svgEl(doc, "svg", "class", "grid", "width", f1(cell*float64(len(ci))), "height", f1(cell*float64(len(ri))),
-		"role", "img", "aria-label", "colour grid of "+t.Shape.String())
+	svg := doc.svg("svg", "class", "grid", "width", f1(cell*float64(len(ci))), "height", f1(cell*float64(len(ri))), "role", "img", "aria-label", "colour grid of "+t.Shape.String())
 	for y, r := range ri {
 		for x, c := range ci {
 			k := r*ncols + c
-			rect := svgEl(doc, "rect", "x", f1(float64(x)*cell), "y", f1(float64(y)*cell), "width", f1(cell), "height", f1(cell),
-				"fill", app.Colour(t.Data[k]))
-			tt := svgEl(doc, "title")
+			rect := doc.svg("rect", "x", f1(float64(x)*cell), "y", f1(float64(y)*cell), "width", f1(cell), "height", f1(cell), "fill", app.Colour(t.Data[k]))
+			tt := doc.svg("title")
 			tt.SetTextContent(full[k])
 			rect.AppendChild(tt)
 			svg.AppendChild(rect)
@@ -259,6 +257,6 @@ func tensorEl(doc document, t *tensor.Tensor, id string) elem {
 		hint += " (a sample: " + strconv.Itoa(len(ri)) + " of " + strconv.Itoa(nrows) + " rows, " +
 			strconv.Itoa(len(ci)) + " of " + strconv.Itoa(ncols) + " columns)"
 	}
-	wrap.AppendChild(textEl(doc, "p", "hint", hint))
+	wrap.AppendChild(doc.txt("p", hint, "class", "hint"))
 	return wrap
 }

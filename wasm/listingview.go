@@ -22,12 +22,12 @@ type listingView struct {
 func newListingView(pv *playground) *listingView {
 	doc := pv.doc
 	v := &listingView{pv: pv, cur: -1}
-	v.root = el(doc, "section", "class", "listing", "id", "listing", "aria-label", "Compiled step: SSA listing and IR", "hidden", "")
-	v.ssa = el(doc, "ol", "class", "code mono", "id", "ssa", "aria-label", "SSA listing (graph.Builder, CompileChecked)")
-	v.ir = el(doc, "ol", "class", "code mono", "id", "ir", "aria-label", "IR (ir.FromGraph)")
+	v.root = doc.el("section", "class", "listing", "id", "listing", "aria-label", "Compiled step: SSA listing and IR", "hidden", "")
+	v.ssa = doc.el("ol", "class", "code mono", "id", "ssa", "aria-label", "SSA listing (graph.Builder, CompileChecked)")
+	v.ir = doc.el("ol", "class", "code mono", "id", "ir", "aria-label", "IR (ir.FromGraph)")
 	col := func(title string, list elem) elem {
-		c := el(doc, "div", "class", "code-col")
-		add(c, textEl(doc, "h3", "", title), list)
+		c := doc.el("div", "class", "code-col")
+		add(c, doc.txt("h3", title), list)
 		return c
 	}
 	add(v.root, col("SSA graph (graph.Builder → CompileChecked)", v.ssa), col("IR (ir.FromGraph; weights in the payload)", v.ir))
@@ -36,8 +36,8 @@ func newListingView(pv *playground) *listingView {
 
 // build lists the compiled step, or hides the view in eager mode.
 func (v *listingView) build(pg *app.Playground) {
-	clearEl(v.ssa)
-	clearEl(v.ir)
+	v.ssa.clear()
+	v.ir.clear()
 	v.cur = -1
 	r := pg.Recording()
 	if r == nil || r.Graph == nil {
@@ -52,7 +52,7 @@ func (v *listingView) build(pg *app.Playground) {
 	}
 	irLines, err := pg.IRListing()
 	if err != nil {
-		v.ir.AppendChild(textEl(v.pv.doc, "li", "hint", "IR export failed: "+err.Error()))
+		v.ir.AppendChild(v.pv.doc.txt("li", "IR export failed: "+err.Error(), "class", "hint"))
 		return
 	}
 	for k, l := range irLines {
@@ -61,12 +61,12 @@ func (v *listingView) build(pg *app.Playground) {
 }
 
 func (v *listingView) line(text string, node int, id string) elem {
-	li := el(v.pv.doc, "li")
+	li := v.pv.doc.el("li")
 	if node < 0 {
 		li.SetTextContent(text)
 		return li
 	}
-	b := v.pv.button(text, "", func() { v.pv.inspect(node) }, "class", "code-line", "id", id, "data-node", strconv.Itoa(node))
+	b := v.pv.doc.button(text, "", func() { v.pv.inspect(node) }, "class", "code-line", "id", id, "data-node", strconv.Itoa(node))
 	li.AppendChild(b)
 	v.lines[node] = append(v.lines[node], b)
 	return li
@@ -79,14 +79,14 @@ func (v *listingView) current(i int) {
 	}
 	if v.cur >= 0 && v.cur < len(v.lines) {
 		for _, b := range v.lines[v.cur] {
-			b.Class().Remove("current")
+			b.RemoveClass("current")
 		}
 	}
 	v.cur = i
 	if i >= 0 && i < len(v.lines) {
 		for _, b := range v.lines[i] {
-			b.Class().Add("current")
-			b.Underlying().Call("scrollIntoView", map[string]any{"block": "nearest"})
+			b.AddClass("current")
+			b.ScrollIntoView()
 		}
 	}
 }

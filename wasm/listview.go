@@ -24,15 +24,15 @@ type listView struct {
 func newListView(pv *playground) *listView {
 	doc := pv.doc
 	v := &listView{pv: pv}
-	v.root = el(doc, "details", "class", "tape-list", "id", "tape-list")
-	sum := el(doc, "summary")
+	v.root = doc.el("details", "class", "tape-list", "id", "tape-list")
+	sum := doc.el("summary")
 	sum.SetTextContent("Tape as text")
-	table := el(doc, "table", "class", "mono")
-	cap := el(doc, "caption")
+	table := doc.el("table", "class", "mono")
+	cap := doc.el("caption")
 	cap.SetTextContent("Every node of the tape in id order, with its parents, shape and state.")
-	head := el(doc, "thead")
+	head := doc.el("thead")
 	head.SetInnerHTML("<tr><th scope=col>id</th><th scope=col>node</th><th scope=col>parents</th><th scope=col>shape</th><th scope=col>state</th></tr>")
-	v.body = el(doc, "tbody")
+	v.body = doc.el("tbody")
 	add(table, cap, head, v.body)
 	add(v.root, sum, table)
 	return v
@@ -41,14 +41,14 @@ func newListView(pv *playground) *listView {
 // build lists a freshly recorded step.
 func (v *listView) build(s *app.Stepper) {
 	doc := v.pv.doc
-	clearEl(v.body)
+	v.body.clear()
 	nodes := s.Nodes()
 	v.rows = make([]elem, len(nodes))
 	v.cells = make([]elem, len(nodes))
 	v.state = make([]app.State, len(nodes))
 	v.drawn = make([]bool, len(nodes))
 	for i, n := range nodes {
-		tr := el(doc, "tr", "data-node", strconv.Itoa(i), "id", "row-"+strconv.Itoa(i))
+		tr := doc.el("tr", "data-node", strconv.Itoa(i), "id", "row-"+strconv.Itoa(i))
 		ps := make([]string, len(n.Parents))
 		for k, p := range n.Parents {
 			ps[k] = "#" + strconv.Itoa(p)
@@ -57,10 +57,10 @@ func (v *listView) build(s *app.Stepper) {
 		if n.Role != "" {
 			label += " (" + n.Role + ")"
 		}
-		td := func(s string) elem { c := el(doc, "td"); c.SetTextContent(s); return c }
+		td := func(s string) elem { c := doc.el("td"); c.SetTextContent(s); return c }
 		v.cells[i] = td("")
-		btn := v.pv.button(label, "Inspect node "+strconv.Itoa(i)+" "+label, func() { v.pv.inspect(i) }, "class", "link")
-		nodeCell := el(doc, "td")
+		btn := v.pv.doc.button(label, "Inspect node "+strconv.Itoa(i)+" "+label, func() { v.pv.inspect(i) }, "class", "link")
+		nodeCell := doc.el("td")
 		nodeCell.AppendChild(btn)
 		add(tr, td(strconv.Itoa(i)), nodeCell, td(strings.Join(ps, " ")), td(n.Shape.String()), v.cells[i])
 		v.body.AppendChild(tr)
@@ -107,9 +107,9 @@ func (v *listView) update(i int, st app.State) {
 // selectNode marks row i as the one the inspector shows (-1: none).
 func (v *listView) selectNode(prev, i int) {
 	if prev >= 0 && prev < len(v.rows) {
-		v.rows[prev].Class().Remove("selected")
+		v.rows[prev].RemoveClass("selected")
 	}
 	if i >= 0 && i < len(v.rows) {
-		v.rows[i].Class().Add("selected")
+		v.rows[i].AddClass("selected")
 	}
 }

@@ -7,21 +7,21 @@ import (
 	"fmt"
 	"os"
 	"runtime/debug"
-
-	"honnef.co/go/js/dom/v2"
 )
 
 // page is the document the views render into, with the page-wide error box.
 type page struct {
-	doc    dom.HTMLDocument
-	app    dom.Element // #app, which the views fill
-	errBox dom.Element // #error, shared with the loader
+	doc    *document
+	app    elem // #app, which the views fill
+	errBox elem // #error, shared with the loader
 }
 
 // newPage finds the elements of static/index.html that the views need.
-func newPage(doc dom.HTMLDocument) (*page, error) {
-	p := &page{doc: doc, app: doc.GetElementByID("app"), errBox: doc.GetElementByID("error")}
-	if p.app == nil || p.errBox == nil {
+func newPage() (*page, error) {
+	p := &page{}
+	p.doc = newDocument(p.showError)
+	p.app, p.errBox = p.doc.byID("app"), p.doc.byID("error")
+	if !p.app.ok() || !p.errBox.ok() {
 		return nil, errors.New("the page has no #app or #error element; is this TapeLab's index.html?")
 	}
 	return p, nil
@@ -29,9 +29,8 @@ func newPage(doc dom.HTMLDocument) (*page, error) {
 
 // showError shows msg in the page's error box.
 func (p *page) showError(msg string) {
-	p.errBox.SetInnerHTML("")
-	p.errBox.AppendChild(text(p.doc, "strong", "", "Something went wrong inside TapeLab."))
-	p.errBox.AppendChild(text(p.doc, "pre", "", msg))
+	p.errBox.clear()
+	add(p.errBox, p.doc.txt("strong", "Something went wrong inside TapeLab."), p.doc.txt("pre", msg))
 	p.errBox.RemoveAttribute("hidden")
 }
 

@@ -4,7 +4,6 @@ package main
 
 import (
 	"strconv"
-	"syscall/js"
 
 	"github.com/teivah/broadcast"
 
@@ -18,7 +17,7 @@ import (
 // relay, and every view redraws what changed.
 type playground struct {
 	p       *page
-	doc     document
+	doc     *document
 	pg      *app.Playground
 	root    elem
 	bar     *barView
@@ -29,6 +28,9 @@ type playground struct {
 	stepper *stepperView
 	listing *listingView
 	notice  elem // why the tape is not the current model's
+	// work is the row of the editor, the centre and the inspector; centre
+	// holds the tape and the listing. Other views add their regions there.
+	work, centre elem
 
 	selected int // the node the user chose to inspect, or -1 to follow the cursor
 	listener *broadcast.Listener[autograd.Event]
@@ -36,7 +38,6 @@ type playground struct {
 	data     *train.Dataset
 	t0       float64 // when the current step was asked for (performance.now)
 	redraws  int
-	perf     js.Value
 	onChange func() // after every redraw: the stepper moved or the step was recorded again
 }
 
@@ -45,9 +46,9 @@ type playground struct {
 const batchSize = 4
 
 func newPlayground(p *page) (*playground, error) {
-	doc := newDocument()
-	pv := &playground{p: p, doc: doc, selected: -1, dataset: "reg-plane", perf: js.Global().Get("performance"), onChange: func() {}}
-	pv.root = el(doc, "div", "class", "playground", "id", "playground")
+	doc := p.doc
+	pv := &playground{p: p, doc: doc, selected: -1, dataset: "reg-plane", onChange: func() {}}
+	pv.root = doc.el("div", "class", "playground", "id", "playground")
 	pv.bar = newBarView(pv)
 	pv.editor = newEditorView(pv)
 	pv.tape = newTapeView(pv)
@@ -55,15 +56,13 @@ func newPlayground(p *page) (*playground, error) {
 	pv.insp = newInspectorView(pv)
 	pv.stepper = newStepperView(pv)
 	pv.listing = newListingView(pv)
-	pv.notice = el(doc, "p", "class", "notice", "id", "tape-notice", "hidden", "")
+	pv.notice = doc.el("p", "class", "notice", "id", "tape-notice", "hidden", "")
 	pv.tape.root.AppendChild(pv.notice)
-	centre := el(doc, "div", "class", "centre")
-	add(centre, pv.tape.root, pv.listing.root)
-	work := el(doc, "div", "class", "workspace")
-	add(work, pv.editor.root, centre, pv.insp.root)
-	bottom := el(doc, "div", "class", "bottom")
+	pv.centre = add(doc.el("div", "class", "centre"), pv.tape.root, pv.listing.root)
+	pv.work = add(doc.el("div", "class", "workspace"), pv.editor.root, pv.centre, pv.insp.root)
+	bottom := doc.el("div", "class", "bottom")
 	add(bottom, pv.stepper.root, pv.list.root)
-	add(pv.root, pv.bar.root, work, bottom, shortcutsDialog(pv))
+	add(pv.root, pv.bar.root, pv.work, bottom, shortcutsDialog(pv))
 
 	b, err := pv.loadBatch(app.DefaultDoc())
 	if err != nil {
@@ -80,14 +79,22 @@ func newPlayground(p *page) (*playground, error) {
 // mount puts the playground into parent. It does not draw the step: the
 // shell draws it once, when it opens the page's link (see mountShell).
 func (pv *playground) mount(parent elem) {
-	parent.Class().Add("wide")
+	parent.AddClass("wide")
 	parent.AppendChild(pv.root)
-	pv.listen(pv.doc, "keydown", "keyboard", pv.onKey)
-	pv.listen(pv.doc, "keyup", "keyboard", func(ev event) {
-		if ev.Underlying().Get("key").String() == " " && !typing(ev) {
+	pv.doc.listen(pv.doc, "keydown", "keyboard", pv.onKey)
+	pv.doc.listen(pv.doc, "keyup", "keyboard", func(ev event) {
+		if ev.Key() == " " && !typing(ev) {
 			ev.PreventDefault() // a focused button must not also be clicked
 		}
 	})
+}
+
+// useDataset makes name the dataset the next batch is taken from; the
+// current step stays until the batch is loaded.
+func (pv *playground) useDataset(name string) {
+	if pv.dataset != name {
+		pv.dataset, pv.data = name, nil
+	}
 }
 
 // loadBatch generates the chosen dataset and takes the first examples.
@@ -101,9 +108,6 @@ func (pv *playground) loadBatch(d app.Doc) (app.Batch, error) {
 	}
 	return app.MiniBatch(pv.data.X, pv.data.Y, batchSize, d.Loss)
 }
-
-// now is performance.now() in ms.
-func (pv *playground) now() float64 { return pv.perf.Call("now").Float() }
 
 // rebuilt redraws everything after the model, the modes or the data changed.
 func (pv *playground) rebuilt() {
@@ -181,7 +185,7 @@ func (pv *playground) refresh(e *autograd.Event) {
 	pv.redraws++
 	pv.root.SetAttribute("data-redraws", strconv.Itoa(pv.redraws))
 	if pv.t0 > 0 {
-		pv.root.SetAttribute("data-redraw-ms", strconv.FormatFloat(pv.now()-pv.t0, 'f', 2, 64))
+		pv.root.SetAttribute("data-redraw-ms", strconv.FormatFloat(now()-pv.t0, 'f', 2, 64))
 		pv.t0 = 0
 	}
 	pv.onChange()
@@ -206,7 +210,7 @@ func (pv *playground) unpin() {
 // stepOnce takes one step and reports whether there was one.
 func (pv *playground) stepOnce() bool {
 	pv.unpin()
-	pv.t0 = pv.now()
+	pv.t0 = now()
 	_, ok := pv.pg.Stepper().Step()
 	if !ok {
 		pv.t0 = 0
@@ -219,7 +223,7 @@ func (pv *playground) step() { pv.stepOnce() }
 func (pv *playground) back() {
 	pv.stepper.pause()
 	pv.unpin()
-	pv.t0 = pv.now()
+	pv.t0 = now()
 	if _, ok := pv.pg.Stepper().Back(); !ok {
 		pv.t0 = 0
 	}
@@ -254,7 +258,7 @@ func (pv *playground) edit(d app.Doc) {
 func (pv *playground) undo() {
 	pv.stepper.pause()
 	if ok, _ := pv.pg.Undo(); ok {
-		pv.editor.local = map[int]string{}
+		pv.editor.forget()
 		pv.rebuilt()
 	}
 }
@@ -262,7 +266,7 @@ func (pv *playground) undo() {
 func (pv *playground) redo() {
 	pv.stepper.pause()
 	if ok, _ := pv.pg.Redo(); ok {
-		pv.editor.local = map[int]string{}
+		pv.editor.forget()
 		pv.rebuilt()
 	}
 }
@@ -289,58 +293,4 @@ func (pv *playground) setDataset(name string) {
 	}
 	_ = pv.pg.SetBatch(b)
 	pv.rebuilt()
-}
-
-// typing reports whether a key event belongs to a text field.
-func typing(ev event) bool {
-	t := ev.Target()
-	tag := t.Get("tagName").String()
-	return tag == "INPUT" || tag == "SELECT" || tag == "TEXTAREA"
-}
-
-func (pv *playground) onKey(ev event) {
-	e := ev.Underlying()
-	key := e.Get("key").String()
-	if key == "Escape" {
-		pv.bar.closeShortcuts()
-		return
-	}
-	if typing(ev) || e.Get("altKey").Bool() || e.Get("metaKey").Bool() {
-		return
-	}
-	if e.Get("ctrlKey").Bool() {
-		switch key {
-		case "z":
-			pv.undo()
-		case "y", "Z":
-			pv.redo()
-		default:
-			return
-		}
-		ev.PreventDefault()
-		return
-	}
-	switch key {
-	case "ArrowRight":
-		pv.step()
-	case "ArrowLeft":
-		pv.back()
-	case " ":
-		pv.stepper.togglePlay()
-	case "b":
-		pv.toBackward()
-	case "r":
-		pv.reset()
-	case "?":
-		pv.bar.toggleShortcuts()
-	case "f":
-		pv.tape.fit()
-	case "+", "=":
-		pv.tape.zoomBy(1.25, -1, -1)
-	case "-":
-		pv.tape.zoomBy(1/1.25, -1, -1)
-	default:
-		return
-	}
-	ev.PreventDefault()
 }

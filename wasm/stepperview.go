@@ -24,28 +24,27 @@ type stepperView struct {
 func newStepperView(pv *playground) *stepperView {
 	doc := pv.doc
 	v := &stepperView{pv: pv}
-	v.root = el(doc, "section", "class", "stepper", "aria-label", "Step controls")
-	ctl := el(doc, "div", "class", "controls", "role", "group", "aria-label", "Step")
-	v.play = pv.button("▶ Play", "Play or pause (space)", v.togglePlay, "id", "play")
+	v.root = doc.el("section", "class", "stepper", "data-control", "stepper", "aria-label", "Step controls")
+	ctl := doc.el("div", "class", "controls", "role", "group", "aria-label", "Step")
+	v.play = pv.doc.button("▶ Play", "Play or pause (space)", v.togglePlay, "id", "play")
 	add(ctl,
-		pv.button("⟲", "Reset to the start (r)", pv.reset, "id", "reset"),
-		pv.button("◀", "Step back (←)", pv.back, "id", "step-back"),
-		pv.button("▶", "Step (→)", pv.step, "id", "step", "class", "primary"),
+		pv.doc.button("⟲", "Reset to the start (r)", pv.reset, "id", "reset"),
+		pv.doc.button("◀", "Step back (←)", pv.back, "id", "step-back"),
+		pv.doc.button("▶", "Step (→)", pv.step, "id", "step", "class", "primary"),
 		v.play,
-		pv.button("⇥ backward", "Finish the forward pass and start backward (b)", pv.toBackward, "id", "to-backward"),
-		pv.button("▶▶ end", "Run to the end", pv.toEnd, "id", "to-end"),
+		pv.doc.button("⇥ backward", "Finish the forward pass and start backward (b)", pv.toBackward, "id", "to-backward"),
+		pv.doc.button("▶▶ end", "Run to the end", pv.toEnd, "id", "to-end"),
 	)
-	lab := el(doc, "label", "class", "speed")
-	lab.AppendChild(doc.CreateTextNode("speed "))
-	v.speed = el(doc, "input", "type", "range", "min", "1", "max", "20", "value", "4", "id", "speed",
-		"aria-label", "Play speed in steps per second")
+	lab := doc.el("label", "class", "speed")
+	lab.AppendChild(doc.textNode("speed "))
+	v.speed = doc.el("input", "type", "range", "min", "1", "max", "20", "value", "4", "id", "speed", "aria-label", "Play speed in steps per second")
 	lab.AppendChild(v.speed)
-	count := el(doc, "div", "class", "counters mono", "aria-live", "off")
-	v.fwd = el(doc, "span", "id", "count-forward")
-	v.bwd = el(doc, "span", "id", "count-backward")
-	add(count, v.fwd, textEl(doc, "span", "sep", " · "), v.bwd)
-	v.said = el(doc, "div", "class", "said", "id", "said", "role", "status", "aria-live", "polite")
-	help := pv.button("?", "Keyboard shortcuts (?)", func() { pv.bar.toggleShortcuts() }, "id", "help")
+	count := doc.el("div", "class", "counters mono", "aria-live", "off")
+	v.fwd = doc.el("span", "id", "count-forward")
+	v.bwd = doc.el("span", "id", "count-backward")
+	add(count, v.fwd, doc.txt("span", " · ", "class", "sep"), v.bwd)
+	v.said = doc.el("div", "class", "said", "id", "said", "role", "status", "aria-live", "polite")
+	help := pv.doc.button("?", "Keyboard shortcuts (?)", func() { pv.bar.toggleShortcuts() }, "id", "help")
 	add(v.root, ctl, lab, count, v.said, help)
 	return v
 }

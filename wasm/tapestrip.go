@@ -9,19 +9,6 @@ import (
 	"tapelab/wasm/app"
 )
 
-// legend draws the colour scale shared by values and gradients.
-func legend(doc document) elem {
-	l := el(doc, "div", "class", "legend", "aria-label", "Colour scale: blue is negative, white zero, orange positive")
-	add(l, textEl(doc, "span", "legend-title", "scale"))
-	for _, t := range app.LegendTicks() {
-		s := textEl(doc, "span", "swatch mono", app.Num(t))
-		s.SetStyle("background", app.Colour(t))
-		s.SetStyle("color", app.InkOn(t))
-		l.AppendChild(s)
-	}
-	return l
-}
-
 // strip is a row of coloured cells (or, for a scalar, its number) showing
 // a node's value or gradient, labelled v or g. Its elements are made once
 // per recorded step; showing a tensor only sets their fills.
@@ -33,18 +20,18 @@ type strip struct {
 	shown bool
 }
 
-func newStrip(doc document, class string, y float64, label string, size int, w float64) strip {
-	st := strip{g: svgEl(doc, "g", "class", "strip "+class, "transform", "translate(8 "+f1(y)+")", "visibility", "hidden")}
-	st.g.AppendChild(svgText(doc, "strip-label mono", 0, 11, label))
+func newStrip(doc *document, class string, y float64, label string, size int, w float64) strip {
+	st := strip{g: doc.svg("g", "class", "strip "+class, "transform", "translate("+f1(app.StripX)+" "+f1(y)+")", "visibility", "hidden")}
+	st.g.AppendChild(svgText(doc, "strip-label mono", app.StripLabelPx, 0, app.StripTextY, label))
 	if size == 1 {
-		st.num = svgText(doc, "strip-num mono", 15, 11.5, "")
+		st.num = svgText(doc, "strip-num mono", app.StripNumPx, app.StripLabelW, app.StripTextY+0.5, "")
 		st.g.AppendChild(st.num)
 		return st
 	}
 	st.idx = app.StripSample(size)
-	cw := (w - 15) / float64(len(st.idx))
+	cw := (w - app.StripLabelW) / float64(len(st.idx))
 	for k := range st.idx {
-		c := svgEl(doc, "rect", "x", f1(15+float64(k)*cw), "y", "1", "width", f1(math.Max(cw-1, 1)), "height", "12")
+		c := doc.svg("rect", "x", f1(app.StripLabelW+float64(k)*cw), "y", "1", "width", f1(math.Max(cw-1, 1)), "height", f1(app.StripCellH))
 		st.g.AppendChild(c)
 		st.cells = append(st.cells, c)
 	}

@@ -5,7 +5,6 @@ package main
 import (
 	"math"
 	"strconv"
-	"syscall/js"
 
 	"tapelab/engine/autograd"
 	"tapelab/wasm/app"
@@ -52,62 +51,58 @@ type boxEls struct {
 func newTapeView(pv *playground) *tapeView {
 	doc := pv.doc
 	v := &tapeView{pv: pv, scale: 1}
-	v.root = el(doc, "section", "class", "tape-region", "aria-labelledby", "tape-title")
-	bar := el(doc, "div", "class", "region-bar")
-	h := el(doc, "h2", "id", "tape-title")
+	v.root = doc.el("section", "class", "tape-region", "aria-labelledby", "tape-title")
+	bar := doc.el("div", "class", "region-bar")
+	h := doc.el("h2", "id", "tape-title")
 	h.SetTextContent("The tape")
-	tools := el(doc, "div", "class", "zoom-tools", "role", "group", "aria-label", "Zoom")
-	tools.AppendChild(pv.button("Fit", "Fit the tape to the screen", v.fit, "id", "fit"))
-	tools.AppendChild(pv.button("−", "Zoom out", func() { v.zoomBy(1/1.25, -1, -1) }, "id", "zoom-out"))
-	tools.AppendChild(pv.button("+", "Zoom in", func() { v.zoomBy(1.25, -1, -1) }, "id", "zoom-in"))
-	key := textEl(doc, "span", "badge-key", "v✓ value known · g… gradient partial · g✓ gradient final · g=0 beside the loss, dY = 0 · skip: not visited")
+	tools := doc.el("div", "class", "zoom-tools", "role", "group", "aria-label", "Zoom")
+	tools.AppendChild(pv.doc.button("Fit", "Fit the tape to the screen", v.fit, "id", "fit"))
+	tools.AppendChild(pv.doc.button("−", "Zoom out", func() { v.zoomBy(1/1.25, -1, -1) }, "id", "zoom-out"))
+	tools.AppendChild(pv.doc.button("+", "Zoom in", func() { v.zoomBy(1.25, -1, -1) }, "id", "zoom-in"))
+	key := doc.txt("span", "v✓ value known · g… gradient partial · g✓ gradient final · g=0 beside the loss, dY = 0 · skip: not visited", "class", "badge-key")
 	add(bar, h, legend(doc), key, tools)
-	v.svg = svgEl(doc, "svg", "id", "tape", "role", "img", "aria-label", "The tape of one training step, drawn left to right. The text list below reads the same tape.")
-	defs := svgEl(doc, "defs")
+	v.svg = doc.svg("svg", "id", "tape", "role", "img", "aria-label", "The tape of one training step, drawn left to right. The text list below reads the same tape.")
+	defs := doc.svg("defs")
 	defs.SetInnerHTML(`<marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0 0 L10 5 L0 10 z" fill="context-stroke"/></marker>` +
-		`<pattern id="hatch" width="8" height="8" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="8" height="8" fill="#f3f3f1"/><line x1="0" y1="0" x2="0" y2="8" stroke="#cfcfca" stroke-width="3"/></pattern>`)
-	v.world = svgEl(doc, "g", "class", "world")
+		`<pattern id="hatch" width="8" height="8" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect class="hatch-bg" width="8" height="8"/><line class="hatch-line" x1="0" y1="0" x2="0" y2="8" stroke-width="3"/></pattern>`)
+	v.world = doc.svg("g", "class", "world")
 	add(v.svg, defs, v.world)
 	add(v.root, bar, v.svg)
-	pv.listen(v.svg, "click", "tape click", v.onClick)
-	pv.listen(v.svg, "wheel", "tape zoom", v.onWheel)
-	pv.listen(v.svg, "pointerdown", "tape pan", v.onDown)
-	pv.listen(v.svg, "pointermove", "tape pan", v.onMove)
-	pv.listen(v.svg, "pointerup", "tape pan", func(event) { v.dragging = false })
-	pv.listen(v.svg, "pointerleave", "tape pan", func(event) { v.dragging = false })
+	pv.doc.listen(v.svg, "click", "tape click", v.onClick)
+	pv.doc.listen(v.svg, "wheel", "tape zoom", v.onWheel)
+	pv.doc.listen(v.svg, "pointerdown", "tape pan", v.onDown)
+	pv.doc.listen(v.svg, "pointermove", "tape pan", v.onMove)
+	pv.doc.listen(v.svg, "pointerup", "tape pan", func(event) { v.dragging = false })
+	pv.doc.listen(v.svg, "pointerleave", "tape pan", func(event) { v.dragging = false })
 	// Refit when the region changes size (the window, or a bar above it
 	// wrapping), unless the user has zoomed.
-	ro := js.Global().Get("ResizeObserver").New(js.FuncOf(func(js.Value, []js.Value) any {
-		recovered("tape resize", pv.p.showError, func() {
-			if !v.zoomed {
-				v.fit()
-			}
-		})
-		return nil
-	}))
-	ro.Call("observe", v.svg.Underlying())
+	onResize(doc, v.svg, "tape resize", func() {
+		if !v.zoomed {
+			v.fit()
+		}
+	})
 	return v
 }
 
 // build draws a freshly recorded step.
 func (v *tapeView) build(s *app.Stepper, lay *layout.Layout) {
 	doc := v.pv.doc
-	clearEl(v.world)
+	v.world.clear()
 	v.lay = lay
 	nodes := s.Nodes()
 	v.boxes = make([]boxEls, len(nodes))
 	v.edges = v.edges[:0]
 	v.edgesOf = make([][]int, len(nodes))
 	v.hot = nil
-	edgeLayer := svgEl(doc, "g", "class", "edges")
+	edgeLayer := doc.svg("g", "class", "edges")
 	for k, e := range lay.Edges {
-		p := svgEl(doc, "path", "class", "edge", "d", e.Path(), "marker-end", "url(#arrow)")
+		p := doc.svg("path", "class", "edge", "d", e.Path(), "marker-end", "url(#arrow)")
 		edgeLayer.AppendChild(p)
 		v.edges = append(v.edges, p)
 		v.edgesOf[e.From] = append(v.edgesOf[e.From], k)
 		v.edgesOf[e.To] = append(v.edgesOf[e.To], k)
 	}
-	nodeLayer := svgEl(doc, "g", "class", "nodes")
+	nodeLayer := doc.svg("g", "class", "nodes")
 	for i, n := range nodes {
 		b := lay.Boxes[i]
 		kind := "op"
@@ -117,34 +112,33 @@ func (v *tapeView) build(s *app.Stepper, lay *layout.Layout) {
 		case autograd.Input, autograd.Const:
 			kind = "input"
 		}
-		g := svgEl(doc, "g", "class", "node "+kind, "data-node", strconv.Itoa(i), "id", "node-"+strconv.Itoa(i),
-			"transform", "translate("+f1(b.X)+" "+f1(b.Y)+")")
+		g := doc.svg("g", "class", "node "+kind, "data-node", strconv.Itoa(i), "id", "node-"+strconv.Itoa(i), "transform", "translate("+f1(b.X)+" "+f1(b.Y)+")")
 		w := f1(b.W)
 		add(g,
-			svgEl(doc, "rect", "class", "ring", "x", "-5", "y", "-5", "width", f1(b.W+10), "height", f1(b.H+10), "rx", "10"),
-			svgEl(doc, "rect", "class", "box", "width", w, "height", f1(b.H), "rx", boxRadius(n.Kind)),
-			svgText(doc, "title-text", 9, 22, n.Title()),
-			svgText(doc, "shape-text mono", 9, 42, n.Shape.String()),
+			doc.svg("rect", "class", "ring", "x", f1(-app.RingPad), "y", f1(-app.RingPad), "width", f1(b.W+2*app.RingPad), "height", f1(b.H+2*app.RingPad), "rx", f1(app.RingRadius)),
+			doc.svg("rect", "class", "box", "width", w, "height", f1(b.H), "rx", boxRadius(n.Kind)),
+			svgText(doc, "title-text", app.TitlePx, app.BoxInset, app.TitleY, n.Title()),
+			svgText(doc, "shape-text mono", app.ShapePx, app.BoxInset, app.ShapeY, n.Shape.String()),
 		)
 		if n.Role != "" || n.Kind == autograd.Param {
 			tag := n.Role
 			if tag == "" {
 				tag = "param"
 			}
-			t := svgText(doc, "role-text", b.W-9, 42, tag)
+			t := svgText(doc, "role-text", app.RolePx, b.W-app.BoxInset, app.ShapeY, tag)
 			t.SetAttribute("text-anchor", "end")
 			g.AppendChild(t)
 		}
 		size := n.Shape.Size()
 		be := boxEls{g: g,
-			valStrip:  newStrip(doc, "val", 51, "v", size, b.W-18),
-			gradStrip: newStrip(doc, "grad", 67, "g", size, b.W-18),
+			valStrip:  newStrip(doc, "val", app.ValueY, "v", size, app.StripW(b.W)),
+			gradStrip: newStrip(doc, "grad", app.GradY, "g", size, app.StripW(b.W)),
 		}
 		// The state badge is a tab on the box's top edge, right-aligned,
 		// so it takes none of the title's width.
-		tab := svgEl(doc, "g", "class", "badge-tab", "transform", "translate("+f1(b.W-8)+" 0)", "visibility", "hidden")
-		be.badgeBg = svgEl(doc, "rect", "class", "badge-bg", "y", "-9", "height", "17", "rx", "8.5")
-		be.badge = svgText(doc, "badge", -6, 4, "")
+		tab := doc.svg("g", "class", "badge-tab", "transform", "translate("+f1(b.W-app.BadgeRight)+" 0)", "visibility", "hidden")
+		be.badgeBg = doc.svg("rect", "class", "badge-bg", "y", f1(-app.BadgeH/2), "height", f1(app.BadgeH), "rx", f1(app.BadgeH/2))
+		be.badge = svgText(doc, "badge", app.BadgePx, app.BadgeTextX, app.BadgeTextY, "")
 		be.badge.SetAttribute("text-anchor", "end")
 		add(tab, be.badgeBg, be.badge)
 		be.tab = tab
@@ -158,13 +152,14 @@ func (v *tapeView) build(s *app.Stepper, lay *layout.Layout) {
 
 func boxRadius(k autograd.Kind) string {
 	if k == autograd.Param {
-		return "16"
+		return f1(app.ParamRadius)
 	}
-	return "5"
+	return f1(app.OpRadius)
 }
 
-func svgText(doc document, class string, x, y float64, s string) elem {
-	t := svgEl(doc, "text", "class", class, "x", f1(x), "y", f1(y))
+// svgText returns an SVG text of class at (x, y), size px.
+func svgText(doc *document, class string, px, x, y float64, s string) elem {
+	t := doc.svg("text", "class", class, "font-size", f1(px), "x", f1(x), "y", f1(y))
 	t.SetTextContent(s)
 	return t
 }
@@ -203,7 +198,7 @@ func (v *tapeView) update(s *app.Stepper, i int, st app.State, values bool) {
 		if badge == "" {
 			b.tab.SetAttribute("visibility", "hidden")
 		} else {
-			w := 12 + 7.4*float64(len([]rune(badge)))
+			w := app.BadgeW(badge)
 			b.badgeBg.SetAttribute("x", f1(-w))
 			b.badgeBg.SetAttribute("width", f1(w))
 			b.tab.SetAttribute("visibility", "visible")
@@ -277,10 +272,10 @@ func (v *tapeView) highlight(i int) {
 // select marks node i as the one the inspector shows (-1: none).
 func (v *tapeView) selectNode(prev, i int) {
 	if prev >= 0 && prev < len(v.boxes) {
-		v.boxes[prev].g.Class().Remove("selected")
+		v.boxes[prev].g.RemoveClass("selected")
 	}
 	if i >= 0 && i < len(v.boxes) {
-		v.boxes[i].g.Class().Add("selected")
+		v.boxes[i].g.AddClass("selected")
 	}
 }
 
@@ -289,11 +284,11 @@ func (v *tapeView) onClick(ev event) {
 		v.dragged = 0
 		return
 	}
-	hit := ev.Target().Call("closest", "[data-node]")
-	if hit.IsNull() || hit.IsUndefined() {
+	hit := ev.Target().Closest("[data-node]")
+	if !hit.ok() {
 		return
 	}
-	i, err := strconv.Atoi(hit.Call("getAttribute", "data-node").String())
+	i, err := strconv.Atoi(hit.GetAttribute("data-node"))
 	if err == nil {
 		v.pv.inspect(i)
 	}
@@ -305,8 +300,8 @@ func (v *tapeView) follow(i int) {
 	if !v.zoomed || v.lay == nil || i < 0 || i >= len(v.lay.Boxes) {
 		return
 	}
-	r := v.svg.GetBoundingClientRect()
-	w, h := r.Width(), r.Height()
+	r := v.svg.Rect()
+	w, h := r.Width, r.Height
 	b := v.lay.Boxes[i]
 	x0, y0 := v.tx+b.X*v.scale, v.ty+b.Y*v.scale
 	x1, y1 := x0+b.W*v.scale, y0+b.H*v.scale
@@ -330,8 +325,8 @@ func (v *tapeView) fit() {
 	if v.lay == nil {
 		return
 	}
-	r := v.svg.GetBoundingClientRect()
-	w, h := r.Width(), r.Height()
+	r := v.svg.Rect()
+	w, h := r.Width, r.Height
 	if w < 10 || h < 10 {
 		w, h = 800, 400
 	}
@@ -352,8 +347,8 @@ func (v *tapeView) apply() {
 // its centre when cx < 0.
 func (v *tapeView) zoomBy(factor, cx, cy float64) {
 	if cx < 0 {
-		r := v.svg.GetBoundingClientRect()
-		cx, cy = r.Width()/2, r.Height()/2
+		r := v.svg.Rect()
+		cx, cy = r.Width/2, r.Height/2
 	}
 	v.zoomed = true
 	ns := math.Max(0.1, math.Min(4, v.scale*factor))
@@ -366,30 +361,28 @@ func (v *tapeView) zoomBy(factor, cx, cy float64) {
 
 func (v *tapeView) onWheel(ev event) {
 	ev.PreventDefault()
-	e := ev.Underlying()
-	r := v.svg.GetBoundingClientRect()
+	r := v.svg.Rect()
 	f := 1.1
-	if e.Get("deltaY").Float() > 0 {
+	if ev.DeltaY() > 0 {
 		f = 1 / f
 	}
-	v.zoomBy(f, e.Get("clientX").Float()-r.Left(), e.Get("clientY").Float()-r.Top())
+	x, y := ev.Client()
+	v.zoomBy(f, x-r.Left, y-r.Top)
 }
 
 func (v *tapeView) onDown(ev event) {
-	e := ev.Underlying()
-	if e.Get("button").Int() != 0 {
+	if ev.Button() != 0 {
 		return
 	}
 	v.dragging, v.dragged = true, 0
-	v.lastX, v.lastY = e.Get("clientX").Float(), e.Get("clientY").Float()
+	v.lastX, v.lastY = ev.Client()
 }
 
 func (v *tapeView) onMove(ev event) {
 	if !v.dragging {
 		return
 	}
-	e := ev.Underlying()
-	x, y := e.Get("clientX").Float(), e.Get("clientY").Float()
+	x, y := ev.Client()
 	v.tx += x - v.lastX
 	v.ty += y - v.lastY
 	v.dragged += math.Abs(x-v.lastX) + math.Abs(y-v.lastY)

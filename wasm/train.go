@@ -5,43 +5,29 @@ package main
 import (
 	"fmt"
 	"math"
-	"reflect"
 	"strconv"
-	"syscall/js"
 	"time"
 
 	"tapelab/engine/spec"
 	"tapelab/engine/tensor"
 	"tapelab/engine/train"
 	"tapelab/wasm/app"
-	"tapelab/wasm/link"
+	"tapelab/wasm/state"
 	"tapelab/wasm/trainer"
 )
-
-// pointsDataset is the dataset menu's value for the user's own points.
-const pointsDataset = "points"
-
-// trainSettings are the training view's controls.
-type trainSettings struct {
-	Dataset   string // a generated set, or pointsDataset
-	Data      train.DataConfig
-	Optimizer train.OptimizerConfig
-	Batch     int
-}
 
 // trainView is TensorFlow Playground's picture for the model being edited:
 // play, pause, one batch, reset; the decision boundary (or fitted curve)
 // with the data; the loss chart and the figures; the data controls.
 type trainView struct {
-	u    jsui
+	u    *document
 	pv   *playground
-	root js.Value
+	root elem
 	ctl  trainControls
 	plot *plot
 	loss *chart
 
-	set    trainSettings
-	points *link.Points // the user's own examples, or nil
+	st     *state.State // the training settings and the user's points
 	sess   *trainer.Session
 	doc    app.Doc // the model the session trains
 	params map[string]*tensor.Tensor
@@ -53,10 +39,8 @@ type trainView struct {
 	showStep func() // switches to the stepping view
 }
 
-func newTrainView(u jsui, pv *playground) *trainView {
-	v := &trainView{u: u, pv: pv, set: trainSettings{
-		Dataset: pv.dataset, Data: train.DefaultData(pv.dataset), Optimizer: train.DefaultOptimizer("sgd"), Batch: spec.DefaultBatchSize,
-	}, onChange: func() {}, showStep: func() {}}
+func newTrainView(u *document, pv *playground, st *state.State) *trainView {
+	v := &trainView{u: u, pv: pv, st: st, onChange: func() {}, showStep: func() {}}
 	v.root = u.el("section", "id", "train-view", "class", "train-view", "aria-label", "Training", "hidden", "")
 	v.plot = newPlot(u, 360)
 	v.loss = newChart(u, 300, 110)
@@ -64,8 +48,22 @@ func newTrainView(u jsui, pv *playground) *trainView {
 	return v
 }
 
-// now is performance.now() in ms.
-func jsNow() float64 { return js.Global().Get("performance").Call("now").Float() }
+// settle shows the state's training settings in the controls (after a
+// link replaced them).
+func (v *trainView) settle() { v.ctl.write() }
+
+// setTraining changes the training settings through the state.
+func (v *trainView) setTraining(change func(*state.TrainingSettings)) {
+	t := v.st.Training()
+	change(&t)
+	v.st.SetTraining(t)
+}
+
+// trainFrom makes doc with params (nil: seeded) the model the next session
+// trains.
+func (v *trainView) trainFrom(doc app.Doc, params map[string]*tensor.Tensor) {
+	v.doc, v.params, v.sess = doc, params, nil
+}
 
 // specModel is the model document the view trains: the editor's model with
 // the view's dataset and hyperparameters (and params, when given).
@@ -73,14 +71,7 @@ func (v *trainView) specModel(params map[string]*tensor.Tensor) *spec.Model {
 	d := v.pv.pg.Doc()
 	m := spec.New(d.Input, d.Loss, d.Layers...)
 	m.Seed = d.Seed
-	if v.set.Dataset != pointsDataset {
-		m.Dataset = v.set.Data
-		m.Dataset.Name = v.set.Dataset
-	} else {
-		m.Dataset = v.set.Data
-	}
-	m.Optimizer = v.set.Optimizer
-	m.BatchSize = v.set.Batch
+	v.st.Training().Into(m)
 	if len(params) > 0 {
 		m.Params = params
 	}
@@ -89,15 +80,15 @@ func (v *trainView) specModel(params map[string]*tensor.Tensor) *spec.Model {
 
 // classes is the number of classes of the current data (0 for regression).
 func (v *trainView) classes() int {
-	name := v.set.Dataset
-	if name == pointsDataset {
-		name = v.set.Data.Name
+	name := v.st.Training().Dataset
+	if name == state.PointsDataset {
+		name = v.st.Training().Data.Name
 	}
-	switch name {
-	case "circle", "xor", "gauss", "spiral", "moons":
-		return 2
+	_, classes, err := app.DataShape(name)
+	if err != nil {
+		return 0
 	}
-	return 0
+	return classes
 }
 
 // reset builds a fresh session: seeded weights unless keep is set and the
@@ -106,9 +97,9 @@ func (v *trainView) classes() int {
 func (v *trainView) reset(keep bool) {
 	var params map[string]*tensor.Tensor
 	doc := v.pv.pg.Doc()
-	if keep && v.sess != nil && reflect.DeepEqual(doc, v.doc) {
+	if keep && v.sess != nil && doc.Equal(v.doc) {
 		params = v.sess.Params()
-	} else if keep && v.params != nil && reflect.DeepEqual(doc, v.doc) {
+	} else if keep && v.params != nil && doc.Equal(v.doc) {
 		params = v.params
 	}
 	v.build(params)
@@ -126,8 +117,8 @@ func (v *trainView) build(params map[string]*tensor.Tensor) {
 	}
 	m := v.specModel(params)
 	var data *train.Dataset
-	if v.set.Dataset == pointsDataset && v.points != nil {
-		d, err := trainer.FromPoints(v.points.X, v.points.Y, v.classes())
+	if p := v.st.Points(); v.st.Training().Dataset == state.PointsDataset && p != nil {
+		d, err := trainer.FromPoints(p.X, p.Y, v.classes())
 		if err != nil {
 			v.message(err.Error())
 			v.render()
@@ -137,7 +128,7 @@ func (v *trainView) build(params map[string]*tensor.Tensor) {
 	}
 	s, err := trainer.New(m, data)
 	if err != nil {
-		v.message("Cannot train this model on " + v.set.Dataset + ": " + err.Error())
+		v.message("Cannot train this model on " + v.st.Training().Dataset + ": " + err.Error())
 		v.render()
 		return
 	}
@@ -148,8 +139,8 @@ func (v *trainView) build(params map[string]*tensor.Tensor) {
 
 // message shows msg (or clears it) in the view's alert line.
 func (v *trainView) message(msg string) {
-	v.ctl.msg.Set("textContent", msg)
-	show(v.ctl.msg, msg != "")
+	v.ctl.msg.SetTextContent(msg)
+	v.ctl.msg.show(msg != "")
 }
 
 // play starts or pauses training.
@@ -183,33 +174,33 @@ func (v *trainView) loop() {
 	}()
 	chunk := 1
 	for v.running {
-		if !reflect.DeepEqual(v.pv.pg.Doc(), v.doc) { // edited while training
+		if !v.pv.pg.Doc().Equal(v.doc) { // edited while training
 			v.reset(false)
 			if v.sess == nil {
 				break
 			}
 		}
 		s := v.sess
-		t0 := jsNow()
+		t0 := now()
 		ran := 0
-		for jsNow()-t0 < 12 {
+		for now()-t0 < 12 {
 			n, err := s.Run(chunk)
 			ran += n
 			if err != nil {
 				v.stopped(err)
 				return
 			}
-			if jsNow()-t0 < 4 {
+			if now()-t0 < 4 {
 				chunk = min(chunk*2, 256)
 			}
 		}
-		dt := jsNow() - t0
+		dt := now() - t0
 		if r := float64(ran) / dt * 1000; v.rate == 0 {
 			v.rate = r
 		} else {
 			v.rate = 0.8*v.rate + 0.2*r
 		}
-		if jsNow()-v.lastDraw > 60 {
+		if now()-v.lastDraw > 60 {
 			v.render()
 		}
 		time.Sleep(time.Millisecond)
@@ -273,11 +264,11 @@ func (v *trainView) inspect() {
 
 // render draws the picture, the chart and the figures.
 func (v *trainView) render() {
-	v.lastDraw = jsNow()
+	v.lastDraw = now()
 	defer v.onChange()
 	s := v.sess
 	if s == nil {
-		v.root.Call("setAttribute", "data-steps", "0")
+		v.root.SetAttribute("data-steps", "0")
 		return
 	}
 	if err := v.plot.draw(s); err != nil {
@@ -286,9 +277,9 @@ func (v *trainView) render() {
 	v.loss.draw(s.History())
 	last := s.Last()
 	c := v.ctl
-	c.steps.Set("textContent", strconv.Itoa(s.Steps()))
-	c.trainLoss.Set("textContent", figure(last.Train.Loss))
-	c.testLoss.Set("textContent", figure(last.Test.Loss))
+	c.steps.SetTextContent(strconv.Itoa(s.Steps()))
+	c.trainLoss.SetTextContent(figure(last.Train.Loss))
+	c.testLoss.SetTextContent(figure(last.Test.Loss))
 	acc := "—"
 	if !math.IsNaN(last.Train.Accuracy) {
 		acc = fmt.Sprintf("%.1f%% / %.1f%%", 100*last.Train.Accuracy, 100*last.Test.Accuracy)
@@ -296,20 +287,20 @@ func (v *trainView) render() {
 			acc = fmt.Sprintf("%.1f%% / —", 100*last.Train.Accuracy)
 		}
 	}
-	c.acc.Set("textContent", acc)
+	c.acc.SetTextContent(acc)
 	rate := "—"
 	if v.rate > 0 {
 		rate = strconv.Itoa(int(math.Round(v.rate)))
 	}
-	c.rate.Set("textContent", rate)
+	c.rate.SetTextContent(rate)
 	tr, te := s.Sets()
-	c.counts.Set("textContent", fmt.Sprintf("%d training, %d test examples", tr.Len(), te.Len()))
+	c.counts.SetTextContent(fmt.Sprintf("%d training, %d test examples", tr.Len(), te.Len()))
 	r := v.root
-	r.Call("setAttribute", "data-steps", strconv.Itoa(s.Steps()))
-	r.Call("setAttribute", "data-train-loss", strconv.FormatFloat(last.Train.Loss, 'g', -1, 64))
-	r.Call("setAttribute", "data-test-loss", strconv.FormatFloat(last.Test.Loss, 'g', -1, 64))
-	r.Call("setAttribute", "data-accuracy", strconv.FormatFloat(last.Train.Accuracy, 'g', -1, 64))
-	r.Call("setAttribute", "data-examples", strconv.Itoa(tr.Len()+te.Len()))
+	r.SetAttribute("data-steps", strconv.Itoa(s.Steps()))
+	r.SetAttribute("data-train-loss", strconv.FormatFloat(last.Train.Loss, 'g', -1, 64))
+	r.SetAttribute("data-test-loss", strconv.FormatFloat(last.Test.Loss, 'g', -1, 64))
+	r.SetAttribute("data-accuracy", strconv.FormatFloat(last.Train.Accuracy, 'g', -1, 64))
+	r.SetAttribute("data-examples", strconv.Itoa(tr.Len()+te.Len()))
 	v.ctl.legend(s.Classification())
 }
 

@@ -116,3 +116,19 @@ func (d Doc) Check() (*nn.Seq, []LayerStatus, error) {
 	}
 	return seq, st, nil
 }
+
+// Equal reports whether d and e describe the same model: the same input
+// shape, layers (with their settings), loss and seed. Layers are compared
+// as values, so every layer type must be comparable (nn's layer types are
+// structs of numbers and flags).
+func (d Doc) Equal(e Doc) bool {
+	if !d.Input.Equal(e.Input) || d.Loss != e.Loss || d.Seed != e.Seed || len(d.Layers) != len(e.Layers) {
+		return false
+	}
+	for i, l := range d.Layers {
+		if l != e.Layers[i] {
+			return false
+		}
+	}
+	return true
+}

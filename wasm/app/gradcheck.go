@@ -3,6 +3,8 @@ package app
 import (
 	"math"
 
+	"gonum.org/v1/gonum/diff/fd"
+
 	"tapelab/engine/autograd"
 	"tapelab/engine/nn"
 	"tapelab/engine/op"
@@ -34,9 +36,10 @@ type GradCheck struct {
 
 // CheckGradients compares the gradient of the loss of one training step with
 // respect to every trainable parameter, from the engine's one-shot backward
-// pass, with central finite differences (f(p+h) − f(p−h)) / 2h. m is not
-// changed. yield, when not nil, is called every few loss evaluations so that
-// a page can stay responsive.
+// pass, with central finite differences (f(p+h) − f(p−h)) / 2h from gonum's
+// diff/fd, the same as the engine's tests use. m is not changed. yield, when
+// not nil, is called every few loss evaluations (from inside the function fd
+// differentiates) so that a page can stay responsive.
 func CheckGradients(m *nn.Model, b Batch, modes Modes, seed uint64, yield func()) (GradCheck, error) {
 	m = m.Clone()
 	modes.Compiled = false
@@ -70,25 +73,32 @@ func CheckGradients(m *nn.Model, b Batch, modes Modes, seed uint64, yield func()
 	}
 	res := GradCheck{Index: -1}
 	evals := 0
+	var lossErr error
 	for i, p := range ps {
 		if p.Buffer {
 			continue
 		}
 		data := m.Params[i].Data
-		for k := range data {
-			orig := data[k]
-			data[k] = orig + gradCheckStep
-			up, err := loss()
-			if err != nil {
-				return res, err
+		orig := append([]float64(nil), data...)
+		// f is the loss as a function of this parameter's elements; fd
+		// calls it at each element moved by ±h.
+		f := func(x []float64) float64 {
+			copy(data, x)
+			l, err := loss()
+			if err != nil && lossErr == nil {
+				lossErr = err
 			}
-			data[k] = orig - gradCheckStep
-			down, err := loss()
-			data[k] = orig
-			if err != nil {
-				return res, err
+			if evals++; yield != nil && evals%64 == 0 {
+				yield()
 			}
-			num := (up - down) / (2 * gradCheckStep)
+			return l
+		}
+		numeric := fd.Gradient(nil, f, orig, &fd.Settings{Formula: fd.Central, Step: gradCheckStep})
+		copy(data, orig)
+		if lossErr != nil {
+			return res, lossErr
+		}
+		for k, num := range numeric {
 			an := 0.0
 			if analytic[i] != nil {
 				an = analytic[i][k]
@@ -101,9 +111,6 @@ func CheckGradients(m *nn.Model, b Batch, modes Modes, seed uint64, yield func()
 				res.Worst, res.Param, res.Index, res.Analytic, res.Numeric = rel, p.Name, k, an, num
 			}
 			res.Checked++
-			if evals += 2; yield != nil && evals%64 == 0 {
-				yield()
-			}
 		}
 	}
 	res.OK = res.Checked > 0 && res.Worst <= GradCheckTolerance

@@ -1,8 +1,6 @@
 package app
 
 import (
-	"reflect"
-
 	"tapelab/engine/tensor"
 )
 
@@ -15,7 +13,7 @@ import (
 // from the seed again.
 func (p *Playground) Inspect(doc Doc, params map[string]*tensor.Tensor, b Batch) error {
 	p.batch = b
-	if !reflect.DeepEqual(doc, p.hist.Current()) {
+	if !doc.Equal(p.hist.Current()) {
 		p.hist.Push(doc)
 	}
 	if err := p.rebuild(); err != nil {

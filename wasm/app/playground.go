@@ -2,7 +2,6 @@ package app
 
 import (
 	"tapelab/engine/nn"
-	"tapelab/engine/tensor"
 )
 
 // Playground is the whole state behind the page: the edited model with its
@@ -164,9 +163,5 @@ func (p *Playground) IRListing() ([]IRLine, error) {
 	if p.rec == nil {
 		return nil, nil
 	}
-	params := map[string]*tensor.Tensor{}
-	for i, ps := range p.model.Seq.Params() {
-		params[ps.Name] = p.model.Params[i]
-	}
-	return IRListing(p.rec, params)
+	return IRListing(p.rec, p.model.StateDict())
 }

@@ -172,11 +172,7 @@ func bad(v float64) bool { return math.IsNaN(v) || math.IsInf(v, 0) }
 // Params returns copies of the current parameter values by state_dict name,
 // for a link or the stepper.
 func (s *Session) Params() map[string]*tensor.Tensor {
-	out := map[string]*tensor.Tensor{}
-	for i, p := range s.model.Seq.Params() {
-		out[p.Name] = s.model.Params[i].Clone()
-	}
-	return out
+	return s.model.StateDictCopy()
 }
 
 // Batch returns the inputs and targets of the last step's mini-batch (nils

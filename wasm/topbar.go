@@ -30,28 +30,28 @@ type barView struct {
 func newBarView(pv *playground) *barView {
 	doc := pv.doc
 	v := &barView{pv: pv, toggles: map[string][2]elem{}}
-	v.root = el(doc, "header", "class", "top-bar")
-	title := el(doc, "h1", "class", "brand")
+	v.root = doc.el("header", "class", "top-bar")
+	title := doc.el("h1", "class", "brand")
 	title.SetTextContent("TapeLab")
-	lab := el(doc, "label", "class", "dataset")
-	lab.AppendChild(doc.CreateTextNode("data "))
-	v.dataset = el(doc, "select", "id", "dataset", "aria-label", "Dataset")
+	lab := doc.el("label", "class", "dataset", "data-control", "dataset")
+	lab.AppendChild(doc.textNode("data "))
+	v.dataset = doc.el("select", "id", "dataset", "aria-label", "Dataset")
 	for _, n := range train.DatasetNames() {
-		o := el(doc, "option", "value", n)
+		o := doc.el("option", "value", n)
 		o.SetTextContent(n)
 		v.dataset.AppendChild(o)
 	}
-	pv.listen(v.dataset, "change", "dataset", func(event) { pv.setDataset(v.dataset.Value()) })
+	pv.doc.listen(v.dataset, "change", "dataset", func(event) { pv.setDataset(v.dataset.Value()) })
 	lab.AppendChild(v.dataset)
-	modes := el(doc, "div", "class", "modes")
+	modes := doc.el("div", "class", "modes", "data-control", "modes")
 	add(modes,
 		v.toggle("exec", "Execution", "eager", "compiled", func(m *app.Modes, b bool) { m.Compiled = b }),
 		v.toggle("pass", "Backward pass", "dense", "single-output", func(m *app.Modes, b bool) { m.Single = b }),
 		v.toggle("mode", "Layer mode", "train", "eval", func(m *app.Modes, b bool) { m.Eval = b }),
 	)
-	l2 := el(doc, "label", "class", "check", "title", "Adds 0.01·ΣW² to the loss: each weight then feeds two nodes and its gradient is summed with +=")
-	v.l2 = el(doc, "input", "type", "checkbox", "id", "l2")
-	pv.listen(v.l2, "change", "L2 penalty", func(event) {
+	l2 := doc.el("label", "class", "check", "title", "Adds 0.01·ΣW² to the loss: each weight then feeds two nodes and its gradient is summed with +=")
+	v.l2 = doc.el("input", "type", "checkbox", "id", "l2")
+	pv.doc.listen(v.l2, "change", "L2 penalty", func(event) {
 		m := pv.pg.Modes()
 		m.L2 = 0
 		if v.l2.Checked() {
@@ -60,12 +60,12 @@ func newBarView(pv *playground) *barView {
 		pv.setModes(m)
 	})
 	l2.AppendChild(v.l2)
-	l2.AppendChild(doc.CreateTextNode(" L2 penalty (+=)"))
+	l2.AppendChild(doc.textNode(" L2 penalty (+=)"))
 	modes.AppendChild(l2)
-	v.check = pv.button("Gradient check", "Compare every parameter gradient with central finite differences", v.gradCheck, "id", "gradcheck")
-	v.result = el(doc, "span", "class", "check-result mono", "id", "gradcheck-result", "role", "status")
+	v.check = pv.doc.button("Gradient check", "Compare every parameter gradient with central finite differences", v.gradCheck, "id", "gradcheck")
+	v.result = doc.el("span", "class", "check-result mono", "id", "gradcheck-result", "role", "status")
 	add(v.root, title, lab, modes, v.check, v.result)
-	v.passes = el(doc, "p", "class", "passes mono", "id", "passes")
+	v.passes = doc.el("p", "class", "passes mono", "id", "passes")
 	v.root.AppendChild(v.passes)
 	return v
 }
@@ -73,9 +73,9 @@ func newBarView(pv *playground) *barView {
 // toggle returns a two-button switch; set writes the choice into the modes.
 func (v *barView) toggle(id, label, off, on string, set func(*app.Modes, bool)) elem {
 	doc := v.pv.doc
-	g := el(doc, "div", "class", "seg", "role", "group", "aria-label", label)
+	g := doc.el("div", "class", "seg", "role", "group", "aria-label", label)
 	mk := func(text string, val bool) elem {
-		return v.pv.button(text, label+": "+text, func() {
+		return v.pv.doc.button(text, label+": "+text, func() {
 			m := v.pv.pg.Modes()
 			set(&m, val)
 			v.pv.setModes(m)
@@ -139,11 +139,11 @@ func (v *barView) gradCheck() {
 		return
 	}
 	v.checking = true
-	setDisabled(v.check, true)
+	v.check.setDisabled(true)
 	v.result.SetAttribute("class", "check-result mono")
 	v.result.SetTextContent("checking…")
 	go func() {
-		defer func() { v.checking = false; setDisabled(v.check, false) }()
+		defer func() { v.checking = false; v.check.setDisabled(false) }()
 		recovered("gradient check", v.pv.p.showError, func() {
 			res, err := v.pv.pg.GradCheck(func() { time.Sleep(time.Millisecond) })
 			if err != nil {
@@ -161,45 +161,4 @@ func (v *barView) gradCheck() {
 				strconv.Itoa(res.Index) + "], " + strconv.Itoa(res.Checked) + " checked)")
 		})
 	}()
-}
-
-// toggleShortcuts shows or hides the shortcuts.
-func (v *barView) toggleShortcuts() {
-	if v.shortcuts.HasAttribute("hidden") {
-		v.shortcuts.RemoveAttribute("hidden")
-		v.shortcuts.QuerySelector("button").Focus()
-	} else {
-		v.closeShortcuts()
-	}
-}
-
-func (v *barView) closeShortcuts() {
-	if v.shortcuts.ok() && !v.shortcuts.HasAttribute("hidden") {
-		v.shortcuts.SetAttribute("hidden", "")
-		if h := v.pv.doc.GetElementByID("help"); h.ok() {
-			h.Focus()
-		}
-	}
-}
-
-// shortcutsDialog lists the keys.
-func shortcutsDialog(pv *playground) elem {
-	doc := pv.doc
-	d := el(doc, "div", "class", "shortcuts", "id", "shortcuts", "role", "dialog", "aria-modal", "false",
-		"aria-labelledby", "shortcuts-title", "hidden", "")
-	h := el(doc, "h2", "id", "shortcuts-title")
-	h.SetTextContent("Keyboard shortcuts")
-	table := el(doc, "table")
-	for _, r := range [][2]string{
-		{"→", "step (forward, then backward)"}, {"←", "step back"}, {"space", "play / pause"},
-		{"b", "finish forward, start backward"}, {"r", "reset"}, {"f", "fit the tape to the screen"},
-		{"+ / −", "zoom in / out"}, {"Ctrl+Z / Ctrl+Y", "undo / redo a model edit"}, {"?", "show or hide this list"}, {"Esc", "close"},
-	} {
-		tr := el(doc, "tr")
-		add(tr, add(el(doc, "td"), textEl(doc, "kbd", "", r[0])), textEl(doc, "td", "", r[1]))
-		table.AppendChild(tr)
-	}
-	add(d, h, table, pv.button("Close", "Close the shortcuts", pv.bar.closeShortcuts, "id", "shortcuts-close"))
-	pv.bar.shortcuts = d
-	return d
 }

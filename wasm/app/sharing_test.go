@@ -1,0 +1,49 @@
+package app
+
+import (
+	"errors"
+	"testing"
+)
+
+func TestSharedPage(t *testing.T) {
+	tests := []struct {
+		path, id string
+		embed    bool
+		ok       bool
+	}{
+		{"/s/abc_D-9", "abc_D-9", false, true},
+		{"/tapelab/embed/xyz", "xyz", true, true},
+		{"/", "", false, false},
+		{"/s/", "", false, false},
+		{"/s/a.b", "", false, false},
+		{"/s/" + string(make([]byte, 65)), "", false, false},
+	}
+	for _, tt := range tests {
+		id, embed, ok := SharedPage(tt.path)
+		if id != tt.id || embed != tt.embed || ok != tt.ok {
+			t.Errorf("SharedPage(%q) = %q, %v, %v; want %q, %v, %v", tt.path, id, embed, ok, tt.id, tt.embed, tt.ok)
+		}
+	}
+}
+
+func TestCreatedShare(t *testing.T) {
+	tests := []struct {
+		status int
+		body   string
+		err    error
+		url    string // "" means an error
+		msg    string
+	}{
+		{201, `{"id":"x","url":"/s/x"}`, nil, "/s/x", ""},
+		{404, `not found`, nil, "", "the server answered 404"},
+		{0, "", errors.New("TypeError: failed to fetch"), "", "TypeError: failed to fetch"},
+		{201, `{"id":"x"}`, nil, "", "no share service answered"},
+		{201, `<html>`, nil, "", ""},
+	}
+	for _, tt := range tests {
+		url, err := CreatedShare(tt.status, tt.body, tt.err)
+		if url != tt.url || (err == nil) != (tt.url != "") || tt.msg != "" && err.Error() != tt.msg {
+			t.Errorf("CreatedShare(%d, %q, %v) = %q, %v; want %q, %q", tt.status, tt.body, tt.err, url, err, tt.url, tt.msg)
+		}
+	}
+}

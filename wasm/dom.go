@@ -1,0 +1,373 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"syscall/js"
+)
+
+// The views talk to the DOM through the small handles below: a document
+// that makes elements and listeners, elements, and events. They are the
+// page's one DOM idiom; everything else that needs JavaScript (canvas
+// drawing, the clipboard, fetch, timers, the location) is in bridge.go.
+//
+// They are written on syscall/js rather than honnef.co/go/js/dom/v2:
+// dom/v2 wraps every element it returns with a type switch over all HTML
+// element types, which links all of them and their methods into the
+// binary. Linking it costs about 91 KB of the brotli'd wasm (measured with
+// bench/cmd/wasmsize: 1,225,143 bytes with it, 1,134,363 without).
+
+const svgNS = "http://www.w3.org/2000/svg"
+
+// document creates and finds elements and adds listeners that survive
+// panics.
+type document struct {
+	v js.Value
+	// names holds tag and attribute names as JavaScript strings, made
+	// once: each string passed to JavaScript otherwise becomes a new value
+	// with a finalizer, and drawing a tape sets thousands of attributes.
+	names map[string]js.Value
+	// report shows an error in the page (the listeners' panics).
+	report func(string)
+}
+
+// newDocument returns the page's document; report shows a listener's
+// panic in the page.
+func newDocument(report func(string)) *document {
+	return &document{v: js.Global().Get("document"), names: map[string]js.Value{}, report: report}
+}
+
+// name returns s as a JavaScript string, made once per name.
+func (d *document) name(s string) js.Value {
+	v, ok := d.names[s]
+	if !ok {
+		v = js.ValueOf(s)
+		d.names[s] = v
+	}
+	return v
+}
+
+// el returns a new element of tag with attributes given as name, value
+// pairs ("class" included).
+func (d *document) el(tag string, attrs ...string) elem {
+	e := elem{d.v.Call("createElement", d.name(tag))}
+	d.setAttrs(e, attrs)
+	return e
+}
+
+// svg returns a new SVG element of tag with attributes.
+func (d *document) svg(tag string, attrs ...string) elem {
+	e := elem{d.v.Call("createElementNS", d.name(svgNS), d.name(tag))}
+	d.setAttrs(e, attrs)
+	return e
+}
+
+func (d *document) setAttrs(e elem, attrs []string) {
+	for i := 0; i+1 < len(attrs); i += 2 {
+		e.v.Call("setAttribute", d.name(attrs[i]), attrs[i+1])
+	}
+}
+
+// txt returns a new element of tag holding the text s, with attributes.
+func (d *document) txt(tag, s string, attrs ...string) elem {
+	e := d.el(tag, attrs...)
+	e.SetTextContent(s)
+	return e
+}
+
+// textNode returns a text node holding s.
+func (d *document) textNode(s string) elem { return elem{d.v.Call("createTextNode", s)} }
+
+// button returns a <button type=button> that calls fn on click, through
+// the panic-safe listener. title is its tooltip; a label without words (an
+// arrow, a sign) also gets it as its accessible name.
+func (d *document) button(label, title string, fn func(), attrs ...string) elem {
+	b := d.el("button", append([]string{"type", "button"}, attrs...)...)
+	b.SetTextContent(label)
+	if title != "" {
+		b.SetAttribute("title", title)
+		if !hasLetter(label) {
+			b.SetAttribute("aria-label", title)
+		}
+	}
+	d.listen(b, "click", "button "+label, func(event) { fn() })
+	return b
+}
+
+func hasLetter(s string) bool {
+	for _, r := range s {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' {
+			return true
+		}
+	}
+	return false
+}
+
+// labelled wraps control in a <label> with caption text before it.
+func (d *document) labelled(caption string, control elem, attrs ...string) elem {
+	return add(d.el("label", attrs...), d.txt("span", caption, "class", "cap"), control)
+}
+
+// sel returns a <select> with the given values and labels (label "" means
+// the value itself), value chosen.
+func (d *document) sel(id string, values, labels []string, value string) elem {
+	s := d.el("select", "id", id)
+	for i, v := range values {
+		l := v
+		if i < len(labels) && labels[i] != "" {
+			l = labels[i]
+		}
+		s.AppendChild(d.txt("option", l, "value", v))
+	}
+	s.SetValue(value)
+	return s
+}
+
+// target is anything that can receive event listeners.
+type target interface{ jsValue() js.Value }
+
+// listen adds a listener to t that survives panics: a panic in fn is shown
+// in the page (and its stack logged) instead of stopping the Go program.
+// Every listener of the page is added through it; it lives as long as the
+// page.
+func (d *document) listen(t target, name, what string, fn func(event)) {
+	d.listenOpt(t, name, what, false, fn)
+}
+
+// listenFirst is listen in the capture phase: fn runs before the
+// listeners of the elements inside t.
+func (d *document) listenFirst(t target, name, what string, fn func(event)) {
+	d.listenOpt(t, name, what, true, fn)
+}
+
+func (d *document) listenOpt(t target, name, what string, capture bool, fn func(event)) {
+	f := js.FuncOf(func(_ js.Value, args []js.Value) any {
+		recovered(what, d.report, func() { fn(event{args[0]}) })
+		return nil
+	})
+	t.jsValue().Call("addEventListener", name, f, capture)
+}
+
+func (d *document) jsValue() js.Value { return d.v }
+
+// byID finds an element by id (none when absent).
+func (d *document) byID(id string) elem { return elem{d.v.Call("getElementById", id)} }
+
+// active returns the focused element.
+func (d *document) active() elem { return elem{d.v.Get("activeElement")} }
+
+// root returns the <html> element.
+func (d *document) root() elem { return elem{d.v.Get("documentElement")} }
+
+// body returns the <body> element.
+func (d *document) body() elem { return elem{d.v.Get("body")} }
+
+// elem is an element handle; the zero elem (or one holding null) is "none".
+type elem struct{ v js.Value }
+
+func (e elem) jsValue() js.Value { return e.v }
+
+// ok reports whether e refers to an element.
+func (e elem) ok() bool { return e.v.Truthy() }
+
+// SetAttribute sets an attribute.
+func (e elem) SetAttribute(k, v string) { e.v.Call("setAttribute", k, v) }
+
+// GetAttribute returns an attribute ("" when absent).
+func (e elem) GetAttribute(k string) string {
+	a := e.v.Call("getAttribute", k)
+	if a.IsNull() {
+		return ""
+	}
+	return a.String()
+}
+
+// RemoveAttribute removes an attribute.
+func (e elem) RemoveAttribute(k string) { e.v.Call("removeAttribute", k) }
+
+// HasAttribute reports whether the attribute is set.
+func (e elem) HasAttribute(k string) bool { return e.v.Call("hasAttribute", k).Bool() }
+
+// SetTextContent replaces the content by text.
+func (e elem) SetTextContent(s string) { e.v.Set("textContent", s) }
+
+// TextContent returns the text content.
+func (e elem) TextContent() string { return e.v.Get("textContent").String() }
+
+// SetInnerHTML replaces the content by markup (only ever constant markup).
+func (e elem) SetInnerHTML(s string) { e.v.Set("innerHTML", s) }
+
+// AppendChild appends c.
+func (e elem) AppendChild(c elem) { e.v.Call("appendChild", c.v) }
+
+// Prepend inserts c as the first child.
+func (e elem) Prepend(c elem) { e.v.Call("prepend", c.v) }
+
+// After inserts c after e.
+func (e elem) After(c elem) { e.v.Call("after", c.v) }
+
+// Remove takes e out of the document.
+func (e elem) Remove() { e.v.Call("remove") }
+
+// SetID sets the id.
+func (e elem) SetID(id string) { e.v.Set("id", id) }
+
+// ID returns the id.
+func (e elem) ID() string { return e.v.Get("id").String() }
+
+// Focus focuses the element.
+func (e elem) Focus() { e.v.Call("focus") }
+
+// Click clicks the element.
+func (e elem) Click() { e.v.Call("click") }
+
+// Select selects an input's text.
+func (e elem) Select() { e.v.Call("select") }
+
+// ScrollIntoView scrolls the least needed to show the element.
+func (e elem) ScrollIntoView() { e.v.Call("scrollIntoView", map[string]any{"block": "nearest"}) }
+
+// Value returns an input's or select's value.
+func (e elem) Value() string { return e.v.Get("value").String() }
+
+// SetValue sets an input's or select's value.
+func (e elem) SetValue(s string) { e.v.Set("value", s) }
+
+// Checked reports whether a checkbox is checked.
+func (e elem) Checked() bool { return e.v.Get("checked").Bool() }
+
+// SetChecked checks or unchecks a checkbox.
+func (e elem) SetChecked(b bool) { e.v.Set("checked", b) }
+
+// QuerySelector returns the first descendant matching sel (none when absent).
+func (e elem) QuerySelector(sel string) elem { return elem{e.v.Call("querySelector", sel)} }
+
+// Closest returns e or its nearest ancestor matching sel (none when absent).
+func (e elem) Closest(sel string) elem {
+	if !e.ok() || e.v.Get("closest").IsUndefined() {
+		return elem{}
+	}
+	return elem{e.v.Call("closest", sel)}
+}
+
+// TagName returns the element's tag in upper case ("" for none).
+func (e elem) TagName() string {
+	if !e.ok() {
+		return ""
+	}
+	t := e.v.Get("tagName")
+	if t.IsUndefined() {
+		return ""
+	}
+	return t.String()
+}
+
+// AddClass and RemoveClass change the element's class list.
+func (e elem) AddClass(name string) { e.v.Get("classList").Call("add", name) }
+
+// RemoveClass removes a class.
+func (e elem) RemoveClass(name string) { e.v.Get("classList").Call("remove", name) }
+
+// ToggleClass turns class c on or off.
+func (e elem) ToggleClass(c string, on bool) {
+	if e.ok() {
+		e.v.Get("classList").Call("toggle", c, on)
+	}
+}
+
+// HasClass reports whether the element has class c.
+func (e elem) HasClass(c string) bool { return e.v.Get("classList").Call("contains", c).Bool() }
+
+// SetStyle sets one CSS property through the CSSOM. The page's
+// Content-Security-Policy (style-src 'self') ignores style attributes, but
+// not properties set from script.
+func (e elem) SetStyle(prop, value string) { e.v.Get("style").Call("setProperty", prop, value) }
+
+// Style returns the computed value of a CSS property (a custom property
+// included), trimmed.
+func (e elem) Style(prop string) string {
+	s := js.Global().Call("getComputedStyle", e.v).Call("getPropertyValue", prop).String()
+	for len(s) > 0 && s[0] == ' ' {
+		s = s[1:]
+	}
+	return s
+}
+
+// rect is a bounding box in CSS pixels.
+type rect struct{ Left, Top, Width, Height float64 }
+
+// Rect returns the element's box.
+func (e elem) Rect() rect {
+	r := e.v.Call("getBoundingClientRect")
+	return rect{r.Get("left").Float(), r.Get("top").Float(), r.Get("width").Float(), r.Get("height").Float()}
+}
+
+// show sets or clears the hidden attribute.
+func (e elem) show(on bool) {
+	if !e.ok() {
+		return
+	}
+	if on {
+		e.RemoveAttribute("hidden")
+	} else {
+		e.SetAttribute("hidden", "")
+	}
+}
+
+// setDisabled sets or clears the disabled attribute.
+func (e elem) setDisabled(off bool) {
+	if off {
+		e.SetAttribute("disabled", "")
+	} else {
+		e.RemoveAttribute("disabled")
+	}
+}
+
+// clear removes every child.
+func (e elem) clear() { e.SetInnerHTML("") }
+
+// add appends children to parent and returns parent.
+func add(parent elem, children ...elem) elem {
+	for _, c := range children {
+		parent.AppendChild(c)
+	}
+	return parent
+}
+
+// event is a DOM event.
+type event struct{ v js.Value }
+
+// PreventDefault cancels the default action.
+func (ev event) PreventDefault() { ev.v.Call("preventDefault") }
+
+// StopImmediatePropagation keeps the event from every further listener.
+func (ev event) StopImmediatePropagation() { ev.v.Call("stopImmediatePropagation") }
+
+// Target returns the element the event was dispatched to.
+func (ev event) Target() elem { return elem{ev.v.Get("target")} }
+
+// Key returns a keyboard event's key.
+func (ev event) Key() string { return ev.v.Get("key").String() }
+
+// Mod reports whether a modifier key is held: "ctrlKey", "metaKey",
+// "altKey" or "shiftKey".
+func (ev event) Mod(name string) bool { return ev.v.Get(name).Bool() }
+
+// Client returns a pointer event's position in the viewport.
+func (ev event) Client() (x, y float64) {
+	return ev.v.Get("clientX").Float(), ev.v.Get("clientY").Float()
+}
+
+// Button returns the pointer button that changed (0: the main one).
+func (ev event) Button() int { return ev.v.Get("button").Int() }
+
+// DeltaY returns a wheel event's vertical delta.
+func (ev event) DeltaY() float64 { return ev.v.Get("deltaY").Float() }
+
+// queryAll calls fn for each element matching sel.
+func (d *document) queryAll(sel string, fn func(elem)) {
+	l := d.v.Call("querySelectorAll", sel)
+	for i := 0; i < l.Length(); i++ {
+		fn(elem{l.Index(i)})
+	}
+}

@@ -1,0 +1,63 @@
+//go:build js && wasm
+
+package main
+
+import "tapelab/wasm/app"
+
+// guardKeys stops the playground's keyboard shortcuts for controls the
+// classroom flags lock or hide (the Lock of each app.Keys entry).
+func (sh *shell) guardKeys(ev event) {
+	k, ok := app.KeyFor(ev.Key(), ev.Mod("ctrlKey") || ev.Mod("metaKey"))
+	if ok && k.Lock != "" && sh.st.Locked(k.Lock) {
+		ev.StopImmediatePropagation()
+		ev.PreventDefault()
+	}
+}
+
+// typing reports whether a key event belongs to a text field.
+func typing(ev event) bool {
+	tag := ev.Target().TagName()
+	return tag == "INPUT" || tag == "SELECT" || tag == "TEXTAREA"
+}
+
+// onKey runs the keyboard shortcut of app.Keys that ev presses.
+func (pv *playground) onKey(ev event) {
+	k, ok := app.KeyFor(ev.Key(), ev.Mod("ctrlKey"))
+	if !ok || !k.Anywhere && (typing(ev) || ev.Mod("altKey") || ev.Mod("metaKey")) {
+		return
+	}
+	pv.do(k.Action)
+	if k.Action != app.ActClose {
+		ev.PreventDefault()
+	}
+}
+
+// do runs a keyboard action.
+func (pv *playground) do(a app.Action) {
+	switch a {
+	case app.ActStep:
+		pv.step()
+	case app.ActBack:
+		pv.back()
+	case app.ActPlay:
+		pv.stepper.togglePlay()
+	case app.ActToBackward:
+		pv.toBackward()
+	case app.ActReset:
+		pv.reset()
+	case app.ActFit:
+		pv.tape.fit()
+	case app.ActZoomIn:
+		pv.tape.zoomBy(1.25, -1, -1)
+	case app.ActZoomOut:
+		pv.tape.zoomBy(1/1.25, -1, -1)
+	case app.ActUndo:
+		pv.undo()
+	case app.ActRedo:
+		pv.redo()
+	case app.ActShortcuts:
+		pv.bar.toggleShortcuts()
+	case app.ActClose:
+		pv.bar.closeShortcuts()
+	}
+}

@@ -1,0 +1,50 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"time"
+
+	"tapelab/wasm/link"
+)
+
+// The URL fragment follows the page's state: every change (a step, an
+// edit, a mode, the view, a classroom flag, a training render) tells
+// linkSync, which re-encodes the state once the changes have stopped for
+// linkQuiet, and at least every linkMaxWait while they go on (playing,
+// training). While nothing changes, nothing is encoded.
+const (
+	linkQuiet   = 150 * time.Millisecond
+	linkMaxWait = time.Second
+)
+
+// syncOnce encodes the state and, when the link changed, replaces the
+// history entry (no new entry per change, so Back leaves the page as
+// expected) and the share box's link. <html data-link-encodes> counts the
+// encodings.
+func (sh *shell) syncOnce() {
+	if sh.pv.pg.Err() != nil {
+		return // a broken model has no link; keep the last good one
+	}
+	sh.linkEncodes++
+	sh.u.root().SetAttribute("data-link-encodes", itoa(sh.linkEncodes))
+	l, err := link.Encode(sh.state())
+	if err != nil {
+		sh.notes.SetTextContent("No link for this state: " + err.Error())
+		return
+	}
+	if l == sh.lastLink {
+		return
+	}
+	sh.lastLink = l
+	full := replaceFragment(l)
+	sh.shareURL.SetValue(full)
+	long := len(full) > longLink
+	sh.shortBtn.show(long)
+	if long {
+		sh.notes.SetTextContent("This link is long (" + itoa(len(full)) + " characters, with the weights): a short link is easier to paste.")
+	} else {
+		sh.notes.SetTextContent(itoa(len(full)) + " characters")
+	}
+	sh.u.root().SetAttribute("data-link-length", itoa(len(full)))
+}

@@ -1,0 +1,85 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"math"
+	"strconv"
+
+	"tapelab/wasm/app"
+	"tapelab/wasm/trainer"
+)
+
+// chart draws the loss history: training loss solid, test loss dashed.
+type chart struct {
+	u      *document
+	canvas canvas
+	w, h   float64
+}
+
+func newChart(u *document, w, h int) *chart {
+	return &chart{u: u, w: float64(w), h: float64(h), canvas: newCanvas(u, float64(w), float64(h), "id", "train-chart", "role", "img",
+		"aria-label", "Loss over training steps: training loss solid, test loss dashed")}
+}
+
+// draw paints the loss history.
+func (c *chart) draw(h []trainer.Record) {
+	pal := readPalette(c.u)
+	x := c.canvas
+	x.clear(c.w, c.h)
+	x.background(pal.surface, c.w, c.h)
+	if len(h) == 0 {
+		return
+	}
+	top, low := 0.0, math.Inf(1)
+	for _, r := range h {
+		for _, v := range []float64{r.Train.Loss, r.Test.Loss} {
+			if !math.IsNaN(v) && !math.IsInf(v, 0) {
+				top = math.Max(top, v)
+				if v > 0 {
+					low = math.Min(low, v)
+				}
+			}
+		}
+	}
+	if top == 0 {
+		top = 1
+	}
+	// A loss that falls by more than 100× is drawn on a log scale, so that
+	// the late progress stays visible.
+	logScale := low < top/100
+	scale := func(v float64) float64 { return v / top }
+	if logScale {
+		lt, ll := math.Log(top), math.Log(low)
+		scale = func(v float64) float64 { return (math.Log(math.Max(v, low)) - ll) / (lt - ll) }
+	}
+	last := math.Max(1, float64(h[len(h)-1].Step))
+	const pad = 4.0
+	k := pal.stroke
+	line := func(get func(trainer.Record) float64, colour string, dash ...any) {
+		x.beginPath()
+		started := false
+		for _, r := range h {
+			v := get(r)
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				continue
+			}
+			px := pad + float64(r.Step)/last*(c.w-2*pad)
+			py := c.h - pad - scale(v)*(c.h-2*pad)
+			if !started {
+				x.moveTo(px, py)
+				started = true
+			} else {
+				x.lineTo(px, py)
+			}
+		}
+		x.stroke(colour, 2*k, dash...)
+	}
+	line(func(r trainer.Record) float64 { return r.Test.Loss }, pal.test, 6*k, 4*k)
+	line(func(r trainer.Record) float64 { return r.Train.Loss }, pal.ink)
+	label := "max " + app.Num(top)
+	if logScale {
+		label += " · log scale, min " + app.Num(low)
+	}
+	x.fillText(label, pad+2, 12*k, pal.muted, strconv.Itoa(int(11*k))+"px system-ui, sans-serif")
+}

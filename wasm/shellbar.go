@@ -1,0 +1,37 @@
+//go:build js && wasm
+
+package main
+
+import "tapelab/wasm/link"
+
+// buildBar adds the shell's bar to the playground's top bar: the view
+// switch, sharing, presenter and explain toggles, the classroom settings
+// and the downloads.
+func (sh *shell) buildBar() {
+	u := sh.u
+	sh.bar = u.el("div", "class", "shell-bar", "id", "shell-bar")
+	sh.viewStep = u.button("Step", "Step through the tape of one training step", func() { sh.setView(link.ViewStep) }, "id", "view-step", "aria-pressed", "true")
+	sh.viewTrain = u.button("Train", "Train the model and watch it learn", func() { sh.setView(link.ViewTrain) }, "id", "view-train", "aria-pressed", "false")
+	views := add(u.el("div", "class", "seg views", "role", "group", "aria-label", "View", "data-control", "views"), sh.viewStep, sh.viewTrain)
+
+	sh.shareURL = u.el("input", "type", "text", "id", "share-url", "readonly", "", "aria-label", "Link to this state", "class", "mono")
+	copyBtn := u.button("Copy link", "Copy a link that reopens exactly this state", sh.copyLink, "id", "copy-link", "class", "primary")
+	sh.shortBtn = u.button("Short link", "Store the model on the share service and copy a short link", sh.shorten, "id", "short-link", "hidden", "")
+	sh.notes = u.txt("span", "", "id", "share-notes", "class", "muted small", "role", "status")
+	share := add(u.el("details", "class", "share", "data-control", "share"), u.txt("summary", "Share"),
+		add(u.el("div", "class", "pop"), sh.shareURL, add(u.el("div", "class", "row"), copyBtn, sh.shortBtn), sh.notes))
+
+	sh.presenterBtn = u.button("Presenter", "Large type, thick strokes and high contrast for a projector", func() {
+		f := sh.st.Flags()
+		f.Presenter = !f.Presenter
+		sh.setFlags(f)
+	}, "id", "presenter-toggle", "aria-pressed", "false")
+	sh.explainBtn = u.button("Explain", "Walk through the chain rule of the current step in words", func() {
+		f := sh.st.Flags()
+		f.Explain = !f.Explain
+		sh.setFlags(f)
+	}, "id", "explain-toggle", "aria-pressed", "false")
+
+	add(sh.bar, views, share, sh.classroomPanel(), sh.exportPanel(), sh.presenterBtn, sh.explainBtn)
+	sh.pv.bar.root.AppendChild(sh.bar)
+}

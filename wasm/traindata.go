@@ -1,0 +1,128 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"slices"
+	"strconv"
+
+	"tapelab/engine/tensor"
+	"tapelab/engine/train"
+	"tapelab/wasm/app"
+	"tapelab/wasm/link"
+	"tapelab/wasm/state"
+	"tapelab/wasm/trainer"
+)
+
+// setDataset switches to a generated set (the model's input follows its
+// features) or to the user's points.
+func (v *trainView) setDataset(name string) {
+	if v.running {
+		v.play()
+	}
+	if name == state.PointsDataset {
+		if v.st.Points() == nil {
+			v.ctl.dataset.SetValue(v.st.Training().Dataset)
+			v.message("You have no points yet: click on the picture, or paste a CSV below.")
+			return
+		}
+		v.setTraining(func(t *state.TrainingSettings) { t.Dataset = state.PointsDataset })
+		v.reset(false)
+		return
+	}
+	v.setTraining(func(t *state.TrainingSettings) { t.Dataset, t.Data.Name = name, name })
+	feats, _, err := app.DataShape(name)
+	if err != nil {
+		v.message(err.Error())
+		return
+	}
+	d := v.pv.pg.Doc()
+	if d.Input.Size() != feats {
+		d.Input = tensor.Shape{feats}
+		v.pv.edit(d)
+	}
+	v.pv.setDataset(name)
+	v.reset(false)
+}
+
+// addPoint adds an example at canvas position (px, py) with the chosen
+// class (or target). The first point copies the generated data, so that
+// clicking adds to what is on screen.
+func (v *trainView) addPoint(px, py float64) {
+	if v.sess == nil || v.sess.Model().Seq.Input().Size() != 2 {
+		v.message("Points can be added on 2-D data only.")
+		return
+	}
+	x, y := v.plot.toData(px, py)
+	target, _ := strconv.ParseFloat(v.ctl.target.Value(), 64)
+	if v.classes() > 0 {
+		target, _ = strconv.ParseFloat(v.ctl.class.Value(), 64)
+	}
+	p := &link.Points{}
+	if old := v.st.Points(); v.st.Training().Dataset == state.PointsDataset && old != nil {
+		p.X, p.Y = slices.Clone(old.X), slices.Clone(old.Y)
+	} else {
+		tr, te := v.sess.Sets()
+		for _, d := range []*train.Dataset{tr, te} {
+			for i := 0; i < d.Len(); i++ {
+				p.X = append(p.X, []float64{d.X.Data[2*i], d.X.Data[2*i+1]})
+				p.Y = append(p.Y, d.Y.Data[i])
+			}
+		}
+		v.st.SetPoints(p)
+		v.setTraining(func(t *state.TrainingSettings) { t.Dataset = state.PointsDataset })
+		v.ctl.dataset.SetValue(state.PointsDataset)
+	}
+	if len(p.X) >= trainer.MaxUserPoints {
+		v.message("That is the most points the playground holds; clear some first.")
+		return
+	}
+	p.X = append(p.X, []float64{x, y})
+	p.Y = append(p.Y, target)
+	v.st.SetPoints(p)
+	v.reset(true)
+}
+
+// clearPoints forgets the user's points and goes back to generated data.
+func (v *trainView) clearPoints() {
+	v.st.SetPoints(nil)
+	if t := v.st.Training(); t.Dataset == state.PointsDataset {
+		name := t.Data.Name
+		if name == "" {
+			name = link.DefaultDataset
+		}
+		v.setDataset(name)
+	}
+}
+
+// useCSV trains on pasted CSV text; errors name the row and column.
+func (v *trainView) useCSV(text string) {
+	c := v.ctl
+	feats := v.pv.pg.Doc().Input.Size()
+	x, y, err := trainer.ReadCSV(text, feats, v.classes())
+	if err != nil {
+		c.csvError.SetTextContent("CSV: " + err.Error())
+		c.csvError.show(true)
+		return
+	}
+	c.csvError.show(false)
+	if v.running {
+		v.play()
+	}
+	v.st.SetPoints(&link.Points{X: x, Y: y})
+	v.setTraining(func(t *state.TrainingSettings) { t.Dataset = state.PointsDataset })
+	c.dataset.SetValue(state.PointsDataset)
+	v.reset(false)
+}
+
+// readFile reads an uploaded CSV file into the text box and uses it.
+func (v *trainView) readFile(input elem) {
+	tooLarge := readFile(v.u, input, 1<<20, func(text string) {
+		v.ctl.csvText.SetValue(text)
+		v.useCSV(text)
+	})
+	if tooLarge {
+		v.ctl.csvError.SetTextContent("CSV: the file is larger than 1 MiB")
+		v.ctl.csvError.show(true)
+	}
+}
