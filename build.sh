@@ -18,7 +18,7 @@ usage: ./build.sh <command> [args]
   test     every check: gofmt, go vet (native and js/wasm), staticcheck,
            native tests, js/wasm tests under node, then the Chromium tests
   e2e      only the Chromium end-to-end tests (installs Chromium if missing)
-  bench    speed against TensorFlow.js and PyTorch: a table, then RATIO lines
+  bench    speed against TensorFlow.js, PyTorch and gorgonia: a table, then RATIO lines
   dist     write the static site (hashed, precompressed, offline) into dist/
   worker   build the Cloudflare Worker in web/worker (npm ci, then its wasm
            and assets folder); deploy it with `cd web/worker && npx wrangler deploy`
@@ -102,7 +102,7 @@ run_tests() {
 }
 
 run_bench() {
-	# The speed comparison against TensorFlow.js and PyTorch (bench/README.md);
+	# The speed comparison against TensorFlow.js, PyTorch and gorgonia (bench/README.md);
 	# it installs its own node and Debian dependencies.
 	bench/run.sh "$@"
 }

@@ -70,6 +70,8 @@ func Ratios() []Ratio {
 			Ratio{w, "tapelab-wasm", "tfjs-wasm"},
 			Ratio{w, "tapelab-wasm", "pytorch"},
 			Ratio{w, "tapelab-native", "pytorch"},
+			Ratio{w, "tapelab-native", "gorgonia"},
+			Ratio{w, "tapelab-wasm", "gorgonia-wasm"},
 		)
 	}
 	return rs

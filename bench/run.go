@@ -96,9 +96,21 @@ func (t *Trainer) Step() (float64, error) {
 	return s.Tape().Node(int(loss)).Value.Data[0], nil
 }
 
-// Measure runs the workload's warm-up and timed runs on contender name.
+// Stepper is a contender's model of a workload: each Step runs one
+// forward, backward and SGD update on the next batch and returns the loss.
+type Stepper interface {
+	Step() (float64, error)
+}
+
+// Measure runs the workload's warm-up and timed runs on TapeLab's engine,
+// reported as contender name.
 func Measure(name string, w Workload) (Result, error) {
-	t := NewTrainer(w)
+	return MeasureStepper(name, w, NewTrainer(w))
+}
+
+// MeasureStepper runs the workload's warm-up and timed runs on t, reported
+// as contender name: how every Go contender is timed.
+func MeasureStepper(name string, w Workload, t Stepper) (Result, error) {
 	r := Result{Contender: name, Workload: w.Name}
 	first, err := t.Step()
 	if err != nil {

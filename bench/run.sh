@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Speed comparison of TapeLab against TensorFlow.js and PyTorch (bench/README.md).
+# Speed comparison of TapeLab against TensorFlow.js, PyTorch and gorgonia (bench/README.md).
 # Called by ./build.sh bench; installs its own node and Debian dependencies.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,7 +22,14 @@ bench/js/node_modules/.bin/esbuild bench/js/bench.mjs --bundle --platform=node \
 say "building TapeLab contenders (native and wasm)"
 go build -o "$out/tapebench" ./bench/cmd/tapebench
 GOOS=js GOARCH=wasm go build -o "$out/tapebench.wasm" ./bench/cmd/tapebench
-wasmrun() { node "$(go env GOROOT)/lib/wasm/wasm_exec_node.js" "$out/tapebench.wasm" "$@"; }
+say "building gorgonia contenders (bench/gorgonia, a module of its own; native and wasm)"
+(cd bench/gorgonia && go build -o "$out/gorgoniabench" . && GOOS=js GOARCH=wasm go build -o "$out/gorgoniabench.wasm" .)
+# wasmrun runs a wasm binary of $out under node.
+wasmrun() {
+	local bin=$1
+	shift
+	node "$(go env GOROOT)/lib/wasm/wasm_exec_node.js" "$out/$bin" "$@"
+}
 
 results="$out/results.jsonl"
 rounds=${BENCH_ROUNDS:-3}
@@ -32,7 +39,10 @@ for round in $(seq "$rounds"); do
 	say "round $round of $rounds: TapeLab native"
 	"$out/tapebench" -name tapelab-native | tee -a "$results" >&2
 	say "round $round of $rounds: TapeLab wasm (node $(node --version))"
-	wasmrun -name tapelab-wasm | tee -a "$results" >&2
+	wasmrun tapebench.wasm -name tapelab-wasm | tee -a "$results" >&2
+	say "round $round of $rounds: gorgonia native and wasm"
+	"$out/gorgoniabench" -name gorgonia | tee -a "$results" >&2
+	wasmrun gorgoniabench.wasm -name gorgonia-wasm | tee -a "$results" >&2
 	say "round $round of $rounds: TensorFlow.js (cpu and wasm backends)"
 	node "$out/tfbench.cjs" bench/js/node_modules/@tensorflow/tfjs-backend-wasm/dist 2>/dev/null | tee -a "$results" >&2
 	say "round $round of $rounds: PyTorch (one thread)"
@@ -42,7 +52,7 @@ done
 say "allocations per training step (native, go test -bench)"
 go test -run '^$' -bench 'Step$' -benchmem ./bench | grep -E '^Benchmark' >&2
 say "heap growth over 10,000 steps in wasm"
-wasmrun -name tapelab-wasm -heapcheck 10000 >&2
+wasmrun tapebench.wasm -name tapelab-wasm -heapcheck 10000 >&2
 say "playground wasm size (as ./build.sh build makes it)"
 go run . build >&2
 go run ./bench/cmd/wasmsize static/tapelab.wasm >&2

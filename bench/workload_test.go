@@ -22,21 +22,25 @@ func TestReportPrintsRatios(t *testing.T) {
 	in := `banner line
 {"contender":"tfjs-cpu","workload":"tiny","steps_per_s":100,"loss_first":1,"loss_last":0.5}
 {"contender":"tfjs-wasm","workload":"tiny","steps_per_s":200,"loss_first":1,"loss_last":0.5}
-{"contender":"tapelab-wasm","workload":"tiny","steps_per_s":3000,"loss_first":1,"loss_last":0.5}`
+{"contender":"tapelab-wasm","workload":"tiny","steps_per_s":3000,"loss_first":1,"loss_last":0.5}
+{"contender":"gorgonia-wasm","workload":"tiny","steps_per_s":250,"loss_first":1,"loss_last":0.5}
+{"contender":"tapelab-native","workload":"big","steps_per_s":150,"loss_first":1,"loss_last":0.5}
+{"contender":"gorgonia","workload":"big","steps_per_s":120,"loss_first":1,"loss_last":0.5}`
 	rs, err := ReadResults(strings.NewReader(in))
-	if err != nil || len(rs) != 3 {
+	if err != nil || len(rs) != 6 {
 		t.Fatalf("ReadResults: %d results, err %v", len(rs), err)
 	}
 	var b strings.Builder
 	if err := Report(&b, rs); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"RATIO tiny tapelab-wasm/tfjs-best 15.00", "RATIO tiny tapelab-wasm/tfjs-cpu 30.00"} {
+	for _, want := range []string{"RATIO tiny tapelab-wasm/tfjs-best 15.00", "RATIO tiny tapelab-wasm/tfjs-cpu 30.00",
+		"RATIO tiny tapelab-wasm/gorgonia-wasm 12.00", "RATIO big tapelab-native/gorgonia 1.25"} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("report lacks %q:\n%s", want, b.String())
 		}
 	}
-	if strings.Contains(b.String(), "pytorch") {
+	if strings.Contains(b.String(), "pytorch") || strings.Contains(b.String(), "RATIO tiny tapelab-native/gorgonia") {
 		t.Errorf("report prints a ratio for an unmeasured contender:\n%s", b.String())
 	}
 }

@@ -10,6 +10,8 @@ import (
 	"errors"
 	"io/fs"
 	"net/http"
+
+	"tapelab/web/precompress"
 )
 
 // Options configures NewHandler.
@@ -23,8 +25,18 @@ type Options struct {
 	// file in Static before it returns, so that no request waits for
 	// compression. Without it each file is compressed on its first request.
 	// Either way a file is compressed once per version (size and
-	// modification time) and the result is kept in memory.
+	// modification time) and the result is kept in memory: gzip at once,
+	// brotli at quality 11 at once for small files and files CacheDir
+	// holds, and otherwise in the background while gzip is served.
 	Precompress bool
+
+	// CacheDir is the folder that keeps the brotli encodings across
+	// restarts, named by the hash of what they encode (see
+	// tapelab/web/precompress), so that each version of a file is encoded
+	// at quality 11 once. "" means the user's cache folder
+	// (os.UserCacheDir()/tapelab/brotli); if that cannot be created, the
+	// encodings are kept in memory only.
+	CacheDir string
 
 	// Store, when set, enables the share API (POST /api/share,
 	// GET /api/share/{id}) and the shared-model pages (/s/{id},
@@ -33,16 +45,31 @@ type Options struct {
 }
 
 // NewHandler returns the handler that serves TapeLab over HTTP.
-// It fails if Options.Static is nil, or if Precompress is set and a file
-// cannot be read.
+// It fails if Options.Static is nil, if Options.CacheDir cannot be
+// created, or if Precompress is set and a file cannot be read.
 func NewHandler(opts Options) (http.Handler, error) {
+	h, _, err := newHandler(opts)
+	return h, err
+}
+
+// newHandler is NewHandler, and returns the static file server too.
+func newHandler(opts Options) (http.Handler, *staticFiles, error) {
 	if opts.Static == nil {
-		return nil, errors.New("web: Options.Static is nil; give it the playground's static files")
+		return nil, nil, errors.New("web: Options.Static is nil; give it the playground's static files")
 	}
-	static := newStaticFiles(opts.Static)
+	var cache *precompress.Cache
+	var err error
+	if opts.CacheDir != "" {
+		if cache, err = precompress.OpenCache(opts.CacheDir); err != nil {
+			return nil, nil, err
+		}
+	} else if cache, err = precompress.UserCache(); err != nil {
+		cache = nil // memory only
+	}
+	static := newStaticFiles(opts.Static, cache)
 	if opts.Precompress {
 		if err := static.precompress(); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	mux := http.NewServeMux()
@@ -56,7 +83,7 @@ func NewHandler(opts Options) (http.Handler, error) {
 	if opts.Store != nil {
 		newShareAPI(opts.Store, static.servePage).register(mux)
 	}
-	return withSecurityHeaders(mux), nil
+	return withSecurityHeaders(mux), static, nil
 }
 
 // NewShareHandler returns the share service alone: the share API on store

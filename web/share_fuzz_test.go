@@ -31,7 +31,7 @@ func FuzzShareRequest(f *testing.F) {
 	}
 	f.Add([]byte("{}"), "../../etc/passwd")
 	f.Add([]byte("{}"), "<script>")
-	h, err := NewHandler(Options{Static: shareStatic(), Store: newKVStore(&memKV{})})
+	h, err := NewHandler(Options{Static: shareStatic(), Store: newKVStore(&memKV{}), CacheDir: f.TempDir()})
 	if err != nil {
 		f.Fatal(err)
 	}

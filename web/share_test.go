@@ -36,7 +36,7 @@ func newShareHandler(t *testing.T) (http.Handler, *FileStore) {
 
 func newHandlerOn(t *testing.T, store Store) http.Handler {
 	t.Helper()
-	h, err := NewHandler(Options{Static: shareStatic(), Store: store})
+	h, err := NewHandler(Options{Static: shareStatic(), Store: store, CacheDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}

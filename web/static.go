@@ -2,31 +2,29 @@ package web
 
 import (
 	"bytes"
-	"compress/gzip"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
+	"log"
 	"mime"
 	"net/http"
 	"path"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
-	"github.com/andybalholm/brotli"
+	"tapelab/web/precompress"
 )
 
-// Compression levels used for every compressible file. Each version of a
-// file is compressed once, so these favour size over speed, but stay fast
-// enough (about a second for a 4 MB wasm binary on one core) to run at
-// start-up or on a first request: brotli's levels 10 and 11 take 10-20 s.
-const (
-	gzipLevel   = gzip.BestCompression
-	brotliLevel = 9
-)
+// syncBrotliLimit is the largest file whose brotli encoding is made before
+// it is first served; a larger one (the wasm) is served gzip'd while its
+// brotli encoding is made in the background, which at quality 11 takes a
+// minute or more for the playground's wasm.
+const syncBrotliLimit = 64 << 10
 
 // knownType fixes the types of the files the playground ships, so that
 // they do not depend on the host's mime tables.
@@ -65,10 +63,18 @@ func compressible(ext string) bool {
 }
 
 // staticFiles serves the files of one fs.FS. It keeps each file's bytes and
-// their gzip and brotli encodings in memory, keyed by name and invalidated
-// when the file's size or modification time changes.
+// their encodings (gzip at level 9, brotli at quality 11; see
+// tapelab/web/precompress) in memory, keyed by name and invalidated when
+// the file's size or modification time changes.
 type staticFiles struct {
 	fsys fs.FS
+	// cache keeps brotli encodings across restarts; nil keeps them in
+	// memory only.
+	cache *precompress.Cache
+	// encoding holds a token while a background brotli encoding runs, so
+	// that they run one at a time and a cold start leaves a core free.
+	encoding chan struct{}
+	pending  sync.WaitGroup // background encodings not yet finished
 
 	mu      sync.Mutex
 	entries map[string]*entry
@@ -90,16 +96,44 @@ type asset struct {
 	name        string
 	modTime     time.Time
 	contentType string
-	etag        string            // strong validator of the raw bytes, quoted
-	raw         []byte            // the file as stored
-	encoded     map[string][]byte // "br" and "gzip", only when smaller than raw
+	etag        string // strong validator of the raw bytes, quoted
+	raw         []byte // the file as stored
+	gzip        []byte // nil unless compressible and smaller than raw
+	// br is the brotli encoding once it is made (nil before, and when it
+	// is not smaller than raw); until then brotli clients get gzip.
+	br atomic.Pointer[[]byte]
 }
 
-func newStaticFiles(fsys fs.FS) *staticFiles {
-	return &staticFiles{fsys: fsys, entries: make(map[string]*entry)}
+// encoded returns the body to send to a client whose Accept-Encoding
+// header is accept, and its encoding ("" for the raw bytes).
+func (a *asset) encoded(accept string) (string, []byte) {
+	br := a.br.Load()
+	var have []string
+	if br != nil {
+		have = append(have, "br")
+	}
+	if a.gzip != nil {
+		have = append(have, "gzip")
+	}
+	switch chooseEncoding(accept, have) {
+	case "br":
+		return "br", *br
+	case "gzip":
+		return "gzip", a.gzip
+	}
+	return "", a.raw
 }
 
-// precompress loads (and so compresses) every compressible file.
+// varies reports whether the body sent depends on Accept-Encoding.
+func (a *asset) varies() bool { return a.gzip != nil || a.br.Load() != nil }
+
+func newStaticFiles(fsys fs.FS, cache *precompress.Cache) *staticFiles {
+	return &staticFiles{fsys: fsys, cache: cache, encoding: make(chan struct{}, 1), entries: make(map[string]*entry)}
+}
+
+// precompress loads (and so compresses) every compressible file; brotli
+// encodings of large files that are not in the cache are made afterwards,
+// in the background.
 func (s *staticFiles) precompress() error {
 	return fs.WalkDir(s.fsys, ".", func(name string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -112,6 +146,9 @@ func (s *staticFiles) precompress() error {
 		return err
 	})
 }
+
+// wait waits until every background encoding has finished.
+func (s *staticFiles) wait() { s.pending.Wait() }
 
 // ServeHTTP serves the file named by the request path; "/" and paths ending
 // in "/" serve that folder's index.html. Hidden files and folders (names
@@ -147,21 +184,21 @@ func (s *staticFiles) serveFile(w http.ResponseWriter, r *http.Request, name str
 	h.Set("Content-Type", a.contentType)
 	h.Set("Cache-Control", "no-cache")
 	h.Set("X-Content-Type-Options", "nosniff")
-	body, etag := a.raw, a.etag
-	if len(a.encoded) > 0 {
+	etag := a.etag
+	if a.varies() {
 		h.Add("Vary", "Accept-Encoding")
-		if enc := chooseEncoding(r.Header.Get("Accept-Encoding"), a.encoded); enc != "" {
-			h.Set("Content-Encoding", enc)
-			// Content-Length counts the encoded bytes; the page's progress
-			// bar counts decoded ones, so it also gets the decoded size.
-			h.Set("X-Decoded-Length", strconv.Itoa(len(a.raw)))
-			// ServeContent leaves Content-Length out when Content-Encoding
-			// is set (it cannot know the writer does not compress again);
-			// this body is final. Range answers and 304s replace or drop it.
-			body = a.encoded[enc]
-			h.Set("Content-Length", strconv.Itoa(len(body)))
-			etag = strings.TrimSuffix(etag, `"`) + "-" + enc + `"`
-		}
+	}
+	enc, body := a.encoded(r.Header.Get("Accept-Encoding"))
+	if enc != "" {
+		h.Set("Content-Encoding", enc)
+		// Content-Length counts the encoded bytes; the page's progress
+		// bar counts decoded ones, so it also gets the decoded size.
+		h.Set("X-Decoded-Length", strconv.Itoa(len(a.raw)))
+		// ServeContent leaves Content-Length out when Content-Encoding
+		// is set (it cannot know the writer does not compress again);
+		// this body is final. Range answers and 304s replace or drop it.
+		h.Set("Content-Length", strconv.Itoa(len(body)))
+		etag = strings.TrimSuffix(etag, `"`) + "-" + enc + `"`
 	}
 	h.Set("ETag", etag)
 	http.ServeContent(w, r, a.name, a.modTime, bytes.NewReader(body))
@@ -185,13 +222,12 @@ func (s *staticFiles) servePage(w http.ResponseWriter, r *http.Request, status i
 	h := w.Header()
 	h.Set("Content-Type", a.contentType)
 	h.Set("Cache-Control", "no-store")
-	body := a.raw
-	if len(a.encoded) > 0 {
+	if a.varies() {
 		h.Add("Vary", "Accept-Encoding")
-		if enc := chooseEncoding(r.Header.Get("Accept-Encoding"), a.encoded); enc != "" {
-			h.Set("Content-Encoding", enc)
-			body = a.encoded[enc]
-		}
+	}
+	enc, body := a.encoded(r.Header.Get("Accept-Encoding"))
+	if enc != "" {
+		h.Set("Content-Encoding", enc)
 	}
 	h.Set("Content-Length", strconv.Itoa(len(body)))
 	w.WriteHeader(status)
@@ -219,72 +255,84 @@ func (s *staticFiles) load(name string) (*asset, error) {
 		s.entries[name] = e
 	}
 	s.mu.Unlock()
-	e.once.Do(func() { e.asset, e.err = readAsset(s.fsys, name, info.ModTime()) })
+	e.once.Do(func() { e.asset, e.err = s.read(name, e) })
 	return e.asset, e.err
 }
 
-// readAsset reads the file name and encodes it if it is compressible.
-func readAsset(fsys fs.FS, name string, modTime time.Time) (*asset, error) {
-	raw, err := fs.ReadFile(fsys, name)
+// read reads the version e of the file name and encodes it if it is
+// compressible: gzip at once, brotli at once when the cache has it or the
+// file is small, and otherwise in the background.
+func (s *staticFiles) read(name string, e *entry) (*asset, error) {
+	raw, err := fs.ReadFile(s.fsys, name)
 	if err != nil {
 		return nil, fmt.Errorf("web: reading %s: %w", name, err)
 	}
 	sum := sha256.Sum256(raw)
 	a := &asset{
 		name:        path.Base(name),
-		modTime:     modTime,
+		modTime:     e.modTime,
 		contentType: contentType(name, raw),
 		etag:        `"` + hex.EncodeToString(sum[:12]) + `"`,
 		raw:         raw,
-		encoded:     make(map[string][]byte),
 	}
 	if !compressible(path.Ext(name)) {
 		return a, nil
 	}
-	// The two encoders run side by side: on a 4 MB wasm binary each takes
-	// about half a second.
-	var gz, br []byte
-	var gzErr, brErr error
-	var wg sync.WaitGroup
-	wg.Go(func() { gz, gzErr = encodeGzip(raw) })
-	br, brErr = encodeBrotli(raw)
-	wg.Wait()
-	if err := errors.Join(gzErr, brErr); err != nil {
+	gz, err := precompress.Gzip(raw)
+	if err != nil {
 		return nil, fmt.Errorf("web: compressing %s: %w", name, err)
 	}
-	for enc, b := range map[string][]byte{"gzip": gz, "br": br} {
-		if len(b) < len(raw) {
-			a.encoded[enc] = b
+	if len(gz) < len(raw) {
+		a.gzip = gz
+	}
+	if s.cache != nil {
+		if br, ok := s.cache.Lookup(raw); ok {
+			a.setBrotli(br)
+			return a, nil
 		}
 	}
+	if len(raw) <= syncBrotliLimit {
+		br, err := s.brotli(raw)
+		if err != nil {
+			return nil, fmt.Errorf("web: compressing %s: %w", name, err)
+		}
+		a.setBrotli(br)
+		return a, nil
+	}
+	s.pending.Add(1)
+	go func() {
+		defer s.pending.Done()
+		s.encoding <- struct{}{}
+		defer func() { <-s.encoding }()
+		s.mu.Lock()
+		current := s.entries[name] == e
+		s.mu.Unlock()
+		if !current {
+			return // a newer version of the file replaced this one
+		}
+		br, err := s.brotli(raw)
+		if err != nil {
+			log.Printf("web: brotli for %s: %v; it is served gzip'd", name, err)
+			return
+		}
+		a.setBrotli(br)
+	}()
 	return a, nil
 }
 
-func encodeGzip(raw []byte) ([]byte, error) {
-	var b bytes.Buffer
-	w, err := gzip.NewWriterLevel(&b, gzipLevel)
-	if err != nil {
-		return nil, err
+// brotli encodes raw at quality 11, through the cache when there is one.
+func (s *staticFiles) brotli(raw []byte) ([]byte, error) {
+	if s.cache != nil {
+		return s.cache.Brotli(raw)
 	}
-	if _, err := w.Write(raw); err != nil {
-		return nil, err
-	}
-	if err := w.Close(); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
+	return precompress.Brotli(raw, precompress.BrotliQuality)
 }
 
-func encodeBrotli(raw []byte) ([]byte, error) {
-	var b bytes.Buffer
-	w := brotli.NewWriterLevel(&b, brotliLevel)
-	if _, err := w.Write(raw); err != nil {
-		return nil, err
+// setBrotli makes br the brotli encoding, if it is smaller than raw.
+func (a *asset) setBrotli(br []byte) {
+	if len(br) < len(a.raw) {
+		a.br.Store(&br)
 	}
-	if err := w.Close(); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
 }
 
 // contentType names the type of the file name, from its extension or, for
@@ -311,11 +359,11 @@ func hidden(name string) bool {
 	return false
 }
 
-// chooseEncoding picks the encoding to send for an Accept-Encoding header:
-// brotli if the client accepts it, then gzip, else "" (identity). Only
-// encodings present in available are chosen; "q=0" refuses an encoding and
-// "*" accepts any encoding not named.
-func chooseEncoding(header string, available map[string][]byte) string {
+// chooseEncoding picks the encoding to send for an Accept-Encoding header
+// from available, which lists the encodings at hand in order of preference
+// ("br", then "gzip"), or "" (identity) when the client accepts none of
+// them. "q=0" refuses an encoding and "*" accepts any encoding not named.
+func chooseEncoding(header string, available []string) string {
 	accepted := map[string]bool{}
 	wildcard := false
 	for part := range strings.SplitSeq(header, ",") {
@@ -328,10 +376,7 @@ func chooseEncoding(header string, available map[string][]byte) string {
 		}
 		accepted[coding] = ok
 	}
-	for _, enc := range []string{"br", "gzip"} {
-		if _, have := available[enc]; !have {
-			continue
-		}
+	for _, enc := range available {
 		if ok, named := accepted[enc]; ok || (!named && wildcard) {
 			return enc
 		}

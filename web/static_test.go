@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"compress/gzip"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -38,7 +40,7 @@ func playground() fstest.MapFS {
 
 func newTestHandler(t *testing.T, fsys fs.FS, precompress bool) http.Handler {
 	t.Helper()
-	h, err := NewHandler(Options{Static: fsys, Precompress: precompress})
+	h, err := NewHandler(Options{Static: fsys, Precompress: precompress, CacheDir: t.TempDir()})
 	if err != nil {
 		t.Fatalf("NewHandler: %v", err)
 	}
@@ -275,7 +277,7 @@ func TestNewHandlerErrors(t *testing.T) {
 		t.Errorf("NewHandler without Static: err = %v, want one naming Options.Static", err)
 	}
 	broken := failingFS{playground()}
-	_, err := NewHandler(Options{Static: broken, Precompress: true})
+	_, err := NewHandler(Options{Static: broken, Precompress: true, CacheDir: t.TempDir()})
 	if err == nil || !strings.Contains(err.Error(), "reading") {
 		t.Errorf("NewHandler over an unreadable file: err = %v, want one naming the read", err)
 	}
@@ -304,5 +306,127 @@ func TestRangeOfEncodedBody(t *testing.T) {
 	}
 	if !bytes.Equal(rec.Body.Bytes(), full[:10]) {
 		t.Errorf("range body is not the first 10 bytes of the gzip body")
+	}
+}
+
+// bigWasm returns content larger than syncBrotliLimit, whose brotli
+// encoding is therefore made in the background.
+func bigWasm() []byte {
+	var b bytes.Buffer
+	b.WriteString("\x00asm\x01\x00\x00\x00")
+	for i := 0; b.Len() <= syncBrotliLimit; i++ {
+		fmt.Fprintf(&b, "func %d: local.get %d; i32.const %d; call %d\n", i, i%7, i*i%1000, i%97)
+	}
+	return b.Bytes()
+}
+
+// quality11 is brotli's quality 11 with a 24-bit window, made here with
+// the brotli package itself.
+func quality11(raw []byte) []byte {
+	var b bytes.Buffer
+	w := brotli.NewWriterOptions(&b, brotli.WriterOptions{Quality: 11, LGWin: 24})
+	w.Write(raw)
+	w.Close()
+	return b.Bytes()
+}
+
+func gzip9(raw []byte) []byte {
+	var b bytes.Buffer
+	w, _ := gzip.NewWriterLevel(&b, gzip.BestCompression)
+	w.Write(raw)
+	w.Close()
+	return b.Bytes()
+}
+
+// TestBestBytes serves a large wasm: until its brotli encoding is made,
+// brotli clients get gzip level 9; afterwards they get brotli quality 11,
+// byte for byte, each with its own ETag and Vary: Accept-Encoding. A
+// second server on the same cache folder sends quality 11 at once.
+func TestBestBytes(t *testing.T) {
+	raw := bigWasm()
+	best := quality11(raw)
+	fsys := fstest.MapFS{"tapelab.wasm": {Data: raw, ModTime: modTime}}
+	cacheDir := t.TempDir()
+	h, static, err := newHandler(Options{Static: fsys, CacheDir: cacheDir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	static.encoding <- struct{}{} // hold the background encoding back
+	br := http.Header{"Accept-Encoding": {"gzip, deflate, br"}}
+	first := get(h, "GET", "/tapelab.wasm", br)
+	if enc := first.Header().Get("Content-Encoding"); enc != "gzip" {
+		t.Fatalf("before the brotli encoding is made: Content-Encoding %q, want gzip", enc)
+	}
+	if !bytes.Equal(first.Body.Bytes(), gzip9(raw)) {
+		t.Error("the gzip body is not gzip level 9 of the file")
+	}
+	<-static.encoding
+	static.wait()
+
+	for _, tt := range []struct {
+		accept, enc string
+		want        []byte
+	}{
+		{"gzip, deflate, br", "br", best},
+		{"gzip", "gzip", gzip9(raw)},
+		{"", "", raw},
+	} {
+		rec := get(h, "GET", "/tapelab.wasm", http.Header{"Accept-Encoding": {tt.accept}})
+		if got := rec.Header().Get("Content-Encoding"); got != tt.enc {
+			t.Errorf("Accept-Encoding %q: Content-Encoding %q, want %q", tt.accept, got, tt.enc)
+		}
+		if !bytes.Equal(rec.Body.Bytes(), tt.want) {
+			t.Errorf("Accept-Encoding %q: the body (%d bytes) is not the %q encoding (%d bytes)", tt.accept, rec.Body.Len(), tt.enc, len(tt.want))
+		}
+		if got := rec.Header().Get("Vary"); got != "Accept-Encoding" {
+			t.Errorf("Accept-Encoding %q: Vary %q", tt.accept, got)
+		}
+	}
+	later := get(h, "GET", "/tapelab.wasm", br)
+	if first.Header().Get("ETag") == later.Header().Get("ETag") {
+		t.Errorf("the gzip and the brotli bodies share the ETag %s", later.Header().Get("ETag"))
+	}
+	if again := get(h, "GET", "/tapelab.wasm", http.Header{"Accept-Encoding": {"br"}, "If-None-Match": {first.Header().Get("ETag")}}); again.Code != http.StatusOK {
+		t.Errorf("revalidating the gzip body once brotli is ready: status %d, want 200 with the brotli body", again.Code)
+	}
+
+	// A restarted server finds the encoding in the cache folder.
+	h2, static2, err := newHandler(Options{Static: fsys, CacheDir: cacheDir, Precompress: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	static2.encoding <- struct{}{} // no background encoding may be needed
+	rec := get(h2, "GET", "/tapelab.wasm", br)
+	if rec.Header().Get("Content-Encoding") != "br" || !bytes.Equal(rec.Body.Bytes(), best) {
+		t.Errorf("a server on the same cache folder sends %q (%d bytes), want the quality-11 brotli body at once",
+			rec.Header().Get("Content-Encoding"), rec.Body.Len())
+	}
+	<-static2.encoding
+}
+
+// TestSupersededVersionIsNotEncoded replaces a large file before its
+// background encoding starts: only the new version is encoded.
+func TestSupersededVersionIsNotEncoded(t *testing.T) {
+	raw := bigWasm()
+	fsys := fstest.MapFS{"tapelab.wasm": {Data: raw, ModTime: modTime}}
+	cacheDir := t.TempDir()
+	h, static, err := newHandler(Options{Static: fsys, CacheDir: cacheDir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	static.encoding <- struct{}{}
+	get(h, "GET", "/tapelab.wasm", nil)
+	rebuilt := append(bytes.Clone(raw), "one more function\n"...)
+	fsys["tapelab.wasm"] = &fstest.MapFile{Data: rebuilt, ModTime: modTime.Add(time.Minute)}
+	get(h, "GET", "/tapelab.wasm", nil)
+	<-static.encoding
+	static.wait()
+	files, _ := filepath.Glob(filepath.Join(cacheDir, "*.br"))
+	if len(files) != 1 {
+		t.Errorf("the cache holds %d encodings, want only the new version's", len(files))
+	}
+	rec := get(h, "GET", "/tapelab.wasm", http.Header{"Accept-Encoding": {"br"}})
+	if !bytes.Equal(rec.Body.Bytes(), quality11(rebuilt)) {
+		t.Error("the rebuilt file is not served as its quality-11 encoding")
 	}
 }

@@ -12,7 +12,6 @@ package site
 
 import (
 	"bytes"
-	"compress/gzip"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -25,7 +24,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/andybalholm/brotli"
+	"tapelab/web/precompress"
 )
 
 // assets lists the static folder's files that get hashed names: every
@@ -108,17 +107,30 @@ type Manifest struct {
 	Version string
 	Files   map[string]int
 
-	brotli int
+	brotli func([]byte) ([]byte, error)
 }
 
-// BestBrotli is brotli's highest quality: the smallest files, and tens of
-// seconds for the 8 MB wasm.
-const BestBrotli = brotli.BestCompression
+// BestBrotli is brotli's highest quality, the one `go run .` serves: the
+// smallest files, and a minute or more for the 7 MB wasm.
+const BestBrotli = precompress.BrotliQuality
 
 // Write lays out the site from the static folder static into out (which
-// must not exist or be empty), with .br copies at the given brotli quality
-// (0–11; BestBrotli for a deployment).
+// must not exist or be empty), with .gz copies (gzip level 9) and .br
+// copies at the given brotli quality (0–11; BestBrotli for a deployment).
+// At BestBrotli the encodings come from, and go to, the user's brotli cache
+// (precompress.UserCache), which `go run .` fills too, so a file version
+// is encoded once.
 func Write(static fs.FS, out string, brotliLevel int) (*Manifest, error) {
+	if brotliLevel == BestBrotli {
+		if cache, err := precompress.UserCache(); err == nil {
+			return write(static, out, cache.Brotli)
+		}
+	}
+	return write(static, out, func(raw []byte) ([]byte, error) { return precompress.Brotli(raw, brotliLevel) })
+}
+
+// write is Write with the brotli encoder given.
+func write(static fs.FS, out string, brotli func([]byte) ([]byte, error)) (*Manifest, error) {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return nil, err
 	}
@@ -128,7 +140,7 @@ func Write(static fs.FS, out string, brotliLevel int) (*Manifest, error) {
 		}
 		return nil, err
 	}
-	man := &Manifest{Names: map[string]string{}, Files: map[string]int{}, brotli: brotliLevel}
+	man := &Manifest{Names: map[string]string{}, Files: map[string]int{}, brotli: brotli}
 	contents := map[string][]byte{}
 	names, err := assets(static)
 	if err != nil {
@@ -261,19 +273,15 @@ func (m *Manifest) write(out, name string, raw []byte) error {
 	default:
 		return nil
 	}
-	var gz bytes.Buffer
-	zw, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
-	zw.Write(raw)
-	if err := zw.Close(); err != nil {
+	gz, err := precompress.Gzip(raw)
+	if err != nil {
 		return err
 	}
-	var br bytes.Buffer
-	bw := brotli.NewWriterLevel(&br, m.brotli)
-	bw.Write(raw)
-	if err := bw.Close(); err != nil {
+	br, err := m.brotli(raw)
+	if err != nil {
 		return err
 	}
-	for ext, data := range map[string][]byte{".gz": gz.Bytes(), ".br": br.Bytes()} {
+	for ext, data := range map[string][]byte{".gz": gz, ".br": br} {
 		if err := os.WriteFile(file+ext, data, 0o644); err != nil {
 			return err
 		}

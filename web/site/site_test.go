@@ -1,11 +1,14 @@
 package site
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"testing/fstest"
+
+	"tapelab/web/precompress"
 )
 
 func testStatic() fstest.MapFS {
@@ -23,6 +26,7 @@ func testStatic() fstest.MapFS {
 }
 
 func TestWrite(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir()) // the brotli cache of this test
 	out := filepath.Join(t.TempDir(), "dist")
 	man, err := Write(testStatic(), out, BestBrotli)
 	if err != nil {
@@ -74,5 +78,41 @@ func TestWrite(t *testing.T) {
 	}
 	if _, err := Write(testStatic(), out, BestBrotli); err == nil {
 		t.Error("wrote into a non-empty folder")
+	}
+}
+
+// TestWriteBestBytes writes the site at BestBrotli: every .br copy is
+// brotli quality 11 of its file and every .gz copy gzip level 9, and the
+// brotli encodings land in the user's cache, where `go run .` finds them.
+func TestWriteBestBytes(t *testing.T) {
+	cacheHome := t.TempDir()
+	t.Setenv("XDG_CACHE_HOME", cacheHome) // os.UserCacheDir on Linux and BSDs
+	out := filepath.Join(t.TempDir(), "dist")
+	man, err := Write(testStatic(), out, BestBrotli)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cache, err := precompress.UserCache()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(cache.Dir(), cacheHome) {
+		t.Skipf("this system's user cache folder %s ignores XDG_CACHE_HOME", cache.Dir())
+	}
+	for _, name := range []string{"index.html", man.Names["loader.js"], man.Names["tapelab.wasm"]} {
+		raw, err := os.ReadFile(filepath.Join(out, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		br, _ := os.ReadFile(filepath.Join(out, name+".br"))
+		gz, _ := os.ReadFile(filepath.Join(out, name+".gz"))
+		wantBr, _ := precompress.Brotli(raw, precompress.BrotliQuality)
+		wantGz, _ := precompress.Gzip(raw)
+		if !bytes.Equal(br, wantBr) || !bytes.Equal(gz, wantGz) {
+			t.Errorf("%s: the .br (%d bytes) or .gz (%d bytes) copy is not quality 11 (%d) or level 9 (%d)", name, len(br), len(gz), len(wantBr), len(wantGz))
+		}
+		if cached, ok := cache.Lookup(raw); !ok || !bytes.Equal(cached, wantBr) {
+			t.Errorf("%s: its brotli encoding is not in the user's cache", name)
+		}
 	}
 }

@@ -1,7 +1,7 @@
 // Command tapelab-dist writes TapeLab's self-contained static site (see
 // package site): ./build.sh dist runs it after building the wasm.
 //
-//	go run ./site/cmd/tapelab-dist -static static -out dist
+//	go run ./web/site/cmd/tapelab-dist -static static -out dist
 package main
 
 import (
