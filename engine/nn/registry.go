@@ -38,8 +38,9 @@ func LookupType(name string) (*LayerType, bool) {
 	return t, ok
 }
 
-// LayerType is one entry of the registry. Every field is always set
-// (Fields is empty for a layer without settings).
+// LayerType is one entry of the registry. Name, Fields (empty for a layer
+// without settings), New, Values and PyTorch.Module are always set; the
+// registry's tests check it.
 type LayerType struct {
 	// Name is the type's stable name, as documents, links and Layer.Type
 	// write it (PyTorch's name in snake case).

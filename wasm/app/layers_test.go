@@ -90,7 +90,7 @@ func fieldValue(fs []Field, name string) string {
 }
 
 // TestEveryMenuLayerInThePlayground inserts each menu type before the
-// output layer of the default model, as the editor's add button does, checks
+// output layer of the default model, as the editor's add button does, and checks
 // that the playground records a step whose gradients pass the page's check.
 func TestEveryMenuLayerInThePlayground(t *testing.T) {
 	for _, typ := range LayerTypes() {
