@@ -348,9 +348,12 @@ func contentType(name string, raw []byte) string {
 	return http.DetectContentType(raw)
 }
 
-// hidden reports whether any element of the slash-separated name starts
-// with a dot.
+// hidden reports whether the slash-separated name is not part of the site:
+// a Go source or a name with an element that starts with a dot.
 func hidden(name string) bool {
+	if strings.HasSuffix(name, ".go") {
+		return true // the folder's Go package (it embeds the data files), not the site
+	}
 	for elem := range strings.SplitSeq(name, "/") {
 		if strings.HasPrefix(elem, ".") && elem != "." {
 			return true

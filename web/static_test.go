@@ -35,6 +35,7 @@ func playground() fstest.MapFS {
 		"sub/index.html":  {Data: big("<p>sub</p>\n"), ModTime: modTime},
 		".secret/key.txt": {Data: []byte("hidden"), ModTime: modTime},
 		".env":            {Data: []byte("hidden"), ModTime: modTime},
+		"static.go":       {Data: []byte("package static"), ModTime: modTime},
 	}
 }
 
@@ -78,6 +79,7 @@ func TestServeFiles(t *testing.T) {
 		{"GET", "/sub", 404, "", ""},
 		{"GET", "/missing.js", 404, "", ""},
 		{"GET", "/.env", 404, "", ""},
+		{"GET", "/static.go", 404, "", ""},
 		{"GET", "/.secret/key.txt", 404, "", ""},
 		{"GET", "/.secret/../.env", 307, "", ""},
 		{"POST", "/index.html", 405, "", ""},
@@ -265,7 +267,7 @@ func TestPrecompress(t *testing.T) {
 			t.Errorf("Precompress read %s %d times, want 1", name, n)
 		}
 	}
-	for _, name := range []string{"logo.png", ".env", ".secret/key.txt"} {
+	for _, name := range []string{"logo.png", ".env", ".secret/key.txt", "static.go"} {
 		if n := fsys.count(name); n != 0 {
 			t.Errorf("Precompress read %s (not compressible or hidden) %d times", name, n)
 		}

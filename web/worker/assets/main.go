@@ -54,8 +54,8 @@ func write(static, out string) error {
 		if d.IsDir() {
 			return os.MkdirAll(dst, 0o755)
 		}
-		if !d.Type().IsRegular() {
-			return nil
+		if !d.Type().IsRegular() || strings.HasSuffix(name, ".go") {
+			return nil // the folder's Go package is not part of the site
 		}
 		if d.Name() == "_headers" || d.Name() == "_redirects" {
 			return fmt.Errorf("%s: static/ may not hold Cloudflare's %s; it is generated", name, d.Name())
