@@ -25,8 +25,17 @@ func openPage(t *testing.T, tab context.Context, url string) {
 	if err := chromedp.Do(tab, chromedp.Navigate(url)); err != nil {
 		t.Fatalf("navigating to %s: %v", url, err)
 	}
-	if _, err := chromedp.Run(tab, chromedp.Poll[bool](`document.documentElement.dataset.linkOpened === "true"`,
-		chromedp.WithPollingTimeout(45*time.Second))); err != nil {
+	var err error
+	// A poll that starts while the previous document is being replaced can
+	// lose its execution context; it is asked again on the new one.
+	for try := 0; try < 3; try++ {
+		_, err = chromedp.Run(tab, chromedp.Poll[bool](`document.documentElement.dataset.linkOpened === "true"`,
+			chromedp.WithPollingTimeout(45*time.Second)))
+		if err == nil || !strings.Contains(err.Error(), "Cannot find context") {
+			break
+		}
+	}
+	if err != nil {
 		t.Fatalf("%s did not open: %v\n%s", url, err, pageError(tab))
 	}
 }
