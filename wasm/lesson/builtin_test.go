@@ -59,16 +59,16 @@ var builtins = []builtin{
 			{State: st(link.Position{}),
 				Caption:  "micrograd's first example: **L = (a·b + c)·f** with a = 2, b = −3, c = 10, f = −2.\nPress → to compute the nodes one at a time.\n\nBefore you do: what will `L` be?",
 				Question: &Question{Node: 6, Of: OfValue, Answer: AnswerNumber}},
-			{State: st(at(link.PhaseBackward, 6)),
+			{State: st(at(link.PhaseBackward, 6)), Select: ptr(6),
 				Caption:  "The forward pass is done and backward starts at the output: **dL/dL = 1**.\nThe next step runs the VJP of `L = d·f`: `·` sends each operand the gradient times the **other** operand.\n\nWhat will `d` receive?",
 				Question: &Question{Node: 5, Of: OfGrad, Answer: AnswerNumber}},
-			{State: st(at(link.PhaseBackward, 5)),
+			{State: st(at(link.PhaseBackward, 5)), Select: ptr(5),
 				Caption:  "`d = e + c`: **+ routes** the gradient unchanged to both operands.\n\nWill `c`'s gradient be positive or negative?",
 				Question: &Question{Node: 2, Of: OfGrad, Answer: AnswerSign}},
-			{State: st(at(link.PhaseBackward, 4)),
+			{State: st(at(link.PhaseBackward, 4)), Select: ptr(4),
 				Caption:  "`e = a·b` with **dL/de = −2**. The chain rule multiplies: dL/da = dL/de · de/da = −2 · b.\n\nWhat is dL/da?",
 				Question: &Question{Node: 0, Of: OfGrad, Answer: AnswerNumber}},
-			{State: st(at(link.PhaseDone, -1)),
+			{State: st(at(link.PhaseDone, -1)), Select: ptr(0),
 				Caption: "Every gradient by the chain rule, one local rule per node:\n**dL/da = 6**, **dL/db = −4**, **dL/dc = −2**, **dL/df = 4**.\n\nClick any node to see its rule with the numbers put in."},
 		}}
 	}, []*float64{num64(-8), num64(-2), num64(-2), num64(6), nil}},
@@ -87,12 +87,12 @@ var builtins = []builtin{
 			{State: st(at(link.PhaseBackward, 2)),
 				Caption:  "Backward starts at `y` with dy/dy = 1. The `+` sends 1 to `x·x` and 1 to `x`.\n\nWhat will the gradient of `x·x` be?",
 				Question: &Question{Node: 1, Of: OfGrad, Answer: AnswerNumber}},
-			{State: st(at(link.PhaseBackward, 1)),
+			{State: st(at(link.PhaseBackward, 1)), Select: ptr(1),
 				Caption:  "`x` already holds 1 from the `+`. The VJP of `x·x` sends **each** operand dY·(the other) = 1·3, and both operands are `x`:\nthe slot receives **+= 3** twice.\n\nWhat will dy/dx be?",
 				Question: &Question{Node: 0, Of: OfGrad, Answer: AnswerNumber}},
-			{State: st(at(link.PhaseDone, -1)),
+			{State: st(at(link.PhaseDone, -1)), Select: ptr(0),
 				Caption: "dy/dx = 1 + 3 + 3 = **7**, which is 2x + 1: one term per use of `x`.\nA value used by several nodes **adds** the gradients they send back: that is the `+=` in every backward pass."},
-			{State: l2,
+			{State: l2, Select: ptr(11),
 				Caption:  "The same in a model: with an **L2 penalty** each weight feeds its layer **and** the penalty `Σ W⊙W`.\nThe next step runs `W·W`, whose two operands are the same weight.\n\nWill the first weight's gradient be positive or negative?",
 				Question: &Question{Node: 2, Of: OfGrad, Answer: AnswerSign}},
 		}}
@@ -111,13 +111,13 @@ var builtins = []builtin{
 			{State: st(at(link.PhaseBackward, 6)),
 				Caption:  "The loss is the mean squared error against y = [0.5, 2]. Its VJP sends the prediction **dY = 2·(Y − y)/n**.\n\nWhat will dY be for the first example?",
 				Question: &Question{Node: 4, Of: OfGrad, Answer: AnswerNumber}},
-			{State: st(at(link.PhaseBackward, 4)),
+			{State: st(at(link.PhaseBackward, 4)), Select: ptr(4),
 				Caption:  "Now the layer's own VJP: `dW = dYᵀ·X` sums, over the batch, each example's dY times its input.\n\nWhat will the gradient of W's **second** weight be?",
 				Question: &Question{Node: 2, Of: OfGrad, Element: 1, Answer: AnswerNumber}},
 			{State: st(at(link.PhaseBackward, 4)),
 				Caption:  "And the bias: `db = Σ_rows dY`, the upstream gradients summed over the batch (−1.75 + 0.75).\n\nPositive or negative?",
 				Question: &Question{Node: 3, Of: OfGrad, Answer: AnswerSign}},
-			{State: st(at(link.PhaseDone, -1)),
+			{State: st(at(link.PhaseDone, -1)), Select: ptr(4),
 				Caption: "One VJP gave all three: **dX = dY·W**, **dW = dYᵀ·X**, **db = Σ_rows dY**.\nAn optimizer step now moves W and b against these gradients."},
 		}}
 	}, []*float64{num64(-1.25), num64(-1.75), num64(-4.25), num64(-1), nil}},
@@ -126,8 +126,8 @@ var builtins = []builtin{
 // TestBuiltins proves the built-in lessons: each kept document decodes to
 // the lesson authored above and is still written byte for byte; each has
 // 4 to 8 stops, a caption on every stop and at least one question; and
-// every stop opens through wasm/app at its position, with every question's
-// answer computed by the engine (and equal to the value worked out by
+// every stop opens through wasm/app at its position, its selected node
+// exists, and every question's answer is computed by the engine (and equal to the value worked out by
 // hand where the lesson's caption states it).
 func TestBuiltins(t *testing.T) {
 	for _, b := range builtins {
@@ -172,6 +172,9 @@ func TestBuiltins(t *testing.T) {
 				}
 				if got := link.PositionOf(st); s.State.Pos.IsStart() && !got.IsStart() || !s.State.Pos.IsStart() && got != s.State.Pos {
 					t.Errorf("stop %d stands at %+v, want %+v", i, got, s.State.Pos)
+				}
+				if s.Select != nil && *s.Select >= len(st.Nodes()) {
+					t.Errorf("stop %d selects node %d of %d", i, *s.Select, len(st.Nodes()))
 				}
 				if s.Question == nil {
 					st.Close()

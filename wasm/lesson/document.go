@@ -36,6 +36,10 @@ func Encode(l *Lesson) ([]byte, error) {
 			w.Key("caption")
 			w.String(s.Caption)
 		}
+		if s.Select != nil {
+			w.Key("select")
+			w.Int(int64(*s.Select))
+		}
 		if q := s.Question; q != nil {
 			w.Key("question")
 			w.Object()
@@ -59,7 +63,7 @@ func Encode(l *Lesson) ([]byte, error) {
 // Validate checks what Decode checks after parsing: a title, one to
 // MaxStops stops, each with a valid state, a caption of valid UTF-8 within
 // MaxCaption bytes without control characters other than newline and
-// tab, and a well-formed question.
+// tab, a selected node ≥ 0 and a well-formed question.
 func (l *Lesson) Validate() error {
 	if err := checkText("title", l.Title, MaxTitle, false); err != nil {
 		return err
@@ -82,6 +86,9 @@ func (l *Lesson) Validate() error {
 		}
 		if err := checkText(stopPath(i, "caption"), s.Caption, MaxCaption, true); err != nil {
 			return err
+		}
+		if s.Select != nil && *s.Select < 0 {
+			return &Error{Path: stopPath(i, "select"), Msg: fmt.Sprintf("must be ≥ 0, got %d", *s.Select)}
 		}
 		if q := s.Question; q != nil {
 			if err := q.validate(stopPath(i, "question")); err != nil {
@@ -227,6 +234,10 @@ func decodeStop(data []byte, v *jsontext.Value, i int) (Stop, error) {
 			return nil
 		case "caption":
 			return str(v, path, &s.Caption)
+		case "select":
+			var n int
+			s.Select = &n
+			return integer(v, path, s.Select)
 		case "question":
 			q, err := decodeQuestion(v, path)
 			s.Question = q
@@ -305,7 +316,7 @@ func known(path string) string {
 	case len(path) > 9 && path[len(path)-9:] == ".question":
 		return " (a question has node, of, element and answer)"
 	}
-	return " (a stop has state, caption and question)"
+	return " (a stop has state, caption, select and question)"
 }
 
 func str(v *jsontext.Value, path string, dst *string) error {

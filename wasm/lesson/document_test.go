@@ -36,7 +36,7 @@ func TestDecodeErrors(t *testing.T) {
 		{"no stops", doc(), "stops", "no stops"},
 		{"stops type", `{"version":1,"title":"T","stops":{}}`, "stops", "want an array of stops"},
 		{"stop type", doc(ok, `"x"`), "stops[1]", "want an object for stops[1], got a JSON string"},
-		{"stop unknown", doc(`{"state":` + program1 + `,"answer":3}`), "stops[0].answer", `unknown field "answer" (a stop has state, caption and question)`},
+		{"stop unknown", doc(`{"state":` + program1 + `,"answer":3}`), "stops[0].answer", `unknown field "answer" (a stop has state, caption, select and question)`},
 		{"no state", doc(ok, `{"caption":"hi"}`), "stops[1].state", "missing"},
 		{"state type", doc(`{"state":"v1.abc"}`), "stops[0].state", "want a link envelope (an object), got a JSON string"},
 		{"bad program", doc(ok, ok, `{"state":{"program":"y = x"}}`), "stops[2].state.program", "line 1, col 5: undefined: x"},
@@ -46,6 +46,8 @@ func TestDecodeErrors(t *testing.T) {
 		{"caption type", doc(`{"state":` + program1 + `,"caption":["a"]}`), "stops[0].caption", "want string, got a JSON array"},
 		{"caption control", doc(`{"state":` + program1 + `,"caption":"a\u0007b"}`), "stops[0].caption", "control character U+0007"},
 		{"caption length", doc(`{"state":` + program1 + `,"caption":"` + strings.Repeat("a", MaxCaption+1) + `"}`), "stops[0].caption", "4001 bytes, at most 4000"},
+		{"select", doc(ok, `{"state":`+program1+`,"select":-3}`), "stops[1].select", "must be ≥ 0, got -3"},
+		{"select type", doc(`{"state":` + program1 + `,"select":"L"}`), "stops[0].select", "want int, got a JSON string"},
 		{"question type", doc(ok, ok, `{"state":`+program1+`,"question":3}`), "stops[2].question", "want an object for stops[2].question"},
 		{"question node", doc(ok, ok, `{"state":`+program1+`,"question":{"node":-1,"of":"grad","answer":"number"}}`), "stops[2].question.node", "must be ≥ 0, got -1"},
 		{"question node type", doc(`{"state":` + program1 + `,"question":{"node":1.5,"of":"grad","answer":"number"}}`), "stops[0].question.node", "want int, got a JSON number 1.5"},
@@ -82,7 +84,7 @@ func TestDecodeErrors(t *testing.T) {
 // TestCanonical: a lesson written with spaces, another member order and
 // defaults spelt out encodes to the one canonical document.
 func TestCanonical(t *testing.T) {
-	loose := `{ "stops": [ { "question": {"answer": "sign", "of": "grad", "node": 1},
+	loose := `{ "stops": [ { "question": {"answer": "sign", "of": "grad", "node": 1}, "select": 0,
 		"caption": "", "state": {"pos": {"node": 0, "phase": "forward"}, "program": "a = param(2.0)\nb = a * a\n"} } ],
 		"title": "T", "version": 1 }`
 	l, err := Decode([]byte(loose))
@@ -93,7 +95,7 @@ func TestCanonical(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `{"version":1,"title":"T","stops":[{"state":{"program":"a = param(2.0)\nb = a * a\n"},"question":{"node":1,"of":"grad","element":0,"answer":"sign"}}]}`
+	want := `{"version":1,"title":"T","stops":[{"state":{"program":"a = param(2.0)\nb = a * a\n"},"select":0,"question":{"node":1,"of":"grad","element":0,"answer":"sign"}}]}`
 	if string(got) != want {
 		t.Errorf("canonical form:\n got %s\nwant %s", got, want)
 	}
@@ -111,6 +113,8 @@ func TestCheck(t *testing.T) {
 	prog := &link.State{Program: "a = param([1.0, 2.0])\nb = a * a\n", View: link.ViewStep}
 	far := *prog
 	far.Pos = link.Position{Phase: link.PhaseBackward, Node: 0}
+	done := *prog
+	done.Pos = link.Position{Phase: link.PhaseDone, Node: -1}
 	for _, tt := range []struct {
 		stop Stop
 		want string
@@ -118,6 +122,8 @@ func TestCheck(t *testing.T) {
 		{Stop{State: prog, Question: &Question{Node: 7, Of: OfValue, Answer: AnswerNumber}}, "lesson stops[1].question.node: the tape has nodes 0 to 1, not 7"},
 		{Stop{State: prog, Question: &Question{Node: 1, Of: OfGrad, Element: 2, Answer: AnswerNumber}}, "lesson stops[1].question.element: node 1's grad has 2 elements (shape [2]), so no element 2"},
 		{Stop{State: &far}, "lesson stops[1].state.pos.node: the backward pass never stops at node 0"},
+		{Stop{State: prog, Select: ptr(2)}, "lesson stops[1].select: the tape has nodes 0 to 1, not 2"},
+		{Stop{State: &done, Question: &Question{Node: 0, Of: OfGrad, Answer: AnswerSign}}, "lesson stops[1].question.node: node 0's grad is already complete at this stop's position"},
 	} {
 		l := &Lesson{Title: "T", Stops: []Stop{{State: prog}, tt.stop}}
 		if err := l.Validate(); err != nil {
@@ -136,3 +142,5 @@ func TestCheck(t *testing.T) {
 		t.Errorf("d(Σ a·a)/da[1] = %v, %v; want 4", v, err)
 	}
 }
+
+func ptr(n int) *int { return &n }

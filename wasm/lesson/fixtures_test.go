@@ -31,7 +31,7 @@ var fixtures = []struct {
 		mid.Flags = link.Flags{Presenter: true, Hide: []string{"share"}}
 		return &Lesson{Title: "Models, programs & <b>markup</b> in a title", Stops: []Stop{
 			{State: link.Default(), Caption: "Plain **bold** `code`\nnext line\n\nsecond <img src=x onerror=alert(1)> paragraph"},
-			{State: mid, Caption: "A question on a gradient.", Question: &Question{Node: 4, Of: OfGrad, Element: 3, Answer: AnswerNumber}},
+			{State: mid, Caption: "A question on a gradient.", Select: ptr(6), Question: &Question{Node: 4, Of: OfGrad, Element: 3, Answer: AnswerNumber}},
 			{State: &link.State{Program: example(t, "lecture"), View: link.ViewStep, Pos: link.Position{Phase: link.PhaseDone, Node: -1}, Modes: app.Modes{Compiled: true}},
 				Question: &Question{Node: 0, Of: OfValue, Answer: AnswerSign}},
 		}}

@@ -29,7 +29,7 @@ func FuzzDecode(f *testing.F) {
 		f.Add(s + "x")
 	}
 	for _, s := range []string{"", "{}", "null", "[]", `{"version":1,"title":"t","stops":[]}`,
-		`{"version":1,"title":"t","stops":[{"state":{"program":"a = param(1)\nb = a * a\n"},"question":{"node":1,"of":"grad","answer":"sign"}}]}`,
+		`{"version":1,"title":"t","stops":[{"state":{"program":"a = param(1)\nb = a * a\n"},"select":1,"question":{"node":1,"of":"grad","answer":"sign"}}]}`,
 		`{"version":1,"title":"t","stops":[{"state":{"program":"a = param(1)"},"caption":"**x** ` + "`y`" + `"}]}`,
 		"#l1.", "l1.AAAA", "#v1.AAAA"} {
 		f.Add(s)

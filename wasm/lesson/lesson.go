@@ -11,6 +11,7 @@
 //	 "stops": [
 //	   {"state": {"program": "a = param(2.0)\n…", "pos": {"phase": "backward", "node": 6}},
 //	    "caption": "The **output** is `L`.\nPress → to run its VJP.",
+//	    "select": 6,
 //	    "question": {"node": 4, "of": "grad", "element": 0, "answer": "number"}},
 //	   …]}
 //
@@ -18,13 +19,15 @@
 // JSON and DecodeJSON): a model or a program, with its view, position,
 // modes and flags. "caption" is text in the caption format (see Parse:
 // paragraphs, **bold**, `code`, line breaks), absent when empty.
-// "question" asks for node's value ("of": "value") or gradient ("grad") at
+// "select" is the node the page selects (its chain-rule card shows), absent
+// when none. "question" asks for node's value ("of": "value") or gradient ("grad") at
 // a flat element index, answered as a number or as a sign ("answer":
 // "number" or "sign"); the answer itself is never stored: the engine
 // computes it (Answer) and Score grades the student's guess against it.
 //
 // Encode writes one canonical form (members in the order above, the
-// state's canonical envelope, caption and question left out when absent,
+// state's canonical envelope, caption, select and question left out when
+// absent,
 // a question's four members always written), so equal lessons give equal
 // bytes and equal share ids. Decode is strict: syntax faults, duplicate
 // and unknown members, wrong types (null included), a version other than
@@ -52,7 +55,8 @@
 // decode to the lessons they were made from forever, and the encoder must
 // keep writing them byte for byte; the built-in lessons are kept the same
 // way, and a test steps every stop of each through wasm/app to prove that
-// its position exists and its question's answer is computable. The error
+// its position and selected node exist and its question's answer is
+// computable. The error
 // table names the stop and field of each fault. FuzzDecode feeds Decode
 // and DecodeFragment arbitrary input (no panic, every error an *Error,
 // everything accepted re-encodes to itself); its corpus is kept in
@@ -103,6 +107,9 @@ type Stop struct {
 	// Caption is the teacher's text in the caption format (see Parse);
 	// empty means none.
 	Caption string
+	// Select, when not nil, is the node the page selects at this stop:
+	// the inspector and the chain-rule card open on it.
+	Select *int
 	// Question, when not nil, asks the student to predict a number the
 	// next steps produce before the page shows it.
 	Question *Question

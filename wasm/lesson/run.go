@@ -141,8 +141,24 @@ func Answer(s *app.Stepper, q *Question) (float64, error) {
 	return v.Data[q.Element], nil
 }
 
-// Check opens every stop of l and computes every question's answer, so
-// that a lesson whose positions or questions do not fit its states is
+// hidden checks that the number q asks for is not complete yet at the
+// stepper's position (a value not yet known, a gradient not yet final): a
+// prediction must come before the step that completes it.
+func hidden(s *app.Stepper, q *Question) error {
+	if q.Node >= len(s.Nodes()) {
+		return nil // Answer names it
+	}
+	st := s.State(q.Node)
+	if q.Of == OfValue && st.Has(app.Known) || q.Of == OfGrad && st.Has(app.Final) {
+		return &Error{Path: "question.node", Msg: fmt.Sprintf("node %d's %s is already complete at this stop's position; ask before the step that completes it", q.Node, q.Of)}
+	}
+	return nil
+}
+
+// Check opens every stop of l, looks for its selected node and computes
+// its question's answer (which must not be complete yet at the stop's
+// position), so that a lesson whose positions, selections or questions do
+// not fit its states is
 // refused with an *Error naming the stop and field (Decode checks the
 // document alone, without running anything).
 func Check(l *Lesson) error {
@@ -151,8 +167,14 @@ func Check(l *Lesson) error {
 		if err != nil {
 			return stateError(i, err)
 		}
-		if q := stop.Question; q != nil {
-			_, err = Answer(s, q)
+		if n := len(s.Nodes()); stop.Select != nil && *stop.Select >= n {
+			err = &Error{Path: "select", Msg: fmt.Sprintf("the tape has nodes 0 to %d, not %d", n-1, *stop.Select)}
+		}
+		if q := stop.Question; q != nil && err == nil {
+			err = hidden(s, q)
+			if err == nil {
+				_, err = Answer(s, q)
+			}
 		}
 		s.Close()
 		if e, ok := err.(*Error); ok {
