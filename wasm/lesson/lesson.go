@@ -49,6 +49,16 @@
 // as a document instead (IsDocument tells the kinds apart); the short
 // link /s/{id} then opens it.
 //
+// # Playing a lesson
+//
+// Open records the step a stop's state shows (through wasm/app, as the
+// page does) and stands its stepper at the stop's position; Answer steps
+// on until the number a question asks for is complete; Score grades the
+// student's guess against it (its doc states the rule: right within 1%,
+// else the sign, the factor or the percentage it is off by); Check does
+// all of this for every stop. Parse turns a caption into paragraphs of
+// styled text spans that the page renders as text nodes, never as HTML.
+//
 // # Tests
 //
 // The lessons kept in testdata (each as its document and its link) must
