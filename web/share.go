@@ -15,7 +15,7 @@ const MaxShareBytes = 256 << 10
 
 // shareAPI serves the share routes:
 //
-//	POST /api/share        store a model or program document (see canonicalDocument): 201 {"id": ..., "url": "/s/<id>"}
+//	POST /api/share        store a model, program or lesson document (see canonicalDocument): 201 {"id": ..., "url": "/s/<id>"}
 //	GET  /api/share/{id}   the stored document (application/json)
 //	GET  /s/{id}           the playground page, which opens the shared model
 //	GET  /embed/{id}       the same page in embed mode (may be framed anywhere)

@@ -4,17 +4,18 @@ import (
 	"tapelab/engine/jsontext"
 	"tapelab/engine/program"
 	"tapelab/engine/spec"
+	"tapelab/wasm/lesson"
 )
 
 // newShareAPI returns the share routes on store, validating documents with
-// engine/spec (models) and engine/program (programs) and serving the page
-// with page.
+// engine/spec (models), engine/program (programs) and wasm/lesson
+// (lessons) and serving the page with page.
 func newShareAPI(store Store, page PageFunc) *shareAPI {
 	return &shareAPI{store: store, canonical: canonicalDocument, page: page}
 }
 
 // canonicalDocument validates a posted document and returns what is
-// stored. Two kinds are accepted:
+// stored. Three kinds are accepted:
 //
 //   - a model document (engine/spec, version 1), stored in the model's
 //     canonical encoding;
@@ -22,8 +23,20 @@ func newShareAPI(store Store, page PageFunc) *shareAPI {
 //     object with a "program" member; engine/program's DecodeDocument),
 //     whose program must parse and check, stored in its canonical form
 //     with the text exactly as written. A bad program is refused with an
-//     error naming its line and column ("program: line 2, col 7: …").
+//     error naming its line and column ("program: line 2, col 7: …");
+//   - a lesson document (wasm/lesson, version 1: a JSON object with a
+//     "stops" member), decoded strictly and stored in its canonical
+//     encoding. A bad lesson is refused with an error naming the stop and
+//     field at fault ("lesson stops[2].question.node: …",
+//     "lesson stops[0].state.program: line 1, col 5: …").
 func canonicalDocument(body []byte) ([]byte, error) {
+	if lesson.IsDocument(body) {
+		l, err := lesson.Decode(body)
+		if err != nil {
+			return nil, err
+		}
+		return lesson.Encode(l)
+	}
 	if isProgramDocument(body) {
 		src, _, err := program.DecodeDocument(body)
 		if err != nil {

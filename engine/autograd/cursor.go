@@ -294,6 +294,16 @@ func (c *Cursor) Grad(i int) *tensor.Tensor {
 	return c.g.Of(i)
 }
 
+// Grads returns a copy of the gradients so far (one slot per node the
+// cursor evaluates), or nil before the backward phase: at the end of the
+// pass, what the one-shot pass leaves, for AccumulateLeaves.
+func (c *Cursor) Grads() *Grads {
+	if c.known <= c.last {
+		return nil
+	}
+	return c.g.Clone()
+}
+
 // Final reports whether node i's gradient is complete: the backward phase
 // has begun and every node that could still feed i (all its consumers among
 // the nodes the cursor evaluates) has been run or skipped. A final gradient

@@ -10,7 +10,12 @@ type Grads struct {
 	g    []*tensor.Tensor
 	set  []bool
 	unit tensor.Tensor // the seed 1 of Session.Backward
+	pass *Grads        // BackwardAccumulate's own pass
 }
+
+// Zero empties every slot, keeping buffers: PyTorch's zero_grad() for
+// gradients kept across passes (see AccumulateLeaves).
+func (g *Grads) Zero() { g.reset(len(g.set)) }
 
 // Len reports the number of slots (the tape length of the last pass).
 func (g *Grads) Len() int { return len(g.set) }
@@ -52,6 +57,9 @@ func (g *Grads) reset(n int) {
 
 // store sets slot i to a copy of v.
 func (g *Grads) store(i int, v *tensor.Tensor) {
+	if g.g[i] == nil { // an empty slot of a Clone
+		g.g[i] = &tensor.Tensor{}
+	}
 	g.g[i].CopyFrom(v)
 	g.set[i] = true
 }

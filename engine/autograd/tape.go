@@ -1,8 +1,10 @@
 // Package autograd is TapeLab's eager runtime: a Session that runs programs
 // written against op.Ops and records a grow-only Tape (one node per op, node
 // id = index), the three reverse passes of TorchLean's tape (BackwardDense,
-// BackwardDenseAll, BackwardDenseFrom) and step cursors that walk a tape one
-// node at a time for the playground.
+// BackwardDenseAll, BackwardDenseFrom), step cursors that walk a tape one
+// node at a time for the playground, and AccumulateLeaves, which keeps
+// leaf gradients across passes as PyTorch's .grad does when zero_grad()
+// is not called.
 package autograd
 
 import (

@@ -59,7 +59,13 @@ func Expand(fragment string) ([]byte, error) {
 		}
 		return nil, &Error{Part: "prefix", Msg: fmt.Sprintf("starts with %q, not %q: not a TapeLab link, or one from a newer version", v, Prefix)}
 	}
-	body := f[len(Prefix):]
+	return Inflate(f[len(Prefix):])
+}
+
+// Inflate undoes Deflate: it decodes the base64url body and inflates it
+// with the v1 dictionary, up to MaxExpanded bytes. Its faults are *Errors
+// of part "base64" or "deflate".
+func Inflate(body string) ([]byte, error) {
 	packed, err := base64.RawURLEncoding.DecodeString(body)
 	if err != nil {
 		var ce base64.CorruptInputError

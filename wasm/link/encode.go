@@ -75,6 +75,18 @@ func Encode(s *State) (string, error) {
 // without validating it: Encode uses it, and tests use it to make links
 // whose content is broken on purpose.
 func Pack(raw []byte) (string, error) {
+	body, err := Deflate(raw)
+	if err != nil {
+		return "", err
+	}
+	return Prefix + body, nil
+}
+
+// Deflate returns the base64url text (no padding) of raw deflated with the
+// v1 dictionary: a link's body without its prefix. Documents that travel
+// in fragments beside state links (lessons, whose stops are envelopes)
+// pack themselves with it under their own prefix; Inflate undoes it.
+func Deflate(raw []byte) (string, error) {
 	var buf bytes.Buffer
 	w, err := flate.NewWriterDict(&buf, flate.BestCompression, []byte(dictionary))
 	if err != nil {
@@ -86,7 +98,7 @@ func Pack(raw []byte) (string, error) {
 	if err := w.Close(); err != nil {
 		return "", err
 	}
-	return Prefix + base64.RawURLEncoding.EncodeToString(buf.Bytes()), nil
+	return base64.RawURLEncoding.EncodeToString(buf.Bytes()), nil
 }
 
 // Validate checks everything Decode checks after parsing: the model

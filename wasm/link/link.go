@@ -40,6 +40,11 @@ import (
 // Prefix starts every version 1 link fragment (after the '#').
 const Prefix = "v1."
 
+// Budget is the longest full link (page address and fragment, in
+// characters) that is offered as is; a longer state goes through the
+// share service as a short link.
+const Budget = 2000
+
 // MaxExpanded bounds the decompressed size of a link's envelope, so that a
 // crafted link cannot make the page inflate gigabytes.
 const MaxExpanded = 1 << 20

@@ -1,0 +1,118 @@
+package lesson
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"tapelab/wasm/app"
+	"tapelab/wasm/link"
+)
+
+var updateFixtures = flag.Bool("update", false, "rewrite the kept lessons in testdata and builtin (only when adding one: existing ones must never change)")
+
+// fixtures are kept version 1 lessons: testdata/NAME.json holds the
+// document and testdata/NAME.lesson the link fragment the v1 encoder
+// wrote, and want is the lesson they must keep decoding to.
+var fixtures = []struct {
+	name string
+	want func(t *testing.T) *Lesson
+}{
+	{"one-stop", func(*testing.T) *Lesson {
+		return &Lesson{Title: "One stop", Stops: []Stop{{State: link.Default()}}}
+	}},
+	{"model-and-program", func(t *testing.T) *Lesson {
+		mid := link.Default()
+		mid.Pos = link.Position{Phase: link.PhaseBackward, Node: 12}
+		mid.Modes = app.Modes{Single: true, L2: 0.01}
+		mid.Flags = link.Flags{Presenter: true, Hide: []string{"share"}}
+		return &Lesson{Title: "Models, programs & <b>markup</b> in a title", Stops: []Stop{
+			{State: link.Default(), Caption: "Plain **bold** `code`\nnext line\n\nsecond <img src=x onerror=alert(1)> paragraph"},
+			{State: mid, Caption: "A question on a gradient.", Select: ptr(6), Question: &Question{Node: 4, Of: OfGrad, Element: 3, Answer: AnswerNumber}},
+			{State: &link.State{Program: example(t, "lecture"), View: link.ViewStep, Pos: link.Position{Phase: link.PhaseDone, Node: -1}, Modes: app.Modes{Compiled: true}},
+				Question: &Question{Node: 0, Of: OfValue, Answer: AnswerSign}},
+		}}
+	}},
+}
+
+// TestFixtures proves that every kept lesson still decodes, from its
+// document and from its link, to the lesson it was made from, and that the
+// encoder still writes both byte for byte.
+func TestFixtures(t *testing.T) {
+	for _, f := range fixtures {
+		t.Run(f.name, func(t *testing.T) {
+			want := f.want(t)
+			docPath := filepath.Join("testdata", f.name+".json")
+			linkPath := filepath.Join("testdata", f.name+".lesson")
+			if *updateFixtures {
+				doc, err := Encode(want)
+				if err != nil {
+					t.Fatal(err)
+				}
+				frag, err := Fragment(want)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(docPath, append(doc, '\n'), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(linkPath, []byte(frag+"\n"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			doc, err := os.ReadFile(docPath)
+			if err != nil {
+				t.Fatal(err)
+			}
+			frag, err := os.ReadFile(linkPath)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fromDoc, err := Decode(doc)
+			if err != nil {
+				t.Fatalf("the kept lesson %s no longer decodes: %v", docPath, err)
+			}
+			fromLink, err := DecodeFragment("#" + strings.TrimSpace(string(frag)))
+			if err != nil {
+				t.Fatalf("the kept lesson link %s no longer decodes: %v", linkPath, err)
+			}
+			equalLessons(t, fromDoc, want)
+			equalLessons(t, fromLink, want)
+			if got, _ := Encode(want); string(got) != strings.TrimSpace(string(doc)) {
+				t.Errorf("the encoder no longer writes %s:\n got %s\nwant %s", docPath, got, doc)
+			}
+			if got, _ := Fragment(want); got != strings.TrimSpace(string(frag)) {
+				t.Errorf("the encoder no longer writes %s", linkPath)
+			}
+		})
+	}
+}
+
+// equalLessons compares two lessons, each stop's state through its
+// canonical envelope (which covers a model's parameters bit for bit).
+func equalLessons(t *testing.T, got, want *Lesson) {
+	t.Helper()
+	if got.Title != want.Title || len(got.Stops) != len(want.Stops) {
+		t.Fatalf("lesson %q with %d stops, want %q with %d", got.Title, len(got.Stops), want.Title, len(want.Stops))
+	}
+	for i := range want.Stops {
+		g, w := got.Stops[i], want.Stops[i]
+		gj, err := link.JSON(g.State)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wj, err := link.JSON(w.State)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(gj) != string(wj) {
+			t.Errorf("stop %d state:\n got %s\nwant %s", i, gj, wj)
+		}
+		if g.Caption != w.Caption || !reflect.DeepEqual(g.Question, w.Question) {
+			t.Errorf("stop %d: caption %q question %+v, want %q %+v", i, g.Caption, g.Question, w.Caption, w.Question)
+		}
+	}
+}
