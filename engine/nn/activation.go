@@ -16,18 +16,12 @@ func (elementwise) OutShape(in tensor.Shape) (tensor.Shape, error) { return in.C
 // Params declares none.
 func (elementwise) Params(tensor.Shape) []ParamSpec { return nil }
 
-// values lists no settings.
-func (elementwise) values() []float64 { return nil }
-
-// fieldless returns the entry of a layer type without settings.
-func fieldless[T interface {
-	Layer
-	values() []float64
-}](name string, l T, module string, editor bool) *LayerType {
+// fieldless returns the entry of the layer type of l, which has no settings.
+func fieldless(name string, l Layer, module string, editor bool) *LayerType {
 	return &LayerType{
 		Name: name, Fields: []Field{}, Editor: editor,
 		New:     func([]float64) Layer { return l },
-		Values:  valuesOf[T],
+		Values:  func(x Layer) ([]float64, bool) { return nil, x == l },
 		PyTorch: PyTorch{Module: module},
 	}
 }
@@ -59,22 +53,23 @@ type LeakyReLU struct {
 func NewLeakyReLU() LeakyReLU { return LeakyReLU{NegativeSlope: 0.01} }
 
 var leakyReLUType = &LayerType{
-	Name:    "leaky_relu",
-	Fields:  []Field{{Name: "negative_slope", Kind: FloatField, Default: 0.01, Range: anyNumber}},
-	Editor:  true,
-	New:     func(v []float64) Layer { return LeakyReLU{NegativeSlope: v[0]} },
-	Values:  valuesOf[LeakyReLU],
+	Name:   "leaky_relu",
+	Fields: []Field{{Name: "negative_slope", Kind: FloatField, Default: 0.01, Range: anyNumber}},
+	Editor: true,
+	New:    func(v []float64) Layer { return LeakyReLU{NegativeSlope: v[0]} },
+	Values: func(x Layer) ([]float64, bool) {
+		l, ok := x.(LeakyReLU)
+		return []float64{l.NegativeSlope}, ok
+	},
 	PyTorch: PyTorch{Module: "nn.LeakyReLU(negative_slope={negative_slope})"},
 }
-
-func (l LeakyReLU) values() []float64 { return []float64{l.NegativeSlope} }
 
 // Type returns "leaky_relu".
 func (LeakyReLU) Type() string { return "leaky_relu" }
 
 // OutShape checks that the slope is finite and gives the input shape back.
 func (l LeakyReLU) OutShape(in tensor.Shape) (tensor.Shape, error) {
-	if err := leakyReLUType.Check(l.values()); err != nil {
+	if err := leakyReLUType.check(l); err != nil {
 		return nil, err
 	}
 	return in.Clone(), nil
@@ -150,22 +145,23 @@ type Dropout struct {
 func NewDropout() Dropout { return Dropout{P: 0.5} }
 
 var dropoutType = &LayerType{
-	Name:    "dropout",
-	Fields:  []Field{{Name: "p", Kind: FloatField, Default: 0.5, Range: Range{Lo: 0, Hi: 1, HiOpen: true}}},
-	Editor:  true,
-	New:     func(v []float64) Layer { return Dropout{P: v[0]} },
-	Values:  valuesOf[Dropout],
+	Name:   "dropout",
+	Fields: []Field{{Name: "p", Kind: FloatField, Default: 0.5, Range: Range{Lo: 0, Hi: 1, HiOpen: true}}},
+	Editor: true,
+	New:    func(v []float64) Layer { return Dropout{P: v[0]} },
+	Values: func(l Layer) ([]float64, bool) {
+		d, ok := l.(Dropout)
+		return []float64{d.P}, ok
+	},
 	PyTorch: PyTorch{Module: "nn.Dropout(p={p})"},
 }
-
-func (d Dropout) values() []float64 { return []float64{d.P} }
 
 // Type returns "dropout".
 func (Dropout) Type() string { return "dropout" }
 
 // OutShape checks 0 ≤ P < 1 and gives the input shape back.
 func (d Dropout) OutShape(in tensor.Shape) (tensor.Shape, error) {
-	if err := dropoutType.Check(d.values()); err != nil {
+	if err := dropoutType.check(d); err != nil {
 		return nil, err
 	}
 	return in.Clone(), nil

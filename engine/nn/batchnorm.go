@@ -33,21 +33,22 @@ var batchNormType = &LayerType{
 	},
 	Editor: true,
 	New:    func(v []float64) Layer { return BatchNorm{Eps: v[0], Momentum: v[1]} },
-	Values: valuesOf[BatchNorm],
+	Values: func(l Layer) ([]float64, bool) {
+		b, ok := l.(BatchNorm)
+		return []float64{b.Eps, b.Momentum}, ok
+	},
 	PyTorch: PyTorch{
 		Module: "nn.BatchNorm1d({in}, eps={eps}, momentum={momentum})",
 		Extra:  []PyTorchEntry{{Suffix: "num_batches_tracked", Value: "torch.tensor(0)"}},
 	},
 }
 
-func (b BatchNorm) values() []float64 { return []float64{b.Eps, b.Momentum} }
-
 // Type returns "batch_norm".
 func (BatchNorm) Type() string { return "batch_norm" }
 
 // OutShape accepts [features] and gives it back.
 func (b BatchNorm) OutShape(in tensor.Shape) (tensor.Shape, error) {
-	if err := batchNormType.Check(b.values()); err != nil {
+	if err := batchNormType.check(b); err != nil {
 		return nil, err
 	}
 	if len(in) != 1 {

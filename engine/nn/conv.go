@@ -35,12 +35,11 @@ var conv2dType = &LayerType{
 	New: func(v []float64) Layer {
 		return Conv2D{OutChannels: int(v[0]), KernelSize: int(v[1]), Stride: int(v[2]), Padding: int(v[3])}
 	},
-	Values:  valuesOf[Conv2D],
+	Values: func(l Layer) ([]float64, bool) {
+		c, ok := l.(Conv2D)
+		return []float64{float64(c.OutChannels), float64(c.KernelSize), float64(c.Stride), float64(c.Padding)}, ok
+	},
 	PyTorch: PyTorch{Module: "nn.Conv2d({in}, {out_channels}, kernel_size={kernel_size}, stride={stride}, padding={padding})"},
-}
-
-func (c Conv2D) values() []float64 {
-	return []float64{float64(c.OutChannels), float64(c.KernelSize), float64(c.Stride), float64(c.Padding)}
 }
 
 // Type returns "conv2d".
@@ -49,7 +48,7 @@ func (Conv2D) Type() string { return "conv2d" }
 // OutShape accepts [C H W] with H and W + 2·padding ≥ kernel and gives
 // [out (H+2p−k)/s+1 (W+2p−k)/s+1], rounding down as PyTorch does.
 func (c Conv2D) OutShape(in tensor.Shape) (tensor.Shape, error) {
-	if err := conv2dType.Check(c.values()); err != nil {
+	if err := conv2dType.check(c); err != nil {
 		return nil, err
 	}
 	if len(in) != 3 {
@@ -104,19 +103,20 @@ var maxPool2DType = &LayerType{
 		{Name: "kernel_size", Kind: IntField, Required: true, Default: 2, Range: atLeast(1)},
 		{Name: "stride", Kind: IntField, DefaultFrom: "kernel_size", Range: atLeast(1)},
 	},
-	New:     func(v []float64) Layer { return MaxPool2D{KernelSize: int(v[0]), Stride: int(v[1])} },
-	Values:  valuesOf[MaxPool2D],
+	New: func(v []float64) Layer { return MaxPool2D{KernelSize: int(v[0]), Stride: int(v[1])} },
+	Values: func(l Layer) ([]float64, bool) {
+		m, ok := l.(MaxPool2D)
+		return []float64{float64(m.KernelSize), float64(m.Stride)}, ok
+	},
 	PyTorch: PyTorch{Module: "nn.MaxPool2d(kernel_size={kernel_size}, stride={stride})"},
 }
-
-func (m MaxPool2D) values() []float64 { return []float64{float64(m.KernelSize), float64(m.Stride)} }
 
 // Type returns "max_pool2d".
 func (MaxPool2D) Type() string { return "max_pool2d" }
 
 // OutShape accepts [C H W] with H, W ≥ kernel and gives [C (H−k)/s+1 (W−k)/s+1].
 func (m MaxPool2D) OutShape(in tensor.Shape) (tensor.Shape, error) {
-	if err := maxPool2DType.Check(m.values()); err != nil {
+	if err := maxPool2DType.check(m); err != nil {
 		return nil, err
 	}
 	if len(in) != 3 {

@@ -22,22 +22,23 @@ type LayerNorm struct {
 func NewLayerNorm() LayerNorm { return LayerNorm{Eps: 1e-5} }
 
 var layerNormType = &LayerType{
-	Name:    "layer_norm",
-	Fields:  []Field{{Name: "eps", Kind: FloatField, Default: 1e-5, Range: Range{Lo: 0, Hi: math.Inf(1), LoOpen: true}}},
-	Editor:  true,
-	New:     func(v []float64) Layer { return LayerNorm{Eps: v[0]} },
-	Values:  valuesOf[LayerNorm],
+	Name:   "layer_norm",
+	Fields: []Field{{Name: "eps", Kind: FloatField, Default: 1e-5, Range: Range{Lo: 0, Hi: math.Inf(1), LoOpen: true}}},
+	Editor: true,
+	New:    func(v []float64) Layer { return LayerNorm{Eps: v[0]} },
+	Values: func(x Layer) ([]float64, bool) {
+		l, ok := x.(LayerNorm)
+		return []float64{l.Eps}, ok
+	},
 	PyTorch: PyTorch{Module: "nn.LayerNorm({last}, eps={eps})"},
 }
-
-func (l LayerNorm) values() []float64 { return []float64{l.Eps} }
 
 // Type returns "layer_norm".
 func (LayerNorm) Type() string { return "layer_norm" }
 
 // OutShape accepts any example shape and gives it back.
 func (l LayerNorm) OutShape(in tensor.Shape) (tensor.Shape, error) {
-	if err := layerNormType.Check(l.values()); err != nil {
+	if err := layerNormType.check(l); err != nil {
 		return nil, err
 	}
 	if len(in) == 0 {

@@ -26,20 +26,21 @@ var linearType = &LayerType{
 		{Name: "out", Kind: IntField, Required: true, Default: 4, Range: atLeast(1)},
 		{Name: "bias", Kind: BoolField, Default: 1},
 	},
-	Editor:  true,
-	New:     func(v []float64) Layer { return Linear{Out: int(v[0]), Bias: v[1] != 0} },
-	Values:  valuesOf[Linear],
+	Editor: true,
+	New:    func(v []float64) Layer { return Linear{Out: int(v[0]), Bias: v[1] != 0} },
+	Values: func(x Layer) ([]float64, bool) {
+		l, ok := x.(Linear)
+		return []float64{float64(l.Out), b2f(l.Bias)}, ok
+	},
 	PyTorch: PyTorch{Module: "nn.Linear({in}, {out}, bias={bias})"},
 }
-
-func (l Linear) values() []float64 { return []float64{float64(l.Out), b2f(l.Bias)} }
 
 // Type returns "linear".
 func (Linear) Type() string { return "linear" }
 
 // OutShape accepts [features] and gives [Out].
 func (l Linear) OutShape(in tensor.Shape) (tensor.Shape, error) {
-	if err := linearType.Check(l.values()); err != nil {
+	if err := linearType.check(l); err != nil {
 		return nil, err
 	}
 	if len(in) != 1 {

@@ -232,16 +232,10 @@ func (t *LayerType) Check(v []float64) error {
 	return nil
 }
 
-// valuesOf is LayerType.Values for the Go type T.
-func valuesOf[T interface {
-	Layer
-	values() []float64
-}](l Layer) ([]float64, bool) {
-	x, ok := l.(T)
-	if !ok {
-		return nil, false
-	}
-	return x.values(), true
+// check is Check on the settings of l, a layer of this type.
+func (t *LayerType) check(l Layer) error {
+	v, _ := t.Values(l)
+	return t.Check(v)
 }
 
 // b2f is a bool setting as a number.

@@ -73,37 +73,22 @@ func module(l nn.Layer, in tensor.Shape) (nn.PyTorch, error) {
 		return nn.PyTorch{}, fmt.Errorf("%T is not the registry's %s layer", l, t.Name)
 	}
 	p := t.PyTorch
-	var b strings.Builder
-	rest := p.Module
-	for {
-		i := strings.IndexByte(rest, '{')
-		if i < 0 {
-			break
+	m := strings.ReplaceAll(p.Module, "{in}", strconv.Itoa(in[0]))
+	m = strings.ReplaceAll(m, "{last}", strconv.Itoa(in[len(in)-1]))
+	for i, f := range t.Fields {
+		val := pyBool(v[i] != 0)
+		switch f.Kind {
+		case nn.IntField:
+			val = strconv.Itoa(int(v[i]))
+		case nn.FloatField:
+			val = Float(v[i])
 		}
-		j := strings.IndexByte(rest[i:], '}')
-		if j < 0 {
-			return nn.PyTorch{}, fmt.Errorf("module template %q has an unclosed {", p.Module)
-		}
-		b.WriteString(rest[:i])
-		name := rest[i+1 : i+j]
-		rest = rest[i+j+1:]
-		switch k := t.Field(name); {
-		case name == "in":
-			b.WriteString(strconv.Itoa(in[0]))
-		case name == "last":
-			b.WriteString(strconv.Itoa(in[len(in)-1]))
-		case k < 0:
-			return nn.PyTorch{}, fmt.Errorf("module template %q names no setting %q", p.Module, name)
-		case t.Fields[k].Kind == nn.IntField:
-			b.WriteString(strconv.Itoa(int(v[k])))
-		case t.Fields[k].Kind == nn.FloatField:
-			b.WriteString(Float(v[k]))
-		default:
-			b.WriteString(pyBool(v[k] != 0))
-		}
+		m = strings.ReplaceAll(m, "{"+f.Name+"}", val)
 	}
-	b.WriteString(rest)
-	p.Module = b.String()
+	if strings.ContainsAny(m, "{}") {
+		return nn.PyTorch{}, errors.New("module template " + strconv.Quote(p.Module) + " names neither a dimension nor a setting")
+	}
+	p.Module = m
 	return p, nil
 }
 
