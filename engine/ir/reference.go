@@ -60,6 +60,11 @@ var reference = map[string]refKernel{
 	"batch_norm_eval": func(y *tensor.Tensor, x []*tensor.Tensor, a op.Attrs) {
 		normalize(y, x[0], x[1], x[2], x[3].Data, x[4].Data, a.Eps)
 	},
+	"layer_norm": refLayerNorm,
+	"pow": func(y *tensor.Tensor, x []*tensor.Tensor, a op.Attrs) {
+		each(func(v float64) float64 { return math.Pow(v, a.Alpha) })(y, x, a)
+	},
+	"broadcast_to":    refBroadcastTo,
 	"mse_loss":        refMSELoss,
 	"cross_entropy":   refCrossEntropy,
 	"bce_with_logits": refBCEWithLogits,
@@ -254,5 +259,30 @@ func refConcat(y *tensor.Tensor, x []*tensor.Tensor, a op.Attrs) {
 			}
 			pos -= m
 		}
+	}
+}
+
+// refBroadcastTo repeats X along the axes where NumPy's rule grows it:
+// output index i reads the operand at the same index, right-aligned, with
+// every axis of size 1 (or missing) read at 0.
+func refBroadcastTo(y *tensor.Tensor, x []*tensor.Tensor, _ op.Attrs) {
+	out, in := y.Shape, x[0].Shape
+	lead := len(out) - len(in)
+	idx := make([]int, len(out))
+	for i := range y.Data {
+		rest := i
+		for k := len(out) - 1; k >= 0; k-- {
+			idx[k] = rest % out[k]
+			rest /= out[k]
+		}
+		j := 0
+		for k, d := range in {
+			c := idx[lead+k]
+			if d == 1 {
+				c = 0
+			}
+			j = j*d + c
+		}
+		y.Data[i] = x[0].Data[j]
 	}
 }

@@ -180,3 +180,26 @@ func refBCEWithLogits(y *tensor.Tensor, x []*tensor.Tensor, _ op.Attrs) {
 	}
 	y.Data[0] = s / float64(len(x[0].Data))
 }
+
+// refLayerNorm is torch.nn.LayerNorm over the last dimension: each row
+// normalised by its own mean and biased variance, then γ·X̂ + β per feature.
+func refLayerNorm(y *tensor.Tensor, x []*tensor.Tensor, a op.Attrs) {
+	F := len(x[1].Data)
+	for r := 0; r < len(x[0].Data); r += F {
+		row := x[0].Data[r : r+F]
+		s := 0.0
+		for _, v := range row {
+			s += v
+		}
+		mean := s / float64(F)
+		v := 0.0
+		for _, e := range row {
+			d := e - mean
+			v += float64(d * d)
+		}
+		inv := 1 / math.Sqrt(v/float64(F)+a.Eps)
+		for f, e := range row {
+			y.Data[r+f] = float64(x[1].Data[f]*float64((e-mean)*inv)) + x[2].Data[f]
+		}
+	}
+}
