@@ -174,7 +174,9 @@ func f1(v float64) string { return strconv.FormatFloat(math.Round(v*10)/10, 'f',
 // A node the stepper's backward pass leaves out is drawn as skipped ("skip",
 // dashed); a side node that the loss does not depend on but the dense pass
 // visits is drawn with its zero cotangent ("g=0", final from the start:
-// nothing feeds it), and as ran once its VJP step has run.
+// nothing feeds it), and as ran once its VJP step has run. A visit of the
+// single-output pass beyond the loss's dependencies is drawn as "extra",
+// its badge the reason's short tag (0·∞, fed, −0, dense).
 func (v *tapeView) update(s *app.Stepper, i int, st app.State, values bool) {
 	b := &v.boxes[i]
 	changed := !b.drawn || st != b.state
@@ -185,6 +187,10 @@ func (v *tapeView) update(s *app.Stepper, i int, st app.State, values bool) {
 		switch {
 		case st.Has(app.Skipped):
 			badge = "skip"
+		case st.Has(app.Extra):
+			if vis, ok := s.Visit(i); ok {
+				badge = app.ReasonBadge(vis.Reason)
+			}
 		case st.Has(app.Side):
 			badge = "g=0"
 		case st.Has(app.Final):
@@ -232,6 +238,8 @@ func nodeClass(old string, st app.State) string {
 	switch {
 	case st.Has(app.Skipped):
 		base += " skipped"
+	case st.Has(app.Extra):
+		base += " extra"
 	case st.Has(app.Side):
 		base += " zero"
 	}

@@ -133,13 +133,22 @@ func (p *Playground) rebuild() error {
 // all-seeds pass, or the single-output pass when Modes.Single is set. Its
 // nodes carry their roles in the step.
 func (p *Playground) stepperFor(rec *Recording) (*Stepper, error) {
-	mk := NewDenseStepper
+	var step *Stepper
 	if p.modes.Single {
-		mk = NewStepper
-	}
-	step, err := mk(rec.Tape, rec.Loss)
-	if err != nil {
-		return nil, err
+		// a Compiled of the cursor's own: the passes comparison runs
+		// BackwardFrom on rec.Compiled
+		c, err := rec.Compile()
+		if err != nil {
+			return nil, err
+		}
+		if step, err = NewStepper(c, rec.Loss); err != nil {
+			return nil, err
+		}
+	} else {
+		var err error
+		if step, err = NewDenseStepper(rec.Tape, rec.Loss); err != nil {
+			return nil, err
+		}
 	}
 	for i, role := range rec.Roles() {
 		step.nodes[i].Role = role
@@ -149,7 +158,7 @@ func (p *Playground) stepperFor(rec *Recording) (*Stepper, error) {
 
 // Passes compares the dense and single-output passes of the recorded step.
 func (p *Playground) Passes() (Passes, error) {
-	return ComparePasses(p.rec, p.step.Dependencies())
+	return ComparePasses(p.rec)
 }
 
 // GradCheck compares the recorded step's parameter gradients with finite

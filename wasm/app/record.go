@@ -68,6 +68,22 @@ type Recording struct {
 	Compiled *graph.Compiled
 	// ParamNodes maps each model parameter (in Seq.Params order) to its node.
 	ParamNodes []int
+	leaves     []*tensor.Tensor // compiled mode: the values Graph was compiled with
+}
+
+// Compile compiles the recorded step afresh, for a pass of its own (a
+// Compiled's reverse passes share its gradient buffers): in compiled mode
+// the recorded graph with its leaves, in eager mode the snapshot of the
+// tape (graph.FromTape), whose value ids are the tape's node ids.
+func (r *Recording) Compile() (*graph.Compiled, error) {
+	g, leaves := r.Graph, r.leaves
+	if g == nil {
+		var err error
+		if g, leaves, err = graph.FromTape(r.Tape); err != nil {
+			return nil, err
+		}
+	}
+	return graph.CompileChecked(g, leaves)
 }
 
 // Roles returns each node's role in the step ("" for the rest).
@@ -177,7 +193,7 @@ func Record(m *nn.Model, b Batch, modes Modes, seed uint64) (*Recording, error) 
 		if err != nil {
 			return nil, err
 		}
-		r.Graph, r.Compiled, r.Tape, r.Loss = gr, c, c.Tape(), int(loss)
+		r.Graph, r.Compiled, r.Tape, r.Loss, r.leaves = gr, c, c.Tape(), int(loss), vals
 	}
 	r.Pred, r.Metric, r.Data = int(mk.pred), int(mk.metric), int(mk.data)
 	for i := range ps {
