@@ -59,7 +59,7 @@ func newTapeView(pv *playground) *tapeView {
 	tools.AppendChild(pv.doc.button("Fit", "Fit the tape to the screen", v.fit, "id", "fit"))
 	tools.AppendChild(pv.doc.button("−", "Zoom out", func() { v.zoomBy(1/1.25, -1, -1) }, "id", "zoom-out"))
 	tools.AppendChild(pv.doc.button("+", "Zoom in", func() { v.zoomBy(1.25, -1, -1) }, "id", "zoom-in"))
-	key := doc.txt("span", "v✓ value known · g… gradient partial · g✓ gradient final · g=0 beside the loss, dY = 0 · skip: not visited", "class", "badge-key")
+	key := doc.txt("span", "v✓ value known · g… gradient partial · g✓ gradient final · g=0 beside the loss, dY = 0 · skip: not visited · 0·∞, fed, −0: visited beyond the loss's dependencies", "class", "badge-key")
 	add(bar, h, legend(doc), key, tools)
 	v.svg = doc.svg("svg", "id", "tape", "role", "img", "aria-label", "The tape of one training step, drawn left to right. The text list below reads the same tape.")
 	defs := doc.svg("defs")

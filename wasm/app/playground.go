@@ -1,6 +1,7 @@
 package app
 
 import (
+	"tapelab/engine/ir"
 	"tapelab/engine/nn"
 )
 
@@ -19,6 +20,10 @@ type Playground struct {
 	model *nn.Model
 	rec   *Recording
 	step  *Stepper
+	// pipe is the model's IR pipeline in compiled mode (made on demand);
+	// opened is the pipeline of an opened IR document, until the next
+	// rebuild.
+	pipe, opened *ir.Pipeline
 }
 
 // New returns a playground for doc on batch, with its step recorded in
@@ -97,6 +102,7 @@ func (p *Playground) SetBatch(b Batch) error {
 
 // rebuild checks the document and, when it builds, records a fresh step.
 func (p *Playground) rebuild() error {
+	p.pipe, p.opened = nil, nil
 	doc := p.hist.Current()
 	seq, st, err := doc.Check()
 	p.status, p.err = st, err
@@ -167,10 +173,14 @@ func (p *Playground) GradCheck(yield func()) (GradCheck, error) {
 	return CheckGradients(p.model, p.batch, p.modes, p.seed, yield)
 }
 
-// IRListing lists the compiled step's IR (nil in eager mode).
+// IRListing lists the compiled step's IR, or the opened IR document (nil
+// in eager mode).
 func (p *Playground) IRListing() ([]IRLine, error) {
 	if p.rec == nil {
 		return nil, nil
+	}
+	if p.rec.IR != nil {
+		return OpenedIRListing(p.rec), nil
 	}
 	return IRListing(p.rec, p.model.StateDict())
 }

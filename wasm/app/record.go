@@ -6,6 +6,7 @@ import (
 
 	"tapelab/engine/autograd"
 	"tapelab/engine/graph"
+	"tapelab/engine/ir"
 	"tapelab/engine/nn"
 	"tapelab/engine/op"
 	"tapelab/engine/tensor"
@@ -68,7 +69,11 @@ type Recording struct {
 	Compiled *graph.Compiled
 	// ParamNodes maps each model parameter (in Seq.Params order) to its node.
 	ParamNodes []int
-	leaves     []*tensor.Tensor // compiled mode: the values Graph was compiled with
+	// IR is set when the recording is an opened IR document's graph
+	// (Playground.OpenIR), not a training step: its pipeline.
+	IR        *ir.Pipeline
+	leaves    []*tensor.Tensor                // compiled mode: the values Graph was compiled with
+	recompile func() (*graph.Compiled, error) // an opened IR document: its pipeline again
 }
 
 // Compile compiles the recorded step afresh, for a pass of its own (a
@@ -76,6 +81,12 @@ type Recording struct {
 // the recorded graph with its leaves, in eager mode the snapshot of the
 // tape (graph.FromTape), whose value ids are the tape's node ids.
 func (r *Recording) Compile() (*graph.Compiled, error) {
+	if r.recompile != nil {
+		return r.recompile()
+	}
+	if r.Tape == nil {
+		return nil, errNoIR
+	}
 	g, leaves := r.Graph, r.leaves
 	if g == nil {
 		var err error
@@ -86,9 +97,14 @@ func (r *Recording) Compile() (*graph.Compiled, error) {
 	return graph.CompileChecked(g, leaves)
 }
 
-// Roles returns each node's role in the step ("" for the rest).
+// Roles returns each node's role in the step ("" for the rest); an opened
+// IR document's graph has only its result.
 func (r *Recording) Roles() []string {
 	roles := make([]string, r.Tape.Len())
+	if r.IR != nil {
+		roles[r.Loss] = RoleResult
+		return roles
+	}
 	roles[0], roles[1] = RoleInput, RoleTarget
 	roles[r.Pred], roles[r.Metric] = RolePred, RoleMetric
 	if r.Data != r.Loss {
