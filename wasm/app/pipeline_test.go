@@ -50,6 +50,13 @@ func TestOpenIRStepsItsSingleOutputPass(t *testing.T) {
 	if !s.State(1).Has(Extra|Ran) || !strings.Contains(s.VisitReason(1), "0·∞") {
 		t.Errorf("exp: state %b, reason %q", s.State(1), s.VisitReason(1))
 	}
+	for s.Focus() != 1 {
+		s.Back()
+	}
+	if w := Walkthrough(s); len(w) < 2 || !strings.Contains(w[1], "single-output pass runs its VJP (0·∞: not zero-safe)") {
+		t.Errorf("the walkthrough of the exp's step: %q", w)
+	}
+	s.ToEnd()
 	if g := s.Grad(0); g == nil || !math.IsNaN(g.Data[0]) {
 		t.Errorf("p's gradient %v, want NaN first (0·∞)", g)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"tapelab/engine/autograd"
 	"tapelab/engine/graph"
+	"tapelab/engine/nn"
 	"tapelab/engine/op"
 	"tapelab/engine/randprog"
 	"tapelab/engine/tensor"
@@ -174,5 +175,46 @@ func TestSingleStepperShowsZeroTimesInfinity(t *testing.T) {
 	}
 	if g := s.Grad(int(p)); g == nil || !math.IsNaN(g.Data[0]) || g.Data[1] != 1 {
 		t.Errorf("p's gradient %v, want [NaN 1]", g)
+	}
+}
+
+// TestSingleStepperOnEveryLayer: with dropout, batch norm, layer norm and
+// an L2 penalty, in both executions, the single-output stepper (on the
+// tape's snapshot in eager mode) runs exactly the recorded step's
+// BackwardFrom visits and ends with the eager one-shot pass's parameter
+// gradients, bit for bit.
+func TestSingleStepperOnEveryLayer(t *testing.T) {
+	doc := DefaultDoc()
+	doc.Layers = []nn.Layer{nn.NewLinear(4), nn.NewBatchNorm(), nn.NewDropout(), nn.NewLeakyReLU(), nn.NewLinear(3), nn.NewLayerNorm(), nn.Tanh{}, nn.NewLinear(1)}
+	for _, m := range []Modes{{Single: true}, {Single: true, Compiled: true}, {Single: true, L2: 0.1}, {Single: true, Eval: true}} {
+		p, err := New(doc, testBatch())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := p.SetModes(m); err != nil {
+			t.Fatalf("%+v: %v", m, err)
+		}
+		s := p.Stepper()
+		ps, err := p.Passes()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c := s.Counts(); c.BackwardTotal != ps.Single || !ps.Identical {
+			t.Errorf("%+v: the stepper steps %d VJPs, BackwardFrom visits %d (identical to dense: %v)", m, c.BackwardTotal, ps.Single, ps.Identical)
+		}
+		s.ToEnd()
+		want := oneShot(t, p)
+		for _, i := range p.Recording().ParamNodes {
+			g, w := s.Cursor().Grad(i), want.Of(i)
+			if w == nil { // a buffer: BackwardFrom leaves its +0.0 seed, which the page does not show
+				w = tensor.Zeros(g.Shape)
+				if s.Grad(i) != nil {
+					t.Errorf("%+v: buffer %d shows a gradient", m, i)
+				}
+			}
+			if !tensor.Identical(g, w) {
+				t.Errorf("%+v: node %d: stepped %v, one-shot %v", m, i, g, w)
+			}
+		}
 	}
 }
