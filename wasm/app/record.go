@@ -22,8 +22,10 @@ type Modes struct {
 	// Compiled records the step with graph.Builder and evaluates it with
 	// graph.CompileChecked instead of running it on an eager Session.
 	Compiled bool
-	// Single differentiates the loss alone with single-output backward,
-	// which visits only the loss's dependencies, instead of the dense pass.
+	// Single differentiates the loss alone with single-output backward
+	// (graph.Compiled.BackwardFrom), which visits the loss's dependencies
+	// and only those visits beyond them that keep it bit-identical to the
+	// dense pass, instead of the dense pass.
 	Single bool
 	// Eval records the model in evaluation mode (dropout off, batch norm on
 	// its running statistics) instead of training mode.
