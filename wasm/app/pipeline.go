@@ -84,6 +84,5 @@ func (p *Playground) irInputs(data []byte) []*tensor.Tensor {
 	return batch[:min(n, len(batch))]
 }
 
-// errNoIR is Recording.Compile's error for a recording with nothing to
-// compile from.
-var errNoIR = errors.New("app: the recording has no graph to compile")
+// errNoTape is Recording.Compile's error for a recording with no tape.
+var errNoTape = errors.New("app: the recording has no tape to compile")

@@ -87,7 +87,7 @@ func (r *Recording) Compile() (*graph.Compiled, error) {
 		return r.recompile()
 	}
 	if r.Tape == nil {
-		return nil, errNoIR
+		return nil, errNoTape
 	}
 	g, leaves := r.Graph, r.leaves
 	if g == nil {
