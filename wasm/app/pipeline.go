@@ -1,8 +1,6 @@
 package app
 
 import (
-	"errors"
-
 	"tapelab/engine/graph"
 	"tapelab/engine/ir"
 	"tapelab/engine/tensor"
@@ -83,6 +81,3 @@ func (p *Playground) irInputs(data []byte) []*tensor.Tensor {
 	batch := []*tensor.Tensor{p.batch.X, p.batch.Y}
 	return batch[:min(n, len(batch))]
 }
-
-// errNoTape is Recording.Compile's error for a recording with no tape.
-var errNoTape = errors.New("app: the recording has no tape to compile")

@@ -78,6 +78,9 @@ type Recording struct {
 	recompile func() (*graph.Compiled, error) // an opened IR document: its pipeline again
 }
 
+// errNoTape is Recording.Compile's error for a recording with no tape.
+var errNoTape = errors.New("app: the recording has no tape to compile")
+
 // Compile compiles the recorded step afresh, for a pass of its own (a
 // Compiled's reverse passes share its gradient buffers): in compiled mode
 // the recorded graph with its leaves, in eager mode the snapshot of the
