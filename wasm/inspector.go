@@ -90,6 +90,8 @@ func (v *inspectorView) show(s *app.Stepper, i int) {
 		status = "skipped: the loss does not depend on it (single-output pass)"
 	case st.Has(app.Skipped):
 		status = "skipped: it needs no gradient"
+	case st.Has(app.Extra):
+		status = s.VisitReason(i)
 	case st.Has(app.Side):
 		status = "dY = 0: the loss does not depend on it; the dense pass still runs its VJP on the zero"
 	case st.Has(app.Final):

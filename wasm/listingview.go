@@ -15,6 +15,7 @@ type listingView struct {
 	root  elem
 	ssa   elem
 	ir    elem
+	pipe  *pipelineView
 	lines [][]elem // per tape node, its lines in both listings
 	cur   int
 }
@@ -30,7 +31,10 @@ func newListingView(pv *playground) *listingView {
 		add(c, doc.txt("h3", title), list)
 		return c
 	}
-	add(v.root, col("SSA graph (graph.Builder → CompileChecked)", v.ssa), col("IR (ir.FromGraph; weights in the payload)", v.ir))
+	v.pipe = newPipelineView(pv)
+	irCol := doc.el("div", "class", "code-col")
+	add(irCol, doc.txt("h3", "IR (ir.FromGraph; weights in the payload)"), v.pipe.root, v.ir)
+	add(v.root, col("SSA graph (graph.Builder → CompileChecked)", v.ssa), irCol)
 	return v
 }
 
@@ -46,6 +50,7 @@ func (v *listingView) build(pg *app.Playground) {
 		return
 	}
 	v.root.RemoveAttribute("hidden")
+	v.pipe.build()
 	v.lines = make([][]elem, r.Tape.Len())
 	for k, line := range r.Listing() {
 		v.ssa.AppendChild(v.line(line, k, "ssa-"+strconv.Itoa(k)))

@@ -81,6 +81,8 @@ func (v *listView) update(i int, st app.State) {
 	switch {
 	case st.Has(app.Skipped):
 		w = append(w, "skipped by backward")
+	case st.Has(app.Extra):
+		w = append(w, "visited beyond the loss's dependencies")
 	case st.Has(app.Side | app.Ran):
 		w = append(w, "gradient 0 (beside the loss), VJP ran")
 	case st.Has(app.Side):

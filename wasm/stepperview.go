@@ -66,7 +66,9 @@ func (v *stepperView) update(s *app.Stepper, e *autograd.Event) {
 		v.said.SetTextContent("Forward: " + name + " = " + app.Inline(e.Value))
 	case autograd.EventBackward:
 		side := ""
-		if s.State(e.Node).Has(app.Side) {
+		if why := s.VisitReason(e.Node); why != "" {
+			side = " (" + why + ")"
+		} else if s.State(e.Node).Has(app.Side) {
 			side = " (dY = 0: the loss does not depend on it)"
 		}
 		v.said.SetTextContent("Backward: " + name + side + " ran its VJP and fed " + strconv.Itoa(len(e.Contribs)) + " contribution(s) to its parents")

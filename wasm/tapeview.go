@@ -59,7 +59,7 @@ func newTapeView(pv *playground) *tapeView {
 	tools.AppendChild(pv.doc.button("Fit", "Fit the tape to the screen", v.fit, "id", "fit"))
 	tools.AppendChild(pv.doc.button("−", "Zoom out", func() { v.zoomBy(1/1.25, -1, -1) }, "id", "zoom-out"))
 	tools.AppendChild(pv.doc.button("+", "Zoom in", func() { v.zoomBy(1.25, -1, -1) }, "id", "zoom-in"))
-	key := doc.txt("span", "v✓ value known · g… gradient partial · g✓ gradient final · g=0 beside the loss, dY = 0 · skip: not visited", "class", "badge-key")
+	key := doc.txt("span", "v✓ value known · g… gradient partial · g✓ gradient final · g=0 beside the loss, dY = 0 · skip: not visited · 0·∞, fed, −0: visited beyond the loss's dependencies", "class", "badge-key")
 	add(bar, h, legend(doc), key, tools)
 	v.svg = doc.svg("svg", "id", "tape", "role", "img", "aria-label", "The tape of one training step, drawn left to right. The text list below reads the same tape.")
 	defs := doc.svg("defs")
@@ -174,7 +174,9 @@ func f1(v float64) string { return strconv.FormatFloat(math.Round(v*10)/10, 'f',
 // A node the stepper's backward pass leaves out is drawn as skipped ("skip",
 // dashed); a side node that the loss does not depend on but the dense pass
 // visits is drawn with its zero cotangent ("g=0", final from the start:
-// nothing feeds it), and as ran once its VJP step has run.
+// nothing feeds it), and as ran once its VJP step has run. A visit of the
+// single-output pass beyond the loss's dependencies is drawn as "extra",
+// its badge the reason's short tag (0·∞, fed, −0, dense).
 func (v *tapeView) update(s *app.Stepper, i int, st app.State, values bool) {
 	b := &v.boxes[i]
 	changed := !b.drawn || st != b.state
@@ -185,6 +187,10 @@ func (v *tapeView) update(s *app.Stepper, i int, st app.State, values bool) {
 		switch {
 		case st.Has(app.Skipped):
 			badge = "skip"
+		case st.Has(app.Extra):
+			if vis, ok := s.Visit(i); ok {
+				badge = app.ReasonBadge(vis.Reason)
+			}
 		case st.Has(app.Side):
 			badge = "g=0"
 		case st.Has(app.Final):
@@ -232,6 +238,8 @@ func nodeClass(old string, st app.State) string {
 	switch {
 	case st.Has(app.Skipped):
 		base += " skipped"
+	case st.Has(app.Extra):
+		base += " extra"
 	case st.Has(app.Side):
 		base += " zero"
 	}

@@ -125,12 +125,21 @@ func (v *barView) showPasses() {
 	} else {
 		dense = "▶ stepping "
 	}
+	var by []string
+	for _, vis := range ps.Beyond {
+		by = append(by, nodes[vis.Node].Title()+" ("+vis.Reason.String()+")")
+	}
+	beyond := ""
+	if len(by) > 0 {
+		beyond = ", visits beyond the loss's dependencies: " + strings.Join(by, "; ")
+	}
 	v.passes.SetTextContent(dense + "dense pass: " + strconv.Itoa(ps.Dense) + " VJPs · " + single + "single-output: " +
-		strconv.Itoa(ps.Single) + " VJPs, skips " + strconv.Itoa(len(sk)) + " (" + skipped + ") · " + same)
+		strconv.Itoa(ps.Single) + " VJPs, skips " + strconv.Itoa(len(sk)) + " (" + skipped + ")" + beyond + " · " + same)
 	v.passes.SetAttribute("data-stepping", strconv.Itoa(len(v.pv.pg.Stepper().Order())))
 	v.passes.SetAttribute("data-dense", strconv.Itoa(ps.Dense))
 	v.passes.SetAttribute("data-single", strconv.Itoa(ps.Single))
 	v.passes.SetAttribute("data-skipped", strconv.Itoa(len(sk)))
+	v.passes.SetAttribute("data-beyond", strconv.Itoa(len(ps.Beyond)))
 }
 
 // gradCheck runs the gradient check in a goroutine that yields to the page.

@@ -41,26 +41,52 @@ func IRListing(r *Recording, params map[string]*tensor.Tensor) ([]IRLine, error)
 			node = v
 			v++
 		}
-		var b strings.Builder
-		b.WriteString("n" + strconv.Itoa(k) + " = " + n.Kind)
-		for _, p := range n.Parents {
-			b.WriteString(" n" + strconv.Itoa(p))
-		}
-		b.WriteString(" : " + n.OutShape.String())
-		if e := g.Payload[k]; e != nil {
-			var names []string
-			for _, t := range []*ir.Tensor{e.Value, e.Weight, e.Bias} {
-				if t != nil && t.Name != "" {
-					names = append(names, t.Name)
-				}
-			}
-			if len(names) > 0 {
-				b.WriteString("  {" + strings.Join(names, ", ") + "}")
-			}
-		}
-		lines[k] = IRLine{Text: b.String(), Node: node}
+		lines[k] = IRLine{Text: irText(g, k), Node: node}
 	}
 	return lines, nil
+}
+
+// irText shows IR node k of g as the listing writes it: "n5 = linear n2
+// n3 n4 : [3, 1]  {names of its payload tensors}".
+func irText(g *ir.Graph, k int) string {
+	n := g.Nodes[k]
+	var b strings.Builder
+	b.WriteString("n" + strconv.Itoa(k) + " = " + n.Kind)
+	for _, p := range n.Parents {
+		b.WriteString(" n" + strconv.Itoa(p))
+	}
+	b.WriteString(" : " + n.OutShape.String())
+	if e := g.Payload[k]; e != nil {
+		var names []string
+		for _, t := range []*ir.Tensor{e.Value, e.Weight, e.Bias} {
+			if t != nil && t.Name != "" {
+				names = append(names, t.Name)
+			}
+		}
+		if len(names) > 0 {
+			b.WriteString("  {" + strings.Join(names, ", ") + "}")
+		}
+	}
+	return b.String()
+}
+
+// OpenedIRListing lists an opened IR document one node per line, each with
+// the tape node holding its result (Pipeline.IDs); nil for a recording that
+// is not an opened IR document.
+func OpenedIRListing(r *Recording) []IRLine {
+	if r.IR == nil || r.IR.IR == nil {
+		return nil
+	}
+	g := r.IR.IR
+	lines := make([]IRLine, len(g.Nodes))
+	for k := range g.Nodes {
+		node := -1
+		if k < len(r.IR.IDs) {
+			node = r.IR.IDs[k]
+		}
+		lines[k] = IRLine{Text: irText(g, k), Node: node}
+	}
+	return lines
 }
 
 // sameNode reports whether IR node n can be the export of graph value gv.

@@ -2,24 +2,30 @@ package app
 
 import (
 	"tapelab/engine/autograd"
+	"tapelab/engine/graph"
 	"tapelab/engine/tensor"
 )
 
 // Passes compares the two one-shot backward passes of a recorded step:
 // the dense pass, which runs the VJP of every node that requires a gradient
 // (TorchLean's backwardDenseFrom with a one-hot seed at the loss), and the
-// single-output pass, which visits only the loss's dependencies.
+// single-output pass, Compiled.BackwardFrom from the loss, which visits the
+// loss's dependencies and, where the dense pass needs it to stay
+// bit-identical, a few nodes beyond them (graph.Compiled.Plan says which
+// and why).
 type Passes struct {
 	// DenseRuns marks the nodes whose VJP the dense pass runs.
 	DenseRuns []bool
 	// SingleRuns marks the nodes whose VJP the single-output pass runs
-	// (the engine cursor's backward order).
+	// (Compiled.Plan's visits).
 	SingleRuns []bool
 	Dense      int // VJPs the dense pass runs
-	// Single is the number of VJPs the single-output pass ran, as the
-	// engine reports it (compiled mode: Compiled.BackwardFrom's count;
-	// eager mode: the steps of the engine's cursor).
+	// Single is the number of VJPs the single-output pass ran, as
+	// Compiled.BackwardFrom reports it.
 	Single int
+	// Beyond lists the single-output pass's visits beyond the loss's
+	// dependencies, with their reasons, in the order the pass runs them.
+	Beyond []graph.Visit
 	// Identical reports that both passes gave bit-identical gradients for
 	// every node (tensor.Identical, -0.0 and NaN included).
 	Identical bool
@@ -39,10 +45,10 @@ func (p Passes) Skipped() []int {
 	return out
 }
 
-// ComparePasses runs both passes on r's tape from its loss (seeded with 1)
-// and compares them. order is the single-output pass's visit order, as the
-// engine's cursor walks it (Stepper.Order).
-func ComparePasses(r *Recording, order []int) (Passes, error) {
+// ComparePasses runs both passes on r's step from its loss (seeded with 1)
+// and compares them. The single-output pass runs on r.Compiled in compiled
+// mode and on the snapshot of the tape (Recording.Compile) in eager mode.
+func ComparePasses(r *Recording) (Passes, error) {
 	n := r.Tape.Len()
 	p := Passes{DenseRuns: make([]bool, n), SingleRuns: make([]bool, n), Mismatch: -1}
 	for i := range n {
@@ -52,18 +58,15 @@ func ComparePasses(r *Recording, order []int) (Passes, error) {
 			p.Dense++
 		}
 	}
-	for _, i := range order {
-		p.SingleRuns[i] = true
-	}
 	seeds := make([]*tensor.Tensor, n)
 	for i := range seeds {
 		seeds[i] = tensor.Zeros(r.Tape.Node(i).Value.Shape)
 	}
 	seeds[r.Loss].Fill(1)
 	dense := make([]*tensor.Tensor, n)
-	single := make([]*tensor.Tensor, n)
-	if r.Compiled != nil {
-		gs, err := r.Compiled.BackwardDenseFrom(seeds)
+	c := r.Compiled
+	if c != nil {
+		gs, err := c.BackwardDenseFrom(seeds)
 		if err != nil {
 			return p, err
 		}
@@ -72,12 +75,6 @@ func ComparePasses(r *Recording, order []int) (Passes, error) {
 				dense[i] = g.Clone()
 			}
 		}
-		gs, visited, err := r.Compiled.BackwardFrom(r.Loss, seeds[r.Loss])
-		if err != nil {
-			return p, err
-		}
-		copy(single, gs)
-		p.Single = visited
 	} else {
 		var g autograd.Grads
 		if err := r.Tape.BackwardDenseFrom(seeds, &g); err != nil {
@@ -88,16 +85,26 @@ func ComparePasses(r *Recording, order []int) (Passes, error) {
 				dense[i] = gi.Clone()
 			}
 		}
-		// the single-output pass on the eager tape is BackwardDense from the
-		// loss, filled with zeros where it never reached (BackwardDenseAll)
-		if err := r.Tape.BackwardDenseAll(r.Loss, seeds[r.Loss], &g); err != nil {
+		var err error
+		if c, err = r.Compile(); err != nil {
 			return p, err
 		}
-		for i := range n {
-			single[i] = g.Of(i)
-		}
-		p.Single = len(order)
 	}
+	plan, err := c.Plan(r.Loss, seeds[r.Loss])
+	if err != nil {
+		return p, err
+	}
+	for _, v := range plan {
+		p.SingleRuns[v.Node] = true
+		if v.Reason != graph.ReasonDependency {
+			p.Beyond = append(p.Beyond, v)
+		}
+	}
+	single, visited, err := c.BackwardFrom(r.Loss, seeds[r.Loss])
+	if err != nil {
+		return p, err
+	}
+	p.Single = visited
 	p.Identical = true
 	for i := range n {
 		if (dense[i] == nil) != (single[i] == nil) || dense[i] != nil && !tensor.Identical(dense[i], single[i]) {

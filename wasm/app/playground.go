@@ -1,6 +1,7 @@
 package app
 
 import (
+	"tapelab/engine/ir"
 	"tapelab/engine/nn"
 )
 
@@ -19,6 +20,10 @@ type Playground struct {
 	model *nn.Model
 	rec   *Recording
 	step  *Stepper
+	// pipe is the model's IR pipeline in compiled mode (made on demand);
+	// opened is the pipeline of an opened IR document, until the next
+	// rebuild.
+	pipe, opened *ir.Pipeline
 }
 
 // New returns a playground for doc on batch, with its step recorded in
@@ -97,6 +102,7 @@ func (p *Playground) SetBatch(b Batch) error {
 
 // rebuild checks the document and, when it builds, records a fresh step.
 func (p *Playground) rebuild() error {
+	p.pipe, p.opened = nil, nil
 	doc := p.hist.Current()
 	seq, st, err := doc.Check()
 	p.status, p.err = st, err
@@ -133,13 +139,22 @@ func (p *Playground) rebuild() error {
 // all-seeds pass, or the single-output pass when Modes.Single is set. Its
 // nodes carry their roles in the step.
 func (p *Playground) stepperFor(rec *Recording) (*Stepper, error) {
-	mk := NewDenseStepper
+	var step *Stepper
 	if p.modes.Single {
-		mk = NewStepper
-	}
-	step, err := mk(rec.Tape, rec.Loss)
-	if err != nil {
-		return nil, err
+		// a Compiled of the cursor's own: the passes comparison runs
+		// BackwardFrom on rec.Compiled
+		c, err := rec.Compile()
+		if err != nil {
+			return nil, err
+		}
+		if step, err = NewStepper(c, rec.Loss); err != nil {
+			return nil, err
+		}
+	} else {
+		var err error
+		if step, err = NewDenseStepper(rec.Tape, rec.Loss); err != nil {
+			return nil, err
+		}
 	}
 	for i, role := range rec.Roles() {
 		step.nodes[i].Role = role
@@ -149,7 +164,7 @@ func (p *Playground) stepperFor(rec *Recording) (*Stepper, error) {
 
 // Passes compares the dense and single-output passes of the recorded step.
 func (p *Playground) Passes() (Passes, error) {
-	return ComparePasses(p.rec, p.step.Dependencies())
+	return ComparePasses(p.rec)
 }
 
 // GradCheck compares the recorded step's parameter gradients with finite
@@ -158,10 +173,14 @@ func (p *Playground) GradCheck(yield func()) (GradCheck, error) {
 	return CheckGradients(p.model, p.batch, p.modes, p.seed, yield)
 }
 
-// IRListing lists the compiled step's IR (nil in eager mode).
+// IRListing lists the compiled step's IR, or the opened IR document (nil
+// in eager mode).
 func (p *Playground) IRListing() ([]IRLine, error) {
 	if p.rec == nil {
 		return nil, nil
+	}
+	if p.rec.IR != nil {
+		return OpenedIRListing(p.rec), nil
 	}
 	return IRListing(p.rec, p.model.StateDict())
 }

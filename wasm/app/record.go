@@ -6,6 +6,7 @@ import (
 
 	"tapelab/engine/autograd"
 	"tapelab/engine/graph"
+	"tapelab/engine/ir"
 	"tapelab/engine/nn"
 	"tapelab/engine/op"
 	"tapelab/engine/tensor"
@@ -21,8 +22,10 @@ type Modes struct {
 	// Compiled records the step with graph.Builder and evaluates it with
 	// graph.CompileChecked instead of running it on an eager Session.
 	Compiled bool
-	// Single differentiates the loss alone with single-output backward,
-	// which visits only the loss's dependencies, instead of the dense pass.
+	// Single differentiates the loss alone with single-output backward
+	// (graph.Compiled.BackwardFrom), which visits the loss's dependencies
+	// and only those visits beyond them that keep it bit-identical to the
+	// dense pass, instead of the dense pass.
 	Single bool
 	// Eval records the model in evaluation mode (dropout off, batch norm on
 	// its running statistics) instead of training mode.
@@ -68,11 +71,45 @@ type Recording struct {
 	Compiled *graph.Compiled
 	// ParamNodes maps each model parameter (in Seq.Params order) to its node.
 	ParamNodes []int
+	// IR is set when the recording is an opened IR document's graph
+	// (Playground.OpenIR), not a training step: its pipeline.
+	IR        *ir.Pipeline
+	leaves    []*tensor.Tensor                // compiled mode: the values Graph was compiled with
+	recompile func() (*graph.Compiled, error) // an opened IR document: its pipeline again
 }
 
-// Roles returns each node's role in the step ("" for the rest).
+// errNoTape is Recording.Compile's error for a recording with no tape.
+var errNoTape = errors.New("app: the recording has no tape to compile")
+
+// Compile compiles the recorded step afresh, for a pass of its own (a
+// Compiled's reverse passes share its gradient buffers): in compiled mode
+// the recorded graph with its leaves, in eager mode the snapshot of the
+// tape (graph.FromTape), whose value ids are the tape's node ids.
+func (r *Recording) Compile() (*graph.Compiled, error) {
+	if r.recompile != nil {
+		return r.recompile()
+	}
+	if r.Tape == nil {
+		return nil, errNoTape
+	}
+	g, leaves := r.Graph, r.leaves
+	if g == nil {
+		var err error
+		if g, leaves, err = graph.FromTape(r.Tape); err != nil {
+			return nil, err
+		}
+	}
+	return graph.CompileChecked(g, leaves)
+}
+
+// Roles returns each node's role in the step ("" for the rest); an opened
+// IR document's graph has only its result.
 func (r *Recording) Roles() []string {
 	roles := make([]string, r.Tape.Len())
+	if r.IR != nil {
+		roles[r.Loss] = RoleResult
+		return roles
+	}
 	roles[0], roles[1] = RoleInput, RoleTarget
 	roles[r.Pred], roles[r.Metric] = RolePred, RoleMetric
 	if r.Data != r.Loss {
@@ -177,7 +214,7 @@ func Record(m *nn.Model, b Batch, modes Modes, seed uint64) (*Recording, error) 
 		if err != nil {
 			return nil, err
 		}
-		r.Graph, r.Compiled, r.Tape, r.Loss = gr, c, c.Tape(), int(loss)
+		r.Graph, r.Compiled, r.Tape, r.Loss, r.leaves = gr, c, c.Tape(), int(loss), vals
 	}
 	r.Pred, r.Metric, r.Data = int(mk.pred), int(mk.metric), int(mk.data)
 	for i := range ps {

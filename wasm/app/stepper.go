@@ -4,13 +4,16 @@ import (
 	"errors"
 	"slices"
 
+	"github.com/teivah/broadcast"
+
 	"tapelab/engine/autograd"
+	"tapelab/engine/graph"
 	"tapelab/engine/tensor"
 )
 
 // State is what a node looks like at the cursor's position, as flags the
 // views turn into classes.
-type State uint8
+type State uint16
 
 // The node states.
 const (
@@ -25,6 +28,9 @@ const (
 	// (a metric beside the loss): the dense pass visits it with a zero
 	// cotangent, the single-output pass skips it.
 	Side
+	// Extra marks a node the single-output pass visits beyond the output's
+	// dependencies (Stepper.Visit says why: 0·∞, a −0.0 seed, ...).
+	Extra
 )
 
 // Has reports whether every flag of f is set in s.
@@ -37,31 +43,79 @@ type Counts struct {
 	Backward, BackwardTotal int
 }
 
-// Stepper walks one recorded tape with the engine's cursor and remembers
-// what the views show: each VJP step's contributions, the node the last
-// step handled, and the order the backward pass visits nodes in. It steps
-// one of two passes: the single-output pass (NewStepper, the cursor of
-// BackwardDense from the loss: only the loss's dependencies) or the dense
-// all-seeds pass (NewDenseStepper: every node with a VJP, side nodes
-// included).
-type Stepper struct {
-	tape  *autograd.Tape
-	cur   *autograd.Cursor
-	nodes []NodeInfo
-	order []int                     // the nodes whose VJP the backward pass runs, in order
-	deps  []int                     // the nodes the single-output pass runs (the loss's dependencies), in order
-	runs  []bool                    // runs[i]: node i is in order
-	side  []bool                    // side[i]: node i has a VJP but the output does not depend on it
-	steps [][]autograd.Contribution // per node: its VJP step's contributions while run
-	fed   []int                     // per node: contributions received so far
-	focus int
+// Cursor is what a stepper needs of an engine cursor: autograd.Cursor (the
+// dense pass) and graph.Cursor (the single-output pass) both have it, with
+// the same autograd.Event types.
+type Cursor interface {
+	Forward() (autograd.Event, bool)
+	Backward() (autograd.Event, bool)
+	Undo() (autograd.Event, bool)
+	Reset()
+	Position() autograd.Position
+	Output() int
+	Nodes() int
+	Order() []int
+	Known(i int) bool
+	Value(i int) *tensor.Tensor
+	Grad(i int) *tensor.Tensor
+	Final(i int) bool
+	Listen(capacity int) *broadcast.Listener[autograd.Event]
+	Close()
+	Err() error
 }
 
-// NewStepper returns a stepper at the start of t that computes out and then
-// its gradients with the single-output pass: only out's dependencies run
-// their VJPs.
-func NewStepper(t *autograd.Tape, out int) (*Stepper, error) {
-	return newStepper(t, out, false)
+// Stepper walks one recorded tape with an engine cursor and remembers
+// what the views show: each VJP step's contributions, the node the last
+// step handled, and the order the backward pass visits nodes in. It steps
+// one of two passes: the single-output pass (NewStepper: graph.Cursor, the
+// visits of Compiled.BackwardFrom from the loss, each with its reason) or
+// the dense all-seeds pass (NewDenseStepper: every node with a VJP, side
+// nodes included). Both cursors start the reverse pass with every gradient
+// at +0.0 (and the seed at the output).
+type Stepper struct {
+	tape  *autograd.Tape
+	cur   Cursor
+	dense bool
+	// visits is, in the single-output pass, the reason for each visit, by
+	// node; nil in the dense pass.
+	visits map[int]graph.Visit
+	nodes  []NodeInfo
+	order  []int                     // the nodes whose VJP the backward pass runs, in order
+	deps   []int                     // the output's dependencies (autograd's reachable-only cursor), in order
+	runs   []bool                    // runs[i]: node i is in order
+	side   []bool                    // side[i]: node i has a VJP but the output does not depend on it
+	steps  [][]autograd.Contribution // per node: its VJP step's contributions while run
+	fed    []int                     // per node: contributions received so far
+	focus  int
+}
+
+// NewStepper returns a stepper at the start of c's single-output pass from
+// out, seeded with ones: c.NewCursor, which steps exactly the visits of
+// c.BackwardFrom (c.Plan), the output's dependencies and the visits beyond
+// them, each with its reason (Visit). The cursor works in c's gradient
+// buffers, so c must serve no other pass while the stepper is in use. The
+// nodes are c.Tape()'s, whose ids are the graph's.
+func NewStepper(c *graph.Compiled, out int) (*Stepper, error) {
+	t := c.Tape()
+	if out < 0 || out >= t.Len() {
+		return nil, errors.New("app: the output is not a node of the tape")
+	}
+	seed := tensor.Zeros(t.Node(out).Value.Shape)
+	seed.Fill(1)
+	cur, err := c.NewCursor(out, seed)
+	if err != nil {
+		return nil, err
+	}
+	s, err := newStepper(t, cur, false)
+	if err != nil {
+		cur.Close()
+		return nil, err
+	}
+	s.visits = make(map[int]graph.Visit, len(s.order))
+	for _, v := range cur.Plan() {
+		s.visits[v.Node] = v
+	}
+	return s, nil
 }
 
 // NewDenseStepper returns a stepper at the start of t that computes every
@@ -69,25 +123,28 @@ func NewStepper(t *autograd.Tape, out int) (*Stepper, error) {
 // at out and +0.0 elsewhere): every node with a VJP runs it, a side node on
 // its zero cotangent.
 func NewDenseStepper(t *autograd.Tape, out int) (*Stepper, error) {
-	return newStepper(t, out, true)
+	cur, err := autograd.NewDenseCursor(t, out)
+	if err != nil {
+		return nil, err
+	}
+	s, err := newStepper(t, cur, true)
+	if err != nil {
+		cur.Close()
+	}
+	return s, err
 }
 
-func newStepper(t *autograd.Tape, out int, dense bool) (*Stepper, error) {
+// newStepper wraps cur, a cursor on t; the output's dependencies come from
+// autograd's reachable-only cursor.
+func newStepper(t *autograd.Tape, cur Cursor, dense bool) (*Stepper, error) {
+	out := cur.Output()
 	single, err := autograd.NewCursor(t, out)
 	if err != nil {
 		return nil, err
 	}
 	deps := single.Order()
 	single.Close()
-	mk := autograd.NewCursor
-	if dense {
-		mk = autograd.NewDenseCursor
-	}
-	cur, err := mk(t, out)
-	if err != nil {
-		return nil, err
-	}
-	s := &Stepper{tape: t, cur: cur, nodes: Describe(t), order: cur.Order(), deps: deps,
+	s := &Stepper{tape: t, cur: cur, dense: dense, nodes: Describe(t), order: cur.Order(), deps: deps,
 		runs: make([]bool, t.Len()), side: make([]bool, t.Len()),
 		steps: make([][]autograd.Contribution, t.Len()), fed: make([]int, t.Len()), focus: -1}
 	for _, i := range s.order {
@@ -105,10 +162,19 @@ func newStepper(t *autograd.Tape, out int, dense bool) (*Stepper, error) {
 }
 
 // Dense reports whether the stepper steps the dense all-seeds pass.
-func (s *Stepper) Dense() bool { return s.cur.Dense() }
+func (s *Stepper) Dense() bool { return s.dense }
 
-// Dependencies lists the nodes the single-output pass runs (the output's
-// dependencies), in order, whichever pass the stepper steps.
+// Visit reports, in the single-output pass, whether it visits node i and
+// why (graph.Reason: a dependency, or a visit beyond the dependencies). It
+// reports false in the dense pass.
+func (s *Stepper) Visit(i int) (graph.Visit, bool) {
+	v, ok := s.visits[i]
+	return v, ok
+}
+
+// Dependencies lists the output's dependencies (the op nodes whose value
+// reaches it), in the order a reverse pass runs them, whichever pass the
+// stepper steps; the single-output pass may visit more (Visit).
 func (s *Stepper) Dependencies() []int { return s.deps }
 
 // Nodes describes the tape's nodes.
@@ -118,7 +184,7 @@ func (s *Stepper) Nodes() []NodeInfo { return s.nodes }
 func (s *Stepper) Tape() *autograd.Tape { return s.tape }
 
 // Cursor returns the engine's cursor, for views that listen to its events.
-func (s *Stepper) Cursor() *autograd.Cursor { return s.cur }
+func (s *Stepper) Cursor() Cursor { return s.cur }
 
 // Output is the node the stepper computes and differentiates (the loss).
 func (s *Stepper) Output() int { return s.cur.Output() }
@@ -146,7 +212,7 @@ func (s *Stepper) Forward() (autograd.Event, bool) {
 
 // Backward runs the next VJP step; the forward pass must be complete.
 //
-// In the dense pass every slot already holds its +0.0 seed, so the engine
+// Both passes start with every slot at its +0.0 seed, so the engine
 // reports a Before for every contribution; the stepper keeps the lesson of
 // += visible by recording a parent's first contribution (the parent had
 // only its seed, and is not the output) with a nil Before, as the
@@ -258,10 +324,19 @@ func (s *Stepper) State(i int) State {
 	if p.Phase != autograd.PhaseForward && s.skipped(i) {
 		st |= Skipped
 	}
-	if p.Phase != autograd.PhaseForward && s.side[i] {
+	if p.Phase != autograd.PhaseForward && s.extra(i) {
+		st |= Extra
+	} else if p.Phase != autograd.PhaseForward && s.side[i] {
 		st |= Side
 	}
 	return st
+}
+
+// extra reports whether the single-output pass visits node i beyond the
+// output's dependencies.
+func (s *Stepper) extra(i int) bool {
+	v, ok := s.visits[i]
+	return ok && v.Reason != graph.ReasonDependency
 }
 
 // skipped reports whether the backward pass leaves op node i out.
@@ -276,14 +351,14 @@ func (s *Stepper) skipped(i int) bool {
 func (s *Stepper) Value(i int) *tensor.Tensor { return s.cur.Value(i) }
 
 // Grad returns node i's gradient so far, or nil while no gradient has
-// reached it. In the dense pass every node holds its +0.0 seed from the
-// start of the backward phase; the stepper shows it only where it is the
-// whole story (the output's seed, and a side node's zero cotangent) and
-// otherwise once a contribution arrives, as the single-output pass shows
-// gradients. At the end every gradient shown is the engine's; a node
-// nothing feeds (an input, a buffer) keeps its +0.0 seed unshown.
+// reached it. Every node holds its +0.0 seed from the start of the
+// backward phase; the stepper shows it only where it is the whole story
+// (the output's seed, a side node's zero cotangent in the dense pass, the
+// cotangent of a visit beyond the dependencies) and otherwise once a
+// contribution arrives. At the end every gradient shown is the engine's; a
+// node nothing feeds (an input, a buffer) keeps its +0.0 seed unshown.
 func (s *Stepper) Grad(i int) *tensor.Tensor {
-	if s.cur.Dense() && i >= 0 && i < len(s.fed) && s.fed[i] == 0 && i != s.Output() && !s.side[i] {
+	if i >= 0 && i < len(s.fed) && s.fed[i] == 0 && i != s.Output() && !(s.dense && s.side[i]) && !s.extra(i) {
 		return nil
 	}
 	return s.cur.Grad(i)
@@ -323,3 +398,37 @@ func (s *Stepper) Err() error {
 
 // Close ends the stepper's cursor and closes its listeners.
 func (s *Stepper) Close() { s.cur.Close() }
+
+// ReasonBadge is the short tag a tape node carries for a visit of the
+// single-output pass beyond the output's dependencies ("" for a
+// dependency); Reason.String is the full label.
+func ReasonBadge(r graph.Reason) string {
+	switch r {
+	case graph.ReasonDependency:
+		return ""
+	case graph.ReasonNotZeroSafe:
+		return "0·∞"
+	case graph.ReasonFed:
+		return "fed"
+	case graph.ReasonNegZeroSeed:
+		return "−0"
+	case graph.ReasonUncertified:
+		return "dense"
+	}
+	return "visit"
+}
+
+// VisitReason says, for a visit of the single-output pass beyond the
+// output's dependencies, why the pass runs node i's VJP (with the node
+// whose visit fed it, for graph.ReasonFed); "" for any other node.
+func (s *Stepper) VisitReason(i int) string {
+	v, ok := s.visits[i]
+	if !ok || v.Reason == graph.ReasonDependency {
+		return ""
+	}
+	why := "visited beyond the loss's dependencies: " + v.Reason.String()
+	if v.Reason == graph.ReasonFed && v.By >= 0 && v.By < len(s.nodes) {
+		why += " (" + s.nodes[v.By].Title() + ")"
+	}
+	return why
+}

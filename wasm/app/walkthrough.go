@@ -33,6 +33,9 @@ func Walkthrough(s *Stepper) []string {
 	switch {
 	case i == s.Output():
 		out = append(out, "This is the loss, so backpropagation starts here with dY = 1: a change of the loss changes the loss one for one.")
+	case s.State(i).Has(Extra):
+		v, _ := s.Visit(i)
+		out = append(out, fmt.Sprintf("The loss does not depend on %s, yet the single-output pass runs its VJP (%s): the dense pass runs it, and here skipping it could change a result (a zero cotangent times an infinite or NaN saved value is NaN, not zero), so the single-output pass visits it to stay bit-identical to the dense pass.", name, v.Reason))
 	case s.State(i).Has(Side):
 		out = append(out, fmt.Sprintf("The loss does not depend on %s: it sits beside the loss on the tape. The dense all-seeds pass seeds every node (1 at the loss, 0 everywhere else), so it still runs this VJP, on dY = 0, and sends zeros back. The single-output pass skips it, which changes no result.", name))
 	default:

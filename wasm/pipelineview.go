@@ -1,0 +1,88 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"strconv"
+
+	"tapelab/engine/ir"
+)
+
+// pipelineView shows, in the compiled listing, the IR path stage by stage
+// (export or decode, check, check shapes, lower, feed, compile), each with
+// a ✓ or its error, and lets the person open an IR document: pasted JSON
+// runs through the same stages, and when it passes the page steps its
+// graph; when it does not, the stage that refused it says why.
+type pipelineView struct {
+	pv     *playground
+	root   elem
+	title  elem
+	stages elem
+	text   elem
+}
+
+func newPipelineView(pv *playground) *pipelineView {
+	doc := pv.doc
+	v := &pipelineView{pv: pv}
+	v.root = doc.el("div", "class", "pipeline", "id", "pipeline")
+	v.title = doc.el("h4", "id", "pipeline-title")
+	v.stages = doc.el("ol", "class", "stages mono", "id", "ir-stages", "aria-labelledby", "pipeline-title")
+	open := doc.el("details", "class", "ir-open", "id", "ir-open")
+	open.AppendChild(doc.txt("summary", "Open an IR document"))
+	v.text = doc.el("textarea", "id", "ir-open-text", "rows", "4", "spellcheck", "false",
+		"aria-label", "IR document (tapelab.ir.v1 JSON)", "placeholder", `{"format": "tapelab.ir.v1", "nodes": [...], "payload": {...}}`)
+	hint := doc.txt("p", "Paste a tapelab.ir.v1 document (the IR export is one). Its inputs are the mini-batch (input 0 is x, input 1 the targets). "+
+		"When every stage passes, the tape steps its graph from its last node; an edit or a mode switch goes back to the model.", "class", "hint")
+	add(open, v.text, add(doc.el("div", "class", "row"),
+		doc.button("Run the IR", "Run the document through the IR pipeline", v.run, "id", "ir-open-run"),
+		doc.button("Back to the model", "Step the model's training step again", v.back, "id", "ir-open-back")), hint)
+	add(v.root, v.title, v.stages, open)
+	return v
+}
+
+// build lists the playground's pipeline: the model's IR path, or the
+// opened document's.
+func (v *pipelineView) build() {
+	doc := v.pv.doc
+	v.stages.clear()
+	p := v.pv.pg.Pipeline()
+	if p == nil {
+		v.root.SetAttribute("hidden", "")
+		return
+	}
+	v.root.RemoveAttribute("hidden")
+	title := "IR path of the model: model → IR → checked compile"
+	if len(p.Stages) > 0 && p.Stages[0].Name == ir.StageDecode {
+		title = "IR path of the opened document"
+	}
+	if err := p.Err(); err != nil {
+		title += " · refused"
+	} else {
+		title += " · ✓"
+	}
+	v.title.SetTextContent(title)
+	for k, s := range p.Stages {
+		class := "ok"
+		switch {
+		case !s.Ran:
+			class = "not-run"
+		case s.Err != nil:
+			class = "bad"
+		}
+		v.stages.AppendChild(doc.txt("li", s.String(), "class", class, "id", "ir-stage-"+strconv.Itoa(k), "data-stage", s.Name))
+	}
+}
+
+// run opens the pasted document.
+func (v *pipelineView) run() {
+	v.pv.stepper.pause()
+	if err := v.pv.pg.OpenIR([]byte(v.text.Value())); err != nil {
+		v.build() // the tape stays; the stages say which one refused
+		v.stages.QuerySelector("li.bad").ScrollIntoView()
+		return
+	}
+	v.pv.rebuilt()
+}
+
+// back records the model's step again.
+func (v *pipelineView) back() { v.pv.setModes(v.pv.pg.Modes()) }
