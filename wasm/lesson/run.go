@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"tapelab/engine/autograd"
+	"tapelab/engine/graph"
 	"tapelab/engine/program"
 	"tapelab/engine/spec"
 	"tapelab/engine/tensor"
@@ -63,7 +64,17 @@ func openProgram(st *link.State) (*app.Stepper, error) {
 		t = sess.Tape()
 	}
 	if st.Modes.Single {
-		return app.NewStepper(t, p.Output())
+		// The single-output stepper steps BackwardFrom's visits on a
+		// compiled snapshot of the tape (node ids kept).
+		g, leaves, err := graph.FromTape(t)
+		if err != nil {
+			return nil, err
+		}
+		c, err := graph.CompileChecked(g, leaves)
+		if err != nil {
+			return nil, err
+		}
+		return app.NewStepper(c, p.Output())
 	}
 	return app.NewDenseStepper(t, p.Output())
 }
