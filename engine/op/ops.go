@@ -30,6 +30,23 @@ type Ops interface {
 // its input values, it returns its output value.
 type Program func(o Ops, in []Value) Value
 
+// Call applies p to the operands xs through Apply, or through ApplyN when p
+// is variadic or takes more than three operands: the one way to replay a
+// recorded instruction on any backend.
+func Call(o Ops, p *Op, a Attrs, xs ...Value) Value {
+	if p.Variadic || len(xs) > 3 {
+		return o.ApplyN(p, a, xs)
+	}
+	var in [3]Value
+	for i := range in {
+		in[i] = NoValue
+		if i < len(xs) {
+			in[i] = xs[i]
+		}
+	}
+	return o.Apply(p, a, in[0], in[1], in[2])
+}
+
 func unary(o Ops, p *Op, x Value) Value     { return o.Apply(p, Attrs{}, x, NoValue, NoValue) }
 func binary(o Ops, p *Op, x, y Value) Value { return o.Apply(p, Attrs{}, x, y, NoValue) }
 

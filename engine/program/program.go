@@ -110,14 +110,7 @@ func (p *Program) Run(o op.Ops, in []op.Value) op.Value {
 		for _, a := range s.args {
 			args = append(args, vals[a])
 		}
-		if s.op.Variadic || len(args) > 3 {
-			vals[n+j] = o.ApplyN(s.op, s.attrs, args)
-			continue
-		}
-		for len(args) < 3 {
-			args = append(args, op.NoValue)
-		}
-		vals[n+j] = o.Apply(s.op, s.attrs, args[0], args[1], args[2])
+		vals[n+j] = op.Call(o, s.op, s.attrs, args...)
 	}
 	return vals[p.out]
 }

@@ -198,14 +198,7 @@ func (g *gen) finish() *Case {
 			for _, a := range s.args {
 				args = append(args, vals[a])
 			}
-			if s.op.Variadic || len(args) > 3 {
-				vals[nIn+j] = o.ApplyN(s.op, s.attrs, args)
-				continue
-			}
-			for len(args) < 3 {
-				args = append(args, op.NoValue)
-			}
-			vals[nIn+j] = o.Apply(s.op, s.attrs, args[0], args[1], args[2])
+			vals[nIn+j] = op.Call(o, s.op, s.attrs, args...)
 		}
 		return vals[len(vals)-1-trailingConsts(steps)]
 	}
