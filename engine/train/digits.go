@@ -45,11 +45,7 @@ func ReadDigits(r io.Reader) (*Dataset, error) {
 			break
 		}
 		if err != nil {
-			var pe *csv.ParseError
-			if errors.As(err, &pe) {
-				return nil, fmt.Errorf("digits: line %d, column %d: %v", pe.Line, pe.Column, pe.Err)
-			}
-			return nil, fmt.Errorf("digits: %w", err)
+			return nil, fmt.Errorf("digits: %w", csvError(err))
 		}
 		line, _ := cr.FieldPos(0)
 		if len(y) == DigitsImages {

@@ -39,11 +39,7 @@ func ReadCSV(r io.Reader, targets int) (*Dataset, error) {
 			break
 		}
 		if err != nil {
-			var pe *csv.ParseError
-			if errors.As(err, &pe) {
-				return nil, fmt.Errorf("line %d, column %d: %v", pe.Line, pe.Column, pe.Err)
-			}
-			return nil, err
+			return nil, csvError(err)
 		}
 		line, _ := cr.FieldPos(0)
 		if rows == 0 && width == 0 && header(rec) {
@@ -195,4 +191,14 @@ func abbrev(m []byte) string {
 		s = s[:40] + "…"
 	}
 	return s
+}
+
+// csvError says where a CSV reader's error sits: "line L, column C: why"
+// for a parse error, the error itself otherwise.
+func csvError(err error) error {
+	var pe *csv.ParseError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("line %d, column %d: %v", pe.Line, pe.Column, pe.Err)
+	}
+	return err
 }
