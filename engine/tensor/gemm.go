@@ -90,8 +90,12 @@ const blockRows = 16
 
 // run covers c with tileRows×tileCols (2×4) tiles, then the leftover
 // columns with 2×1 strips and the leftover rows with 1×4 strips, then the
-// corner element by element.
+// corner element by element; products with k ≤ 2 go to smallK instead.
 func (g *gemm) run() {
+	if g.k <= 2 {
+		g.smallK()
+		return
+	}
 	m4, n4 := g.m-g.m%tileRows, g.n-g.n%tileCols
 	for i0 := 0; i0 < m4; i0 += blockRows {
 		i1 := min(i0+blockRows, m4)
