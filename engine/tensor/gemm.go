@@ -101,7 +101,9 @@ func (g *gemm) run() {
 		i1 := min(i0+blockRows, m4)
 		for j := 0; j < n4; j += tileCols {
 			for i := i0; i < i1; i += tileRows {
-				g.tile(i, j)
+				if !g.vecTile(i, j) {
+					g.tile(i, j)
+				}
 			}
 		}
 		for j := n4; j < g.n; j++ {
