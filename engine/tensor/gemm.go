@@ -100,10 +100,11 @@ func (g *gemm) run() {
 	for i0 := 0; i0 < m4; i0 += blockRows {
 		i1 := min(i0+blockRows, m4)
 		for j := 0; j < n4; j += tileCols {
+			if g.vecTiles(i0, i1, j) {
+				continue
+			}
 			for i := i0; i < i1; i += tileRows {
-				if !g.vecTile(i, j) {
-					g.tile(i, j)
-				}
+				g.tile(i, j)
 			}
 		}
 		for j := n4; j < g.n; j++ {

@@ -1,19 +1,19 @@
 package tensor
 
-// sums2x4 computes the eight sums of a 2×4 tile with SSE2 (assembly).
-// Strides are in bytes; see gemm_amd64.s.
+// tiles2x4 computes a column of 2×4 tiles of c with SSE2 (assembly, see
+// gemm_amd64.s for the operands). Strides are in bytes.
 //
 //go:noescape
-func sums2x4(a *float64, ai, ap int, b *float64, bp, bj int, k int, s *[8]float64)
+func tiles2x4(a *float64, ai, ap int, b *float64, bp, bj int, k int, c *float64, cn int, tiles int, alpha, beta float64, acc bool)
 
-// vecTile computes the tileRows×tileCols block of c at (i, j) with the
-// SSE2 kernel, which vectorises across the tile's columns and so keeps
-// each element's sum, product by product, exactly as the scalar kernels
-// compute it (no fused multiply-add). It reports false, computing
-// nothing, when k < 1.
-func (g *gemm) vecTile(i, j int) bool {
-	k := g.k
-	if k < 1 {
+// vecTiles computes the tileRows×tileCols blocks of c at rows i0, i0+2,
+// …, i1-2 and columns j…j+3 with the SSE2 kernel, which vectorises across
+// a tile's columns and so keeps each element's sum, product by product,
+// exactly as the scalar kernels compute it (no fused multiply-add). It
+// reports whether it did: k must be at least 1.
+func (g *gemm) vecTiles(i0, i1, j int) bool {
+	k, n := g.k, g.n
+	if k < 1 || i1 <= i0 {
 		return false
 	}
 	// Element strides of op(a) across rows (ai) and along p (ap), and of
@@ -22,29 +22,15 @@ func (g *gemm) vecTile(i, j int) bool {
 	if g.ta {
 		ai, ap = 1, g.m
 	}
-	bp, bj := g.n, 1
+	bp, bj := n, 1
 	if g.tb {
 		bp, bj = 1, k
 	}
-	a0, b0 := i*ai, j*bj
-	// The last elements read must lie inside a and b.
-	_ = g.a[a0+ai+(k-1)*ap]
+	a0, b0, c0 := i0*ai, j*bj, i0*n+j
+	// The last elements the kernel reads and writes must lie inside a, b and c.
+	_ = g.a[a0+(i1-1-i0)*ai+(k-1)*ap]
 	_ = g.b[b0+3*bj+(k-1)*bp]
-	var s [8]float64
-	sums2x4(&g.a[a0], 8*ai, 8*ap, &g.b[b0], 8*bp, 8*bj, k, &s)
-	al, be, n := g.alpha, g.beta, g.n
-	cr0 := g.c[i*n+j:][:4]
-	cr1 := g.c[(i+1)*n+j:][:4]
-	if be == 0 {
-		for c := range 4 {
-			cr0[c] = al * s[c]
-			cr1[c] = al * s[4+c]
-		}
-		return true
-	}
-	for c := range 4 {
-		cr0[c] = float64(al*s[c]) + float64(be*cr0[c])
-		cr1[c] = float64(al*s[4+c]) + float64(be*cr1[c])
-	}
+	_ = g.c[(i1-1)*n+j+3]
+	tiles2x4(&g.a[a0], 8*ai, 8*ap, &g.b[b0], 8*bp, 8*bj, k, &g.c[c0], 8*n, (i1-i0)/tileRows, g.alpha, g.beta, g.beta != 0)
 	return true
 }

@@ -2,6 +2,6 @@
 
 package tensor
 
-// vecTile reports false: there is no vector kernel on this platform, and
+// vecTiles reports false: there is no vector kernel on this platform, and
 // the register-tiled Go kernels compute every tile.
-func (g *gemm) vecTile(i, j int) bool { return false }
+func (g *gemm) vecTiles(i0, i1, j int) bool { return false }
