@@ -101,14 +101,18 @@ func (g *gemm) run() {
 	for i0 := 0; i0 < m4; i0 += blockRows {
 		i1 := min(i0+blockRows, m4)
 		for j := 0; j < n4; j += tileCols {
-			if g.vecTiles(i0, i1, j) {
+			if g.vecTiles(i0, i1, j, tileCols) {
 				continue
 			}
 			for i := i0; i < i1; i += tileRows {
 				g.tile(i, j)
 			}
 		}
-		for j := n4; j < g.n; j++ {
+		j := n4
+		if g.n-n4 >= 2 && g.vecTiles(i0, i1, j, 2) {
+			j += 2
+		}
+		for ; j < g.n; j++ {
 			for i := i0; i < i1; i += tileRows {
 				g.col(i, j)
 			}

@@ -93,3 +93,71 @@ put:
 
 end:
 	RET
+
+// func tiles2x2(a *float64, ai, ap int, b *float64, bp, bj int, k int, c *float64, cn int, tiles int, alpha, beta float64, acc bool)
+//
+// It is tiles2x4 for blocks two columns wide (the columns a product's width
+// leaves over after its 2×4 tiles), with the same operands and sums.
+TEXT ·tiles2x2(SB), NOSPLIT, $0-97
+	MOVQ     a+0(FP), BX
+	MOVQ     ai+8(FP), R12
+	MOVQ     ap+16(FP), R8
+	MOVQ     bp+32(FP), R9
+	MOVQ     bj+40(FP), R10
+	MOVQ     c+56(FP), DI
+	MOVQ     cn+64(FP), R13
+	MOVQ     tiles+72(FP), R14
+	MOVSD    alpha+80(FP), X12
+	UNPCKLPD X12, X12
+	MOVSD    beta+88(FP), X13
+	UNPCKLPD X13, X13
+	TESTQ    R14, R14
+	JEQ      end2
+
+tile2:
+	MOVQ  BX, SI
+	MOVQ  b+24(FP), DX
+	MOVQ  k+48(FP), CX
+	XORPD X0, X0 // s00 s01
+	XORPD X2, X2 // s10 s11
+	TESTQ CX, CX
+	JEQ   store2
+
+loop2:
+	MOVSD    (SI), X4
+	UNPCKLPD X4, X4 // a(0,p) a(0,p)
+	MOVSD    (SI)(R12*1), X5
+	UNPCKLPD X5, X5 // a(1,p) a(1,p)
+	MOVSD    (DX), X6
+	MOVHPD   (DX)(R10*1), X6 // b(p,0) b(p,1)
+	MULPD    X6, X4
+	ADDPD    X4, X0
+	MULPD    X6, X5
+	ADDPD    X5, X2
+	ADDQ     R8, SI
+	ADDQ     R9, DX
+	DECQ     CX
+	JNZ      loop2
+
+store2:
+	MULPD  X12, X0
+	MULPD  X12, X2
+	CMPB   acc+96(FP), $0
+	JEQ    put2
+	MOVUPD (DI), X8
+	MULPD  X13, X8
+	ADDPD  X8, X0
+	MOVUPD (DI)(R13*1), X10
+	MULPD  X13, X10
+	ADDPD  X10, X2
+
+put2:
+	MOVUPD X0, (DI)
+	MOVUPD X2, (DI)(R13*1)
+	LEAQ   (BX)(R12*2), BX
+	LEAQ   (DI)(R13*2), DI
+	DECQ   R14
+	JNZ    tile2
+
+end2:
+	RET

@@ -3,5 +3,5 @@
 package tensor
 
 // vecTiles reports false: there is no vector kernel on this platform, and
-// the register-tiled Go kernels compute every tile.
-func (g *gemm) vecTiles(i0, i1, j int) bool { return false }
+// the register-tiled Go kernels compute every block.
+func (g *gemm) vecTiles(i0, i1, j, w int) bool { return false }
