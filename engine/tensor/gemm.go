@@ -91,9 +91,10 @@ const blockRows = 16
 
 // run covers c with tileRows×tileCols (2×4) tiles, then the leftover
 // columns with 2×1 strips and the leftover rows with 1×4 strips, then the
-// corner element by element; products with k ≤ 2 go to smallK instead.
+// corner element by element. Without vector kernels, products with k ≤ 2
+// go to smallK instead.
 func (g *gemm) run() {
-	if g.k <= 2 {
+	if g.k <= 2 && !vecKernels {
 		g.smallK()
 		return
 	}

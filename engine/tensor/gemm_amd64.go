@@ -1,5 +1,9 @@
 package tensor
 
+// vecKernels reports that vecTiles computes tiles here (and is faster than
+// smallK even when k ≤ 2).
+const vecKernels = true
+
 // tiles2x4 and tiles2x2 compute a column of 2×4 or 2×2 tiles of c with
 // SSE2 (assembly, see gemm_amd64.s for the operands). Strides are in bytes.
 //

@@ -184,3 +184,29 @@ func BenchmarkGemm(b *testing.B) {
 		})
 	}
 }
+
+// TestSmallKIsTheReferenceLoop tests smallK directly: on amd64 Gemm sends
+// products with k ≤ 2 to the vector kernels instead.
+func TestSmallKIsTheReferenceLoop(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	for _, ab := range [][2]float64{{1, 0}, {1, 1}, {-0.5, 2}} {
+		for _, k := range []int{1, 2} {
+			for m := 1; m <= 9; m++ {
+				for n := 1; n <= 9; n++ {
+					for tr := range 4 {
+						ta, tb := tr&1 != 0, tr&2 != 0
+						a, b, c := operands(r, m, n, k, ta, tb, true)
+						want := c.Clone()
+						Reference(ta, tb, ab[0], a, b, ab[1], want)
+						g := gemm{m: m, n: n, k: k, alpha: ab[0], beta: ab[1], a: a.Data, b: b.Data, c: c.Data, ta: ta, tb: tb}
+						g.smallK()
+						if !Identical(c, want) {
+							t.Fatalf("m=%d n=%d k=%d transA=%v transB=%v alpha=%v beta=%v:\n got %v\nwant %v",
+								m, n, k, ta, tb, ab[0], ab[1], c.Data, want.Data)
+						}
+					}
+				}
+			}
+		}
+	}
+}
