@@ -45,7 +45,7 @@ func TestGemmIsTheReferenceLoopBitForBit(t *testing.T) {
 	for _, ab := range [][2]float64{{1, 0}, {1, 1}, {-0.5, 2}, {2, 0}} {
 		for m := 1; m <= 9; m++ {
 			for n := 1; n <= 9; n++ {
-				for _, k := range []int{1, 2, 3, 5, 8, 17} {
+				for _, k := range []int{1, 2, 3, 4, 5, 8, 16, 17} {
 					for tr := range 4 {
 						ta, tb := tr&1 != 0, tr&2 != 0
 						a, b, c := operands(r, m, n, k, ta, tb, r.IntN(3) == 0)
@@ -60,6 +60,45 @@ func TestGemmIsTheReferenceLoopBitForBit(t *testing.T) {
 								m, n, k, ta, tb, ab[0], ab[1], c.Data, want.Data)
 						}
 					}
+				}
+			}
+		}
+	}
+}
+
+// TestGemmWorkloadShapesBitForBit runs the products of the benchmark
+// workloads (and the small-k ones of a one-output layer) against the
+// reference, with -0.0, ±Inf and NaN among the operands.
+func TestGemmWorkloadShapesBitForBit(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for _, tc := range gemmCases {
+		for _, sp := range []bool{false, true} {
+			for _, beta := range []float64{0, 1} {
+				a, b, c := operands(r, tc.m, tc.n, tc.k, tc.ta, tc.tb, sp)
+				want := c.Clone()
+				Reference(tc.ta, tc.tb, 1, a, b, beta, want)
+				Gemm(tc.ta, tc.tb, 1, a, b, beta, c)
+				if !Identical(c, want) {
+					t.Fatalf("%s special=%v beta=%v: Gemm differs from the reference", tc.name, sp, beta)
+				}
+			}
+		}
+	}
+}
+
+// TestGemmSignOfZero: every sum starts at +0, so a product of -0 alone
+// gives +0 (and -0 only when alpha is negative), whatever k.
+func TestGemmSignOfZero(t *testing.T) {
+	for _, k := range []int{1, 2, 3, 16} {
+		for tr := range 4 {
+			ta, tb := tr&1 != 0, tr&2 != 0
+			a, b, c := operands(rand.New(rand.NewPCG(1, 1)), 3, 5, k, ta, tb, false)
+			a.Fill(math.Copysign(0, -1))
+			b.Fill(1)
+			Gemm(ta, tb, 1, a, b, 0, c)
+			for i, v := range c.Data {
+				if v != 0 || math.Signbit(v) {
+					t.Fatalf("k=%d transA=%v transB=%v: element %d is %v, want +0", k, ta, tb, i, v)
 				}
 			}
 		}
@@ -109,6 +148,8 @@ var gemmCases = []struct {
 	{"tiny/fwd-32x16x2-NT", 32, 16, 2, false, true},
 	{"tiny/fwd-32x16x16-NT", 32, 16, 16, false, true},
 	{"tiny/fwd-32x1x16-NT", 32, 1, 16, false, true},
+	{"tiny/dX-32x16x1-NN", 32, 16, 1, false, false},
+	{"tiny/dW-1x16x32-TN", 1, 16, 32, true, false},
 	{"tiny/dX-32x16x16-NN", 32, 16, 16, false, false},
 	{"tiny/dW-16x16x32-TN", 16, 16, 32, true, false},
 	{"tiny/dW-16x2x32-TN", 16, 2, 32, true, false},
@@ -141,5 +182,31 @@ func BenchmarkGemm(b *testing.B) {
 			}
 			report(b)
 		})
+	}
+}
+
+// TestSmallKIsTheReferenceLoop tests smallK directly: on amd64 Gemm sends
+// products with k ≤ 2 to the vector kernels instead.
+func TestSmallKIsTheReferenceLoop(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	for _, ab := range [][2]float64{{1, 0}, {1, 1}, {-0.5, 2}} {
+		for _, k := range []int{1, 2} {
+			for m := 1; m <= 9; m++ {
+				for n := 1; n <= 9; n++ {
+					for tr := range 4 {
+						ta, tb := tr&1 != 0, tr&2 != 0
+						a, b, c := operands(r, m, n, k, ta, tb, true)
+						want := c.Clone()
+						Reference(ta, tb, ab[0], a, b, ab[1], want)
+						g := gemm{m: m, n: n, k: k, alpha: ab[0], beta: ab[1], a: a.Data, b: b.Data, c: c.Data, ta: ta, tb: tb}
+						g.smallK()
+						if !Identical(c, want) {
+							t.Fatalf("m=%d n=%d k=%d transA=%v transB=%v alpha=%v beta=%v:\n got %v\nwant %v",
+								m, n, k, ta, tb, ab[0], ab[1], c.Data, want.Data)
+						}
+					}
+				}
+			}
+		}
 	}
 }

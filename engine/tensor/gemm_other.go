@@ -1,0 +1,10 @@
+//go:build !amd64
+
+package tensor
+
+// vecKernels reports that there are no vector kernels here.
+const vecKernels = false
+
+// vecTiles reports false: there is no vector kernel on this platform, and
+// the register-tiled Go kernels compute every block.
+func (g *gemm) vecTiles(i0, i1, j, w int) bool { return false }
