@@ -65,6 +65,7 @@ func (p *programView) showMode() {
 	p.root.show(on)
 	pv.editor.root.show(!on)
 	pv.root.ToggleClass("program-mode", on)
+	pv.root.ToggleClass("forward-on", on && p.forward.on)
 	p.modeModel.SetAttribute("aria-pressed", boolStr(!on))
 	p.modeProgram.SetAttribute("aria-pressed", boolStr(on))
 	// A program has no dataset, no layers to put in eval mode and no

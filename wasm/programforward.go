@@ -53,8 +53,12 @@ func (f *forwardView) setOn(on bool) {
 	f.rev.SetAttribute("aria-pressed", boolStr(!on))
 	f.fwd.SetAttribute("aria-pressed", boolStr(on))
 	f.box.show(on)
+	f.p.pv.root.ToggleClass("forward-on", on)
 	if on {
-		f.leaf = max(f.p.pv.selected, 0)
+		f.leaf = 0 // the chosen leaf's one-hot, or the first leaf's
+		if sel := f.p.pv.selected; sel >= 0 && sel < len(f.p.pg.LeafNames()) {
+			f.leaf = sel
+		}
 		f.recompute()
 	}
 	f.p.pv.reset()

@@ -174,15 +174,36 @@ func (p *programView) markError() {
 		}
 		r := []rune(l)
 		c := min(max(pos.Col-1, 0), len(r))
-		rest := string(r[c:])
-		if strings.TrimSpace(rest) == "" {
-			rest = "  " // the fault is at the end of the line
+		e := tokenEnd(r, c)
+		mark := string(r[c:e])
+		if strings.TrimSpace(mark) == "" {
+			mark = "  " // the fault is at the end of the line
 		}
 		p.marks.AppendChild(doc.textNode(string(r[:c])))
-		p.marks.AppendChild(doc.txt("span", rest, "class", "err-mark", "id", "program-mark", "title", msg))
-		p.marks.AppendChild(doc.textNode("\n"))
+		p.marks.AppendChild(doc.txt("span", mark, "class", "err-mark", "id", "program-mark", "title", msg))
+		p.marks.AppendChild(doc.textNode(string(r[e:]) + "\n"))
 	}
 	p.syncScroll()
+}
+
+// tokenEnd returns where the token starting at r[c] ends: a name or
+// number runs on over letters, digits, '_' and '.', anything else is one
+// character.
+func tokenEnd(r []rune, c int) int {
+	word := func(x rune) bool {
+		return x == '_' || x == '.' || '0' <= x && x <= '9' || 'a' <= x && x <= 'z' || 'A' <= x && x <= 'Z'
+	}
+	if c >= len(r) {
+		return c
+	}
+	if !word(r[c]) {
+		return c + 1
+	}
+	e := c
+	for e < len(r) && word(r[e]) {
+		e++
+	}
+	return e
 }
 
 // syncScroll keeps the gutter and the marks level with the text.
