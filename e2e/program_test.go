@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -309,16 +310,22 @@ func TestProgramLink(t *testing.T) {
 	srv := startServer(t, shareHandler(t))
 	a := newBrowser(t)
 	openPage(t, a, srv.URL)
+	neuronText := program.Examples()[2].Text
 	click(t, a, "#edit-program")
+	waitJS(t, a, `!document.getElementById("program-editor").hidden`)
 	click(t, a, "#example-neuron")
+	waitJS(t, a, fmt.Sprintf(`document.getElementById("program-text").value === %q`, neuronText))
 	click(t, a, "#exec-compiled")
-	neuron := programRef(t, program.Examples()[2].Text, app.Modes{Compiled: true})
+	waitJS(t, a, `document.getElementById("exec-compiled").getAttribute("aria-pressed") === "true"`)
+	neuron := programRef(t, neuronText, app.Modes{Compiled: true})
 	key(t, a, "ArrowRight", neuron.Stepper().Counts().ForwardTotal+2) // the forward pass and 2 VJPs
+	click(t, a, ".share summary") // open the Share menu, as a person does
 	click(t, a, "#copy-link")
 	url := settledLink(t, a)
 	st, err := link.Decode(eval[string](t, a, `location.hash`))
-	if err != nil || st.Program != program.Examples()[2].Text || !st.Modes.Compiled || st.Pos.Phase != link.PhaseBackward {
-		t.Fatalf("the link holds %+v, %v", st, err)
+	if err != nil || st.Program != neuronText || !st.Modes.Compiled || st.Pos.Phase != link.PhaseBackward {
+		t.Fatalf("the link %s holds %+v, %v; the page says %q and shows %q", url, st, err,
+			eval[string](t, a, `document.getElementById("share-notes").textContent`), eval[string](t, a, `tapelabExport("tape-text")`))
 	}
 	want := readProgramState(t, a)
 	if !strings.Contains(want.tape, "position backward") {
@@ -334,6 +341,14 @@ func TestProgramLink(t *testing.T) {
 	key(t, b, "ArrowRight", 30)
 	if ta, tb := eval[string](t, a, `tapelabExport("tape-text")`), eval[string](t, b, `tapelabExport("tape-text")`); ta != tb || !strings.Contains(ta, "position done") {
 		t.Errorf("after stepping to the end the tapes differ or are not done")
+	}
+}
+
+// waitJS polls cond (a JavaScript expression) for up to 10 s.
+func waitJS(t *testing.T, tab context.Context, cond string) {
+	t.Helper()
+	if _, err := chromedp.Run(tab, chromedp.Poll[bool](cond, chromedp.WithPollingTimeout(10*time.Second))); err != nil {
+		t.Fatalf("waiting for %s: %v\n%s", cond, err, pageError(tab))
 	}
 }
 
