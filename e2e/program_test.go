@@ -319,7 +319,7 @@ func TestProgramLink(t *testing.T) {
 	waitJS(t, a, `document.getElementById("exec-compiled").getAttribute("aria-pressed") === "true"`)
 	neuron := programRef(t, neuronText, app.Modes{Compiled: true})
 	key(t, a, "ArrowRight", neuron.Stepper().Counts().ForwardTotal+2) // the forward pass and 2 VJPs
-	click(t, a, ".share summary") // open the Share menu, as a person does
+	click(t, a, ".share summary")                                     // open the Share menu, as a person does
 	click(t, a, "#copy-link")
 	url := settledLink(t, a)
 	st, err := link.Decode(eval[string](t, a, `location.hash`))
