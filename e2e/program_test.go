@@ -363,3 +363,52 @@ func readProgramState(t *testing.T, ctx context.Context) programState {
 		compiled: eval[string](t, ctx, `document.getElementById("exec-compiled").getAttribute("aria-pressed")`),
 	}
 }
+
+// TestProgramShortLink opens a long program by its link, asks the share
+// service for a short link (the program document is stored) and opens it
+// in a fresh browser: the same program and tape.
+func TestProgramShortLink(t *testing.T) {
+	var b strings.Builder
+	var names []string
+	for i := range 60 {
+		fmt.Fprintf(&b, "p%d = param([", i)
+		for k := range 6 {
+			if k > 0 {
+				b.WriteString(", ")
+			}
+			fmt.Fprintf(&b, "%.6f", float64((i*7919+k*104729)%1000003)/1000003-0.5)
+		}
+		b.WriteString("])\n")
+		names = append(names, fmt.Sprintf("sum(p%d * p%d)", i, i))
+	}
+	b.WriteString("L = " + strings.Join(names, " + ") + "\n")
+	src := b.String()
+	frag, err := link.Encode(&link.State{Program: src})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := startServer(t, shareHandler(t))
+	tab := newBrowser(t)
+	openPage(t, tab, srv.URL+"/#"+frag)
+	long := settledLink(t, tab)
+	if len(long) <= 2000 {
+		t.Fatalf("the link is %d characters; the test needs one over 2,000", len(long))
+	}
+	if got := eval[string](t, tab, `document.getElementById("program-text").value`); got != src {
+		t.Fatalf("the link opened %q", got)
+	}
+	click(t, tab, ".share summary")
+	click(t, tab, "#short-link")
+	waitJS(t, tab, `!!document.getElementById("short-link").dataset.short`)
+	short := eval[string](t, tab, `document.getElementById("short-link").dataset.short`)
+	if !strings.Contains(short, "/s/") || len(short) > 200 {
+		t.Fatalf("short link %q for a %d-character link", short, len(long))
+	}
+	want := readProgramState(t, tab)
+	other := newBrowser(t)
+	openPage(t, other, short)
+	got := readProgramState(t, other)
+	if got.text != want.text || got.tape != want.tape || got.compiled != want.compiled {
+		t.Errorf("the short link opened a different program or tape")
+	}
+}
