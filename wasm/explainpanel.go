@@ -34,7 +34,7 @@ func (e *explainPanel) refresh() {
 	if e.root.HasAttribute("hidden") {
 		return
 	}
-	s := e.pv.pg.Stepper()
+	s := e.pv.src().Stepper()
 	if s == nil {
 		return
 	}

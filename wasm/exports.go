@@ -71,7 +71,7 @@ func (sh *shell) export(kind string) (string, error) {
 	case "tape-svg":
 		return sh.tapeSVG()
 	case "tape-text":
-		s := sh.pv.pg.Stepper()
+		s := sh.pv.src().Stepper()
 		if s == nil {
 			return "", fmt.Errorf("no tape yet")
 		}

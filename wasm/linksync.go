@@ -23,7 +23,7 @@ const (
 // expected) and the share box's link. <html data-link-encodes> counts the
 // encodings.
 func (sh *shell) syncOnce() {
-	if sh.pv.pg.Err() != nil {
+	if sh.pv.src().Err() != nil {
 		return // a broken model has no link; keep the last good one
 	}
 	sh.linkEncodes++

@@ -4,8 +4,6 @@ package main
 
 import (
 	"strconv"
-
-	"tapelab/wasm/app"
 )
 
 // listingView shows, in compiled mode, the step's SSA listing and its IR
@@ -39,7 +37,7 @@ func newListingView(pv *playground) *listingView {
 }
 
 // build lists the compiled step, or hides the view in eager mode.
-func (v *listingView) build(pg *app.Playground) {
+func (v *listingView) build(pg source) {
 	v.ssa.clear()
 	v.ir.clear()
 	v.cur = -1

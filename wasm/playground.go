@@ -27,7 +27,8 @@ type playground struct {
 	insp    *inspectorView
 	stepper *stepperView
 	listing *listingView
-	notice  elem // why the tape is not the current model's
+	prog    *programView // Program mode: the program editor, gallery and forward mode
+	notice  elem         // why the tape is not the current model's
 	// work is the row of the editor, the centre and the inspector; centre
 	// holds the tape and the listing. Other views add their regions there.
 	work, centre elem
@@ -56,10 +57,11 @@ func newPlayground(p *page) (*playground, error) {
 	pv.insp = newInspectorView(pv)
 	pv.stepper = newStepperView(pv)
 	pv.listing = newListingView(pv)
+	pv.prog = newProgramView(pv)
 	pv.notice = doc.el("p", "class", "notice", "id", "tape-notice", "hidden", "")
 	pv.tape.root.AppendChild(pv.notice)
 	pv.centre = add(doc.el("div", "class", "centre"), pv.tape.root, pv.listing.root)
-	pv.work = add(doc.el("div", "class", "workspace"), pv.editor.root, pv.centre, pv.insp.root)
+	pv.work = add(doc.el("div", "class", "workspace"), pv.editor.root, pv.prog.root, pv.centre, pv.insp.root)
 	bottom := doc.el("div", "class", "bottom")
 	add(bottom, pv.stepper.root, pv.list.root)
 	add(pv.root, pv.bar.root, pv.work, bottom, shortcutsDialog(pv))
@@ -112,14 +114,15 @@ func (pv *playground) loadBatch(d app.Doc) (app.Batch, error) {
 // rebuilt redraws everything after the model, the modes or the data changed.
 func (pv *playground) rebuilt() {
 	pv.editor.render()
+	pv.prog.render()
 	pv.bar.update()
-	if err := pv.pg.Err(); err != nil {
-		pv.notice.SetTextContent("The model has an error (see the layer marked ⚠). The tape shown is the last model that worked.")
+	if err := pv.src().Err(); err != nil {
+		pv.notice.SetTextContent(pv.prog.brokenNotice())
 		pv.notice.RemoveAttribute("hidden")
 	} else {
 		pv.notice.SetAttribute("hidden", "")
 	}
-	s := pv.pg.Stepper()
+	s := pv.src().Stepper()
 	if s == nil {
 		return
 	}
@@ -134,7 +137,7 @@ func (pv *playground) rebuilt() {
 	pv.selected = -1
 	pv.tape.build(s, lay)
 	pv.list.build(s)
-	pv.listing.build(pv.pg)
+	pv.listing.build(pv.src())
 	pv.bar.showPasses()
 	l := s.Cursor().Listen(64)
 	pv.listener = l
@@ -149,7 +152,7 @@ func (pv *playground) rebuilt() {
 // refresh redraws what a step changed: node classes and strips, counters,
 // the inspector and the listing's current line.
 func (pv *playground) refresh(e *autograd.Event) {
-	s := pv.pg.Stepper()
+	s := pv.src().Stepper()
 	all := e == nil || e.Kind == autograd.EventReset
 	touched := func(i int) bool {
 		if all || e.Node == i {
@@ -182,6 +185,7 @@ func (pv *playground) refresh(e *autograd.Event) {
 		}
 	}
 	pv.insp.show(s, show)
+	pv.prog.refresh(s, show)
 	pv.redraws++
 	pv.root.SetAttribute("data-redraws", strconv.Itoa(pv.redraws))
 	if pv.t0 > 0 {
@@ -197,7 +201,8 @@ func (pv *playground) inspect(i int) {
 	pv.list.selectNode(pv.selected, i)
 	pv.selected = i
 	pv.listing.current(i)
-	pv.insp.show(pv.pg.Stepper(), i)
+	pv.insp.show(pv.src().Stepper(), i)
+	pv.prog.inspected(i)
 }
 
 // unpin lets the inspector follow the cursor again.
@@ -211,7 +216,7 @@ func (pv *playground) unpin() {
 func (pv *playground) stepOnce() bool {
 	pv.unpin()
 	pv.t0 = now()
-	_, ok := pv.pg.Stepper().Step()
+	ok := pv.prog.step(pv.src().Stepper())
 	if !ok {
 		pv.t0 = 0
 	}
@@ -224,7 +229,7 @@ func (pv *playground) back() {
 	pv.stepper.pause()
 	pv.unpin()
 	pv.t0 = now()
-	if _, ok := pv.pg.Stepper().Back(); !ok {
+	if _, ok := pv.src().Stepper().Back(); !ok {
 		pv.t0 = 0
 	}
 }
@@ -232,20 +237,20 @@ func (pv *playground) back() {
 func (pv *playground) reset() {
 	pv.stepper.pause()
 	pv.unpin()
-	pv.pg.Stepper().Reset()
+	pv.src().Stepper().Reset()
 }
 
 // toBackward finishes the forward pass so that the next step is the first VJP.
 func (pv *playground) toBackward() {
 	pv.stepper.pause()
 	pv.unpin()
-	pv.pg.Stepper().ForwardToEnd()
+	pv.src().Stepper().ForwardToEnd()
 }
 
 func (pv *playground) toEnd() {
 	pv.stepper.pause()
 	pv.unpin()
-	pv.pg.Stepper().ToEnd()
+	pv.prog.toEnd(pv.src().Stepper())
 }
 
 // edit applies a model edit and redraws.
@@ -257,16 +262,18 @@ func (pv *playground) edit(d app.Doc) {
 
 func (pv *playground) undo() {
 	pv.stepper.pause()
-	if ok, _ := pv.pg.Undo(); ok {
+	if ok, _ := pv.src().Undo(); ok {
 		pv.editor.forget()
+		pv.prog.forget()
 		pv.rebuilt()
 	}
 }
 
 func (pv *playground) redo() {
 	pv.stepper.pause()
-	if ok, _ := pv.pg.Redo(); ok {
+	if ok, _ := pv.src().Redo(); ok {
 		pv.editor.forget()
+		pv.prog.forget()
 		pv.rebuilt()
 	}
 }
@@ -274,7 +281,7 @@ func (pv *playground) redo() {
 // setModes switches modes and records the step again.
 func (pv *playground) setModes(m app.Modes) {
 	pv.stepper.pause()
-	if err := pv.pg.SetModes(m); err != nil {
+	if err := pv.src().SetModes(m); err != nil {
 		pv.p.showError(err.Error())
 	}
 	pv.rebuilt()

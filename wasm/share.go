@@ -34,6 +34,10 @@ func (sh *shell) copyText(text, done string) {
 // rest of the state. Without a service (a static copy) it says so and the
 // long link stays usable.
 func (sh *shell) shorten() {
+	if sh.pv.prog.on {
+		sh.shortenProgram()
+		return
+	}
 	st := sh.state()
 	doc, err := spec.Encode(st.Model)
 	if err != nil {
@@ -47,6 +51,12 @@ func (sh *shell) shorten() {
 		sh.notes.SetTextContent("No short link: " + err.Error())
 		return
 	}
+	sh.postShare(doc, frag)
+}
+
+// postShare stores doc on the share service and copies the short link,
+// followed by #frag when frag is not empty.
+func (sh *shell) postShare(doc []byte, frag string) {
 	sh.notes.SetTextContent("Asking the share service…")
 	go func() {
 		status, body, err := fetchText("POST", "api/share", string(doc))
@@ -58,7 +68,10 @@ func (sh *shell) shorten() {
 				return
 			}
 			origin := currentLocation().origin
-			short := origin + url + "#" + frag
+			short := origin + url
+			if frag != "" {
+				short += "#" + frag
+			}
 			sh.copyText(short, "Short link copied.")
 			sh.shortBtn.SetAttribute("data-short", short)
 		})

@@ -63,6 +63,7 @@ func mountShell(p *page, pv *playground) *shell {
 		sh.setView(link.ViewStep)
 	}
 	sh.ex = newExplainPanel(u, pv)
+	pv.prog.onMode = sh.programMode
 	pv.onChange = func() {
 		sh.ex.refresh()
 		sh.linkSync.changed()
@@ -106,6 +107,10 @@ func (sh *shell) open(st *link.State, err error) {
 
 // apply makes the page show st.
 func (sh *shell) apply(st *link.State) error {
+	if st.Program != "" {
+		return sh.applyProgram(st)
+	}
+	sh.pv.prog.setMode(false)
 	m := st.Model
 	pv, tv := sh.pv, sh.tv
 	doc := app.Doc{Input: m.Input, Layers: m.Layers, Loss: m.Loss, Seed: m.Seed}
@@ -159,6 +164,9 @@ func batchOf(p *link.Points, m *spec.Model) (app.Batch, error) {
 
 // state is the page's state as a link carries it.
 func (sh *shell) state() *link.State {
+	if sh.pv.prog.on {
+		return sh.programState()
+	}
 	pv, tv := sh.pv, sh.tv
 	st := &link.State{Modes: pv.pg.Modes()}
 	m := tv.specModel(nil)
@@ -228,14 +236,20 @@ func (sh *shell) openShared(id string, embed bool, frag string) {
 			err = errors.New("the share service answered " + itoa(status) + " for " + id)
 		}
 		var m *spec.Model
-		if err == nil {
+		src := ""
+		if err == nil && isProgramDocument(body) {
+			src, err = decodeProgramDocument(body)
+		} else if err == nil {
 			m, err = spec.Decode([]byte(body))
 		}
 		if err != nil {
 			sh.open(link.Default(), errors.Join(errors.New("shared model "+id+": "+err.Error()), ferr))
 			return
 		}
-		st.Model = m
+		st.Model, st.Program = m, src
+		if src != "" {
+			st.Model, st.Points, st.Batch = nil, nil, nil
+		}
 		if embed {
 			st.Flags.Embed = true
 		}

@@ -52,7 +52,7 @@ func newBarView(pv *playground) *barView {
 	l2 := doc.el("label", "class", "check", "title", "Adds 0.01·ΣW² to the loss: each weight then feeds two nodes and its gradient is summed with +=")
 	v.l2 = doc.el("input", "type", "checkbox", "id", "l2")
 	pv.doc.listen(v.l2, "change", "L2 penalty", func(event) {
-		m := pv.pg.Modes()
+		m := pv.src().Modes()
 		m.L2 = 0
 		if v.l2.Checked() {
 			m.L2 = 0.01
@@ -76,7 +76,7 @@ func (v *barView) toggle(id, label, off, on string, set func(*app.Modes, bool)) 
 	g := doc.el("div", "class", "seg", "role", "group", "aria-label", label)
 	mk := func(text string, val bool) elem {
 		return v.pv.doc.button(text, label+": "+text, func() {
-			m := v.pv.pg.Modes()
+			m := v.pv.src().Modes()
 			set(&m, val)
 			v.pv.setModes(m)
 		}, "id", id+"-"+strings.ReplaceAll(text, "-", ""), "aria-pressed", "false")
@@ -89,7 +89,7 @@ func (v *barView) toggle(id, label, off, on string, set func(*app.Modes, bool)) 
 
 // update shows the current modes.
 func (v *barView) update() {
-	m := v.pv.pg.Modes()
+	m := v.pv.src().Modes()
 	for id, on := range map[string]bool{"exec": m.Compiled, "pass": m.Single, "mode": m.Eval} {
 		t := v.toggles[id]
 		t[0].SetAttribute("aria-pressed", strconv.FormatBool(!on))
@@ -101,12 +101,12 @@ func (v *barView) update() {
 
 // showPasses compares the dense and single-output passes of the step.
 func (v *barView) showPasses() {
-	ps, err := v.pv.pg.Passes()
+	ps, err := v.pv.src().Passes()
 	if err != nil {
 		v.passes.SetTextContent("backward passes: " + err.Error())
 		return
 	}
-	nodes := v.pv.pg.Stepper().Nodes()
+	nodes := v.pv.src().Stepper().Nodes()
 	var sk []string
 	for _, i := range ps.Skipped() {
 		sk = append(sk, nodes[i].Title())
@@ -120,7 +120,7 @@ func (v *barView) showPasses() {
 		same = "gradients DIFFER at node " + strconv.Itoa(ps.Mismatch)
 	}
 	dense, single := "", ""
-	if v.pv.pg.Modes().Single {
+	if v.pv.src().Modes().Single {
 		single = "▶ stepping "
 	} else {
 		dense = "▶ stepping "
@@ -135,7 +135,7 @@ func (v *barView) showPasses() {
 	}
 	v.passes.SetTextContent(dense + "dense pass: " + strconv.Itoa(ps.Dense) + " VJPs · " + single + "single-output: " +
 		strconv.Itoa(ps.Single) + " VJPs, skips " + strconv.Itoa(len(sk)) + " (" + skipped + ")" + beyond + " · " + same)
-	v.passes.SetAttribute("data-stepping", strconv.Itoa(len(v.pv.pg.Stepper().Order())))
+	v.passes.SetAttribute("data-stepping", strconv.Itoa(len(v.pv.src().Stepper().Order())))
 	v.passes.SetAttribute("data-dense", strconv.Itoa(ps.Dense))
 	v.passes.SetAttribute("data-single", strconv.Itoa(ps.Single))
 	v.passes.SetAttribute("data-skipped", strconv.Itoa(len(sk)))
@@ -154,7 +154,7 @@ func (v *barView) gradCheck() {
 	go func() {
 		defer func() { v.checking = false; v.check.setDisabled(false) }()
 		recovered("gradient check", v.pv.p.showError, func() {
-			res, err := v.pv.pg.GradCheck(func() { time.Sleep(time.Millisecond) })
+			res, err := v.pv.src().GradCheck(func() { time.Sleep(time.Millisecond) })
 			if err != nil {
 				v.result.SetAttribute("class", "check-result mono bad")
 				v.result.SetTextContent("✗ " + err.Error())

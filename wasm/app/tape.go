@@ -2,7 +2,9 @@
 // edited (with undo and redo), the tape of one training step, the cursor
 // stepping through it, the modes (eager or compiled, dense or single-output
 // backward, train or eval), the gradient check, and everything the views
-// show, as plain data. The views in package main only draw it.
+// show, as plain data. Program mode's state (ProgramPlayground: a program's
+// text, recorded into the same Recording and Stepper, and forward mode) is
+// here too. The views in package main only draw it.
 package app
 
 import (

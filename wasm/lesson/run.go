@@ -3,9 +3,6 @@ package lesson
 import (
 	"fmt"
 
-	"tapelab/engine/autograd"
-	"tapelab/engine/graph"
-	"tapelab/engine/program"
 	"tapelab/engine/spec"
 	"tapelab/engine/tensor"
 	"tapelab/engine/train"
@@ -45,38 +42,14 @@ func Open(st *link.State) (*app.Stepper, error) {
 }
 
 func openProgram(st *link.State) (*app.Stepper, error) {
-	p, err := program.Parse(st.Program)
+	p, err := app.NewProgramPlayground(st.Program)
 	if err != nil {
 		return nil, err
 	}
-	var t *autograd.Tape
-	if st.Modes.Compiled {
-		c, err := p.Compile()
-		if err != nil {
-			return nil, err
-		}
-		t = c.Tape()
-	} else {
-		sess, err := p.Eager()
-		if err != nil {
-			return nil, err
-		}
-		t = sess.Tape()
+	if err := p.Open(st.Program, st.Modes); err != nil {
+		return nil, err
 	}
-	if st.Modes.Single {
-		// The single-output stepper steps BackwardFrom's visits on a
-		// compiled snapshot of the tape (node ids kept).
-		g, leaves, err := graph.FromTape(t)
-		if err != nil {
-			return nil, err
-		}
-		c, err := graph.CompileChecked(g, leaves)
-		if err != nil {
-			return nil, err
-		}
-		return app.NewStepper(c, p.Output())
-	}
-	return app.NewDenseStepper(t, p.Output())
+	return p.Stepper(), nil
 }
 
 func openModel(st *link.State) (*app.Stepper, error) {

@@ -22,9 +22,8 @@ func Default() *State {
 
 // Open decodes fragment; when it is empty it returns Default, and when it is
 // broken it returns Default together with the error, so that the page
-// always has a model to show beside the message. A program link is not
-// broken, but the page shows models only: Open returns Default with an
-// *Error saying so (Decode returns the program).
+// always has a model to show beside the message. A program link opens as
+// its program (Model nil).
 func Open(fragment string) (*State, error) {
 	if fragment == "" || fragment == "#" {
 		return Default(), nil
@@ -32,9 +31,6 @@ func Open(fragment string) (*State, error) {
 	s, err := Decode(fragment)
 	if err != nil {
 		return Default(), err
-	}
-	if s.Program != "" {
-		return Default(), &Error{Part: "program", Msg: "this link holds a program, and this page opens models only"}
 	}
 	return s, nil
 }

@@ -46,8 +46,7 @@ func TestProgramLinkErrors(t *testing.T) {
 
 // TestProgramLinkKeepsText checks that a program travels exactly as
 // written, comments, blank lines and odd spacing included, and that the
-// page's Open, which shows models only, falls back to the default model
-// with a message instead of handing it a state without a model.
+// page's Open opens it as the program.
 func TestProgramLinkKeepsText(t *testing.T) {
 	src := "# mine\n\na   =  param( 2 )   # two\nb = a**2\n"
 	l, err := Encode(&State{Program: src})
@@ -58,9 +57,9 @@ func TestProgramLinkKeepsText(t *testing.T) {
 	if err != nil || s.Program != src || s.Model != nil || s.View != ViewStep {
 		t.Fatalf("Decode = %+v, %v", s, err)
 	}
-	def, err := Open("#" + l)
-	if err == nil || def.Model == nil || def.Program != "" || !strings.Contains(err.Error(), "holds a program") {
-		t.Errorf("Open = %+v, %v; want the default model and a message", def, err)
+	opened, err := Open("#" + l)
+	if err != nil || opened.Model != nil || opened.Program != src {
+		t.Errorf("Open = %+v, %v; want the program", opened, err)
 	}
 	if _, err := Encode(&State{Program: "b = a"}); err == nil || !strings.Contains(err.Error(), "line 1, col 5: undefined: a") {
 		t.Errorf("Encode of a bad program: %v", err)

@@ -1,0 +1,259 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"strconv"
+
+	"tapelab/engine/tensor"
+	"tapelab/wasm/app"
+)
+
+// forwardView is forward mode beside reverse: a switch, the direction over
+// the program's leaves (the one-hot of the chosen leaf, or typed), each
+// node's tangent drawn in its box once its value is known, and at the end
+// the check that the output's tangent equals ⟨gradient, direction⟩.
+type forwardView struct {
+	p        *programView
+	on       bool
+	rev, fwd elem
+	box      elem // the direction and the check, shown in forward mode
+	dirs     elem
+	inputs   []elem
+	check    elem
+	fm       *app.ForwardMode
+	err      error
+	leaf     int    // the leaf whose one-hot is the direction, or -1 when typed
+	tangents []elem // per node, the tangent row of its box (nil after the tape is redrawn)
+}
+
+// build returns forward mode's controls.
+func (f *forwardView) build(p *programView) elem {
+	doc := p.pv.doc
+	f.p = p
+	f.rev = doc.button("Reverse", "Reverse mode: forward values, then VJPs from the output back", func() { f.setOn(false) },
+		"id", "ad-reverse", "aria-pressed", "true")
+	f.fwd = doc.button("Forward", "Forward mode: each node's tangent along a direction over the leaves (JVPs)", func() { f.setOn(true) },
+		"id", "ad-forward", "aria-pressed", "false")
+	sw := add(doc.el("div", "class", "seg", "role", "group", "aria-label", "Differentiation mode"), f.rev, f.fwd)
+	f.dirs = doc.el("div", "class", "directions", "id", "directions")
+	f.check = doc.el("p", "class", "forward-check mono", "id", "forward-check", "role", "status")
+	hint := doc.txt("p", "Direction over the leaves (click a leaf on the tape for its one-hot, or type):", "class", "hint")
+	f.box = add(doc.el("div", "class", "forward-box", "hidden", ""), hint, f.dirs, f.check)
+	return add(doc.el("div", "class", "forward-mode", "id", "forward-mode"), sw, f.box)
+}
+
+// setOn switches forward mode on or off; either way the stepper starts
+// again.
+func (f *forwardView) setOn(on bool) {
+	if f.on == on {
+		return
+	}
+	f.on = on
+	f.rev.SetAttribute("aria-pressed", boolStr(!on))
+	f.fwd.SetAttribute("aria-pressed", boolStr(on))
+	f.box.show(on)
+	f.p.pv.root.ToggleClass("forward-on", on)
+	if on {
+		f.leaf = 0 // the chosen leaf's one-hot, or the first leaf's
+		if sel := f.p.pv.selected; sel >= 0 && sel < len(f.p.pg.LeafNames()) {
+			f.leaf = sel
+		}
+		f.recompute()
+	}
+	f.p.pv.reset()
+	f.p.pv.refresh(nil)
+}
+
+// rebuilt follows a newly recorded program: the direction is the one-hot
+// of the chosen leaf again (or the typed one, when it still fits).
+func (f *forwardView) rebuilt() {
+	f.tangents = nil
+	if f.on {
+		f.recompute()
+	}
+}
+
+// oneHot makes the one-hot of leaf i the direction (i a leaf's node id).
+func (f *forwardView) oneHot(i int) {
+	if i < 0 || i >= len(f.p.pg.LeafNames()) || i == f.leaf {
+		return
+	}
+	f.leaf = i
+	f.recompute()
+	f.p.pv.refresh(nil)
+}
+
+// recompute runs forward mode along the current direction and writes the
+// direction's fields.
+func (f *forwardView) recompute() {
+	pg := f.p.pg
+	n := len(pg.LeafNames())
+	var dir []*tensor.Tensor
+	var err error
+	if f.leaf < 0 {
+		dir, err = pg.ParseDirection(f.typed())
+	}
+	if f.leaf >= 0 || err != nil {
+		f.leaf = min(max(f.leaf, 0), n-1)
+		dir, err = pg.OneHot(f.leaf)
+	}
+	f.fm, f.err = nil, err
+	if err == nil {
+		f.fm, f.err = pg.Forward(dir)
+	}
+	f.fields(dir)
+}
+
+// typed returns the direction's fields as typed.
+func (f *forwardView) typed() []string {
+	out := make([]string, len(f.inputs))
+	for i, in := range f.inputs {
+		out[i] = in.Value()
+	}
+	return out
+}
+
+// fields writes one field per leaf holding its part of dir.
+func (f *forwardView) fields(dir []*tensor.Tensor) {
+	doc := f.p.pv.doc
+	names := f.p.pg.LeafNames()
+	if len(f.inputs) != len(names) {
+		f.dirs.clear()
+		f.inputs = f.inputs[:0]
+		for i, name := range names {
+			in := doc.el("input", "type", "text", "class", "mono", "id", "dir-"+strconv.Itoa(i), "spellcheck", "false")
+			doc.listen(in, "change", "direction", func(event) { f.typedChange() })
+			f.dirs.AppendChild(doc.labelled("ḋ"+name, in, "class", "direction", "id", "dir-label-"+strconv.Itoa(i)))
+			f.inputs = append(f.inputs, in)
+		}
+	} else {
+		for i, name := range names {
+			doc.byID("dir-label-" + strconv.Itoa(i)).QuerySelector(".cap").SetTextContent("ḋ" + name)
+		}
+	}
+	for i, in := range f.inputs {
+		if i < len(dir) && dir[i] != nil {
+			in.SetValue(app.FormatDirection(dir[i]))
+		}
+	}
+}
+
+// typedChange runs forward mode along the typed direction.
+func (f *forwardView) typedChange() {
+	f.leaf = -1
+	dir, err := f.p.pg.ParseDirection(f.typed())
+	f.fm, f.err = nil, err
+	if err == nil {
+		f.fm, f.err = f.p.pg.Forward(dir)
+	}
+	f.p.pv.reset()
+	f.p.pv.refresh(nil)
+}
+
+// refresh draws each known node's tangent in its box, the check once the
+// output's tangent is known, and the shown node's tangent in the
+// inspector.
+func (f *forwardView) refresh(s *app.Stepper, shown int) {
+	pv := f.p.pv
+	if f.tangents == nil && f.on {
+		f.tangents = make([]elem, len(pv.tape.boxes))
+		for i, b := range pv.tape.boxes {
+			t := svgText(pv.doc, "tangent-text mono", app.StripNumPx, app.StripX, app.GradY+app.StripTextY, "")
+			t.SetAttribute("id", "tangent-"+strconv.Itoa(i))
+			b.g.AppendChild(t)
+			f.tangents[i] = t
+		}
+	}
+	for i, t := range f.tangents {
+		text := ""
+		if f.on && f.fm != nil && s.Value(i) != nil && i < len(s.Nodes()) {
+			tg, why := f.fm.Tangent(i, s.Nodes()[i].Shape)
+			text = "ṫ " + briefTangent(tg, why)
+		}
+		t.SetTextContent(text)
+	}
+	if !f.on {
+		return
+	}
+	f.showCheck(s)
+	f.inspect(s, shown)
+}
+
+// briefTangent is a tangent as a box shows it: a number, a few numbers, or
+// the shape.
+func briefTangent(t *tensor.Tensor, why string) string {
+	switch {
+	case t == nil:
+		return "? (" + why + ")"
+	case len(t.Data) == 1:
+		return app.Num(t.Data[0])
+	case len(t.Data) <= 3:
+		return app.Inline(t)
+	}
+	return t.Shape.String()
+}
+
+// showCheck says, once the forward pass is complete, whether the output's
+// tangent equals ⟨gradient, direction⟩.
+func (f *forwardView) showCheck(s *app.Stepper) {
+	c := f.check
+	c.RemoveAttribute("data-agree")
+	switch {
+	case f.err != nil:
+		c.SetAttribute("class", "forward-check mono bad")
+		c.SetTextContent("✗ " + f.err.Error())
+		return
+	case f.fm == nil:
+		c.SetTextContent("")
+		return
+	}
+	if n := s.Counts(); n.Forward < n.ForwardTotal {
+		c.SetAttribute("class", "forward-check mono")
+		c.SetTextContent("Step forward (→): each node's tangent follows its value. At the output, forward mode is checked against ⟨gradient, direction⟩ from reverse mode.")
+		return
+	}
+	ck := f.fm.Check
+	mark, class := "✓ ", "good"
+	if !ck.Agree {
+		mark, class = "✗ ", "bad"
+	}
+	if len(ck.Missing) > 0 {
+		mark, class = "", "warn"
+	}
+	c.SetAttribute("class", "forward-check mono "+class)
+	c.SetAttribute("data-agree", boolStr(ck.Agree))
+	c.SetAttribute("data-forward", app.Full(ck.Forward))
+	c.SetAttribute("data-reverse", app.Full(ck.Reverse))
+	c.SetTextContent(mark + ck.String())
+}
+
+// inspect adds the shown node's tangent to the inspector.
+func (f *forwardView) inspect(s *app.Stepper, i int) {
+	pv := f.p.pv
+	doc := pv.doc
+	if f.fm == nil || i < 0 || i >= len(s.Nodes()) {
+		return
+	}
+	box := add(doc.el("div", "class", "tangent-box", "id", "insp-tangent-box"), doc.txt("h3", "tangent (forward mode)"))
+	n := s.Nodes()[i]
+	tg, why := f.fm.Tangent(i, n.Shape)
+	switch {
+	case s.Value(i) == nil:
+		box.AppendChild(doc.txt("p", "not computed yet: it follows the value", "class", "hint"))
+	case tg == nil:
+		box.AppendChild(doc.txt("p", why, "class", "hint"))
+	default:
+		what := "ṫ = the direction on this leaf"
+		if n.Op != nil {
+			what = "ṫ = " + n.Op.Name + "'s JVP applied to its operands' tangents"
+		} else if n.Kind.String() == "const" {
+			what = "ṫ = 0: a constant does not move"
+		}
+		add(box, doc.txt("p", what, "class", "hint"), tensorEl(doc, tg, "insp-tangent"))
+	}
+	pv.insp.body.Prepend(box)
+	if head := pv.insp.body.QuerySelector("#insp-node"); head.ok() {
+		head.After(box)
+	}
+}

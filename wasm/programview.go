@@ -1,0 +1,269 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+	"time"
+
+	"tapelab/engine/program"
+	"tapelab/wasm/app"
+)
+
+// programQuiet is how long typing must pause before the program is parsed
+// and checked again.
+const programQuiet = 250 * time.Millisecond
+
+// programView is Program mode's column beside the tape: the program's text
+// with line numbers and the error marked under the line at fault, the
+// output's seed, undo and redo, the examples gallery and forward mode.
+type programView struct {
+	pv *playground
+	pg *app.ProgramPlayground
+	on bool // Program mode is on screen
+
+	root            elem
+	text            elem // the textarea
+	gutter          elem // line numbers
+	marks           elem // a mirror of the text behind the textarea, holding the error's underline
+	errLine         elem // the error's line:col message
+	note            elem // how backward is seeded
+	undo, redo      elem
+	modeModel       elem
+	modeProgram     elem
+	typing          *debouncer
+	onMode          func(on bool) // the shell's part of switching modes
+	forward         forwardView
+	lastGutterLines int
+}
+
+func newProgramView(pv *playground) *programView {
+	doc := pv.doc
+	ex := program.Examples()[0]
+	pg, _ := app.NewProgramPlayground(ex.Text) // the gallery's programs run (engine/program's tests)
+	p := &programView{pv: pv, pg: pg, onMode: func(bool) {}}
+	p.root = doc.el("section", "class", "program-editor", "id", "program-editor", "aria-labelledby", "program-title", "data-control", "model", "hidden", "")
+	head := doc.el("div", "class", "region-bar")
+	p.undo = doc.button("↶", "Undo the last edit of the program (Ctrl+Z)", pv.undo, "id", "program-undo")
+	p.redo = doc.button("↷", "Redo (Ctrl+Y)", pv.redo, "id", "program-redo")
+	add(head, doc.txt("h2", "Program", "id", "program-title"), add(doc.el("div", "class", "undo-tools", "role", "group", "aria-label", "History"), p.undo, p.redo))
+
+	p.gutter = doc.el("pre", "class", "program-gutter mono", "id", "program-gutter", "aria-hidden", "true")
+	p.marks = doc.el("pre", "class", "program-marks mono", "id", "program-marks", "aria-hidden", "true")
+	p.text = doc.el("textarea", "class", "program-text mono", "id", "program-text", "spellcheck", "false", "wrap", "off",
+		"autocapitalize", "off", "autocomplete", "off", "aria-label", "Program: one statement per line, name = expression",
+		"aria-describedby", "program-error")
+	p.text.SetValue(pg.Text())
+	area := add(doc.el("div", "class", "program-area"), p.marks, p.text)
+	edit := add(doc.el("div", "class", "program-edit"), p.gutter, area)
+	p.errLine = doc.el("p", "class", "program-error mono", "id", "program-error", "role", "alert", "hidden", "")
+	p.note = doc.el("p", "class", "program-note", "id", "program-note")
+
+	p.typing = newDebouncer(programQuiet, 2*time.Second, func() { recovered("checking the program", doc.report, p.edited) })
+	doc.listen(p.text, "input", "program typing", func(event) {
+		p.numberLines()
+		p.typing.changed()
+	})
+	doc.listen(p.text, "scroll", "program scroll", func(event) { p.syncScroll() })
+
+	add(p.root, head, edit, p.errLine, p.note, p.forward.build(p), p.gallery())
+	pv.bar.root.QuerySelector("h1").After(p.modeSwitch())
+	return p
+}
+
+// edited parses and checks the text after typing paused, and redraws.
+func (p *programView) edited() {
+	if p.pg.Edit(p.text.Value()) == nil || p.pg.Stepper() != nil {
+		p.pv.stepper.pause()
+		p.pv.rebuilt()
+	}
+}
+
+// open shows src (a link's program or an example) in Program mode with
+// the modes m, as one edit.
+func (p *programView) open(src string, m app.Modes) error {
+	p.pv.stepper.pause()
+	err := p.pg.Open(src, m)
+	p.text.SetValue(p.pg.Text())
+	if !p.on {
+		p.on = true
+		p.showMode()
+	}
+	p.pv.rebuilt()
+	return err
+}
+
+// forget writes the program's text into the textarea after undo or redo.
+func (p *programView) forget() {
+	if p.on {
+		p.text.SetValue(p.pg.Text())
+	}
+}
+
+// brokenNotice says why the tape on screen is not the current text's.
+func (p *programView) brokenNotice() string {
+	if p.on {
+		return "The program has an error (marked in its text). The tape shown is the last program that ran."
+	}
+	return "The model has an error (see the layer marked ⚠). The tape shown is the last model that worked."
+}
+
+// render shows the program's state: line numbers, the error's mark and
+// message, the output's seed, undo and redo.
+func (p *programView) render() {
+	if !p.on {
+		return
+	}
+	p.numberLines()
+	p.markError()
+	p.note.SetTextContent(p.pg.OutputNote())
+	p.note.ToggleClass("ones", p.pg.Program() != nil && p.pg.Program().OnesSeed())
+	p.undo.setDisabled(!p.pg.CanUndo())
+	p.redo.setDisabled(!p.pg.CanRedo())
+	p.forward.rebuilt()
+}
+
+// errorPos returns the current error's place, or ok false.
+func (p *programView) errorPos() (program.Pos, string, bool) {
+	var pe *program.Error
+	if err := p.pg.Err(); err != nil && errors.As(err, &pe) {
+		return pe.Pos, err.Error(), true
+	}
+	return program.Pos{}, "", false
+}
+
+// numberLines writes the gutter's line numbers, the faulty line marked.
+func (p *programView) numberLines() {
+	n := strings.Count(p.text.Value(), "\n") + 1
+	pos, msg, bad := p.errorPos()
+	p.gutter.clear()
+	for i := 1; i <= n; i++ {
+		if bad && i == pos.Line {
+			p.gutter.AppendChild(p.pv.doc.txt("span", strconv.Itoa(i)+"\n", "class", "bad", "id", "program-gutter-bad", "title", msg))
+			continue
+		}
+		p.gutter.AppendChild(p.pv.doc.textNode(strconv.Itoa(i) + "\n"))
+	}
+	p.lastGutterLines = n
+	p.syncScroll()
+}
+
+// markError underlines the error's place, from its column to the end of
+// its line, in the mirror behind the textarea, and shows the message.
+func (p *programView) markError() {
+	doc := p.pv.doc
+	p.marks.clear()
+	pos, msg, bad := p.errorPos()
+	p.errLine.show(bad)
+	p.text.ToggleClass("bad", bad)
+	if !bad {
+		p.errLine.SetTextContent("")
+		p.errLine.RemoveAttribute("data-line")
+		return
+	}
+	p.errLine.SetTextContent("⚠ " + msg)
+	p.errLine.SetAttribute("data-line", strconv.Itoa(pos.Line))
+	p.errLine.SetAttribute("data-col", strconv.Itoa(pos.Col))
+	ls := strings.Split(p.pg.Text(), "\n")
+	for i, l := range ls {
+		if i+1 != pos.Line {
+			p.marks.AppendChild(doc.textNode(l + "\n"))
+			continue
+		}
+		r := []rune(l)
+		c := min(max(pos.Col-1, 0), len(r))
+		e := tokenEnd(r, c)
+		mark := string(r[c:e])
+		if strings.TrimSpace(mark) == "" {
+			mark = "  " // the fault is at the end of the line
+		}
+		p.marks.AppendChild(doc.textNode(string(r[:c])))
+		p.marks.AppendChild(doc.txt("span", mark, "class", "err-mark", "id", "program-mark", "title", msg))
+		p.marks.AppendChild(doc.textNode(string(r[e:]) + "\n"))
+	}
+	p.syncScroll()
+}
+
+// tokenEnd returns where the token starting at r[c] ends: a name or
+// number runs on over letters, digits, '_' and '.', anything else is one
+// character.
+func tokenEnd(r []rune, c int) int {
+	word := func(x rune) bool {
+		return x == '_' || x == '.' || '0' <= x && x <= '9' || 'a' <= x && x <= 'z' || 'A' <= x && x <= 'Z'
+	}
+	if c >= len(r) {
+		return c
+	}
+	if !word(r[c]) {
+		return c + 1
+	}
+	e := c
+	for e < len(r) && word(r[e]) {
+		e++
+	}
+	return e
+}
+
+// syncScroll keeps the gutter and the marks level with the text.
+func (p *programView) syncScroll() {
+	top := p.text.jsValue().Get("scrollTop")
+	left := p.text.jsValue().Get("scrollLeft")
+	p.gutter.jsValue().Set("scrollTop", top)
+	p.marks.jsValue().Set("scrollTop", top)
+	p.marks.jsValue().Set("scrollLeft", left)
+}
+
+// gallery lists the examples, one click each.
+func (p *programView) gallery() elem {
+	doc := p.pv.doc
+	list := doc.el("ul", "class", "gallery", "id", "gallery")
+	for _, ex := range program.Examples() {
+		b := doc.button(ex.Name, "Open the example "+ex.Name, func() {
+			if err := p.open(ex.Text, p.pg.Modes()); err != nil {
+				p.pv.p.showError("example " + ex.Name + ": " + err.Error())
+			}
+		}, "id", "example-"+ex.Name, "class", "example")
+		li := add(doc.el("li"), b, doc.txt("span", ex.Caption, "class", "caption"))
+		list.AppendChild(li)
+	}
+	return add(doc.el("details", "class", "examples", "open", ""), doc.txt("summary", "Examples"), list)
+}
+
+// step takes one step: in forward mode only forward steps (the tangents
+// ride along), else the stepper's next step.
+func (p *programView) step(s *app.Stepper) bool {
+	if p.on && p.forward.on {
+		_, ok := s.Forward()
+		return ok
+	}
+	_, ok := s.Step()
+	return ok
+}
+
+// toEnd runs to the end: of the forward pass in forward mode, else of the
+// backward pass.
+func (p *programView) toEnd(s *app.Stepper) {
+	if p.on && p.forward.on {
+		s.ForwardToEnd()
+		return
+	}
+	s.ToEnd()
+}
+
+// refresh redraws Program mode's part of a step: the tangents.
+func (p *programView) refresh(s *app.Stepper, shown int) {
+	if !p.on {
+		return
+	}
+	p.forward.refresh(s, shown)
+}
+
+// inspected follows the node the user chose: in forward mode a leaf's
+// one-hot becomes the direction.
+func (p *programView) inspected(i int) {
+	if p.on && p.forward.on {
+		p.forward.oneHot(i)
+	}
+}
