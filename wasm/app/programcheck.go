@@ -72,15 +72,7 @@ func CheckProgramGradients(pr *program.Program, yield func()) (GradCheck, error)
 			return res, evalErr
 		}
 		for k, num := range numeric {
-			an := r.Grads[i].Data[k]
-			rel := math.Abs(an-num) / math.Max(math.Abs(an)+math.Abs(num), 1e-8)
-			if math.IsNaN(rel) {
-				rel = math.Inf(1)
-			}
-			if res.Index < 0 || rel > res.Worst {
-				res.Worst, res.Param, res.Index, res.Analytic, res.Numeric = rel, l.Name, k, an, num
-			}
-			res.Checked++
+			res.add(l.Name, k, r.Grads[i].Data[k], num)
 		}
 	}
 	res.OK = res.Checked > 0 && res.Worst <= GradCheckTolerance
