@@ -138,12 +138,21 @@ func TestProgramChecks(t *testing.T) {
 		if err != nil || !gc.OK || gc.Checked == 0 {
 			t.Errorf("%s: gradient check %+v, %v", ex.Name, gc, err)
 		}
-		ps, err := p.Passes()
-		// (the passes may differ in the sign of a zero: the dense pass adds
-		// to a +0.0 seed; ComparePasses says so)
-		if err != nil || ps.Dense == 0 {
-			t.Errorf("%s: passes %+v, %v", ex.Name, ps, err)
+		for _, m := range []Modes{{}, {Compiled: true}, {Single: true}, {Compiled: true, Single: true}} {
+			if err := p.SetModes(m); err != nil {
+				t.Fatal(err)
+			}
+			// The single-output pass is BackwardFrom, bit-identical to the
+			// dense one-hot pass it is compared with, in every mode.
+			ps, err := p.Passes()
+			if err != nil || ps.Dense == 0 || !ps.Identical {
+				t.Errorf("%s %+v: passes %+v, %v", ex.Name, m, ps, err)
+			}
 		}
+		if err := p.SetModes(Modes{}); err != nil {
+			t.Fatal(err)
+		}
+		ps, _ := p.Passes()
 		if ex.Name == "skipped" && len(ps.Skipped()) == 0 {
 			t.Errorf("skipped: the single-output pass skips nothing")
 		}
