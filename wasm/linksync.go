@@ -39,7 +39,7 @@ func (sh *shell) syncOnce() {
 	sh.lastLink = l
 	full := replaceFragment(l)
 	sh.shareURL.SetValue(full)
-	long := len(full) > longLink
+	long := len(full) > link.Budget
 	sh.shortBtn.show(long)
 	if long {
 		sh.notes.SetTextContent("This link is long (" + itoa(len(full)) + " characters, with the weights): a short link is easier to paste.")

@@ -8,9 +8,6 @@ import (
 	"tapelab/wasm/link"
 )
 
-// longLink is the length above which a link is offered as a short link.
-const longLink = 2000
-
 // copyLink copies the current link to the clipboard.
 func (sh *shell) copyLink() {
 	sh.syncOnce()
