@@ -59,5 +59,9 @@ func (pv *playground) do(a app.Action) {
 		pv.bar.toggleShortcuts()
 	case app.ActClose:
 		pv.bar.closeShortcuts()
+	case app.ActNextStop:
+		pv.onStop(1)
+	case app.ActPrevStop:
+		pv.onStop(-1)
 	}
 }
