@@ -5,6 +5,9 @@ package e2e
 import (
 	"context"
 	"fmt"
+	"math"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -14,6 +17,10 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
+
+	"tapelab/wasm/app"
+	"tapelab/wasm/lesson"
+	"tapelab/wasm/link"
 )
 
 // lessonTab is one browser tab playing or authoring lessons.
@@ -168,5 +175,293 @@ func TestLessonScreenshots(t *testing.T) {
 	}
 	if n := l.dialogs.Load(); n != 0 {
 		t.Errorf("the page opened %d dialogs", n)
+	}
+}
+
+// hostile is a caption that would run script if the page rendered it as
+// HTML.
+const hostile = `<img src=x onerror=alert(1)> <script>alert(1)</script>`
+
+// TestLessonTeacherThenStudent authors a lesson from scratch by clicks and
+// typing (three stops, a caption holding HTML, a number question and a
+// sign question, reordering and deleting), copies its link and opens it in
+// a fresh browser as a student: every stop is walked with the keys and
+// buttons, a prediction is answered right and another wrong, the student
+// wanders off and comes back to the stop, and nothing the captions hold
+// runs.
+func TestLessonTeacherThenStudent(t *testing.T) {
+	ref := reference(t, app.DefaultDoc(), app.Modes{})
+	s := ref.Stepper()
+	out, param := s.Output(), ref.Recording().ParamNodes[0]
+	s.ToEnd()
+	loss, grad := s.Value(out).Data[0], s.Grad(param).Data[0]
+	total := strconv.Itoa(s.Counts().ForwardTotal)
+
+	srv := startServer(t, shareHandler(t))
+	teacher := newLessonTab(t, srv.URL+"/")
+	click(t, teacher.tab, "#lessons-menu summary")
+	teacher.click("lesson-new")
+	teacher.wait(`document.getElementById("lesson").dataset.mode === "author"`)
+	teacher.typeText("lesson-title-input", "Backprop by hand")
+
+	// Stop 1: the start; predict the loss.
+	teacher.click("lesson-add")
+	teacher.wait(`document.getElementById("lesson").dataset.stops === "1"`)
+	teacher.typeText("lesson-caption", "The **loss** is the last node: `L`.\n\n"+hostile)
+	teacher.click("lesson-ask-on")
+	setValue(t, teacher.tab, "#lesson-q-of", "value")
+	setValue(t, teacher.tab, "#lesson-q-node", strconv.Itoa(out))
+	teacher.wait(`document.getElementById("lesson-stop-0").textContent.includes("asks")`)
+
+	// Stop 2: the start of backward; predict a weight gradient's sign.
+	teacher.press("b")
+	teacher.click("lesson-add")
+	teacher.wait(`document.getElementById("lesson").dataset.stops === "2"`)
+	teacher.typeText("lesson-caption", "Backward starts at the loss with dL/dL = 1.")
+	teacher.click("lesson-ask-on")
+	setValue(t, teacher.tab, "#lesson-q-node", strconv.Itoa(param))
+	setValue(t, teacher.tab, "#lesson-q-answer", "sign")
+	if msg := teacher.js(`document.getElementById("lesson-q-error").hidden ? "" : document.getElementById("lesson-q-error").textContent`); msg != "" {
+		t.Fatalf("the sign question was refused: %s", msg)
+	}
+	teacher.wait(`document.getElementById("lesson-stop-1").textContent.includes("asks")`)
+
+	// Stop 3: the end.
+	teacher.click("to-end")
+	teacher.click("lesson-add")
+	teacher.wait(`document.getElementById("lesson").dataset.stops === "3"`)
+	teacher.typeText("lesson-caption", "Every gradient is **final**.")
+
+	// Reorder and delete: up, down, add a fourth and delete it.
+	order := func() string {
+		return teacher.js(`[...document.querySelectorAll("#lesson-stops li > button.link")].map(b => b.textContent.slice(3, 12)).join("|")`)
+	}
+	want := order()
+	teacher.click("lesson-up-2")
+	if got := order(); got == want || !strings.HasPrefix(strings.Split(got, "|")[1], "Every") {
+		t.Errorf("after moving stop 3 up the stops read %q (were %q)", got, want)
+	}
+	teacher.click("lesson-down-1")
+	if got := order(); got != want {
+		t.Errorf("after moving it back the stops read %q, want %q", got, want)
+	}
+	teacher.click("lesson-add")
+	teacher.wait(`document.getElementById("lesson").dataset.stops === "4"`)
+	teacher.click("lesson-delete-3")
+	teacher.wait(`document.getElementById("lesson").dataset.stops === "3"`)
+	if got := order(); got != want {
+		t.Errorf("after adding and deleting a stop the stops read %q, want %q", got, want)
+	}
+
+	// Preview, then copy the lesson's link.
+	teacher.click("lesson-play")
+	teacher.wait(`document.getElementById("lesson").dataset.mode === "play"`)
+	teacher.pressUntil(kb.PageUp, "1 / 3")
+	teacher.click("lesson-copy")
+	teacher.wait(`!!document.getElementById("lesson-url").dataset.link`)
+	url := teacher.js(`document.getElementById("lesson-url").dataset.link`)
+	if !strings.Contains(url, "#l1.") {
+		t.Fatalf("the lesson link is %q", url)
+	}
+	if hash := teacher.js(`location.hash`); !strings.HasPrefix(hash, "#l1.") {
+		t.Errorf("while the lesson plays the address holds %q, want the lesson", hash)
+	}
+
+	// The student, in a fresh browser.
+	st := newLessonTab(t, url)
+	st.wait(`document.getElementById("lesson").dataset.mode === "play"`)
+	expectText(t, st.tab, "#lesson-title", "Backprop by hand")
+	st.waitStop("1 / 3")
+	caption := st.js(`document.getElementById("lesson-caption-view").innerText`)
+	if !strings.Contains(caption, hostile) || !strings.Contains(caption, "The loss is the last node: L.") {
+		t.Errorf("the caption shows %q, want its HTML as text", caption)
+	}
+	if n := st.js(`document.querySelectorAll("#lesson-caption-view img, #lesson-caption-view script, img[src=x]").length`); n != "0" {
+		t.Errorf("the caption made %s elements", n)
+	}
+	if got := st.js(`document.querySelector("#lesson-caption-view strong").textContent + "|" + document.querySelector("#lesson-caption-view code").textContent`); got != "loss|L" {
+		t.Errorf("bold and code: %q", got)
+	}
+
+	// Stop 1 asks for the loss: answered right.
+	if f := st.forward(); f != "forward 0/"+total {
+		t.Errorf("stop 1 stands at %q", f)
+	}
+	st.typeText("lesson-guess", strconv.FormatFloat(loss, 'g', 8, 64))
+	st.click("lesson-check")
+	st.wait(`document.getElementById("lesson-verdict").dataset.right !== undefined`)
+	if got := st.js(`document.getElementById("lesson-verdict").dataset.right`); got != "true" {
+		t.Errorf("the right loss was graded %s: %s", got, text(t, st.tab, "#lesson-verdict"))
+	}
+	actual, _ := strconv.ParseFloat(st.js(`document.getElementById("lesson-verdict").dataset.actual`), 64)
+	if math.Abs(actual-loss) > 1e-12*math.Abs(loss) {
+		t.Errorf("the page revealed %v, the engine computes %v", actual, loss)
+	}
+
+	// Wander off (step on), then back to the stop; step past the question.
+	st.click("lesson-back")
+	st.wait(`document.getElementById("lesson-verdict").hidden`)
+	st.press(kb.ArrowRight)
+	st.press(kb.ArrowRight)
+	st.wait(`!document.getElementById("lesson-back").hidden`)
+	if f := st.forward(); f != "forward 2/"+total {
+		t.Errorf("after → → the page stands at %q", f)
+	}
+	st.click("lesson-back")
+	st.wait(`document.getElementById("lesson-back").hidden && document.getElementById("count-forward").textContent === "forward 0/` + total + `"`)
+	st.press("b")
+	st.wait(`document.getElementById("lesson-verdict").textContent.includes("stepped past")`)
+	st.click("lesson-back")
+	st.wait(`document.getElementById("lesson-verdict").hidden && !document.getElementById("lesson-guess").disabled`)
+
+	// Stop 2 asks for a sign: answered wrong.
+	st.press(kb.PageDown)
+	st.waitStop("2 / 3")
+	wrong := "lesson-sign-minus"
+	if grad < 0 {
+		wrong = "lesson-sign-plus"
+	}
+	st.click(wrong)
+	st.wait(`document.getElementById("lesson-verdict").dataset.right !== undefined`)
+	if got := st.js(`document.getElementById("lesson-verdict").dataset.right`); got != "false" || !strings.Contains(text(t, st.tab, "#lesson-verdict"), "Wrong") {
+		t.Errorf("the wrong sign was graded %s: %s", got, text(t, st.tab, "#lesson-verdict"))
+	}
+
+	// The rest of the walk: N, P, the buttons, and in presenter mode.
+	st.press("n")
+	st.waitStop("3 / 3")
+	expectText(t, st.tab, "#lesson-caption-view", "Every gradient is final.")
+	st.press("p")
+	st.waitStop("2 / 3")
+	st.click("lesson-prev")
+	st.waitStop("1 / 3")
+	st.click("presenter-toggle")
+	st.press(kb.PageDown)
+	st.waitStop("2 / 3")
+	st.click("lesson-next")
+	st.waitStop("3 / 3")
+	if st.js(`document.documentElement.classList.contains("presenter")`) != "true" {
+		t.Error("presenter mode did not stay on across stops")
+	}
+	if f := st.forward(); f != "forward "+total+"/"+total {
+		t.Errorf("stop 3 stands at %q", f)
+	}
+	for _, l := range []*lessonTab{teacher, st} {
+		if n := l.dialogs.Load(); n != 0 {
+			t.Errorf("a page opened %d dialogs", n)
+		}
+	}
+	if e := pageError(st.tab); !strings.Contains(e, "shows no error") {
+		t.Error(e)
+	}
+}
+
+// longLesson is a lesson too long for a link: twelve stops of the default
+// model in embed mode, each with a caption of its own words.
+func longLesson(t *testing.T) *lesson.Lesson {
+	l := &lesson.Lesson{Title: "A long walk"}
+	seed := uint32(7)
+	for i := range 12 {
+		st := link.Default()
+		st.Flags.Embed = true
+		var b strings.Builder
+		fmt.Fprintf(&b, "Stop %d.", i+1)
+		for range 90 {
+			seed = seed*1664525 + 1013904223
+			fmt.Fprintf(&b, " w%x", seed>>12)
+		}
+		l.Stops = append(l.Stops, lesson.Stop{State: st, Caption: b.String()})
+	}
+	return l
+}
+
+// TestLessonShortLink opens a lesson file too long for a link, asks for
+// its link (the share service stores it and answers a short link) and
+// opens the short link in a fresh browser: the same lesson, played in the
+// embed mode its stops set, stepped with the keys.
+func TestLessonShortLink(t *testing.T) {
+	l := longLesson(t)
+	doc, err := lesson.Encode(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(t.TempDir(), "long.lesson.json")
+	if err := os.WriteFile(file, doc, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv := startServer(t, shareHandler(t))
+	teacher := newLessonTab(t, srv.URL+"/")
+	click(t, teacher.tab, "#lessons-menu summary")
+	if err := chromedp.Do(teacher.tab, chromedp.SetUploadFiles(chromedp.ID("lesson-file"), []string{file})); err != nil {
+		t.Fatal(err)
+	}
+	teacher.waitStop("1 / 12")
+	teacher.click("lesson-copy")
+	teacher.wait(`!!document.getElementById("lesson-url").dataset.short`)
+	short := teacher.js(`document.getElementById("lesson-url").dataset.short`)
+	if !strings.Contains(short, "/s/") || len(short) > 200 {
+		t.Fatalf("short link %q", short)
+	}
+
+	st := newLessonTab(t, short)
+	st.waitStop("1 / 12")
+	expectText(t, st.tab, "#lesson-title", "A long walk")
+	if st.js(`document.documentElement.classList.contains("embed")`) != "true" {
+		t.Error("the lesson's embed mode is not on")
+	}
+	st.press(kb.PageDown)
+	st.waitStop("2 / 12")
+	expectText(t, st.tab, "#lesson-caption-view", l.Stops[1].Caption)
+}
+
+// TestGradientHygiene runs the step to the end, switches "zero gradients
+// before backward" off and runs backward again: every parameter's .grad is
+// exactly twice what one pass gave, the card says why, and the link
+// carries the switch; switched on again, another pass gives one pass's
+// gradients.
+func TestGradientHygiene(t *testing.T) {
+	srv := startServer(t, playgroundHandler(t))
+	l := newLessonTab(t, srv.URL+"/")
+	if l.js(`document.getElementById("zero-grad").checked`) != "true" {
+		t.Fatal("zero gradients before backward is not on by default")
+	}
+	l.click("to-end")
+	l.wait(`document.getElementById("grads").dataset.passes === "1"`)
+	ids := strings.Split(l.js(`[...document.querySelectorAll("#grads-rows [data-values]")].map(e => e.id).join(",")`), ",")
+	ref := reference(t, app.DefaultDoc(), app.Modes{})
+	if len(ids) != len(ref.Recording().ParamNodes) {
+		t.Fatalf(".grad rows %v, want one per parameter (%d)", ids, len(ref.Recording().ParamNodes))
+	}
+	once := map[string][]float64{}
+	for _, id := range ids {
+		once[id] = l.values(id)
+	}
+	l.click("zero-grad")
+	l.click("backward-again")
+	l.wait(`document.getElementById("grads").dataset.passes === "2"`)
+	for _, id := range ids {
+		got := l.values(id)
+		for k, v := range got {
+			if v != 2*once[id][k] {
+				t.Errorf("%s[%d] = %v after two passes, want exactly 2 × %v", id, k, v, once[id][k])
+			}
+		}
+	}
+	if l.js(`document.getElementById("grads-card").hidden`) != "false" || l.js(`document.getElementById("grads-card").dataset.doubled`) != "true" ||
+		!strings.Contains(text(t, l.tab, "#grads-card"), "so it doubled") {
+		t.Errorf("the card says %q", text(t, l.tab, "#grads-card"))
+	}
+	st, err := link.Decode(settledLinkHash(t, l.tab))
+	if err != nil || !st.Accumulate {
+		t.Errorf("the link does not carry the switch: %+v %v", st, err)
+	}
+	l.shot("hygiene", 1280, 720)
+	l.click("zero-grad")
+	l.click("backward-again")
+	l.wait(`document.getElementById("grads").dataset.passes === "1"`)
+	for _, id := range ids {
+		if got := l.values(id); fmt.Sprint(got) != fmt.Sprint(once[id]) {
+			t.Errorf("%s = %v after zeroing, want one pass's %v", id, got, once[id])
+		}
 	}
 }

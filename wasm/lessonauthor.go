@@ -95,6 +95,9 @@ func (a *authorTools) render() {
 			sel = *stop.Select
 		}
 		a.node.SetValue(itoa(max(sel, 0)))
+		a.of.SetValue(lesson.OfGrad)
+		a.elem.SetValue("0")
+		a.kind.SetValue(lesson.AnswerNumber)
 		return
 	}
 	a.of.SetValue(q.Of)
