@@ -357,13 +357,12 @@ func TestLessonTeacherThenStudent(t *testing.T) {
 }
 
 // longLesson is a lesson too long for a link: twelve stops of the default
-// model in embed mode, each with a caption of its own words.
+// model, each with a caption of its own words.
 func longLesson(t *testing.T) *lesson.Lesson {
 	l := &lesson.Lesson{Title: "A long walk"}
 	seed := uint32(7)
 	for i := range 12 {
 		st := link.Default()
-		st.Flags.Embed = true
 		var b strings.Builder
 		fmt.Fprintf(&b, "Stop %d.", i+1)
 		for range 90 {
@@ -377,8 +376,9 @@ func longLesson(t *testing.T) *lesson.Lesson {
 
 // TestLessonShortLink opens a lesson file too long for a link, asks for
 // its link (the share service stores it and answers a short link) and
-// opens the short link in a fresh browser: the same lesson, played in the
-// embed mode its stops set, stepped with the keys.
+// opens the short link in a fresh browser, and its /embed/ page in
+// another: the same lesson, stepped with the keys (in embed mode on the
+// embed page).
 func TestLessonShortLink(t *testing.T) {
 	l := longLesson(t)
 	doc, err := lesson.Encode(l)
@@ -403,15 +403,18 @@ func TestLessonShortLink(t *testing.T) {
 		t.Fatalf("short link %q", short)
 	}
 
-	st := newLessonTab(t, short)
-	st.waitStop("1 / 12")
-	expectText(t, st.tab, "#lesson-title", "A long walk")
-	if st.js(`document.documentElement.classList.contains("embed")`) != "true" {
-		t.Error("the lesson's embed mode is not on")
+	for _, u := range []string{short, strings.Replace(short, "/s/", "/embed/", 1)} {
+		st := newLessonTab(t, u)
+		st.waitStop("1 / 12")
+		expectText(t, st.tab, "#lesson-title", "A long walk")
+		embed := strings.Contains(u, "/embed/")
+		if got := st.js(`document.documentElement.classList.contains("embed")`); got != strconv.FormatBool(embed) {
+			t.Errorf("%s: embed mode is %s", u, got)
+		}
+		st.press(kb.PageDown)
+		st.waitStop("2 / 12")
+		expectText(t, st.tab, "#lesson-caption-view", l.Stops[1].Caption)
 	}
-	st.press(kb.PageDown)
-	st.waitStop("2 / 12")
-	expectText(t, st.tab, "#lesson-caption-view", l.Stops[1].Caption)
 }
 
 // TestGradientHygiene runs the step to the end, switches "zero gradients
