@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -374,7 +375,8 @@ func longLesson(t *testing.T) *lesson.Lesson {
 	return l
 }
 
-// TestLessonShortLink opens a lesson file too long for a link, asks for
+// TestLessonShortLink opens a lesson file too long for a link, downloads
+// it again, asks for
 // its link (the share service stores it and answers a short link) and
 // opens the short link in a fresh browser, and its /embed/ page in
 // another: the same lesson, stepped with the keys (in embed mode on the
@@ -396,6 +398,24 @@ func TestLessonShortLink(t *testing.T) {
 		t.Fatal(err)
 	}
 	teacher.waitStop("1 / 12")
+
+	// Download it again: the file is the lesson's canonical document.
+	dir := t.TempDir()
+	if _, err := chromedp.CallBrowser(teacher.tab, browser.SetDownloadBehavior,
+		browser.SetDownloadBehaviorParams{Behavior: browser.SetDownloadBehaviorBehaviorAllow, DownloadPath: dir}); err != nil {
+		t.Fatal(err)
+	}
+	teacher.click("lesson-download")
+	saved := filepath.Join(dir, "a-long-walk.lesson.json")
+	var got []byte
+	for try := 0; try < 50 && len(got) == 0; try++ {
+		time.Sleep(100 * time.Millisecond)
+		got, _ = os.ReadFile(saved)
+	}
+	if string(got) != string(doc) {
+		t.Errorf("the downloaded %s holds %d bytes, want the lesson's %d-byte document", saved, len(got), len(doc))
+	}
+
 	teacher.click("lesson-copy")
 	teacher.wait(`!!document.getElementById("lesson-url").dataset.short`)
 	short := teacher.js(`document.getElementById("lesson-url").dataset.short`)
