@@ -153,8 +153,8 @@ func (l *lessonTab) openBuiltin(name string) {
 }
 
 // TestLessonScreenshots opens a built-in lesson at 1280×720 and at
-// 1920×1080 (a projector): a stop with a caption and its question, and the
-// verdict after a prediction.
+// 1920×1080 (a projector): a stop with a caption and its question, the
+// verdict after a prediction, and the stop in presenter mode.
 func TestLessonScreenshots(t *testing.T) {
 	srv := startServer(t, playgroundHandler(t))
 	l := newLessonTab(t, srv.URL+"/")
@@ -174,6 +174,10 @@ func TestLessonScreenshots(t *testing.T) {
 		l.wait(`document.getElementById("lesson-verdict").hidden`)
 		l.pressUntil("p", "1 / 5")
 	}
+	l.click("presenter-toggle")
+	l.pressUntil(kb.PageDown, "3 / 5")
+	l.shot("presenter", 1920, 1080)
+	l.shot("presenter", 1280, 720)
 	if n := l.dialogs.Load(); n != 0 {
 		t.Errorf("the page opened %d dialogs", n)
 	}
