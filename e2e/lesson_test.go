@@ -492,3 +492,49 @@ func TestGradientHygiene(t *testing.T) {
 		}
 	}
 }
+
+// TestBuiltinLessons opens each built-in lesson from the Lessons menu and
+// walks every stop: each opens without a message, shows its caption, and
+// stands where its state says.
+func TestBuiltinLessons(t *testing.T) {
+	builtins, err := lesson.Builtins()
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := startServer(t, playgroundHandler(t))
+	l := newLessonTab(t, srv.URL+"/")
+	for _, b := range builtins {
+		l.openBuiltin(b.Name)
+		n := len(b.Lesson.Stops)
+		for i, stop := range b.Lesson.Stops {
+			l.waitStop(fmt.Sprintf("%d / %d", i+1, n))
+			if msg := l.js(`document.getElementById("lesson-msg").hidden ? "" : document.getElementById("lesson-msg").textContent`); msg != "" {
+				t.Errorf("%s stop %d: %s", b.Name, i+1, msg)
+			}
+			if got := l.js(`document.getElementById("lesson-caption-view").textContent`); stop.Caption != "" && got == "" {
+				t.Errorf("%s stop %d shows no caption", b.Name, i+1)
+			}
+			if q := stop.Question; q != nil && l.js(`document.getElementById("lesson-question").hidden`) != "false" {
+				t.Errorf("%s stop %d hides its question", b.Name, i+1)
+			}
+			// The share box follows the page once its link sync ran.
+			var at link.Position
+			for try := 0; try < 40; try++ {
+				st, err := link.Decode(l.js(`(h => h.slice(h.indexOf("#")))(document.getElementById("share-url").value)`))
+				if err == nil {
+					if at = st.Pos; at == stop.State.Pos {
+						break
+					}
+				}
+				time.Sleep(250 * time.Millisecond)
+			}
+			if at != stop.State.Pos {
+				t.Errorf("%s stop %d stands at %+v, want %+v", b.Name, i+1, at, stop.State.Pos)
+			}
+			l.press(kb.PageDown)
+		}
+	}
+	if e := pageError(l.tab); !strings.Contains(e, "shows no error") {
+		t.Error(e)
+	}
+}
