@@ -64,10 +64,12 @@ func newLessonView(sh *shell) *lessonView {
 	add(lv.root, head, add(u.el("div", "class", "lesson-body"), lv.caption, lv.predict.root), lv.msg, lv.tools.root)
 	sh.pv.bar.root.After(lv.root)
 	sh.bar.Prepend(lv.travel.menu())
-	sh.pv.onStop = func(d int) {
-		if lv.l != nil {
-			lv.goTo(lv.cur + d)
+	sh.pv.onStop = func(d int) bool {
+		if lv.l == nil {
+			return false
 		}
+		lv.goTo(lv.cur + d)
+		return true
 	}
 	onChange := sh.pv.onChange
 	sh.pv.onChange = func() {

@@ -40,8 +40,8 @@ type playground struct {
 	data     *train.Dataset
 	t0       float64 // when the current step was asked for (performance.now)
 	redraws  int
-	onChange func()          // after every redraw: the stepper moved or the step was recorded again
-	onStop   func(delta int) // the lesson's next (+1) or previous (-1) stop, from the keyboard
+	onChange func()               // after every redraw: the stepper moved or the step was recorded again
+	onStop   func(delta int) bool // the lesson's next (+1) or previous (-1) stop, from the keyboard; false without a lesson
 }
 
 // batchSize is the mini-batch of one recorded step: small enough that every
@@ -50,7 +50,7 @@ const batchSize = 4
 
 func newPlayground(p *page) (*playground, error) {
 	doc := p.doc
-	pv := &playground{p: p, doc: doc, selected: -1, dataset: "reg-plane", onChange: func() {}, onStop: func(int) {}}
+	pv := &playground{p: p, doc: doc, selected: -1, dataset: "reg-plane", onChange: func() {}, onStop: func(int) bool { return false }}
 	pv.root = doc.el("div", "class", "playground", "id", "playground")
 	pv.bar = newBarView(pv)
 	pv.editor = newEditorView(pv)
