@@ -170,6 +170,7 @@ func Record(m *nn.Model, b Batch, modes Modes, seed uint64) (*Recording, error) 
 	if b.X == nil || b.Y == nil {
 		return nil, errors.New("no mini-batch to record a step on")
 	}
+	b = b.shaped(m.Seq.Input())
 	if err := m.CheckBatch(b.X, b.Y); err != nil {
 		return nil, err
 	}
@@ -221,6 +222,17 @@ func Record(m *nn.Model, b Batch, modes Modes, seed uint64) (*Recording, error) 
 		r.ParamNodes[i] = int(in[2+i])
 	}
 	return r, nil
+}
+
+// shaped views the batch's inputs as [n, input...] when a row holds
+// exactly the model input's number of values (a dataset's 64 pixels for an
+// image model's [1 8 8]); otherwise it is returned as it is.
+func (b Batch) shaped(input tensor.Shape) Batch {
+	x := b.X
+	if len(x.Shape) == 2 && !x.Shape[1:].Equal(input) && x.Shape[1] == input.Size() {
+		b.X = &tensor.Tensor{Shape: append(tensor.Shape{x.Shape[0]}, input...), Data: x.Data}
+	}
+	return b
 }
 
 // MiniBatch takes the first n examples of a dataset given as rows x
