@@ -71,6 +71,7 @@ func (v *inspectorView) show(s *app.Stepper, i int) {
 	ranHere := n.Op != nil && s.Contribs(i) != nil
 	if ranHere {
 		v.body.AppendChild(v.card(s, i))
+		v.pv.img.window(v.body, s, i)
 	}
 	vg := doc.el("div", "class", "vg")
 	vcol, gcol := doc.el("div", "class", "vg-col"), doc.el("div", "class", "vg-col")
@@ -80,10 +81,10 @@ func (v *inspectorView) show(s *app.Stepper, i int) {
 	if val := s.Value(i); val == nil {
 		vcol.AppendChild(doc.txt("p", "not computed yet", "class", "hint"))
 	} else {
-		vcol.AppendChild(tensorEl(doc, val, "insp-value"))
+		vcol.AppendChild(v.pv.img.tensorEl(n, val, "insp-value"))
 	}
 	gcol.AppendChild(doc.txt("h3", "gradient"))
-	g := s.Grad(i)
+	g := v.pv.img.gradOf(s, i)
 	status := "not reached yet"
 	switch {
 	case st.Has(app.Skipped | app.Side):
@@ -101,17 +102,21 @@ func (v *inspectorView) show(s *app.Stepper, i int) {
 	case s.Position().Phase == autograd.PhaseForward:
 		status = "backward not started"
 	}
+	if g != nil && s.Grad(i) == nil {
+		status = "dL/dx, the saliency map: how the loss changes with each pixel (training needs no gradient for the input; TapeLab computes it for you)"
+	}
 	p := doc.txt("p", status, "class", "grad-status")
 	p.SetID("insp-grad-status")
 	gcol.AppendChild(p)
 	if g != nil {
-		gcol.AppendChild(tensorEl(doc, g, "insp-grad"))
+		gcol.AppendChild(v.pv.img.tensorEl(n, g, "insp-grad"))
 	}
 	if rs := s.Received(i); len(rs) > 0 {
 		v.body.AppendChild(v.received(rs))
 	}
 	if n.Op != nil && !ranHere {
 		v.body.AppendChild(v.card(s, i))
+		v.pv.img.window(v.body, s, i)
 	}
 }
 

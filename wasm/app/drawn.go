@@ -54,7 +54,7 @@ func (p *Playground) UseImage(ex int, pixels []float64) (Prediction, error) {
 		return Prediction{}, errors.New("no example " + strconv.Itoa(ex) + " in the mini-batch")
 	}
 	if len(pixels) != per {
-		return Prediction{}, errors.New("the image has " + strconv.Itoa(len(pixels)) + " values, the model input " + p.model.Seq.Input().String() + " needs " + strconv.Itoa(per))
+		return Prediction{}, errors.New("the image does not fit the model input " + p.model.Seq.Input().String())
 	}
 	x := b.X.Clone()
 	copy(x.Data[ex*per:], pixels)

@@ -2,7 +2,6 @@ package app
 
 import (
 	"math"
-	"strconv"
 
 	"tapelab/engine/autograd"
 	"tapelab/engine/tensor"
@@ -19,8 +18,8 @@ const (
 	ImageGap = 3.0
 	// ImageMaxCols is the most images a row holds before it wraps.
 	ImageMaxCols = 8
-	// imageMinCell and imageMaxCell bound a pixel's side.
-	imageMinCell, imageMaxCell = 2.0, 7.0
+	// imageMinCell is the smallest side of a pixel.
+	imageMinCell = 2.0
 )
 
 // IsImage reports whether a tensor of shape s is drawn as images.
@@ -32,8 +31,6 @@ type ImageGrid struct {
 	H, W int // a plane's pixels
 	// Offsets holds each plane's first element in the tensor's data.
 	Offsets []int
-	// Labels names each plane: "c0" … for channels, "o0·i0" … for kernels.
-	Labels     []string
 	Cols, Rows int     // the planes' arrangement
 	Cell       float64 // a pixel's side
 	Width      float64 // the grid's extent
@@ -43,8 +40,10 @@ type ImageGrid struct {
 // Grid arranges the planes of a tensor of shape s (IsImage): for a kernel
 // (kernel set: weights [O I kH kW]) every O×I plane, else the C channels of
 // example n (clamped to the batch). Each pixel is Cell wide, chosen so a
-// plane is about rowH tall, within [2, 7] px; rows wrap after ImageMaxCols
-// planes (a kernel grid puts one output channel per row when I > 1).
+// plane is about rowH tall; rows wrap after ImageMaxCols
+// planes (a kernel grid puts one output channel per row when I > 1). A
+// pixel's side is a whole number, at least 2 and at most rowH/3 (so that a
+// 1×1 or 2×2 plane stays small).
 func Grid(s tensor.Shape, n int, kernel bool, rowH float64) ImageGrid {
 	g := ImageGrid{H: s[2], W: s[3]}
 	plane := s[2] * s[3]
@@ -52,7 +51,6 @@ func Grid(s tensor.Shape, n int, kernel bool, rowH float64) ImageGrid {
 		for o := range s[0] {
 			for i := range s[1] {
 				g.Offsets = append(g.Offsets, (o*s[1]+i)*plane)
-				g.Labels = append(g.Labels, "o"+strconv.Itoa(o)+"·i"+strconv.Itoa(i))
 			}
 		}
 		g.Cols = s[1]
@@ -63,13 +61,12 @@ func Grid(s tensor.Shape, n int, kernel bool, rowH float64) ImageGrid {
 		n = max(0, min(n, s[0]-1))
 		for c := range s[1] {
 			g.Offsets = append(g.Offsets, (n*s[1]+c)*plane)
-			g.Labels = append(g.Labels, "c"+strconv.Itoa(c))
 		}
 		g.Cols = min(s[1], ImageMaxCols)
 	}
 	g.Cols = max(1, min(g.Cols, ImageMaxCols))
 	g.Rows = (len(g.Offsets) + g.Cols - 1) / g.Cols
-	g.Cell = math.Max(imageMinCell, math.Min(imageMaxCell, math.Floor(rowH/float64(g.H))))
+	g.Cell = math.Max(imageMinCell, math.Min(math.Floor(rowH/3), math.Floor(rowH/float64(g.H))))
 	pw, ph := g.Cell*float64(g.W), g.Cell*float64(g.H)
 	g.Width = float64(g.Cols)*pw + float64(g.Cols-1)*ImageGap
 	g.Height = float64(g.Rows)*ph + float64(g.Rows-1)*ImageGap

@@ -4,7 +4,6 @@ import (
 	"errors"
 
 	"tapelab/engine/autograd"
-	"tapelab/engine/op"
 	"tapelab/engine/tensor"
 )
 
@@ -18,24 +17,17 @@ func (p *Playground) InputGrad() (*tensor.Tensor, error) {
 	if p.model == nil {
 		return nil, errors.New("no model to differentiate")
 	}
-	m := p.model
-	b := p.batch.shaped(m.Seq.Input())
-	s := autograd.NewSession()
-	in := []op.Value{s.Leaf(b.X, "x", autograd.Input, true), s.Input(b.Y, "y")}
-	for i, ps := range m.Seq.Params() {
-		if ps.Buffer {
-			in = append(in, s.Buffer(m.Params[i], ps.Name))
-		} else {
-			in = append(in, s.Param(m.Params[i], ps.Name))
-		}
-	}
-	var mk marks
-	loss := stepProgram(m, p.modes, p.seed, &mk)(s, in)
-	var g autograd.Grads
-	if err := s.Backward(loss, &g); err != nil {
+	modes := p.modes
+	modes.Compiled = false
+	r, err := record(p.model, p.batch, modes, p.seed, true)
+	if err != nil {
 		return nil, err
 	}
-	dx := g.Of(int(in[0]))
+	var g autograd.Grads
+	if err := r.Tape.BackwardDense(r.Loss, tensor.Scalar(1), &g); err != nil {
+		return nil, err
+	}
+	dx := g.Of(0)
 	if dx == nil {
 		return nil, errors.New("the loss does not depend on the inputs")
 	}

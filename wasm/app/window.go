@@ -21,8 +21,8 @@ type WindowCard struct {
 	// pool's k×k); Row and Col the window's top-left corner in X, which
 	// padding may put outside the image.
 	K, L, Row, Col int
-	// Terms are the window's elements inside the image, channel by channel,
-	// row by row: the order the engine sums them in.
+	// Terms are the window's elements, channel by channel, row by row: the
+	// order the engine sums them in (it skips the padding).
 	Terms []WindowTerm
 	// Bias is b[o] (conv2d); Value is Y at the position, summed in the
 	// engine's order (bias first) so that it equals the engine's Y bit for
@@ -40,6 +40,9 @@ type WindowCard struct {
 // WindowTerm is one element of the window.
 type WindowTerm struct {
 	C, P, Q int // its channel and its offset in the window
+	// Pad marks a conv2d element on the zero padding, outside the image:
+	// it holds no numbers and adds nothing.
+	Pad     bool
 	XIndex  int // its index in X's data
 	X       float64
 	// For conv2d: WIndex is the kernel weight's index in W's data, W its
@@ -50,6 +53,12 @@ type WindowTerm struct {
 	// max_pool2d: dY at the argmax, 0 elsewhere); DW is what it sends to
 	// the weight (conv2d: dY·X). Both are 0 until dY is known.
 	DX, DW float64
+}
+
+// Field returns one of the term's numbers by position: 0 X, 1 W, 2 W·X,
+// 3 DX, 4 DW (the columns of the inspector's window tables).
+func (t WindowTerm) Field(k int) float64 {
+	return [5]float64{t.X, t.W, t.Product, t.DX, t.DW}[k]
 }
 
 // IsWindowOp reports whether node n's card can show one output position.
@@ -102,6 +111,7 @@ func (c *WindowCard) conv(x, w, b *tensor.Tensor, stride, pad int) {
 			for q := range c.L {
 				h, v := c.Row+p, c.Col+q
 				if h < 0 || h >= xs[2] || v < 0 || v >= xs[3] {
+					c.Terms = append(c.Terms, WindowTerm{C: ch, P: p, Q: q, Pad: true})
 					continue
 				}
 				t := WindowTerm{C: ch, P: p, Q: q, XIndex: ((c.At[0]*xs[1]+ch)*xs[2]+h)*xs[3] + v,
@@ -167,51 +177,23 @@ func (s *Stepper) DefaultWindow(i, ex int) int {
 	return best
 }
 
-// Equation says the position's forward sum with its numbers, e.g.
-// "Y[0,2,1,1] = b + Σ W·X = 0.1 + (0.5·0.2 + …) = 0.73" (conv2d, at most
-// nine terms written out) or "Y[0,1,0,2] = max(…) = 0.9" (max_pool2d).
+// Equation says the position's forward rule with its numbers, e.g.
+// "Y[0,2,1,1] = b + Σ W·X (9 terms) = 0.1 + 0.63 = 0.73" (conv2d; the
+// terms are the card's W·X table) or "Y[0,1,0,2] = max of the window =
+// 0.9 at X[0,1,0,5]" (max_pool2d).
 func (c WindowCard) Equation() string {
-	var b strings.Builder
-	b.WriteString("Y" + Index(c.At[:]) + " = ")
-	const most = 9
+	s := "Y" + Index(c.At[:]) + " = "
 	if c.Op == "conv2d" {
-		b.WriteString("b + Σ W·X = " + Num(c.Bias) + " + (")
-		for k, t := range c.Terms {
-			if k == most {
-				b.WriteString(" + … " + strconv.Itoa(len(c.Terms)-most) + " more")
-				break
+		n := 0
+		for _, t := range c.Terms {
+			if !t.Pad {
+				n++
 			}
-			if k > 0 {
-				b.WriteString(" + ")
-			}
-			b.WriteString(Num(t.W) + "·" + Num(t.X))
 		}
-		b.WriteString(")")
-	} else {
-		b.WriteString("max(")
-		for k, t := range c.Terms {
-			if k > 0 {
-				b.WriteString(", ")
-			}
-			b.WriteString(Num(t.X))
-		}
-		b.WriteString(")")
+		return s + "b + Σ W·X (" + strconv.Itoa(n) + " terms) = " + Num(c.Bias) + " + " + Num(c.Value-c.Bias) + " = " + Num(c.Value)
 	}
-	b.WriteString(" = " + Num(c.Value))
-	return b.String()
-}
-
-// Patch says where the window lies: "the 3×3 patch of X[0,c,1:4,2:5]"
-// (rows and columns as Python slices, clipped to the image).
-func (c WindowCard) Patch(xShape tensor.Shape) string {
-	r0, r1 := max(0, c.Row), min(xShape[2], c.Row+c.K)
-	c0, c1 := max(0, c.Col), min(xShape[3], c.Col+c.L)
-	ch := ":"
-	if c.Op == "max_pool2d" {
-		ch = strconv.Itoa(c.At[1])
-	}
-	return "the " + strconv.Itoa(c.K) + "×" + strconv.Itoa(c.L) + " window of X[" + strconv.Itoa(c.At[0]) + "," + ch + "," +
-		strconv.Itoa(r0) + ":" + strconv.Itoa(r1) + "," + strconv.Itoa(c0) + ":" + strconv.Itoa(c1) + "]"
+	t := c.Terms[c.Argmax]
+	return s + "max of the window = " + Num(c.Value) + " at X" + Index([]int{c.At[0], t.C, c.Row + t.P, c.Col + t.Q})
 }
 
 // Index writes a tensor index, e.g. "[0,2,1,1]".
