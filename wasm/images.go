@@ -101,12 +101,16 @@ func (iv *imageView) tensorEl(n app.NodeInfo, t *tensor.Tensor, id string) elem 
 	doc := iv.pv.doc
 	g := app.Grid(t.Shape, iv.example, app.IsKernel(n), 84)
 	st := newImageStrip(doc, "insp", 0, "", g, t.Shape, app.IsKernel(n), &iv.example)
+	st.norm = n.Kind == autograd.Input && id == "insp-grad"
 	st.show(t)
 	svg := add(doc.svg("svg", "class", "grid", "width", f1(app.StripX+app.StripLabelW+g.Width+1), "height", f1(g.Height+1), "role", "img"), st.g)
 	wrap := add(doc.el("div", "class", "tensor images", "id", id, "data-shape", t.Shape.String(), "data-values", tensorValues(t)), svg)
 	what := "example " + strconv.Itoa(min(iv.example, t.Shape[0]-1)+1) + ", one image per channel"
 	if app.IsKernel(n) {
 		what = "one tiny image per kernel"
+	}
+	if st.norm {
+		what += "; colours scaled so the largest |dL/dx|, " + app.Num(maxAbs(t.Data)) + ", is strong"
 	}
 	if app.IsWindowOp(n) && id == "insp-value" {
 		what += "; click a pixel to explain it below"

@@ -70,8 +70,8 @@ func (v *inspectorView) show(s *app.Stepper, i int) {
 	// While backward runs, the chain rule of the step just taken comes first.
 	ranHere := n.Op != nil && s.Contribs(i) != nil
 	if ranHere {
-		v.body.AppendChild(v.card(s, i))
 		v.pv.img.window(v.body, s, i)
+		v.body.AppendChild(v.card(s, i))
 	}
 	vg := doc.el("div", "class", "vg")
 	vcol, gcol := doc.el("div", "class", "vg-col"), doc.el("div", "class", "vg-col")
@@ -103,7 +103,7 @@ func (v *inspectorView) show(s *app.Stepper, i int) {
 		status = "backward not started"
 	}
 	if g != nil && s.Grad(i) == nil {
-		status = "dL/dx, the saliency map: how the loss changes with each pixel (training needs no gradient for the input; TapeLab computes it for you)"
+		status = "dL/dx, the saliency map (computed for you: training needs no input gradient)"
 	}
 	p := doc.txt("p", status, "class", "grad-status")
 	p.SetID("insp-grad-status")
@@ -115,8 +115,8 @@ func (v *inspectorView) show(s *app.Stepper, i int) {
 		v.body.AppendChild(v.received(rs))
 	}
 	if n.Op != nil && !ranHere {
-		v.body.AppendChild(v.card(s, i))
 		v.pv.img.window(v.body, s, i)
+		v.body.AppendChild(v.card(s, i))
 	}
 }
 

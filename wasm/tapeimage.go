@@ -3,9 +3,11 @@
 package main
 
 import (
+	"math"
 	"strconv"
 	"strings"
 
+	"tapelab/engine/autograd"
 	"tapelab/engine/tensor"
 	"tapelab/wasm/app"
 )
@@ -27,8 +29,9 @@ func (v *tapeView) rows(n app.NodeInfo, w float64) (val, grad tensorRow) {
 	if g, ok := app.NodeGrid(n, 0); ok {
 		vy, gy := app.ImageRows(g)
 		kernel := app.IsKernel(n)
-		return newImageStrip(doc, "val", vy, "v", g, n.Shape, kernel, &v.pv.img.example),
-			newImageStrip(doc, "grad", gy, "g", g, n.Shape, kernel, &v.pv.img.example)
+		gs := newImageStrip(doc, "grad", gy, "g", g, n.Shape, kernel, &v.pv.img.example)
+		gs.norm = n.Kind == autograd.Input // the saliency map
+		return newImageStrip(doc, "val", vy, "v", g, n.Shape, kernel, &v.pv.img.example), gs
 	}
 	size := n.Shape.Size()
 	vs := newStrip(doc, "val", app.ValueY, "v", size, app.StripW(w))
@@ -45,10 +48,13 @@ type imageStrip struct {
 	grid   app.ImageGrid
 	shape  tensor.Shape
 	kernel bool
-	ex     *int   // the selected example
+	ex     *int // the selected example
 	rowH   float64
-	cells  []elem // plane by plane, row by row
-	shown  bool
+	// norm scales the colours so that the largest magnitude is drawn
+	// strong: the saliency map's numbers are small on the shared scale.
+	norm  bool
+	cells []elem // plane by plane, row by row
+	shown bool
 }
 
 func newImageStrip(doc *document, class string, y float64, label string, g app.ImageGrid, shape tensor.Shape, kernel bool, ex *int) *imageStrip {
@@ -88,11 +94,15 @@ func (st *imageStrip) show(t *tensor.Tensor) {
 	}
 	g := st.at()
 	per := g.H * g.W
+	k := 1.0
+	if st.norm {
+		k = 2 / max(1e-300, maxAbs(t.Data))
+	}
 	vals := make([]string, 0, len(st.cells))
-	for k, off := range g.Offsets {
+	for p, off := range g.Offsets {
 		for j := range per {
 			x := t.Data[off+j]
-			st.cells[k*per+j].SetAttribute("fill", app.Colour(x))
+			st.cells[p*per+j].SetAttribute("fill", app.Colour(x*k))
 			vals = append(vals, app.Full(x))
 		}
 	}
@@ -101,4 +111,13 @@ func (st *imageStrip) show(t *tensor.Tensor) {
 		st.g.SetAttribute("visibility", "visible")
 		st.shown = true
 	}
+}
+
+// maxAbs is the largest magnitude in v.
+func maxAbs(v []float64) float64 {
+	m := 0.0
+	for _, x := range v {
+		m = max(m, math.Abs(x))
+	}
+	return m
 }

@@ -30,7 +30,7 @@ func IsImage(s tensor.Shape) bool { return len(s) == 4 && s[2] > 0 && s[3] > 0 }
 type ImageGrid struct {
 	H, W int // a plane's pixels
 	// Offsets holds each plane's first element in the tensor's data.
-	Offsets []int
+	Offsets    []int
 	Cols, Rows int     // the planes' arrangement
 	Cell       float64 // a pixel's side
 	Width      float64 // the grid's extent

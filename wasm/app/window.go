@@ -42,9 +42,9 @@ type WindowTerm struct {
 	C, P, Q int // its channel and its offset in the window
 	// Pad marks a conv2d element on the zero padding, outside the image:
 	// it holds no numbers and adds nothing.
-	Pad     bool
-	XIndex  int // its index in X's data
-	X       float64
+	Pad    bool
+	XIndex int // its index in X's data
+	X      float64
 	// For conv2d: WIndex is the kernel weight's index in W's data, W its
 	// value and Product W·X, the term of the sum.
 	WIndex     int
