@@ -33,8 +33,6 @@ func newDrawPad(iv *imageView) *drawPad {
 	h := doc.txt("h3", "Draw your own input", "id", "drawpad-title")
 	d.cv = newCanvas(doc, padSide, padSide, "id", "draw-canvas", "class", "draw-canvas",
 		"aria-label", "Drawing area: draw a digit or shape with the mouse, a pen or a finger")
-	d.cv.el.SetStyle("width", f1(padSide)+"px")
-	d.cv.el.SetStyle("height", f1(padSide)+"px")
 	d.examples = doc.el("select", "id", "example", "aria-label", "The example shown as images")
 	doc.listen(d.examples, "change", "choosing the example", func(event) {
 		if k, err := strconv.Atoi(d.examples.Value()); err == nil {

@@ -40,34 +40,23 @@ func (p *Playground) Predict(ex int) (Prediction, error) {
 }
 
 // UseImage makes pixels (one example's values, e.g. Ink.Pixels) example ex
-// of the mini-batch and records the step again with the current
-// parameters, so the tape steps on it. A classifier's target for it becomes
-// its own prediction (a drawing has no label), which is returned; a
-// regression model keeps the target and returns Class -1.
+// of a classifier's mini-batch and records the step again with the current
+// parameters, so the tape steps on it. Its target becomes its own
+// prediction (a drawing has no label), which is returned.
 func (p *Playground) UseImage(ex int, pixels []float64) (Prediction, error) {
-	if p.model == nil {
-		return Prediction{}, errors.New("no model to classify with")
-	}
-	b := p.batch.shaped(p.model.Seq.Input())
-	n, per := b.X.Shape[0], b.X.Shape[1:].Size()
-	if ex < 0 || ex >= n {
-		return Prediction{}, errors.New("no example " + strconv.Itoa(ex) + " in the mini-batch")
-	}
-	if len(pixels) != per {
-		return Prediction{}, errors.New("the image does not fit the model input " + p.model.Seq.Input().String())
+	b := p.batch
+	if p.model == nil || p.model.Loss != nn.CrossEntropy || ex < 0 || ex >= b.X.Shape[0] || len(pixels)*b.X.Shape[0] != len(b.X.Data) {
+		return Prediction{}, errors.New("the drawing does not fit the model: a classifier of images of " + strconv.Itoa(len(pixels)) + " pixels")
 	}
 	x := b.X.Clone()
-	copy(x.Data[ex*per:], pixels)
+	copy(x.Data[ex*len(pixels):], pixels)
 	nb := Batch{X: x, Y: b.Y.Clone()}
 	if err := p.record(nb); err != nil {
 		return Prediction{}, err
 	}
-	if p.model.Loss != nn.CrossEntropy {
-		return Prediction{Class: -1}, nil // a regression model: the target stays
-	}
 	pr, err := p.Predict(ex)
 	if err != nil {
-		return Prediction{}, err
+		return pr, err
 	}
 	nb.Y.Data[ex] = float64(pr.Class)
 	return pr, p.record(nb)

@@ -178,19 +178,13 @@ func (s *Stepper) DefaultWindow(i, ex int) int {
 }
 
 // Equation says the position's forward rule with its numbers, e.g.
-// "Y[0,2,1,1] = b + Σ W·X (9 terms) = 0.1 + 0.63 = 0.73" (conv2d; the
+// "Y[0,2,1,1] = b + Σ W·X = 0.1 + 0.63 = 0.73" (conv2d; the
 // terms are the card's W·X table) or "Y[0,1,0,2] = max of the window =
 // 0.9 at X[0,1,0,5]" (max_pool2d).
 func (c WindowCard) Equation() string {
 	s := "Y" + Index(c.At[:]) + " = "
 	if c.Op == "conv2d" {
-		n := 0
-		for _, t := range c.Terms {
-			if !t.Pad {
-				n++
-			}
-		}
-		return s + "b + Σ W·X (" + strconv.Itoa(n) + " terms) = " + Num(c.Bias) + " + " + Num(c.Value-c.Bias) + " = " + Num(c.Value)
+		return s + "b + Σ W·X = " + Num(c.Bias) + " + " + Num(c.Value-c.Bias) + " = " + Num(c.Value)
 	}
 	t := c.Terms[c.Argmax]
 	return s + "max of the window = " + Num(c.Value) + " at X" + Index([]int{c.At[0], t.C, c.Row + t.P, c.Col + t.Q})
