@@ -149,10 +149,14 @@ func TestImagesOnTheTape(t *testing.T) {
 				t.Errorf("the conv's gradient images: %v", err)
 			}
 			p.shot("images-conv-backward")
+			p.js(`document.querySelector('#insp-window figure[data-field="3"]').scrollIntoView()`)
+			p.shot("images-conv-card")
 
 			p.do("inspecting the max pool", chromedp.Click(chromedp.ID(nodeID(pool))))
 			p.waitFor(`document.getElementById("insp-window").dataset.op === "max_pool2d"`, "the pool's window card")
 			checkPoolCard(t, p, ref, pool)
+			p.js(`document.getElementById("insp-window").scrollIntoView()`)
+			p.shot("images-pool-card")
 
 			// The saliency map: the input's gradient image is dL/dx.
 			p.do("inspecting the input", chromedp.Click(chromedp.ID(nodeID(0))))

@@ -255,19 +255,24 @@ func TestWindowCardNeedsAWindowOp(t *testing.T) {
 	}
 }
 
-func TestDefaultWindowIsTheLargestGradient(t *testing.T) {
+func TestDefaultWindowIsTheLargestContribution(t *testing.T) {
 	p := cnnPlayground(t, 0)
 	s := p.Stepper()
-	i := nodeOf(t, p, "conv2d")
-	dy := s.Grad(i)
-	per := len(dy.Data) / dy.Shape[0]
-	k := s.DefaultWindow(i, 1)
-	if k < per || k >= 2*per {
-		t.Fatalf("position %d is not in example 1", k)
-	}
-	for j := per; j < 2*per; j++ {
-		if math.Abs(dy.Data[j]) > math.Abs(dy.Data[k]) {
-			t.Fatalf("|dY[%d]| = %v beats the chosen |dY[%d]| = %v", j, dy.Data[j], k, dy.Data[k])
+	for _, name := range []string{"conv2d", "max_pool2d"} {
+		i := nodeOf(t, p, name)
+		y, dy := s.Value(i), s.Grad(i)
+		per := len(y.Data) / y.Shape[0]
+		k := s.DefaultWindow(i, 1)
+		if k < per || k >= 2*per {
+			t.Fatalf("%s: position %d is not in example 1", name, k)
+		}
+		for j := per; j < 2*per; j++ {
+			if math.Abs(y.Data[j]*dy.Data[j]) > math.Abs(y.Data[k]*dy.Data[k]) {
+				t.Fatalf("%s: |Y·dY| at %d beats the chosen %d", name, j, k)
+			}
+		}
+		if y.Data[k] == 0 {
+			t.Errorf("%s: the chosen position holds 0", name)
 		}
 	}
 }

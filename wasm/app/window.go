@@ -155,23 +155,25 @@ func (c *WindowCard) pool(x *tensor.Tensor, k, stride int) {
 }
 
 // DefaultWindow is the output position the card shows for node i and
-// example ex: once the backward pass has reached the node, the position of
-// ex with the largest |dY| (where the gradient matters most), before that
-// the one with the largest |Y|; -1 when the value is not known.
+// example ex: the position of ex where |Y·dY| is largest once the backward
+// pass has reached the node (a large value that matters to the loss; for
+// max_pool2d, not a window of zeros), before that where |Y| is largest; -1
+// when the value is not known.
 func (s *Stepper) DefaultWindow(i, ex int) int {
-	t := s.Grad(i)
-	if t == nil {
-		t = s.Value(i)
-	}
-	if t == nil || len(t.Shape) != 4 {
+	y, dy := s.Value(i), s.Grad(i)
+	if y == nil || len(y.Shape) != 4 {
 		return -1
 	}
-	per := len(t.Data) / t.Shape[0]
-	ex = max(0, min(ex, t.Shape[0]-1))
-	best := ex * per
+	per := len(y.Data) / y.Shape[0]
+	ex = max(0, min(ex, y.Shape[0]-1))
+	best, top := ex*per, -1.0
 	for k := best; k < (ex+1)*per; k++ {
-		if math.Abs(t.Data[k]) > math.Abs(t.Data[best]) {
-			best = k
+		v := math.Abs(y.Data[k])
+		if dy != nil {
+			v *= math.Abs(dy.Data[k])
+		}
+		if v > top {
+			best, top = k, v
 		}
 	}
 	return best
