@@ -149,6 +149,10 @@ func TestImagesOnTheTape(t *testing.T) {
 				t.Errorf("the conv's gradient images: %v", err)
 			}
 			p.shot("images-conv-backward")
+			// A click on a pixel of the conv's value picks the position the card explains.
+			p.do("picking a pixel", chromedp.Click(chromedp.CSS(`#insp-value rect[data-k="10"]`)))
+			p.waitFor(`document.getElementById("insp-window").dataset.flat === "10"`, "the card at the clicked pixel")
+			checkConvCard(t, p, ref, conv)
 			p.js(`document.querySelector('#insp-window figure[data-field="3"]').scrollIntoView()`)
 			p.shot("images-conv-card")
 
@@ -170,10 +174,28 @@ func TestImagesOnTheTape(t *testing.T) {
 			}
 			p.shot("images-saliency")
 
+			// Choosing example 2 draws its images.
+			chooseExample(p, 1)
+			if err := sameNumbers(p.valuesOf(fmt.Sprintf(`#node-%d .strip.val`, conv)), example(s.Value(conv), 1)); err != nil {
+				t.Errorf("the conv's images of example 2: %v", err)
+			}
+			if err := sameNumbers(p.valuesOf(`#node-0 .strip.grad`), example(dx, 1)); err != nil {
+				t.Errorf("the saliency map of example 2: %v", err)
+			}
+			chooseExample(p, 0)
+
 			drawDigit(t, p, ref)
 			p.noPageError()
 		})
 	}
+}
+
+// chooseExample picks example k (from 0) as the one the images show.
+func chooseExample(p *pgTab, k int) {
+	p.t.Helper()
+	n := p.redraws()
+	p.js(fmt.Sprintf(`(e => { e.value = "%d"; e.dispatchEvent(new Event("change")); })(document.getElementById("example"))`, k))
+	p.waitFor(fmt.Sprintf(`+document.getElementById("playground").dataset.redraws > %d`, n), "a redraw for the example")
 }
 
 // valuesOf reads the data-values of the element sel matches.
