@@ -1,5 +1,26 @@
 #include "textflag.h"
 
+// LOADAB loads a(0,p) and a(1,p), each into both lanes of X4 and X5, and
+// b(p,0) b(p,1) into X6.
+#define LOADAB \
+	MOVSD    (SI), X4         \
+	UNPCKLPD X4, X4           \
+	MOVSD    (SI)(R12*1), X5  \
+	UNPCKLPD X5, X5           \
+	MOVSD    (DX), X6         \
+	MOVHPD   (DX)(R10*1), X6
+
+// MULADD01 adds the products for columns 0 and 1 into s00 s01 (X0) and
+// s10 s11 (X2), steps to p+1 and counts down CX (the caller's JNZ loops).
+#define MULADD01 \
+	MULPD X6, X4 \
+	ADDPD X4, X0 \
+	MULPD X6, X5 \
+	ADDPD X5, X2 \
+	ADDQ  R8, SI \
+	ADDQ  R9, DX \
+	DECQ  CX
+
 // func tiles(a *float64, ai, ap int, b *float64, bp, bj int, k int, c *float64, cn int, src *float64, sn int, tiles, w int, alpha, beta float64, acc bool)
 //
 // It computes tiles 2×w blocks of c stacked downwards, w being 4 or 2:
@@ -25,9 +46,14 @@ TEXT ·tiles(SB), NOSPLIT, $0-121
 	UNPCKLPD X12, X12
 	MOVSD    beta+112(FP), X13
 	UNPCKLPD X13, X13
-	LEAQ     (R10)(R10*2), R11 // 3·bj
-	TESTQ    R14, R14
-	JEQ      end
+	LEAQ     (R10)(R10*2), R11 // 3·bj (bj ≥ 8), or 0 when w is 2
+	CMPQ     w+96(FP), $4
+	JEQ      wide
+	XORQ     R11, R11
+
+wide:
+	TESTQ R14, R14
+	JEQ   end
 
 tile:
 	MOVQ  BX, SI
@@ -39,49 +65,27 @@ tile:
 	XORPD X3, X3 // s12 s13
 	TESTQ CX, CX
 	JEQ   store
-	CMPQ  w+96(FP), $4
-	JNE   loop2
+
+	CMPQ  R11, $0
+	JEQ   loop2
 
 loop4:
-	MOVSD    (SI), X4
-	UNPCKLPD X4, X4 // a(0,p) a(0,p)
-	MOVSD    (SI)(R12*1), X5
-	UNPCKLPD X5, X5 // a(1,p) a(1,p)
-	MOVSD    (DX), X6
-	MOVHPD   (DX)(R10*1), X6 // b(p,0) b(p,1)
-	MOVSD    (DX)(R10*2), X7
-	MOVHPD   (DX)(R11*1), X7 // b(p,2) b(p,3)
-	MOVAPD   X6, X8
-	MULPD    X4, X8
-	ADDPD    X8, X0
-	MOVAPD   X7, X9
-	MULPD    X4, X9
-	ADDPD    X9, X1
-	MULPD    X5, X6
-	ADDPD    X6, X2
-	MULPD    X5, X7
-	ADDPD    X7, X3
-	ADDQ     R8, SI
-	ADDQ     R9, DX
-	DECQ     CX
-	JNZ      loop4
-	JMP      store
+	LOADAB
+	MOVSD  (DX)(R10*2), X7
+	MOVHPD (DX)(R11*1), X7 // b(p,2) b(p,3)
+	MOVAPD X7, X9
+	MULPD  X4, X9
+	ADDPD  X9, X1
+	MULPD  X5, X7
+	ADDPD  X7, X3
+	MULADD01
+	JNZ    loop4
+	JMP    store
 
 loop2:
-	MOVSD    (SI), X4
-	UNPCKLPD X4, X4 // a(0,p) a(0,p)
-	MOVSD    (SI)(R12*1), X5
-	UNPCKLPD X5, X5 // a(1,p) a(1,p)
-	MOVSD    (DX), X6
-	MOVHPD   (DX)(R10*1), X6 // b(p,0) b(p,1)
-	MULPD    X6, X4
-	ADDPD    X4, X0
-	MULPD    X6, X5
-	ADDPD    X5, X2
-	ADDQ     R8, SI
-	ADDQ     R9, DX
-	DECQ     CX
-	JNZ      loop2
+	LOADAB
+	MULADD01
+	JNZ loop2
 
 store:
 	// Both widths finish s00 s01 and s10 s11 here; the third and fourth
@@ -100,8 +104,8 @@ store:
 put:
 	MOVUPD X0, (DI)
 	MOVUPD X2, (DI)(R13*1)
-	CMPQ   w+96(FP), $4
-	JNE    next
+	TESTQ  R11, R11
+	JEQ    next
 	MULPD  X12, X1
 	MULPD  X12, X3
 	CMPB   acc+120(FP), $0
