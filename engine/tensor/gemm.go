@@ -23,12 +23,7 @@ package tensor
 // multiply-add, so it computes the same bits as the Go kernels that run
 // everywhere else (BenchmarkGemm compares it with gonum).
 func Gemm(transA, transB bool, alpha float64, a, b *Tensor, beta float64, c *Tensor) {
-	m, n := c.Shape[0], c.Shape[1]
-	k := a.Shape[1]
-	if transA {
-		k = a.Shape[0]
-	}
-	g := gemm{m: m, n: n, k: k, alpha: alpha, beta: beta, a: a.Data, b: b.Data, c: c.Data, ta: transA, tb: transB}
+	g := newGemm(transA, transB, alpha, a, b, beta, c)
 	g.run()
 }
 
@@ -38,26 +33,17 @@ func Gemm(transA, transB bool, alpha float64, a, b *Tensor, beta float64, c *Ten
 // s + bias[j], which is bit for bit what filling every row of c with bias
 // and calling Gemm with alpha = beta = 1 gives. It allocates nothing.
 func GemmBias(transA, transB bool, a, b *Tensor, bias []float64, c *Tensor) {
-	m, n := c.Shape[0], c.Shape[1]
-	k := a.Shape[1]
-	if transA {
-		k = a.Shape[0]
-	}
-	g := gemm{m: m, n: n, k: k, alpha: 1, beta: 1, a: a.Data, b: b.Data, c: c.Data, bias: bias[:n], ta: transA, tb: transB}
+	g := newGemm(transA, transB, 1, a, b, 1, c)
+	g.bias = bias[:g.n]
 	g.run()
 }
 
 // Reference computes the same as Gemm with the plain triple loop, in the
 // order Gemm promises. It is the definition Gemm is tested against.
 func Reference(transA, transB bool, alpha float64, a, b *Tensor, beta float64, c *Tensor) {
-	m, n := c.Shape[0], c.Shape[1]
-	k := a.Shape[1]
-	if transA {
-		k = a.Shape[0]
-	}
-	g := gemm{m: m, n: n, k: k, alpha: alpha, beta: beta, a: a.Data, b: b.Data, c: c.Data, ta: transA, tb: transB}
-	for i := range m {
-		for j := range n {
+	g := newGemm(transA, transB, alpha, a, b, beta, c)
+	for i := range g.m {
+		for j := range g.n {
 			g.dot(i, j)
 		}
 	}
@@ -71,6 +57,15 @@ type gemm struct {
 	a, b, c     []float64
 	bias        []float64
 	ta, tb      bool
+}
+
+// newGemm reads the sizes of c = alpha·op(a)·op(b) + beta·c from the shapes.
+func newGemm(transA, transB bool, alpha float64, a, b *Tensor, beta float64, c *Tensor) gemm {
+	k := a.Shape[1]
+	if transA {
+		k = a.Shape[0]
+	}
+	return gemm{m: c.Shape[0], n: c.Shape[1], k: k, alpha: alpha, beta: beta, a: a.Data, b: b.Data, c: c.Data, ta: transA, tb: transB}
 }
 
 // src returns the w values starting at column j that the beta term of row
