@@ -87,7 +87,8 @@ func (v *barView) toggle(id, label, off, on string, set func(*app.Modes, bool)) 
 	return g
 }
 
-// update shows the current modes.
+// update shows the current modes and dataset, and in Program mode hides
+// what a program does not have.
 func (v *barView) update() {
 	m := v.pv.src().Modes()
 	for id, on := range map[string]bool{"exec": m.Compiled, "pass": m.Single, "mode": m.Eval} {
@@ -96,7 +97,13 @@ func (v *barView) update() {
 		t[1].SetAttribute("aria-pressed", strconv.FormatBool(on))
 	}
 	v.l2.SetChecked(m.L2 > 0)
-	v.dataset.SetValue(v.pv.dataset)
+	v.dataset.SetValue(v.pv.st.Dataset())
+	// A program has no dataset, no layers to put in eval mode and no
+	// weights to penalise.
+	on := v.pv.st.ProgramMode()
+	v.dataset.Closest("label").show(!on)
+	v.toggles["mode"][0].Closest(".seg").show(!on)
+	v.l2.Closest("label").show(!on)
 }
 
 // showPasses compares the dense and single-output passes of the step.
