@@ -250,7 +250,7 @@ func (f *forwardView) inspect(s *app.Stepper, i int) {
 		} else if n.Kind.String() == "const" {
 			what = "ṫ = 0: a constant does not move"
 		}
-		add(box, doc.txt("p", what, "class", "hint"), tensorEl(doc, tg, "insp-tangent"))
+		add(box, doc.txt("p", what, "class", "hint"), pv.insp.tensorEl(tg, "insp-tangent"))
 	}
 	pv.insp.body.Prepend(box)
 	if head := pv.insp.body.QuerySelector("#insp-node"); head.ok() {

@@ -38,8 +38,8 @@ func newStrip(doc *document, class string, y float64, label string, size int, w 
 	return st
 }
 
-// show draws t, or hides the strip when t is nil.
-func (st *strip) show(t *tensor.Tensor) {
+// show draws t on the scale sc, or hides the strip when t is nil.
+func (st *strip) show(t *tensor.Tensor, sc app.Scale) {
 	if t == nil {
 		if st.shown {
 			st.g.SetAttribute("visibility", "hidden")
@@ -51,7 +51,7 @@ func (st *strip) show(t *tensor.Tensor) {
 		st.num.SetTextContent(app.Num(t.Data[0]))
 	}
 	for k, c := range st.cells {
-		c.SetAttribute("fill", app.Colour(t.Data[st.idx[k]]))
+		c.SetAttribute("fill", sc.Colour(t.Data[st.idx[k]]))
 	}
 	if !st.shown {
 		st.g.SetAttribute("visibility", "visible")

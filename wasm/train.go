@@ -39,7 +39,7 @@ type trainView struct {
 func newTrainView(u *document, pv *playground, st *state.State) *trainView {
 	v := &trainView{u: u, pv: pv, st: st}
 	v.root = u.el("section", "id", "train-view", "class", "train-view", "aria-label", "Training", "hidden", "")
-	v.plot = newPlot(u, 360)
+	v.plot = newPlot(u, 360, pv.p.scale)
 	v.loss = newChart(u, 300, 110)
 	v.ctl = newTrainControls(v)
 	follow(st, u.report, v.changed)
