@@ -57,6 +57,7 @@ func newPlayground(p *page) (*playground, error) {
 	pv.stepper = newStepperView(pv)
 	pv.listing = newListingView(pv)
 	pv.prog = newProgramView(pv)
+	pv.bar.brand.After(pv.prog.modeSwitch()) // the Model/Program switch follows the heading
 	pv.notice = doc.el("p", "class", "notice", "id", "tape-notice", "hidden", "")
 	pv.tape.root.AppendChild(pv.notice)
 	pv.centre = add(doc.el("div", "class", "centre"), pv.tape.root, pv.listing.root)

@@ -64,7 +64,6 @@ func newProgramView(pv *playground) *programView {
 	doc.listen(p.text, "scroll", "program scroll", func(event) { p.syncScroll() })
 
 	add(p.root, head, edit, p.errLine, p.note, p.forward.build(p), p.gallery())
-	pv.bar.root.QuerySelector("h1").After(p.modeSwitch())
 	return p
 }
 

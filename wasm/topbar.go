@@ -17,6 +17,7 @@ import (
 type barView struct {
 	pv        *playground
 	root      elem
+	brand     elem // the page's heading
 	dataset   elem
 	toggles   map[string][2]elem
 	l2        elem
@@ -31,8 +32,8 @@ func newBarView(pv *playground) *barView {
 	doc := pv.doc
 	v := &barView{pv: pv, toggles: map[string][2]elem{}}
 	v.root = doc.el("header", "class", "top-bar")
-	title := doc.el("h1", "class", "brand")
-	title.SetTextContent("TapeLab")
+	v.brand = doc.el("h1", "class", "brand")
+	v.brand.SetTextContent("TapeLab")
 	lab := doc.el("label", "class", "dataset", "data-control", "dataset")
 	lab.AppendChild(doc.textNode("data "))
 	v.dataset = doc.el("select", "id", "dataset", "aria-label", "Dataset")
@@ -64,7 +65,7 @@ func newBarView(pv *playground) *barView {
 	modes.AppendChild(l2)
 	v.check = pv.doc.button("Gradient check", "Compare every parameter gradient with central finite differences", v.gradCheck, "id", "gradcheck")
 	v.result = doc.el("span", "class", "check-result mono", "id", "gradcheck-result", "role", "status")
-	add(v.root, title, lab, modes, v.check, v.result)
+	add(v.root, v.brand, lab, modes, v.check, v.result)
 	v.passes = doc.el("p", "class", "passes mono", "id", "passes")
 	v.root.AppendChild(v.passes)
 	return v
