@@ -33,9 +33,8 @@ func newTestPlayground(t *testing.T, m Modes) *Playground {
 	return p
 }
 
-// oneShot returns the engine's one-shot gradients of the recorded step's
-// loss for every node, from a fresh recording on an eager session.
-func oneShot(t *testing.T, p *Playground) *autograd.Grads {
+// eagerRecording records p's step again, on an eager session.
+func eagerRecording(t *testing.T, p *Playground) *Recording {
 	t.Helper()
 	modes := p.Modes()
 	modes.Compiled = false
@@ -43,6 +42,14 @@ func oneShot(t *testing.T, p *Playground) *autograd.Grads {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return r
+}
+
+// oneShot returns the engine's one-shot gradients of the recorded step's
+// loss for every node, from a fresh recording on an eager session.
+func oneShot(t *testing.T, p *Playground) *autograd.Grads {
+	t.Helper()
+	r := eagerRecording(t, p)
 	var g autograd.Grads
 	if err := r.Tape.BackwardDense(r.Loss, tensor.Scalar(1), &g); err != nil {
 		t.Fatal(err)
