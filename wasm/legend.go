@@ -5,7 +5,7 @@ package main
 import "tapelab/wasm/app"
 
 // legend draws the colour scale shared by values and gradients.
-func legend(doc *document, sc app.Scale) elem {
+func legend(doc *document, sc *app.Scale) elem {
 	l := doc.el("div", "class", "legend", "aria-label", "Colour scale: blue is negative, white zero, orange positive")
 	add(l, doc.txt("span", "scale", "class", "legend-title"))
 	for _, t := range app.LegendTicks() {

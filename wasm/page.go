@@ -14,9 +14,9 @@ import (
 // page is the document the views render into, with the page-wide error box.
 type page struct {
 	doc    *document
-	app    elem      // #app, which the views fill
-	errBox elem      // #error, shared with the loader
-	scale  app.Scale // the value scale, in the palette's colours
+	app    elem       // #app, which the views fill
+	errBox elem       // #error, shared with the loader
+	scale  *app.Scale // the value scale, in the palette's colours
 }
 
 // newPage finds the elements of static/index.html that the views need.

@@ -39,7 +39,7 @@ func newStrip(doc *document, class string, y float64, label string, size int, w 
 }
 
 // show draws t on the scale sc, or hides the strip when t is nil.
-func (st *strip) show(t *tensor.Tensor, sc app.Scale) {
+func (st *strip) show(t *tensor.Tensor, sc *app.Scale) {
 	if t == nil {
 		if st.shown {
 			st.g.SetAttribute("visibility", "hidden")

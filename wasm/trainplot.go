@@ -23,11 +23,11 @@ const (
 // scaleLUT holds the page's value scale as RGB bytes at every lutStep,
 // so that the heatmap uses exactly the page's one colour scale.
 type scaleLUT struct {
-	sc  app.Scale
+	sc  *app.Scale
 	rgb [][3]byte
 }
 
-func newScaleLUT(sc app.Scale) scaleLUT {
+func newScaleLUT(sc *app.Scale) scaleLUT {
 	n := int(math.Round((lutHi-lutLo)/lutStep)) + 1
 	l := scaleLUT{sc: sc, rgb: make([][3]byte, n)}
 	for i := range l.rgb {
@@ -55,7 +55,7 @@ type plot struct {
 	bounds trainer.Bounds
 }
 
-func newPlot(u *document, size int, sc app.Scale) *plot {
+func newPlot(u *document, size int, sc *app.Scale) *plot {
 	return &plot{u: u, lut: newScaleLUT(sc), size: float64(size), field: newPixels(u, fieldCells),
 		canvas: newCanvas(u, float64(size), float64(size), "id", "train-field", "role", "img",
 			"aria-label", "The model's output over the input plane with the data points; click to add a point")}

@@ -326,7 +326,7 @@ func paletteColours(t *testing.T) [6]string {
 }
 
 // paletteScale is the scale the page reads from the stylesheet.
-func paletteScale(t *testing.T) Scale {
+func paletteScale(t *testing.T) *Scale {
 	t.Helper()
 	s, err := NewScale(paletteColours(t))
 	if err != nil {

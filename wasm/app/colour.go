@@ -26,13 +26,13 @@ var ScaleProperties = [6]string{"--scale-neg", "--scale-zero", "--scale-pos", "-
 // NewScale returns the scale of the colours ("#rrggbb") of
 // ScaleProperties, in its order; a colour that is not "#rrggbb" is an
 // error naming its property.
-func NewScale(colours [6]string) (Scale, error) {
-	var s Scale
+func NewScale(colours [6]string) (*Scale, error) {
+	s := new(Scale)
 	var rgb [6][3]float64
 	for i, c := range colours {
 		v, ok := parseHex(c)
 		if !ok {
-			return Scale{}, errors.New("the palette's " + ScaleProperties[i] + " is " + quote(c) + ", not a colour #rrggbb")
+			return nil, errors.New("the palette's " + ScaleProperties[i] + " is " + quote(c) + ", not a colour #rrggbb")
 		}
 		rgb[i] = v
 	}
@@ -87,7 +87,7 @@ func strength(v float64) float64 {
 
 // RGB returns the colour of v on the scale; NaN has the palette's NaN
 // colour.
-func (s Scale) RGB(v float64) [3]byte {
+func (s *Scale) RGB(v float64) [3]byte {
 	t := strength(v)
 	end := s.pos
 	if t < 0 {
@@ -104,7 +104,7 @@ func (s Scale) RGB(v float64) [3]byte {
 }
 
 // Colour returns the CSS colour ("#rrggbb") of v on the scale, as RGB.
-func (s Scale) Colour(v float64) string {
+func (s *Scale) Colour(v float64) string {
 	const hex = "0123456789abcdef"
 	b := []byte{'#', 0, 0, 0, 0, 0, 0}
 	for i, c := range s.RGB(v) {
@@ -115,7 +115,7 @@ func (s Scale) Colour(v float64) string {
 
 // InkOn returns the text colour readable on Colour(v): the strong ink on
 // strong colours, the pale one on pale colours.
-func (s Scale) InkOn(v float64) string {
+func (s *Scale) InkOn(v float64) string {
 	if math.Abs(strength(v)) > 0.7 {
 		return s.strong
 	}
