@@ -5,7 +5,6 @@ import (
 
 	"tapelab/engine/spec"
 	"tapelab/engine/tensor"
-	"tapelab/engine/train"
 	"tapelab/wasm/app"
 	"tapelab/wasm/link"
 )
@@ -20,12 +19,12 @@ import (
 // stands.
 func (s *State) Replace(st *link.State) error {
 	m := st.Model
-	if st.Program != "" {
-		m = link.Default().Model // the model side stays the default
-	}
-	t := TrainingSettings{Dataset: m.Dataset.Name, Data: m.Dataset, Optimizer: m.Optimizer, Batch: m.BatchSize}
-	if t.Dataset == "" {
-		t.Dataset, t.Data = link.DefaultDataset, train.DefaultData(link.DefaultDataset)
+	t := DefaultTraining(link.DefaultDataset) // a program's: the model side stays the default
+	if st.Program == "" {
+		t.Optimizer, t.Batch = m.Optimizer, m.BatchSize
+		if m.Dataset.Name != "" {
+			t.Dataset, t.Data = m.Dataset.Name, m.Dataset
+		}
 	}
 	if st.Points != nil {
 		t.Dataset = PointsDataset
@@ -93,16 +92,17 @@ func batchOf(p *link.Points, m *spec.Model) (app.Batch, error) {
 // those a link or a training step gave the step in the stepping view,
 // with its batch) and the position.
 func (s *State) Link() *link.State {
+	st := &link.State{View: s.view, Flags: s.Flags()}
 	if s.programOn {
 		pg := s.program
-		st := &link.State{Program: pg.Text(), Modes: pg.Modes(), View: link.ViewStep, Flags: s.Flags()}
+		st.Program, st.Modes = pg.Text(), pg.Modes()
 		if stp := pg.Stepper(); stp != nil && pg.Recorded() {
 			st.Pos = link.PositionOf(stp)
 		}
 		return st
 	}
 	pg := s.model
-	st := &link.State{Modes: pg.Modes(), View: s.view, Flags: s.Flags()}
+	st.Modes = pg.Modes()
 	m := s.SpecModel()
 	if s.training.Dataset == PointsDataset {
 		st.Points = s.points
