@@ -31,10 +31,16 @@ type trainView struct {
 	sess *trainer.Session
 	doc  app.Doc // the model the session trains
 
-	running  bool
-	rate     float64 // steps per second, smoothed
-	lastDraw float64
+	running     bool
+	rate        float64 // steps per second, smoothed
+	lastDraw    float64
+	live        bool    // the state reads the weights from the session
+	lastTrained float64 // when the state was last told the weights moved (ms)
 }
+
+// trainedEvery is how often, in ms, a running training tells the state
+// that its weights moved (the link follows at most every second).
+const trainedEvery = 500
 
 func newTrainView(u *document, pv *playground, st *state.State) *trainView {
 	v := &trainView{u: u, pv: pv, st: st}
@@ -115,7 +121,11 @@ func (v *trainView) reset(keep bool) {
 func (v *trainView) build(params map[string]*tensor.Tensor) {
 	v.doc = v.pv.model().Doc()
 	v.sess = nil
-	v.st.SetTrained(v.doc, params)
+	v.live = false
+	v.st.SetTrained(v.doc, nil)
+	if len(params) > 0 {
+		v.st.SetTrained(v.doc, func() map[string]*tensor.Tensor { return params })
+	}
 	if err := v.pv.model().Err(); err != nil {
 		v.message("The model has an error (see the layer marked ⚠); fix it to train.")
 		v.render()
@@ -276,8 +286,11 @@ func (v *trainView) render() {
 		v.root.SetAttribute("data-steps", "0")
 		return
 	}
-	if s.Steps() > 0 {
-		v.st.SetTrained(v.doc, s.Params()) // a link of the training view carries them
+	if s.Steps() > 0 && (!v.live || !v.running || v.lastDraw-v.lastTrained > trainedEvery) {
+		// A link of the training view carries the weights the session
+		// reached; the state reads them when a link is made.
+		v.live, v.lastTrained = true, v.lastDraw
+		v.st.SetTrained(v.doc, s.Params)
 	}
 	if err := v.plot.draw(s); err != nil {
 		v.message(err.Error())

@@ -73,7 +73,7 @@ func (s *State) replaceModel(m *spec.Model, st *link.State) error {
 	if len(m.Params) > 0 || st.Batch != nil {
 		s.custom, s.customBatch = s.model.Model(), st.Batch != nil
 	}
-	s.trainDoc, s.trained = doc, m.Params
+	s.trainDoc, s.trained = doc, weights(m.Params)
 	return errors.Join(errs...)
 }
 
@@ -108,7 +108,7 @@ func (s *State) Link() *link.State {
 		st.Points = s.points
 	}
 	if s.view == link.ViewTrain && s.trained != nil && s.trainDoc.Equal(pg.Doc()) {
-		m.Params = s.trained
+		m.Params = s.trained()
 	}
 	if s.view == link.ViewStep && s.custom != nil && pg.Model() == s.custom {
 		m.Params = pg.Model().StateDict()

@@ -89,8 +89,8 @@ type State struct {
 	customBatch bool
 	selected    int // the node pinned in the inspector, or -1
 
-	trainDoc app.Doc                   // the model trained weights belong to
-	trained  map[string]*tensor.Tensor // the weights the training view starts from or reached (nil: seeded)
+	trainDoc app.Doc                          // the model trained weights belong to
+	trained  func() map[string]*tensor.Tensor // the weights the training view starts from or reached (nil: seeded)
 	relay    *broadcast.Relay[Change]
 }
 
@@ -172,13 +172,28 @@ func (s *State) SetPoints(p *link.Points) {
 
 // Trained returns the weights the training view starts from or reached,
 // with the model they belong to (nil weights: seeded).
-func (s *State) Trained() (app.Doc, map[string]*tensor.Tensor) { return s.trainDoc, s.trained }
+func (s *State) Trained() (app.Doc, map[string]*tensor.Tensor) {
+	if s.trained == nil {
+		return s.trainDoc, nil
+	}
+	return s.trainDoc, s.trained()
+}
 
-// SetTrained records the weights the training reached on model doc (nil:
-// seeded). The caller must not change them afterwards.
-func (s *State) SetTrained(doc app.Doc, w map[string]*tensor.Tensor) {
+// SetTrained records where the weights the training reached on model doc
+// are read from when they are needed (a running session's Params; nil:
+// seeded), and announces that they moved. The weights w gives must not be
+// changed by the caller.
+func (s *State) SetTrained(doc app.Doc, w func() map[string]*tensor.Tensor) {
 	s.trainDoc, s.trained = doc, w
 	s.changed(Trained)
+}
+
+// weights returns a function giving w (nil when w is empty).
+func weights(w map[string]*tensor.Tensor) func() map[string]*tensor.Tensor {
+	if len(w) == 0 {
+		return nil
+	}
+	return func() map[string]*tensor.Tensor { return w }
 }
 
 // Into writes the settings into the model document m: its dataset (the
