@@ -180,6 +180,17 @@ func (s *State) Inspect(doc app.Doc, params map[string]*tensor.Tensor, b app.Bat
 	return nil
 }
 
+// UseImage makes pixels (a drawing) example ex of the step's batch, with
+// the model's prediction as its target, and records the step again (see
+// app.Playground.UseImage).
+func (s *State) UseImage(ex int, pixels []float64) (app.Prediction, error) {
+	pr, err := s.model.UseImage(ex, pixels)
+	if err == nil {
+		s.recorded(0)
+	}
+	return pr, err
+}
+
 // OpenIR opens an IR document in place of the model's step (see
 // app.Playground.OpenIR); when it is refused the step stays.
 func (s *State) OpenIR(data []byte) error {
