@@ -62,11 +62,8 @@ func setIn(list []string, s string, on bool) []string {
 	return out
 }
 
-// setFlags changes the classroom flags and shows them.
-func (sh *shell) setFlags(f link.Flags) {
-	sh.st.SetFlags(f)
-	sh.applyFlags()
-}
+// setFlags changes the classroom flags (the state's change shows them).
+func (sh *shell) setFlags(f link.Flags) { sh.st.SetFlags(f) }
 
 // applyFlags shows the classroom flags: classes on <html> for embed and
 // presenter mode, hidden and inert (locked) regions, the explain panel.

@@ -58,8 +58,8 @@ func newDrawPad(iv *imageView) *drawPad {
 // classify single-channel square images.
 func (d *drawPad) image() int {
 	pv := d.iv.pv
-	m := pv.pg.Model()
-	if pv.prog.on || m == nil || m.Loss != nn.CrossEntropy {
+	m := pv.model().Model()
+	if pv.prog.on() || m == nil || m.Loss != nn.CrossEntropy {
 		return 0
 	}
 	in := m.Seq.Input()
@@ -72,7 +72,7 @@ func (d *drawPad) image() int {
 // update shows the pad for image classifiers, with the example buttons.
 func (d *drawPad) update() {
 	d.root.show(d.image() > 0)
-	b := d.iv.pv.pg.Batch()
+	b := d.iv.pv.model().Batch()
 	if d.image() == 0 || b.X == nil {
 		return
 	}
@@ -120,13 +120,11 @@ func (d *drawPad) lift() {
 		return
 	}
 	pv := d.iv.pv
-	pv.stepper.pause()
-	pr, err := pv.pg.UseImage(d.iv.example, d.ink.Pixels(side))
+	pr, err := pv.st.UseImage(d.iv.example, d.ink.Pixels(side))
 	if err != nil {
 		d.result.SetTextContent("The drawing could not be used: " + err.Error())
 		return
 	}
-	pv.rebuilt()
 	d.result.SetTextContent("Predicted: class " + strconv.Itoa(pr.Class) + " (" + strconv.Itoa(int(pr.Prob*100+0.5)) +
 		"%). It is now the example shown, its target the prediction: step the tape on it.")
 	d.result.SetAttribute("data-class", strconv.Itoa(pr.Class))

@@ -45,7 +45,7 @@ func (v *editorView) forget() { v.local = map[int]string{} }
 // render redraws the editor from the playground's document.
 func (v *editorView) render() {
 	doc := v.pv.doc
-	pg := v.pv.pg
+	pg := v.pv.model()
 	focused := activeID(doc)
 	v.list.clear()
 	d := pg.Doc()
@@ -142,7 +142,7 @@ func (v *editorView) fieldEl(i int, l nn.Layer, f app.Field) elem {
 			return
 		}
 		delete(v.local, i)
-		d, err := v.pv.pg.Doc().Replace(i, nl)
+		d, err := v.pv.model().Doc().Replace(i, nl)
 		if err == nil {
 			v.pv.edit(d)
 		}
@@ -166,7 +166,7 @@ func (v *editorView) addRow(n int) elem {
 			v.pv.p.showError(err.Error())
 			return
 		}
-		d := v.pv.pg.Doc()
+		d := v.pv.model().Doc()
 		v.forget()
 		v.pv.edit(d.Insert(max(len(d.Layers)-1, 0), l))
 	}, "id", "add-layer"))
@@ -174,7 +174,7 @@ func (v *editorView) addRow(n int) elem {
 }
 
 func (v *editorView) move(i, j int) {
-	d, err := v.pv.pg.Doc().Move(i, j)
+	d, err := v.pv.model().Doc().Move(i, j)
 	if err == nil {
 		v.forget()
 		v.pv.edit(d)
@@ -182,7 +182,7 @@ func (v *editorView) move(i, j int) {
 }
 
 func (v *editorView) remove(i int) {
-	d, err := v.pv.pg.Doc().Remove(i)
+	d, err := v.pv.model().Doc().Remove(i)
 	if err == nil {
 		v.forget()
 		v.pv.edit(d)

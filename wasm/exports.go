@@ -57,9 +57,9 @@ func (sh *shell) download(kind, name, mime string) {
 
 // current is the model on screen with its current parameters.
 func (sh *shell) current() (*spec.Model, *nn.Model, error) {
-	sm := sh.state().Model
-	if sh.st.View() != link.ViewTrain && sh.pv.pg.Model() != nil && sh.pv.pg.Err() == nil {
-		sm.Params = sh.pv.pg.Model().StateDict()
+	sm := sh.st.Link().Model
+	if sh.st.View() != link.ViewTrain && sh.pv.model().Model() != nil && sh.pv.model().Err() == nil {
+		sm.Params = sh.pv.model().Model().StateDict()
 	}
 	m, err := sm.Build()
 	return sm, m, err
@@ -100,7 +100,7 @@ func (sh *shell) export(kind string) (string, error) {
 		b.WriteString("\n}\n")
 		return b.String(), nil
 	case "ir":
-		g, err := ir.FromModel(m, sh.pv.pg.Batch().X.Shape[0], nn.Train, 1, true)
+		g, err := ir.FromModel(m, sh.pv.model().Batch().X.Shape[0], nn.Train, 1, true)
 		if err != nil {
 			return "", err
 		}

@@ -41,7 +41,7 @@ func newHygieneView(pv *playground) *hygieneView {
 	doc := pv.doc
 	h := &hygieneView{pv: pv, shown: -1}
 	h.zero = doc.el("input", "type", "checkbox", "id", "zero-grad", "checked", "")
-	doc.listen(h.zero, "change", "zero gradients", func(event) { pv.onChange() })
+	doc.listen(h.zero, "change", "zero gradients", func(event) { pv.st.SetAccumulate(!h.zero.Checked()) })
 	h.again = doc.button("↻ backward again", "Run the whole step again, forward and backward: without zeroing, its gradients add to .grad", h.runAgain, "id", "backward-again")
 	h.root = doc.el("section", "class", "grads", "id", "grads", "aria-labelledby", "grads-title")
 	h.said = doc.el("p", "class", "hint", "id", "grads-said")
@@ -54,11 +54,15 @@ func newHygieneView(pv *playground) *hygieneView {
 	return h
 }
 
-// zeroing reports whether the gradients are zeroed before each backward pass.
-func (h *hygieneView) zeroing() bool { return h.zero.Checked() }
+// zeroing reports whether the gradients are zeroed before each backward
+// pass: the state's accumulate flag is its opposite.
+func (h *hygieneView) zeroing() bool { return !h.pv.st.Accumulate() }
 
-// setZeroing sets the switch (a link's accumulate flag is its opposite).
-func (h *hygieneView) setZeroing(on bool) { h.zero.SetChecked(on) }
+// showSwitch sets the switch from the state and says what .grad holds.
+func (h *hygieneView) showSwitch() {
+	h.zero.SetChecked(h.zeroing())
+	h.render()
+}
 
 // update follows the stepper: a new tape starts .grad afresh, and each
 // arrival at the end of a backward pass that began since the last one

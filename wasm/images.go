@@ -42,7 +42,7 @@ func (iv *imageView) rebuilt() {
 // inputNode returns the model's input node when it is an image (model
 // mode), else -1.
 func (iv *imageView) inputNode(s *app.Stepper) int {
-	if iv.pv.prog.on {
+	if iv.pv.prog.on() {
 		return -1
 	}
 	for _, n := range s.Nodes() {
@@ -79,8 +79,8 @@ func (iv *imageView) gradOf(s *app.Stepper, i int) *tensor.Tensor {
 			return nil
 		}
 	}
-	if rec := iv.pv.pg.Recording(); iv.salFor != rec {
-		g, err := iv.pv.pg.InputGrad()
+	if rec := iv.pv.model().Recording(); iv.salFor != rec {
+		g, err := iv.pv.model().InputGrad()
 		if err != nil {
 			iv.pv.p.showError("the saliency map: " + err.Error())
 			return nil
@@ -96,11 +96,11 @@ func (iv *imageView) gradOf(s *app.Stepper, i int) *tensor.Tensor {
 // conv2d's or max_pool2d's value picks the position its card explains.
 func (iv *imageView) tensorEl(n app.NodeInfo, t *tensor.Tensor, id string) elem {
 	if !app.IsImage(t.Shape) {
-		return tensorEl(iv.pv.doc, t, id)
+		return iv.pv.insp.tensorEl(t, id)
 	}
 	doc := iv.pv.doc
 	g := app.Grid(t.Shape, iv.example, app.IsKernel(n), 84)
-	st := newImageStrip(doc, "insp", 0, "", g, t.Shape, app.IsKernel(n), &iv.example)
+	st := newImageStrip(doc, iv.pv.p.scale, "insp", 0, "", g, t.Shape, app.IsKernel(n), &iv.example)
 	st.norm = n.Kind == autograd.Input && id == "insp-grad"
 	st.show(t)
 	svg := add(doc.svg("svg", "class", "grid", "width", f1(app.StripX+app.StripLabelW+g.Width+1), "height", f1(g.Height+1), "role", "img"), st.g)
@@ -204,8 +204,8 @@ func (iv *imageView) patch(c app.WindowCard, title string, field int) elem {
 		if !t.Pad {
 			v := t.Field(field)
 			td = doc.txt("td", app.Num(v), "data-v", app.Full(v), "data-term", strconv.Itoa(k))
-			td.SetStyle("background", app.Colour(v))
-			td.SetStyle("color", app.InkOn(v))
+			td.SetStyle("background", iv.pv.p.scale.Colour(v))
+			td.SetStyle("color", iv.pv.p.scale.InkOn(v))
 		}
 		if k == c.Argmax {
 			td.AddClass("argmax")

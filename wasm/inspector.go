@@ -213,7 +213,8 @@ func (v *inspectorView) card(s *app.Stepper, i int) elem {
 
 // tensorEl shows t as a table of numbers (small tensors) or a colour grid
 // (larger ones), each cell carrying its full-precision value.
-func tensorEl(doc *document, t *tensor.Tensor, id string) elem {
+func (v *inspectorView) tensorEl(t *tensor.Tensor, id string) elem {
+	doc, sc := v.pv.doc, v.pv.p.scale
 	full := make([]string, len(t.Data))
 	for k, x := range t.Data {
 		full[k] = app.Full(x)
@@ -228,8 +229,8 @@ func tensorEl(doc *document, t *tensor.Tensor, id string) elem {
 			for _, s := range r {
 				x := t.Data[k]
 				td := doc.el("td", "title", full[k])
-				td.SetStyle("background", app.Colour(x))
-				td.SetStyle("color", app.InkOn(x))
+				td.SetStyle("background", sc.Colour(x))
+				td.SetStyle("color", sc.InkOn(x))
 				td.SetTextContent(s)
 				tr.AppendChild(td)
 				k++
@@ -251,7 +252,7 @@ func tensorEl(doc *document, t *tensor.Tensor, id string) elem {
 	for y, r := range ri {
 		for x, c := range ci {
 			k := r*ncols + c
-			rect := doc.svg("rect", "x", f1(float64(x)*cell), "y", f1(float64(y)*cell), "width", f1(cell), "height", f1(cell), "fill", app.Colour(t.Data[k]))
+			rect := doc.svg("rect", "x", f1(float64(x)*cell), "y", f1(float64(y)*cell), "width", f1(cell), "height", f1(cell), "fill", sc.Colour(t.Data[k]))
 			tt := doc.svg("title")
 			tt.SetTextContent(full[k])
 			rect.AppendChild(tt)

@@ -90,7 +90,7 @@ func (a *authorTools) render() {
 	q := stop.Question
 	a.ask.SetChecked(q != nil)
 	if q == nil {
-		sel := lv.sh.pv.selected
+		sel := lv.sh.st.Selected()
 		if stop.Select != nil {
 			sel = *stop.Select
 		}
@@ -144,13 +144,13 @@ func (a *authorTools) addStop() {
 		lv.showError(errors.New("a lesson has at most " + itoa(lesson.MaxStops) + " stops"))
 		return
 	}
-	st, err := cloneState(lv.sh.state())
+	st, err := cloneState(lv.sh.st.Link())
 	if err != nil {
 		lv.showError(err)
 		return
 	}
 	stop := lesson.Stop{State: st}
-	if sel := lv.sh.pv.selected; sel >= 0 {
+	if sel := lv.sh.st.Selected(); sel >= 0 {
 		stop.Select = &sel
 	}
 	at := 0
@@ -160,7 +160,7 @@ func (a *authorTools) addStop() {
 	l.Stops = append(l.Stops[:at], append([]lesson.Stop{stop}, l.Stops[at:]...)...)
 	lv.cur = at
 	lv.stepAt = lv.sh.pv.src().Stepper()
-	lv.home, _ = link.Encode(lv.sh.state())
+	lv.home, _ = link.Encode(lv.sh.st.Link())
 	lv.away = false
 	lv.showError(nil)
 	lv.render()

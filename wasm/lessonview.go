@@ -10,6 +10,7 @@ import (
 	"tapelab/wasm/app"
 	"tapelab/wasm/lesson"
 	"tapelab/wasm/link"
+	"tapelab/wasm/state"
 )
 
 // lessonView is the page's side of a lesson (wasm/lesson): while one is
@@ -71,21 +72,11 @@ func newLessonView(sh *shell) *lessonView {
 		lv.goTo(lv.cur + d)
 		return true
 	}
-	onChange := sh.pv.onChange
-	sh.pv.onChange = func() {
-		onChange()
+	follow(sh.st, u.report, func(state.Change) {
 		if lv.l != nil {
 			lv.watch.changed()
 		}
-	}
-	changes := sh.st.Listen(1)
-	go func() {
-		for range changes.Ch() {
-			if lv.l != nil {
-				lv.watch.changed()
-			}
-		}
-	}()
+	})
 	return lv
 }
 
@@ -149,14 +140,14 @@ func (lv *lessonView) applyStop() {
 		st.Flags.Presenter = st.Flags.Presenter || f.Presenter
 		st.Flags.Embed = st.Flags.Embed || f.Embed
 		pv.stepper.pause()
-		err = sh.apply(st)
+		err = sh.st.Replace(st)
 	}
 	if s := pv.src().Stepper(); stop.Select != nil && s != nil && *stop.Select < len(s.Nodes()) {
 		pv.inspect(*stop.Select)
 	}
 	lv.showError(err)
 	lv.stepAt = pv.src().Stepper()
-	lv.home, _ = link.Encode(sh.state())
+	lv.home, _ = link.Encode(sh.st.Link())
 	lv.away = false
 	lv.predict.reset(stop.Question)
 	sh.u.root().SetAttribute("data-link-opened", "true")
@@ -177,7 +168,7 @@ func (lv *lessonView) changed() {
 	if lv.l == nil || len(lv.l.Stops) == 0 {
 		return
 	}
-	now, err := link.Encode(lv.sh.state())
+	now, err := link.Encode(lv.sh.st.Link())
 	lv.away = err != nil || now != lv.home
 	lv.back.show(lv.away)
 	lv.root.SetAttribute("data-away", boolStr(lv.away))

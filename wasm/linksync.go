@@ -28,7 +28,7 @@ func (sh *shell) syncOnce() {
 	}
 	sh.linkEncodes++
 	sh.u.root().SetAttribute("data-link-encodes", itoa(sh.linkEncodes))
-	l, err := link.Encode(sh.state())
+	l, err := link.Encode(sh.st.Link())
 	if err != nil {
 		sh.notes.SetTextContent("No link for this state: " + err.Error())
 		return

@@ -4,6 +4,8 @@ package main
 
 import (
 	"strconv"
+
+	"tapelab/wasm/state"
 )
 
 // listingView shows, in compiled mode, the step's SSA listing and its IR
@@ -37,7 +39,7 @@ func newListingView(pv *playground) *listingView {
 }
 
 // build lists the compiled step, or hides the view in eager mode.
-func (v *listingView) build(pg source) {
+func (v *listingView) build(pg state.Source) {
 	v.ssa.clear()
 	v.ir.clear()
 	v.cur = -1

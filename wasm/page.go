@@ -7,13 +7,16 @@ import (
 	"fmt"
 	"os"
 	"runtime/debug"
+
+	"tapelab/wasm/app"
 )
 
 // page is the document the views render into, with the page-wide error box.
 type page struct {
 	doc    *document
-	app    elem // #app, which the views fill
-	errBox elem // #error, shared with the loader
+	app    elem       // #app, which the views fill
+	errBox elem       // #error, shared with the loader
+	scale  *app.Scale // the value scale, in the palette's colours
 }
 
 // newPage finds the elements of static/index.html that the views need.
@@ -23,6 +26,16 @@ func newPage() (*page, error) {
 	p.app, p.errBox = p.doc.byID("app"), p.doc.byID("error")
 	if !p.app.ok() || !p.errBox.ok() {
 		return nil, errors.New("the page has no #app or #error element; is this TapeLab's index.html?")
+	}
+	// The value scale's colours are the stylesheet's; they do not change
+	// with presenter mode, so they are read once.
+	var c [6]string
+	for i, prop := range app.ScaleProperties {
+		c[i] = p.doc.root().Style(prop)
+	}
+	var err error
+	if p.scale, err = app.NewScale(c); err != nil {
+		return nil, err
 	}
 	return p, nil
 }

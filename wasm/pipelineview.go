@@ -45,7 +45,7 @@ func newPipelineView(pv *playground) *pipelineView {
 func (v *pipelineView) build() {
 	doc := v.pv.doc
 	v.stages.clear()
-	p := v.pv.pg.Pipeline()
+	p := v.pv.model().Pipeline()
 	if p == nil {
 		v.root.SetAttribute("hidden", "")
 		return
@@ -75,14 +75,11 @@ func (v *pipelineView) build() {
 
 // run opens the pasted document.
 func (v *pipelineView) run() {
-	v.pv.stepper.pause()
-	if err := v.pv.pg.OpenIR([]byte(v.text.Value())); err != nil {
+	if err := v.pv.st.OpenIR([]byte(v.text.Value())); err != nil {
 		v.build() // the tape stays; the stages say which one refused
 		v.stages.QuerySelector("li.bad").ScrollIntoView()
-		return
 	}
-	v.pv.rebuilt()
 }
 
 // back records the model's step again.
-func (v *pipelineView) back() { v.pv.setModes(v.pv.pg.Modes()) }
+func (v *pipelineView) back() { v.pv.setModes(v.pv.model().Modes()) }

@@ -8,17 +8,19 @@ import (
 	"github.com/teivah/broadcast"
 
 	"tapelab/engine/autograd"
-	"tapelab/engine/train"
 	"tapelab/wasm/app"
+	"tapelab/wasm/link"
+	"tapelab/wasm/state"
 )
 
-// playground wires the state (app.Playground) to the views. Steps go to the
-// engine's cursor; the cursor's events come back through its broadcast
-// relay, and every view redraws what changed.
+// playground wires the page's state (wasm/state) to the tape's views. The
+// views change the state through its methods; its changes come back on its
+// relay, and steps come back as the engine cursor's events on the cursor's
+// relay; every view redraws what changed.
 type playground struct {
 	p       *page
 	doc     *document
-	pg      *app.Playground
+	st      *state.State
 	root    elem
 	bar     *barView
 	editor  *editorView
@@ -35,23 +37,20 @@ type playground struct {
 	// holds the tape and the listing. Other views add their regions there.
 	work, centre elem
 
-	selected int // the node the user chose to inspect, or -1 to follow the cursor
+	pinned   int // the node drawn as pinned, or -1
 	listener *broadcast.Listener[autograd.Event]
-	dataset  string
-	data     *train.Dataset
 	t0       float64 // when the current step was asked for (performance.now)
 	redraws  int
-	onChange func()               // after every redraw: the stepper moved or the step was recorded again
 	onStop   func(delta int) bool // the lesson's next (+1) or previous (-1) stop, from the keyboard; false without a lesson
 }
 
-// batchSize is the mini-batch of one recorded step: small enough that every
-// number fits on screen.
-const batchSize = 4
-
 func newPlayground(p *page) (*playground, error) {
 	doc := p.doc
-	pv := &playground{p: p, doc: doc, selected: -1, dataset: "reg-plane", onChange: func() {}, onStop: func(int) bool { return false }}
+	st, err := state.New(link.DefaultDataset)
+	if err != nil {
+		return nil, err
+	}
+	pv := &playground{p: p, doc: doc, st: st, pinned: -1, onStop: func(int) bool { return false }}
 	pv.root = doc.el("div", "class", "playground", "id", "playground")
 	pv.bar = newBarView(pv)
 	pv.editor = newEditorView(pv)
@@ -63,6 +62,7 @@ func newPlayground(p *page) (*playground, error) {
 	pv.prog = newProgramView(pv)
 	pv.hygiene = newHygieneView(pv)
 	pv.insp.root.AppendChild(pv.hygiene.root)
+	pv.bar.brand.After(pv.prog.modeSwitch()) // the Model/Program switch follows the heading
 	pv.img = newImageView(pv)
 	pv.notice = doc.el("p", "class", "notice", "id", "tape-notice", "hidden", "")
 	pv.tape.root.AppendChild(pv.notice)
@@ -71,18 +71,11 @@ func newPlayground(p *page) (*playground, error) {
 	bottom := doc.el("div", "class", "bottom")
 	add(bottom, pv.stepper.root, pv.list.root)
 	add(pv.root, pv.bar.root, pv.work, bottom, shortcutsDialog(pv))
-
-	b, err := pv.loadBatch(app.DefaultDoc())
-	if err != nil {
-		return nil, err
-	}
-	pg, err := app.New(app.DefaultDoc(), b)
-	if err != nil {
-		return nil, err
-	}
-	pv.pg = pg
 	return pv, nil
 }
+
+// model is the model playground, to read.
+func (pv *playground) model() *app.Playground { return pv.st.Model() }
 
 // mount puts the playground into parent. It does not draw the step: the
 // shell draws it once, when it opens the page's link (see mountShell).
@@ -95,26 +88,30 @@ func (pv *playground) mount(parent elem) {
 			ev.PreventDefault() // a focused button must not also be clicked
 		}
 	})
+	follow(pv.st, pv.p.showError, pv.changed)
 }
 
-// useDataset makes name the dataset the next batch is taken from; the
-// current step stays until the batch is loaded.
-func (pv *playground) useDataset(name string) {
-	if pv.dataset != name {
-		pv.dataset, pv.data = name, nil
-	}
-}
-
-// loadBatch generates the chosen dataset and takes the first examples.
-func (pv *playground) loadBatch(d app.Doc) (app.Batch, error) {
-	if pv.data == nil {
-		tr, _, err := train.Generate(train.DefaultData(pv.dataset))
-		if err != nil {
-			return app.Batch{}, err
+// changed redraws what a change of the state touched: the whole tape when
+// the step was recorded again, else the pinned node.
+func (pv *playground) changed(c state.Change) {
+	if c.Has(state.Step | state.Editing) {
+		pv.stepper.pause()
+		if c.Has(state.Doc) {
+			pv.editor.forget()
+			pv.prog.forget()
 		}
-		pv.data = tr
+		if c.Has(state.Editing) {
+			pv.prog.showMode()
+		}
+		pv.rebuilt()
+		return
 	}
-	return app.MiniBatch(pv.data.X, pv.data.Y, batchSize, d.Loss)
+	if c.Has(state.Selection) {
+		pv.showPinned()
+	}
+	if c.Has(state.Hygiene) {
+		pv.hygiene.showSwitch()
+	}
 }
 
 // rebuilt redraws everything after the model, the modes or the data changed.
@@ -140,7 +137,7 @@ func (pv *playground) rebuilt() {
 		pv.p.showError("laying out the tape: " + err.Error())
 		return
 	}
-	pv.selected = -1
+	pv.pinned = -1
 	pv.img.rebuilt()
 	pv.tape.build(s, lay)
 	pv.list.build(s)
@@ -184,7 +181,7 @@ func (pv *playground) refresh(e *autograd.Event) {
 	}
 	pv.stepper.update(s, e)
 	pv.listing.current(focus)
-	show := pv.selected
+	show := pv.st.Selected()
 	if show < 0 {
 		show = focus
 		if show < 0 {
@@ -200,112 +197,82 @@ func (pv *playground) refresh(e *autograd.Event) {
 		pv.root.SetAttribute("data-redraw-ms", strconv.FormatFloat(now()-pv.t0, 'f', 2, 64))
 		pv.t0 = 0
 	}
-	pv.onChange()
 }
 
-// inspect pins node i in the inspector until the next step.
-func (pv *playground) inspect(i int) {
-	pv.tape.selectNode(pv.selected, i)
-	pv.list.selectNode(pv.selected, i)
-	pv.selected = i
+// showPinned draws the node pinned in the inspector (none: the inspector
+// follows the cursor).
+func (pv *playground) showPinned() {
+	i := pv.st.Selected()
+	pv.tape.selectNode(pv.pinned, i)
+	pv.list.selectNode(pv.pinned, i)
+	pv.pinned = i
+	if i < 0 {
+		return
+	}
 	pv.listing.current(i)
 	pv.insp.show(pv.src().Stepper(), i)
 	pv.prog.inspected(i)
 }
 
-// unpin lets the inspector follow the cursor again.
-func (pv *playground) unpin() {
-	pv.tape.selectNode(pv.selected, -1)
-	pv.list.selectNode(pv.selected, -1)
-	pv.selected = -1
-}
+// inspect pins node i in the inspector until the next step.
+func (pv *playground) inspect(i int) { pv.st.Select(i) }
 
-// stepOnce takes one step and reports whether there was one.
-func (pv *playground) stepOnce() bool {
-	pv.unpin()
+// move moves the stepper and times the redraw that follows.
+func (pv *playground) move(step func(*app.Stepper) bool) bool {
 	pv.t0 = now()
-	ok := pv.prog.step(pv.src().Stepper())
+	ok := pv.st.Move(step)
 	if !ok {
 		pv.t0 = 0
 	}
 	return ok
 }
 
+// stepOnce takes one step and reports whether there was one.
+func (pv *playground) stepOnce() bool { return pv.move(pv.prog.step) }
+
 func (pv *playground) step() { pv.stepOnce() }
 
 func (pv *playground) back() {
 	pv.stepper.pause()
-	pv.unpin()
-	pv.t0 = now()
-	if _, ok := pv.src().Stepper().Back(); !ok {
-		pv.t0 = 0
-	}
+	pv.move(func(s *app.Stepper) bool {
+		_, ok := s.Back()
+		return ok
+	})
 }
 
 func (pv *playground) reset() {
 	pv.stepper.pause()
-	pv.unpin()
-	pv.src().Stepper().Reset()
+	pv.st.Move(func(s *app.Stepper) bool { s.Reset(); return true })
 }
 
 // toBackward finishes the forward pass so that the next step is the first VJP.
 func (pv *playground) toBackward() {
 	pv.stepper.pause()
-	pv.unpin()
-	pv.src().Stepper().ForwardToEnd()
+	pv.st.Move(func(s *app.Stepper) bool { s.ForwardToEnd(); return true })
 }
 
 func (pv *playground) toEnd() {
 	pv.stepper.pause()
-	pv.unpin()
-	pv.prog.toEnd(pv.src().Stepper())
+	pv.st.Move(func(s *app.Stepper) bool { pv.prog.toEnd(s); return true })
 }
 
-// edit applies a model edit and redraws.
-func (pv *playground) edit(d app.Doc) {
-	pv.stepper.pause()
-	_ = pv.pg.Edit(d) // the error is shown on the layer at fault
-	pv.rebuilt()
-}
+// edit applies a model edit (its error is shown on the layer at fault).
+func (pv *playground) edit(d app.Doc) { _ = pv.st.Edit(d) }
 
-func (pv *playground) undo() {
-	pv.stepper.pause()
-	if ok, _ := pv.src().Undo(); ok {
-		pv.editor.forget()
-		pv.prog.forget()
-		pv.rebuilt()
-	}
-}
+func (pv *playground) undo() { pv.st.Undo() }
 
-func (pv *playground) redo() {
-	pv.stepper.pause()
-	if ok, _ := pv.src().Redo(); ok {
-		pv.editor.forget()
-		pv.prog.forget()
-		pv.rebuilt()
-	}
-}
+func (pv *playground) redo() { pv.st.Redo() }
 
 // setModes switches modes and records the step again.
 func (pv *playground) setModes(m app.Modes) {
-	pv.stepper.pause()
-	if err := pv.src().SetModes(m); err != nil {
+	if err := pv.st.SetModes(m); err != nil {
 		pv.p.showError(err.Error())
 	}
-	pv.rebuilt()
 }
 
 // setDataset switches the dataset and records the step again.
 func (pv *playground) setDataset(name string) {
-	pv.stepper.pause()
-	old, oldData := pv.dataset, pv.data
-	pv.dataset, pv.data = name, nil
-	b, err := pv.loadBatch(pv.pg.Doc())
-	if err != nil {
-		pv.dataset, pv.data = old, oldData
+	if err := pv.st.SetDataset(name); err != nil {
 		pv.p.showError("dataset " + name + ": " + err.Error())
-		return
 	}
-	_ = pv.pg.SetBatch(b)
-	pv.rebuilt()
 }

@@ -3,38 +3,15 @@
 package main
 
 import (
-	"errors"
-
 	"tapelab/engine/jsontext"
 	"tapelab/engine/program"
 	"tapelab/wasm/app"
 	"tapelab/wasm/link"
+	"tapelab/wasm/state"
 )
 
-// source is what the tape's views step and show: the model's training step
-// (app.Playground) or a program (app.ProgramPlayground). Both record into
-// the same Recording and Stepper, so the tape, the inspector, the listings,
-// the passes and the gradient check serve both.
-type source interface {
-	Stepper() *app.Stepper
-	Recording() *app.Recording
-	Modes() app.Modes
-	SetModes(app.Modes) error
-	Passes() (app.Passes, error)
-	GradCheck(yield func()) (app.GradCheck, error)
-	IRListing() ([]app.IRLine, error)
-	Err() error
-	Undo() (bool, error)
-	Redo() (bool, error)
-}
-
 // src is the source on screen: the program in Program mode, else the model.
-func (pv *playground) src() source {
-	if pv.prog != nil && pv.prog.on {
-		return pv.prog.pg
-	}
-	return pv.pg
-}
+func (pv *playground) src() state.Source { return pv.st.Source() }
 
 // modeSwitch returns the Model/Program switch of the top bar.
 func (p *programView) modeSwitch() elem {
@@ -46,76 +23,19 @@ func (p *programView) modeSwitch() elem {
 	return add(doc.el("div", "class", "seg edit-modes", "role", "group", "aria-label", "What to step"), p.modeModel, p.modeProgram)
 }
 
-// setMode shows Program mode (on) or the model editor, and draws its tape.
-func (p *programView) setMode(on bool) {
-	pv := p.pv
-	if p.on == on {
-		return
-	}
-	pv.stepper.pause()
-	p.on = on
-	p.showMode()
-	pv.rebuilt()
-}
+// setMode shows Program mode (on) or the model editor.
+func (p *programView) setMode(on bool) { p.pv.st.SetProgramMode(on) }
 
 // showMode shows the controls of the current mode and hides the other's.
 func (p *programView) showMode() {
 	pv := p.pv
-	on := p.on
+	on := p.on()
 	p.root.show(on)
 	pv.editor.root.show(!on)
 	pv.root.ToggleClass("program-mode", on)
 	pv.root.ToggleClass("forward-on", on && p.forward.on)
 	p.modeModel.SetAttribute("aria-pressed", boolStr(!on))
 	p.modeProgram.SetAttribute("aria-pressed", boolStr(on))
-	// A program has no dataset, no layers to put in eval mode and no
-	// weights to penalise.
-	pv.bar.dataset.Closest("label").show(!on)
-	pv.bar.toggles["mode"][0].Closest(".seg").show(!on)
-	pv.bar.l2.Closest("label").show(!on)
-	p.onMode(on)
-}
-
-// programMode hides the Step/Train switch in Program mode (a program is
-// stepped, not trained) and shows the stepping view.
-func (sh *shell) programMode(on bool) {
-	sh.viewStep.Closest(".seg").show(!on)
-	if on {
-		sh.setView(link.ViewStep)
-	}
-	sh.linkSync.changed()
-}
-
-// applyProgram opens a program link: the program with its modes and
-// position, and the link's classroom flags.
-func (sh *shell) applyProgram(st *link.State) error {
-	c := *st
-	c.Model = link.Default().Model // the model side stays the default
-	sh.st.Replace(&c)
-	sh.pv.hygiene.setZeroing(!st.Accumulate)
-	var errs []error
-	if err := sh.pv.prog.open(st.Program, st.Modes); err != nil {
-		errs = append(errs, err)
-	}
-	if s := sh.pv.src().Stepper(); s != nil {
-		if err := link.Seek(s, st.Pos); err != nil {
-			errs = append(errs, err)
-		}
-	}
-	sh.applyFlags()
-	sh.setView(link.ViewStep)
-	return errors.Join(errs...)
-}
-
-// programState is the page's state as a program link carries it.
-func (sh *shell) programState() *link.State {
-	pg := sh.pv.prog.pg
-	st := &link.State{Program: pg.Text(), Modes: pg.Modes(), View: link.ViewStep, Flags: sh.st.Flags(),
-		Accumulate: !sh.pv.hygiene.zeroing()}
-	if s := pg.Stepper(); s != nil && pg.Recorded() {
-		st.Pos = link.PositionOf(s)
-	}
-	return st
 }
 
 // isProgramDocument reports whether a stored document is a program's (a
@@ -137,7 +57,7 @@ func decodeProgramDocument(body string) (string, error) {
 // the position, modes and flags (a link has no envelope without a model or
 // a program).
 func (sh *shell) shortenProgram() {
-	st := sh.programState()
+	st := sh.st.Link()
 	doc, err := program.EncodeDocument(st.Program)
 	if err != nil {
 		sh.notes.SetTextContent("No short link: " + err.Error())

@@ -56,7 +56,7 @@ func (f *forwardView) setOn(on bool) {
 	f.p.pv.root.ToggleClass("forward-on", on)
 	if on {
 		f.leaf = 0 // the chosen leaf's one-hot, or the first leaf's
-		if sel := f.p.pv.selected; sel >= 0 && sel < len(f.p.pg.LeafNames()) {
+		if sel := f.p.pv.st.Selected(); sel >= 0 && sel < len(f.p.pg().LeafNames()) {
 			f.leaf = sel
 		}
 		f.recompute()
@@ -76,7 +76,7 @@ func (f *forwardView) rebuilt() {
 
 // oneHot makes the one-hot of leaf i the direction (i a leaf's node id).
 func (f *forwardView) oneHot(i int) {
-	if i < 0 || i >= len(f.p.pg.LeafNames()) || i == f.leaf {
+	if i < 0 || i >= len(f.p.pg().LeafNames()) || i == f.leaf {
 		return
 	}
 	f.leaf = i
@@ -87,7 +87,7 @@ func (f *forwardView) oneHot(i int) {
 // recompute runs forward mode along the current direction and writes the
 // direction's fields.
 func (f *forwardView) recompute() {
-	pg := f.p.pg
+	pg := f.p.pg()
 	n := len(pg.LeafNames())
 	var dir []*tensor.Tensor
 	var err error
@@ -117,7 +117,7 @@ func (f *forwardView) typed() []string {
 // fields writes one field per leaf holding its part of dir.
 func (f *forwardView) fields(dir []*tensor.Tensor) {
 	doc := f.p.pv.doc
-	names := f.p.pg.LeafNames()
+	names := f.p.pg().LeafNames()
 	if len(f.inputs) != len(names) {
 		f.dirs.clear()
 		f.inputs = f.inputs[:0]
@@ -142,10 +142,10 @@ func (f *forwardView) fields(dir []*tensor.Tensor) {
 // typedChange runs forward mode along the typed direction.
 func (f *forwardView) typedChange() {
 	f.leaf = -1
-	dir, err := f.p.pg.ParseDirection(f.typed())
+	dir, err := f.p.pg().ParseDirection(f.typed())
 	f.fm, f.err = nil, err
 	if err == nil {
-		f.fm, f.err = f.p.pg.Forward(dir)
+		f.fm, f.err = f.p.pg().Forward(dir)
 	}
 	f.p.pv.reset()
 	f.p.pv.refresh(nil)
@@ -250,7 +250,7 @@ func (f *forwardView) inspect(s *app.Stepper, i int) {
 		} else if n.Kind.String() == "const" {
 			what = "ṫ = 0: a constant does not move"
 		}
-		add(box, doc.txt("p", what, "class", "hint"), tensorEl(doc, tg, "insp-tangent"))
+		add(box, doc.txt("p", what, "class", "hint"), pv.insp.tensorEl(tg, "insp-tangent"))
 	}
 	pv.insp.body.Prepend(box)
 	if head := pv.insp.body.QuerySelector("#insp-node"); head.ok() {

@@ -21,8 +21,6 @@ const programQuiet = 250 * time.Millisecond
 // output's seed, undo and redo, the examples gallery and forward mode.
 type programView struct {
 	pv *playground
-	pg *app.ProgramPlayground
-	on bool // Program mode is on screen
 
 	root            elem
 	text            elem // the textarea
@@ -34,16 +32,13 @@ type programView struct {
 	modeModel       elem
 	modeProgram     elem
 	typing          *debouncer
-	onMode          func(on bool) // the shell's part of switching modes
 	forward         forwardView
 	lastGutterLines int
 }
 
 func newProgramView(pv *playground) *programView {
 	doc := pv.doc
-	ex := program.Examples()[0]
-	pg, _ := app.NewProgramPlayground(ex.Text) // the gallery's programs run (engine/program's tests)
-	p := &programView{pv: pv, pg: pg, onMode: func(bool) {}}
+	p := &programView{pv: pv}
 	p.root = doc.el("section", "class", "program-editor", "id", "program-editor", "aria-labelledby", "program-title", "data-control", "model", "hidden", "")
 	head := doc.el("div", "class", "region-bar")
 	p.undo = doc.button("↶", "Undo the last edit of the program (Ctrl+Z)", pv.undo, "id", "program-undo")
@@ -55,7 +50,7 @@ func newProgramView(pv *playground) *programView {
 	p.text = doc.el("textarea", "class", "program-text mono", "id", "program-text", "spellcheck", "false", "wrap", "off",
 		"autocapitalize", "off", "autocomplete", "off", "aria-label", "Program: one statement per line, name = expression",
 		"aria-describedby", "program-error")
-	p.text.SetValue(pg.Text())
+	p.text.SetValue(p.pg().Text())
 	area := add(doc.el("div", "class", "program-area"), p.marks, p.text)
 	edit := add(doc.el("div", "class", "program-edit"), p.gutter, area)
 	p.errLine = doc.el("p", "class", "program-error mono", "id", "program-error", "role", "alert", "hidden", "")
@@ -69,42 +64,30 @@ func newProgramView(pv *playground) *programView {
 	doc.listen(p.text, "scroll", "program scroll", func(event) { p.syncScroll() })
 
 	add(p.root, head, edit, p.errLine, p.note, p.forward.build(p), p.gallery())
-	pv.bar.root.QuerySelector("h1").After(p.modeSwitch())
 	return p
 }
 
-// edited parses and checks the text after typing paused, and redraws.
-func (p *programView) edited() {
-	if p.pg.Edit(p.text.Value()) == nil || p.pg.Stepper() != nil {
-		p.pv.stepper.pause()
-		p.pv.rebuilt()
-	}
-}
+// pg is the program playground, to read.
+func (p *programView) pg() *app.ProgramPlayground { return p.pv.st.Program() }
 
-// open shows src (a link's program or an example) in Program mode with
-// the modes m, as one edit.
-func (p *programView) open(src string, m app.Modes) error {
-	p.pv.stepper.pause()
-	err := p.pg.Open(src, m)
-	p.text.SetValue(p.pg.Text())
-	if !p.on {
-		p.on = true
-		p.showMode()
-	}
-	p.pv.rebuilt()
-	return err
-}
+// on reports whether Program mode is on screen.
+func (p *programView) on() bool { return p.pv.st.ProgramMode() }
 
-// forget writes the program's text into the textarea after undo or redo.
+// edited parses and checks the text after typing paused; the state's
+// change redraws.
+func (p *programView) edited() { _ = p.pv.st.EditProgram(p.text.Value()) }
+
+// forget writes the program's text into the textarea after undo, redo or
+// a link replaced it.
 func (p *programView) forget() {
-	if p.on {
-		p.text.SetValue(p.pg.Text())
+	if p.on() {
+		p.text.SetValue(p.pg().Text())
 	}
 }
 
 // brokenNotice says why the tape on screen is not the current text's.
 func (p *programView) brokenNotice() string {
-	if p.on {
+	if p.on() {
 		return "The program has an error (marked in its text). The tape shown is the last program that ran."
 	}
 	return "The model has an error (see the layer marked ⚠). The tape shown is the last model that worked."
@@ -113,22 +96,22 @@ func (p *programView) brokenNotice() string {
 // render shows the program's state: line numbers, the error's mark and
 // message, the output's seed, undo and redo.
 func (p *programView) render() {
-	if !p.on {
+	if !p.on() {
 		return
 	}
 	p.numberLines()
 	p.markError()
-	p.note.SetTextContent(p.pg.OutputNote())
-	p.note.ToggleClass("ones", p.pg.Program() != nil && p.pg.Program().OnesSeed())
-	p.undo.setDisabled(!p.pg.CanUndo())
-	p.redo.setDisabled(!p.pg.CanRedo())
+	p.note.SetTextContent(p.pg().OutputNote())
+	p.note.ToggleClass("ones", p.pg().Program() != nil && p.pg().Program().OnesSeed())
+	p.undo.setDisabled(!p.pg().CanUndo())
+	p.redo.setDisabled(!p.pg().CanRedo())
 	p.forward.rebuilt()
 }
 
 // errorPos returns the current error's place, or ok false.
 func (p *programView) errorPos() (program.Pos, string, bool) {
 	var pe *program.Error
-	if err := p.pg.Err(); err != nil && errors.As(err, &pe) {
+	if err := p.pg().Err(); err != nil && errors.As(err, &pe) {
 		return pe.Pos, err.Error(), true
 	}
 	return program.Pos{}, "", false
@@ -166,7 +149,7 @@ func (p *programView) markError() {
 	p.errLine.SetTextContent("⚠ " + msg)
 	p.errLine.SetAttribute("data-line", strconv.Itoa(pos.Line))
 	p.errLine.SetAttribute("data-col", strconv.Itoa(pos.Col))
-	ls := strings.Split(p.pg.Text(), "\n")
+	ls := strings.Split(p.pg().Text(), "\n")
 	for i, l := range ls {
 		if i+1 != pos.Line {
 			p.marks.AppendChild(doc.textNode(l + "\n"))
@@ -221,7 +204,7 @@ func (p *programView) gallery() elem {
 	list := doc.el("ul", "class", "gallery", "id", "gallery")
 	for _, ex := range program.Examples() {
 		b := doc.button(ex.Name, "Open the example "+ex.Name, func() {
-			if err := p.open(ex.Text, p.pg.Modes()); err != nil {
+			if err := p.pv.st.OpenProgram(ex.Text, p.pg().Modes()); err != nil {
 				p.pv.p.showError("example " + ex.Name + ": " + err.Error())
 			}
 		}, "id", "example-"+ex.Name, "class", "example")
@@ -234,7 +217,7 @@ func (p *programView) gallery() elem {
 // step takes one step: in forward mode only forward steps (the tangents
 // ride along), else the stepper's next step.
 func (p *programView) step(s *app.Stepper) bool {
-	if p.on && p.forward.on {
+	if p.on() && p.forward.on {
 		_, ok := s.Forward()
 		return ok
 	}
@@ -245,7 +228,7 @@ func (p *programView) step(s *app.Stepper) bool {
 // toEnd runs to the end: of the forward pass in forward mode, else of the
 // backward pass.
 func (p *programView) toEnd(s *app.Stepper) {
-	if p.on && p.forward.on {
+	if p.on() && p.forward.on {
 		s.ForwardToEnd()
 		return
 	}
@@ -254,7 +237,7 @@ func (p *programView) toEnd(s *app.Stepper) {
 
 // refresh redraws Program mode's part of a step: the tangents.
 func (p *programView) refresh(s *app.Stepper, shown int) {
-	if !p.on {
+	if !p.on() {
 		return
 	}
 	p.forward.refresh(s, shown)
@@ -263,7 +246,7 @@ func (p *programView) refresh(s *app.Stepper, shown int) {
 // inspected follows the node the user chose: in forward mode a leaf's
 // one-hot becomes the direction.
 func (p *programView) inspected(i int) {
-	if p.on && p.forward.on {
+	if p.on() && p.forward.on {
 		p.forward.oneHot(i)
 	}
 }

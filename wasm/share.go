@@ -31,11 +31,11 @@ func (sh *shell) copyText(text, done string) {
 // rest of the state. Without a service (a static copy) it says so and the
 // long link stays usable.
 func (sh *shell) shorten() {
-	if sh.pv.prog.on {
+	if sh.st.ProgramMode() {
 		sh.shortenProgram()
 		return
 	}
-	st := sh.state()
+	st := sh.st.Link()
 	doc, err := spec.Encode(st.Model)
 	if err != nil {
 		sh.notes.SetTextContent("No short link: " + err.Error())

@@ -29,13 +29,13 @@ func (v *tapeView) rows(n app.NodeInfo, w float64) (val, grad tensorRow) {
 	if g, ok := app.NodeGrid(n, 0); ok {
 		vy, gy := app.ImageRows(g)
 		kernel := app.IsKernel(n)
-		gs := newImageStrip(doc, "grad", gy, "g", g, n.Shape, kernel, &v.pv.img.example)
+		gs := newImageStrip(doc, v.pv.p.scale, "grad", gy, "g", g, n.Shape, kernel, &v.pv.img.example)
 		gs.norm = n.Kind == autograd.Input // the saliency map
-		return newImageStrip(doc, "val", vy, "v", g, n.Shape, kernel, &v.pv.img.example), gs
+		return newImageStrip(doc, v.pv.p.scale, "val", vy, "v", g, n.Shape, kernel, &v.pv.img.example), gs
 	}
 	size := n.Shape.Size()
-	vs := newStrip(doc, "val", app.ValueY, "v", size, app.StripW(w))
-	gs := newStrip(doc, "grad", app.GradY, "g", size, app.StripW(w))
+	vs := newStrip(doc, v.pv.p.scale, "val", app.ValueY, "v", size, app.StripW(w))
+	gs := newStrip(doc, v.pv.p.scale, "grad", app.GradY, "g", size, app.StripW(w))
 	return &vs, &gs
 }
 
@@ -53,13 +53,14 @@ type imageStrip struct {
 	// norm scales the colours so that the largest magnitude is drawn
 	// strong: the saliency map's numbers are small on the shared scale.
 	norm  bool
+	sc    *app.Scale
 	cells []elem // plane by plane, row by row
 	shown bool
 }
 
-func newImageStrip(doc *document, class string, y float64, label string, g app.ImageGrid, shape tensor.Shape, kernel bool, ex *int) *imageStrip {
+func newImageStrip(doc *document, sc *app.Scale, class string, y float64, label string, g app.ImageGrid, shape tensor.Shape, kernel bool, ex *int) *imageStrip {
 	st := &imageStrip{g: doc.svg("g", "class", "strip images "+class, "transform", "translate("+f1(app.StripX)+" "+f1(y)+")", "visibility", "hidden"),
-		grid: g, shape: shape, kernel: kernel, ex: ex, rowH: g.Cell * float64(g.H)}
+		sc: sc, grid: g, shape: shape, kernel: kernel, ex: ex, rowH: g.Cell * float64(g.H)}
 	st.g.AppendChild(svgText(doc, "strip-label mono", app.StripLabelPx, 0, app.StripTextY, label))
 	for k := range g.Offsets {
 		x0, y0 := g.Origin(k)
@@ -102,7 +103,7 @@ func (st *imageStrip) show(t *tensor.Tensor) {
 	for p, off := range g.Offsets {
 		for j := range per {
 			x := t.Data[off+j]
-			st.cells[p*per+j].SetAttribute("fill", app.Colour(x*k))
+			st.cells[p*per+j].SetAttribute("fill", st.sc.Colour(x*k))
 			vals = append(vals, app.Full(x))
 		}
 	}

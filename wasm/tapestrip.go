@@ -17,11 +17,12 @@ type strip struct {
 	num   elem   // the scalar's number
 	cells []elem // one per sampled element
 	idx   []int  // the sampled element of each cell
+	sc    *app.Scale
 	shown bool
 }
 
-func newStrip(doc *document, class string, y float64, label string, size int, w float64) strip {
-	st := strip{g: doc.svg("g", "class", "strip "+class, "transform", "translate("+f1(app.StripX)+" "+f1(y)+")", "visibility", "hidden")}
+func newStrip(doc *document, sc *app.Scale, class string, y float64, label string, size int, w float64) strip {
+	st := strip{sc: sc, g: doc.svg("g", "class", "strip "+class, "transform", "translate("+f1(app.StripX)+" "+f1(y)+")", "visibility", "hidden")}
 	st.g.AppendChild(svgText(doc, "strip-label mono", app.StripLabelPx, 0, app.StripTextY, label))
 	if size == 1 {
 		st.num = svgText(doc, "strip-num mono", app.StripNumPx, app.StripLabelW, app.StripTextY+0.5, "")
@@ -51,7 +52,7 @@ func (st *strip) show(t *tensor.Tensor) {
 		st.num.SetTextContent(app.Num(t.Data[0]))
 	}
 	for k, c := range st.cells {
-		c.SetAttribute("fill", app.Colour(t.Data[st.idx[k]]))
+		c.SetAttribute("fill", st.sc.Colour(t.Data[st.idx[k]]))
 	}
 	if !st.shown {
 		st.g.SetAttribute("visibility", "visible")

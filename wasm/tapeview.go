@@ -60,7 +60,7 @@ func newTapeView(pv *playground) *tapeView {
 	tools.AppendChild(pv.doc.button("−", "Zoom out", func() { v.zoomBy(1/1.25, -1, -1) }, "id", "zoom-out"))
 	tools.AppendChild(pv.doc.button("+", "Zoom in", func() { v.zoomBy(1.25, -1, -1) }, "id", "zoom-in"))
 	key := doc.txt("span", "v✓ value known · g… gradient partial · g✓ gradient final · g=0 beside the loss, dY = 0 · skip: not visited · 0·∞, fed, −0: visited beyond the loss's dependencies", "class", "badge-key")
-	add(bar, h, legend(doc), key, tools)
+	add(bar, h, legend(doc, pv.p.scale), key, tools)
 	v.svg = doc.svg("svg", "id", "tape", "role", "img", "aria-label", "The tape of one training step, drawn left to right. The text list below reads the same tape.")
 	defs := doc.svg("defs")
 	defs.SetInnerHTML(`<marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0 0 L10 5 L0 10 z" fill="context-stroke"/></marker>` +

@@ -17,6 +17,7 @@ import (
 type barView struct {
 	pv        *playground
 	root      elem
+	brand     elem // the page's heading
 	dataset   elem
 	toggles   map[string][2]elem
 	l2        elem
@@ -31,8 +32,8 @@ func newBarView(pv *playground) *barView {
 	doc := pv.doc
 	v := &barView{pv: pv, toggles: map[string][2]elem{}}
 	v.root = doc.el("header", "class", "top-bar")
-	title := doc.el("h1", "class", "brand")
-	title.SetTextContent("TapeLab")
+	v.brand = doc.el("h1", "class", "brand")
+	v.brand.SetTextContent("TapeLab")
 	lab := doc.el("label", "class", "dataset", "data-control", "dataset")
 	lab.AppendChild(doc.textNode("data "))
 	v.dataset = doc.el("select", "id", "dataset", "aria-label", "Dataset")
@@ -64,7 +65,7 @@ func newBarView(pv *playground) *barView {
 	modes.AppendChild(l2)
 	v.check = pv.doc.button("Gradient check", "Compare every parameter gradient with central finite differences", v.gradCheck, "id", "gradcheck")
 	v.result = doc.el("span", "class", "check-result mono", "id", "gradcheck-result", "role", "status")
-	add(v.root, title, lab, modes, v.check, v.result)
+	add(v.root, v.brand, lab, modes, v.check, v.result)
 	v.passes = doc.el("p", "class", "passes mono", "id", "passes")
 	v.root.AppendChild(v.passes)
 	return v
@@ -87,7 +88,8 @@ func (v *barView) toggle(id, label, off, on string, set func(*app.Modes, bool)) 
 	return g
 }
 
-// update shows the current modes.
+// update shows the current modes and dataset, and in Program mode hides
+// what a program does not have.
 func (v *barView) update() {
 	m := v.pv.src().Modes()
 	for id, on := range map[string]bool{"exec": m.Compiled, "pass": m.Single, "mode": m.Eval} {
@@ -96,7 +98,13 @@ func (v *barView) update() {
 		t[1].SetAttribute("aria-pressed", strconv.FormatBool(on))
 	}
 	v.l2.SetChecked(m.L2 > 0)
-	v.dataset.SetValue(v.pv.dataset)
+	v.dataset.SetValue(v.pv.st.Dataset())
+	// A program has no dataset, no layers to put in eval mode and no
+	// weights to penalise.
+	on := v.pv.st.ProgramMode()
+	v.dataset.Closest("label").show(!on)
+	v.toggles["mode"][0].Closest(".seg").show(!on)
+	v.l2.Closest("label").show(!on)
 }
 
 // showPasses compares the dense and single-output passes of the step.

@@ -8,10 +8,10 @@ import (
 	"strconv"
 	"time"
 
-	"tapelab/engine/spec"
 	"tapelab/engine/tensor"
 	"tapelab/engine/train"
 	"tapelab/wasm/app"
+	"tapelab/wasm/link"
 	"tapelab/wasm/state"
 	"tapelab/wasm/trainer"
 )
@@ -27,55 +27,67 @@ type trainView struct {
 	plot *plot
 	loss *chart
 
-	st     *state.State // the training settings and the user's points
-	sess   *trainer.Session
-	doc    app.Doc // the model the session trains
-	params map[string]*tensor.Tensor
+	st   *state.State // the training settings, the user's points, the weights trained
+	sess *trainer.Session
+	doc  app.Doc // the model the session trains
 
-	running  bool
-	rate     float64 // steps per second, smoothed
-	lastDraw float64
-	onChange func() // after every render: the settings, data or weights may have changed
-	showStep func() // switches to the stepping view
+	running     bool
+	rate        float64 // steps per second, smoothed
+	lastDraw    float64
+	live        bool    // the state reads the weights from the session
+	lastTrained float64 // when the state was last told the weights moved (ms)
 }
 
+// trainedEvery is how often, in ms, a running training tells the state
+// that its weights moved (the link follows at most every second).
+const trainedEvery = 500
+
 func newTrainView(u *document, pv *playground, st *state.State) *trainView {
-	v := &trainView{u: u, pv: pv, st: st, onChange: func() {}, showStep: func() {}}
+	v := &trainView{u: u, pv: pv, st: st}
 	v.root = u.el("section", "id", "train-view", "class", "train-view", "aria-label", "Training", "hidden", "")
-	v.plot = newPlot(u, 360)
+	v.plot = newPlot(u, 360, pv.p.scale)
 	v.loss = newChart(u, 300, 110)
 	v.ctl = newTrainControls(v)
+	follow(st, u.report, v.changed)
 	return v
 }
 
-// settle shows the state's training settings in the controls (after a
-// link replaced them).
-func (v *trainView) settle() { v.ctl.write() }
+// changed follows the state: a link's settings and weights, and the view.
+func (v *trainView) changed(c state.Change) {
+	if c.Has(state.Opened) { // train the link's model, from its weights
+		if v.running {
+			v.play() // pause
+		}
+		v.sess = nil
+		v.ctl.write()
+	}
+	if c.Has(state.View) {
+		v.shown()
+	}
+}
+
+// shown shows the view when it is on screen (starting a session from the
+// weights of the state when there is none), and pauses training when not.
+func (v *trainView) shown() {
+	train := v.st.View() == link.ViewTrain
+	v.root.show(train)
+	if !train {
+		if v.running {
+			v.play() // pause: the stepping view is on screen
+		}
+		return
+	}
+	if v.sess == nil {
+		v.reset(true)
+	}
+	v.render()
+}
 
 // setTraining changes the training settings through the state.
 func (v *trainView) setTraining(change func(*state.TrainingSettings)) {
 	t := v.st.Training()
 	change(&t)
 	v.st.SetTraining(t)
-}
-
-// trainFrom makes doc with params (nil: seeded) the model the next session
-// trains.
-func (v *trainView) trainFrom(doc app.Doc, params map[string]*tensor.Tensor) {
-	v.doc, v.params, v.sess = doc, params, nil
-}
-
-// specModel is the model document the view trains: the editor's model with
-// the view's dataset and hyperparameters (and params, when given).
-func (v *trainView) specModel(params map[string]*tensor.Tensor) *spec.Model {
-	d := v.pv.pg.Doc()
-	m := spec.New(d.Input, d.Loss, d.Layers...)
-	m.Seed = d.Seed
-	v.st.Training().Into(m)
-	if len(params) > 0 {
-		m.Params = params
-	}
-	return m
 }
 
 // classes is the number of classes of the current data (0 for regression).
@@ -96,26 +108,33 @@ func (v *trainView) classes() int {
 // weights with the new settings.
 func (v *trainView) reset(keep bool) {
 	var params map[string]*tensor.Tensor
-	doc := v.pv.pg.Doc()
-	if keep && v.sess != nil && doc.Equal(v.doc) {
+	doc := v.pv.model().Doc()
+	if d, w := v.st.Trained(); keep && v.sess != nil && doc.Equal(v.doc) {
 		params = v.sess.Params()
-	} else if keep && v.params != nil && doc.Equal(v.doc) {
-		params = v.params
+	} else if keep && w != nil && doc.Equal(d) {
+		params = w
 	}
 	v.build(params)
 }
 
 // build starts a session with the given weights (nil: seeded).
 func (v *trainView) build(params map[string]*tensor.Tensor) {
-	v.doc = v.pv.pg.Doc()
-	v.params = params
+	v.doc = v.pv.model().Doc()
 	v.sess = nil
-	if err := v.pv.pg.Err(); err != nil {
+	v.live = false
+	v.st.SetTrained(v.doc, nil)
+	if len(params) > 0 {
+		v.st.SetTrained(v.doc, func() map[string]*tensor.Tensor { return params })
+	}
+	if err := v.pv.model().Err(); err != nil {
 		v.message("The model has an error (see the layer marked ⚠); fix it to train.")
 		v.render()
 		return
 	}
-	m := v.specModel(params)
+	m := v.st.SpecModel()
+	if len(params) > 0 {
+		m.Params = params
+	}
 	var data *train.Dataset
 	if p := v.st.Points(); v.st.Training().Dataset == state.PointsDataset && p != nil {
 		d, err := trainer.FromPoints(p.X, p.Y, v.classes())
@@ -174,7 +193,7 @@ func (v *trainView) loop() {
 	}()
 	chunk := 1
 	for v.running {
-		if !v.pv.pg.Doc().Equal(v.doc) { // edited while training
+		if !v.pv.model().Doc().Equal(v.doc) { // edited while training
 			v.reset(false)
 			if v.sess == nil {
 				break
@@ -253,23 +272,25 @@ func (v *trainView) inspect() {
 		}
 	}
 	x, y := v.sess.Batch()
-	if err := v.pv.pg.Inspect(v.doc, v.sess.Params(), app.Batch{X: x, Y: y}); err != nil {
-		v.message("Cannot show this step: " + err.Error())
-		return
-	}
 	v.render()
-	v.pv.rebuilt()
-	v.showStep()
+	if err := v.st.Inspect(v.doc, v.sess.Params(), app.Batch{X: x, Y: y}); err != nil {
+		v.message("Cannot show this step: " + err.Error())
+	}
 }
 
 // render draws the picture, the chart and the figures.
 func (v *trainView) render() {
 	v.lastDraw = now()
-	defer v.onChange()
 	s := v.sess
 	if s == nil {
 		v.root.SetAttribute("data-steps", "0")
 		return
+	}
+	if s.Steps() > 0 && (!v.live || !v.running || v.lastDraw-v.lastTrained > trainedEvery) {
+		// A link of the training view carries the weights the session
+		// reached; the state reads them when a link is made.
+		v.live, v.lastTrained = true, v.lastDraw
+		v.st.SetTrained(v.doc, s.Params)
 	}
 	if err := v.plot.draw(s); err != nil {
 		v.message(err.Error())

@@ -36,7 +36,7 @@ func (v *trainView) setDataset(name string) {
 		v.message(err.Error())
 		return
 	}
-	d := v.pv.pg.Doc()
+	d := v.pv.model().Doc()
 	if d.Input.Size() != feats {
 		d.Input = tensor.Shape{feats}
 		v.pv.edit(d)
@@ -98,7 +98,7 @@ func (v *trainView) clearPoints() {
 // useCSV trains on pasted CSV text; errors name the row and column.
 func (v *trainView) useCSV(text string) {
 	c := v.ctl
-	feats := v.pv.pg.Doc().Input.Size()
+	feats := v.pv.model().Doc().Input.Size()
 	x, y, err := trainer.ReadCSV(text, feats, v.classes())
 	if err != nil {
 		c.csvError.SetTextContent("CSV: " + err.Error())

@@ -4,7 +4,6 @@ package main
 
 import (
 	"math"
-	"strconv"
 
 	"tapelab/engine/train"
 	"tapelab/wasm/app"
@@ -21,35 +20,28 @@ const (
 	lutLo, lutHi, lutStep = -4.0, 4.0, 0.01
 )
 
-// scaleLUT holds app.Colour as RGB bytes at every lutStep, so that the
-// heatmap uses exactly the page's one colour scale.
-type scaleLUT [][3]byte
+// scaleLUT holds the page's value scale as RGB bytes at every lutStep,
+// so that the heatmap uses exactly the page's one colour scale.
+type scaleLUT struct {
+	sc  *app.Scale
+	rgb [][3]byte
+}
 
-func newScaleLUT() scaleLUT {
+func newScaleLUT(sc *app.Scale) scaleLUT {
 	n := int(math.Round((lutHi-lutLo)/lutStep)) + 1
-	l := make(scaleLUT, n)
-	for i := range l {
-		l[i] = rgbOf(app.Colour(lutLo + float64(i)*lutStep))
+	l := scaleLUT{sc: sc, rgb: make([][3]byte, n)}
+	for i := range l.rgb {
+		l.rgb[i] = sc.RGB(lutLo + float64(i)*lutStep)
 	}
 	return l
 }
 
 func (l scaleLUT) at(v float64) [3]byte {
 	if math.IsNaN(v) {
-		return rgbOf(app.Colour(v))
+		return l.sc.RGB(v)
 	}
 	i := int(math.Round((v - lutLo) / lutStep))
-	return l[min(max(i, 0), len(l)-1)]
-}
-
-// rgbOf parses "#rrggbb".
-func rgbOf(hex string) [3]byte {
-	var c [3]byte
-	for i := range 3 {
-		v, _ := strconv.ParseUint(hex[1+2*i:3+2*i], 16, 8)
-		c[i] = byte(v)
-	}
-	return c
+	return l.rgb[min(max(i, 0), len(l.rgb)-1)]
 }
 
 // plot draws the data and the model's picture on a square canvas: the
@@ -63,8 +55,8 @@ type plot struct {
 	bounds trainer.Bounds
 }
 
-func newPlot(u *document, size int) *plot {
-	return &plot{u: u, lut: newScaleLUT(), size: float64(size), field: newPixels(u, fieldCells),
+func newPlot(u *document, size int, sc *app.Scale) *plot {
+	return &plot{u: u, lut: newScaleLUT(sc), size: float64(size), field: newPixels(u, fieldCells),
 		canvas: newCanvas(u, float64(size), float64(size), "id", "train-field", "role", "img",
 			"aria-label", "The model's output over the input plane with the data points; click to add a point")}
 }
@@ -137,10 +129,10 @@ func (p *plot) points(pal palette, d *train.Dataset, classes, test bool) {
 		x, y := d.X.Data[2*i], d.X.Data[2*i+1]
 		v := d.Y.Data[i]
 		px, py := p.toCanvas(x, y)
-		col := app.Colour(v)
+		col := p.lut.sc.Colour(v)
 		square := false
 		if classes {
-			col = app.Colour(4*v - 2) // class 0 → strong blue, class 1 → strong orange
+			col = p.lut.sc.Colour(4*v - 2) // class 0 → strong blue, class 1 → strong orange
 			square = v >= 0.5
 		}
 		c.beginPath()

@@ -33,9 +33,8 @@ func newTestPlayground(t *testing.T, m Modes) *Playground {
 	return p
 }
 
-// oneShot returns the engine's one-shot gradients of the recorded step's
-// loss for every node, from a fresh recording on an eager session.
-func oneShot(t *testing.T, p *Playground) *autograd.Grads {
+// eagerRecording records p's step again, on an eager session.
+func eagerRecording(t *testing.T, p *Playground) *Recording {
 	t.Helper()
 	modes := p.Modes()
 	modes.Compiled = false
@@ -43,6 +42,14 @@ func oneShot(t *testing.T, p *Playground) *autograd.Grads {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return r
+}
+
+// oneShot returns the engine's one-shot gradients of the recorded step's
+// loss for every node, from a fresh recording on an eager session.
+func oneShot(t *testing.T, p *Playground) *autograd.Grads {
+	t.Helper()
+	r := eagerRecording(t, p)
 	var g autograd.Grads
 	if err := r.Tape.BackwardDense(r.Loss, tensor.Scalar(1), &g); err != nil {
 		t.Fatal(err)
@@ -290,30 +297,75 @@ func TestFormat(t *testing.T) {
 			t.Errorf("Inline(%v) = %q, want %q", c.in, got, c.want)
 		}
 	}
-	if Colour(0) != "#ffffff" || Colour(math.Inf(1)) != "#f59322" || Colour(math.Inf(-1)) != "#0877bd" {
-		t.Errorf("colours: %s %s %s", Colour(0), Colour(math.Inf(1)), Colour(math.Inf(-1)))
+	sc := paletteScale(t)
+	if sc.Colour(0) != "#ffffff" || sc.Colour(math.Inf(1)) != "#f59322" || sc.Colour(math.Inf(-1)) != "#0877bd" {
+		t.Errorf("colours: %s %s %s", sc.Colour(0), sc.Colour(math.Inf(1)), sc.Colour(math.Inf(-1)))
 	}
-	if Colour(0.5) == Colour(5) || Colour(5) == Colour(50) {
-		t.Errorf("the scale saturates: 0.5 %s, 5 %s, 50 %s", Colour(0.5), Colour(5), Colour(50))
+	if sc.Colour(0.5) == sc.Colour(5) || sc.Colour(5) == sc.Colour(50) {
+		t.Errorf("the scale saturates: 0.5 %s, 5 %s, 50 %s", sc.Colour(0.5), sc.Colour(5), sc.Colour(50))
 	}
 }
 
-// TestScaleMatchesPalette checks that the value scale Go draws has the
-// ends and the middle the stylesheet's palette names (the CSS legend bar
-// and the training picture's keys use those).
-func TestScaleMatchesPalette(t *testing.T) {
+// paletteColours returns the colours of ScaleProperties as the stylesheet
+// (static/style.css) defines them.
+func paletteColours(t *testing.T) [6]string {
+	t.Helper()
 	css, err := os.ReadFile("../../static/style.css")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for prop, v := range map[string]float64{"--scale-neg": math.Inf(-1), "--scale-zero": 0, "--scale-pos": math.Inf(1)} {
-		m := regexp.MustCompile(prop + `:\s*(#[0-9a-f]{6});`).FindSubmatch(css)
+	var c [6]string
+	for i, prop := range ScaleProperties {
+		m := regexp.MustCompile(prop + `:\s*(#[0-9a-fA-F]{6});`).FindSubmatch(css)
 		if m == nil {
-			t.Errorf("static/style.css defines no %s", prop)
-			continue
+			t.Fatalf("static/style.css defines no colour %s", prop)
 		}
-		if got := Colour(v); got != string(m[1]) {
-			t.Errorf("Colour(%v) = %s, but the palette's %s is %s", v, got, prop, m[1])
+		c[i] = string(m[1])
+	}
+	return c
+}
+
+// paletteScale is the scale the page reads from the stylesheet.
+func paletteScale(t *testing.T) *Scale {
+	t.Helper()
+	s, err := NewScale(paletteColours(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// TestScaleMatchesPalette checks that the value scale Go draws from the
+// palette has the palette's ends, middle, NaN colour and inks (the CSS
+// legend bar and the training picture's keys use those too).
+func TestScaleMatchesPalette(t *testing.T) {
+	c := paletteColours(t)
+	s := paletteScale(t)
+	for _, k := range []struct {
+		got, want, what string
+	}{
+		{s.Colour(math.Inf(-1)), c[0], "Colour(-Inf)"},
+		{s.Colour(0), c[1], "Colour(0)"},
+		{s.Colour(math.Inf(1)), c[2], "Colour(+Inf)"},
+		{s.Colour(math.NaN()), c[3], "Colour(NaN)"},
+		{s.InkOn(-100), c[4], "InkOn(-100)"},
+		{s.InkOn(0.01), c[5], "InkOn(0.01)"},
+	} {
+		if k.got != k.want {
+			t.Errorf("%s = %s, want the palette's %s", k.what, k.got, k.want)
+		}
+	}
+}
+
+// TestNewScaleNamesTheBadColour checks that a palette colour the scale
+// cannot read is an error naming its property.
+func TestNewScaleNamesTheBadColour(t *testing.T) {
+	for i, bad := range []string{"", "#12345", "rgb(1, 2, 3)", "#12345g"} {
+		c := paletteColours(t)
+		c[i%3] = bad
+		_, err := NewScale(c)
+		if err == nil || !strings.Contains(err.Error(), ScaleProperties[i%3]) {
+			t.Errorf("colour %q: error %v, want one naming %s", bad, err, ScaleProperties[i%3])
 		}
 	}
 }

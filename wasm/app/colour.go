@@ -1,18 +1,75 @@
 package app
 
-import "math"
+import (
+	"errors"
+	"math"
+)
 
-// The diverging, colour-blind-safe scale of every value and gradient:
-// negative numbers are blue, zero is white, positive numbers are orange
-// (TensorFlow Playground's choice). The scale is fixed, so the same number
-// is the same colour everywhere and at every step. It is soft rather than
+// Scale is the diverging, colour-blind-safe scale of every value and
+// gradient: negative numbers are blue, zero is white, positive numbers are
+// orange (TensorFlow Playground's choice). Its colours are the page's
+// palette (the stylesheet's custom properties named in ScaleProperties),
+// read where the page draws. The scale is fixed, so the same number is
+// the same colour everywhere and at every step. It is soft rather than
 // clipped: a number v is drawn at strength |v| / (|v| + ScaleHalf), so 0.5
 // is half strength, and 5 is still distinguishable from 50.
-var (
-	negRGB  = [3]float64{8, 119, 189}  // #0877bd
-	posRGB  = [3]float64{245, 147, 34} // #f59322
-	zeroRGB = [3]float64{255, 255, 255}
-)
+type Scale struct {
+	neg, zero, pos, nan [3]float64
+	strong, pale        string // the inks readable on strong and on pale colours
+}
+
+// ScaleProperties names the palette's custom properties the scale is made
+// of, in NewScale's order: the negative end, zero, the positive end, NaN,
+// the ink on strong colours and the ink on pale ones.
+var ScaleProperties = [6]string{"--scale-neg", "--scale-zero", "--scale-pos", "--scale-nan", "--scale-ink-strong", "--scale-ink-pale"}
+
+// NewScale returns the scale of the colours ("#rrggbb") of
+// ScaleProperties, in its order; a colour that is not "#rrggbb" is an
+// error naming its property.
+func NewScale(colours [6]string) (*Scale, error) {
+	s := new(Scale)
+	var rgb [6][3]float64
+	for i, c := range colours {
+		v, ok := parseHex(c)
+		if !ok {
+			return nil, errors.New("the palette's " + ScaleProperties[i] + " is " + quote(c) + ", not a colour #rrggbb")
+		}
+		rgb[i] = v
+	}
+	s.neg, s.zero, s.pos, s.nan = rgb[0], rgb[1], rgb[2], rgb[3]
+	s.strong, s.pale = colours[4], colours[5]
+	return s, nil
+}
+
+func quote(s string) string { return "\"" + s + "\"" }
+
+// parseHex reads "#rrggbb".
+func parseHex(c string) ([3]float64, bool) {
+	var v [3]float64
+	if len(c) != 7 || c[0] != '#' {
+		return v, false
+	}
+	for i := 1; i < 7; i++ {
+		d := hexDigit(c[i])
+		if d < 0 {
+			return v, false
+		}
+		v[(i-1)/2] = 16*v[(i-1)/2] + float64(d)
+	}
+	return v, true
+}
+
+func hexDigit(b byte) int {
+	switch {
+	case '0' <= b && b <= '9':
+		return int(b - '0')
+	case 'a' <= b && b <= 'f':
+		return int(b-'a') + 10
+	case 'A' <= b && b <= 'F':
+		return int(b-'A') + 10
+	}
+	return -1
+}
 
 // ScaleHalf is the magnitude drawn at half strength.
 const ScaleHalf = 0.5
@@ -28,32 +85,41 @@ func strength(v float64) float64 {
 	return v / (math.Abs(v) + ScaleHalf)
 }
 
-// Colour returns the CSS colour ("#rrggbb") of v on the scale; NaN is grey.
-func Colour(v float64) string {
-	if math.IsNaN(v) {
-		return "#9e9e9e"
-	}
+// RGB returns the colour of v on the scale; NaN has the palette's NaN
+// colour.
+func (s *Scale) RGB(v float64) [3]byte {
 	t := strength(v)
-	end := posRGB
+	end := s.pos
 	if t < 0 {
-		end, t = negRGB, -t
+		end, t = s.neg, -t
 	}
+	if math.IsNaN(v) {
+		end, t = s.nan, 1
+	}
+	var c [3]byte
+	for i := range 3 {
+		c[i] = byte(math.Round(s.zero[i] + (end[i]-s.zero[i])*t))
+	}
+	return c
+}
+
+// Colour returns the CSS colour ("#rrggbb") of v on the scale, as RGB.
+func (s *Scale) Colour(v float64) string {
 	const hex = "0123456789abcdef"
 	b := []byte{'#', 0, 0, 0, 0, 0, 0}
-	for i := range 3 {
-		c := int(math.Round(zeroRGB[i] + (end[i]-zeroRGB[i])*t))
+	for i, c := range s.RGB(v) {
 		b[1+2*i], b[2+2*i] = hex[c>>4], hex[c&15]
 	}
 	return string(b)
 }
 
-// InkOn returns the text colour readable on Colour(v): white on strong
-// colours, near-black on pale ones.
-func InkOn(v float64) string {
+// InkOn returns the text colour readable on Colour(v): the strong ink on
+// strong colours, the pale one on pale colours.
+func (s *Scale) InkOn(v float64) string {
 	if math.Abs(strength(v)) > 0.7 {
-		return "#ffffff"
+		return s.strong
 	}
-	return "#1a1a1a"
+	return s.pale
 }
 
 // LegendTicks are the numbers the scale's legend labels.

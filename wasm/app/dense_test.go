@@ -12,12 +12,7 @@ import (
 // recording.
 func denseOneShot(t *testing.T, p *Playground) *autograd.Grads {
 	t.Helper()
-	modes := p.Modes()
-	modes.Compiled = false
-	r, err := Record(p.Model().Clone(), p.Batch(), modes, p.seed)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := eagerRecording(t, p)
 	seeds := make([]*tensor.Tensor, r.Tape.Len())
 	for i := range seeds {
 		seeds[i] = tensor.Zeros(r.Tape.Node(i).Value.Shape)

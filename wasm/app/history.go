@@ -31,24 +31,20 @@ func (h *History[T]) Push(doc T) {
 }
 
 // Undo goes back one edit; it reports false when there is none.
-func (h *History[T]) Undo() bool {
-	if len(h.past) == 0 {
-		return false
-	}
-	h.future = append(h.future, h.cur)
-	h.cur = h.past[len(h.past)-1]
-	h.past = h.past[:len(h.past)-1]
-	return true
-}
+func (h *History[T]) Undo() bool { return h.move(&h.past, &h.future) }
 
 // Redo goes forward one undone edit; it reports false when there is none.
-func (h *History[T]) Redo() bool {
-	if len(h.future) == 0 {
+func (h *History[T]) Redo() bool { return h.move(&h.future, &h.past) }
+
+// move makes the last document of from the current one and keeps the
+// current one on to; it reports false when from is empty.
+func (h *History[T]) move(from, to *[]T) bool {
+	if len(*from) == 0 {
 		return false
 	}
-	h.past = append(h.past, h.cur)
-	h.cur = h.future[len(h.future)-1]
-	h.future = h.future[:len(h.future)-1]
+	*to = append(*to, h.cur)
+	h.cur = (*from)[len(*from)-1]
+	*from = (*from)[:len(*from)-1]
 	return true
 }
 

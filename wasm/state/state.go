@@ -1,12 +1,14 @@
-// Package state holds the playground's document around the recorded step:
-// the view on screen, the classroom flags, the training settings and the
-// user's own points. (The model with its undo history, the modes, the
-// mini-batch and the stepping position are app.Playground's.) It is
-// changed only through its methods, and every change is announced on a
-// broadcast relay, which the page's link sync and views listen to.
+// Package state is the playground's document: the model with its undo
+// history, or the program; the modes; the dataset and the mini-batch; the
+// weights a link or a training run gave the step; the stepping position
+// and the node pinned in the inspector; the view on screen, the classroom
+// flags, the training settings and the user's own points. The link codec,
+// undo and the page's views share it.
 //
-// A link replaces it in one call, Replace; Link gives back what a link
-// carries of it.
+// It is changed only through its methods, and every change is announced on
+// a broadcast relay as a Change saying what it touched; the views listen
+// and redraw what they show of it. A link replaces it in one call,
+// Replace; Link gives back what a link carries of it.
 package state
 
 import (
@@ -14,8 +16,12 @@ import (
 
 	"github.com/teivah/broadcast"
 
+	"tapelab/engine/nn"
+	"tapelab/engine/program"
 	"tapelab/engine/spec"
+	"tapelab/engine/tensor"
 	"tapelab/engine/train"
+	"tapelab/wasm/app"
 	"tapelab/wasm/link"
 )
 
@@ -23,17 +29,32 @@ import (
 // points.
 const PointsDataset = "points"
 
+// BatchSize is the mini-batch of one recorded step: small enough that
+// every number fits on screen.
+const BatchSize = 4
+
 // Change says what a change touched; a Replace touches everything.
-type Change uint8
+type Change uint16
 
 // The parts of the state.
 const (
-	View Change = 1 << iota
-	Flags
-	Training
-	Points
-	All = View | Flags | Training | Points
+	View      Change = 1 << iota // the view on screen
+	Flags                        // the classroom flags
+	Training                     // the training settings
+	Points                       // the user's own points
+	Step                         // the step was recorded again: model, program, modes, data or weights
+	Doc                          // undo, redo or a link replaced the document: editors show it anew
+	Editing                      // Model or Program mode
+	Position                     // the stepper moved
+	Selection                    // the node pinned in the inspector
+	Trained                      // the weights the training view starts from or reached
+	Opened                       // a link replaced the state
+	Hygiene                      // whether gradients are zeroed before each backward pass
+	All       = View | Flags | Training | Points | Step | Doc | Editing | Position | Selection | Trained | Opened | Hygiene
 )
+
+// Has reports whether c touched any part of parts.
+func (c Change) Has(parts Change) bool { return c&parts != 0 }
 
 // TrainingSettings are the training view's controls.
 type TrainingSettings struct {
@@ -52,22 +73,50 @@ func DefaultTraining(dataset string) TrainingSettings {
 
 // State is the document; its zero value is not usable: use New.
 type State struct {
-	view     string
-	flags    link.Flags
-	training TrainingSettings
-	points   *link.Points
+	view       string
+	flags      link.Flags
+	accumulate bool // a backward pass adds to .grad (gradients are not zeroed first)
+	training   TrainingSettings
+	points     *link.Points
+
+	model     *app.Playground
+	program   *app.ProgramPlayground
+	programOn bool
+	dataset   string         // the stepping view's dataset
+	data      *train.Dataset // its generated examples (nil until needed)
+	// custom is the recorded model whose weights (and batch, with
+	// customBatch) came from a link or a training step; any later
+	// recording replaces the model, and with it this mark.
+	custom      *nn.Model
+	customBatch bool
+	selected    int // the node pinned in the inspector, or -1
+
+	trainDoc app.Doc                          // the model trained weights belong to
+	trained  func() map[string]*tensor.Tensor // the weights the training view starts from or reached (nil: seeded)
 	relay    *broadcast.Relay[Change]
 }
 
-// New returns the state of a page that opens on the stepping view with
-// training settings t.
-func New(t TrainingSettings) *State {
-	return &State{view: link.ViewStep, training: t, relay: broadcast.NewRelay[Change]()}
+// New returns the state of a page that opens on the stepping view, with
+// the default model on dataset's first examples (and training on dataset)
+// and, in Program mode, the gallery's first program.
+func New(dataset string) (*State, error) {
+	s := &State{view: link.ViewStep, training: DefaultTraining(dataset), dataset: dataset,
+		selected: -1, relay: broadcast.NewRelay[Change]()}
+	b, err := s.batch(app.DefaultDoc())
+	if err != nil {
+		return nil, err
+	}
+	if s.model, err = app.New(app.DefaultDoc(), b); err != nil {
+		return nil, err
+	}
+	s.program, _ = app.NewProgramPlayground(program.Examples()[0].Text) // the gallery's programs run (engine/program's tests)
+	return s, nil
 }
 
 // Listen subscribes to the changes. The relay broadcasts without waiting:
 // a listener whose channel holds capacity undelivered changes misses the
-// next one (re-read the state instead of counting changes).
+// next one, so a listener's capacity must exceed the changes one user
+// action makes (a few).
 func (s *State) Listen(capacity int) *broadcast.Listener[Change] {
 	return s.relay.Listener(capacity)
 }
@@ -77,10 +126,10 @@ func (s *State) changed(c Change) { s.relay.Broadcast(c) }
 // View returns the view on screen: link.ViewStep or link.ViewTrain.
 func (s *State) View() string { return s.view }
 
-// SetView switches the view; anything but link.ViewTrain is the stepping
-// view.
+// SetView switches the view; anything but link.ViewTrain, and any view in
+// Program mode (a program is stepped, not trained), is the stepping view.
 func (s *State) SetView(v string) {
-	if v != link.ViewTrain {
+	if v != link.ViewTrain || s.programOn {
 		v = link.ViewStep
 	}
 	s.view = v
@@ -94,6 +143,16 @@ func (s *State) Flags() link.Flags { return cloneFlags(s.flags) }
 func (s *State) SetFlags(f link.Flags) {
 	s.flags = cloneFlags(f)
 	s.changed(Flags)
+}
+
+// Accumulate reports whether a backward pass adds its parameter gradients
+// to what the last one left, as PyTorch does without zero_grad().
+func (s *State) Accumulate() bool { return s.accumulate }
+
+// SetAccumulate turns gradient zeroing off (true) or on (false).
+func (s *State) SetAccumulate(on bool) {
+	s.accumulate = on
+	s.changed(Hygiene)
 }
 
 // Locked reports whether classroom control c is locked (or hidden).
@@ -123,25 +182,30 @@ func (s *State) SetPoints(p *link.Points) {
 	s.changed(Points)
 }
 
-// Replace makes the state the one a link carries: its view, its flags,
-// its training settings (a model document without a dataset trains on
-// link.DefaultDataset) and its points (with them, the training view
-// trains on the points).
-func (s *State) Replace(st *link.State) {
-	m := st.Model
-	t := TrainingSettings{Dataset: m.Dataset.Name, Data: m.Dataset, Optimizer: m.Optimizer, Batch: m.BatchSize}
-	if t.Dataset == "" {
-		t.Dataset, t.Data = link.DefaultDataset, train.DefaultData(link.DefaultDataset)
+// Trained returns the weights the training view starts from or reached,
+// with the model they belong to (nil weights: seeded).
+func (s *State) Trained() (app.Doc, map[string]*tensor.Tensor) {
+	if s.trained == nil {
+		return s.trainDoc, nil
 	}
-	if st.Points != nil {
-		t.Dataset = PointsDataset
+	return s.trainDoc, s.trained()
+}
+
+// SetTrained records where the weights the training reached on model doc
+// are read from when they are needed (a running session's Params; nil:
+// seeded), and announces that they moved. The weights w gives must not be
+// changed by the caller.
+func (s *State) SetTrained(doc app.Doc, w func() map[string]*tensor.Tensor) {
+	s.trainDoc, s.trained = doc, w
+	s.changed(Trained)
+}
+
+// weights returns a function giving w (nil when w is empty).
+func weights(w map[string]*tensor.Tensor) func() map[string]*tensor.Tensor {
+	if len(w) == 0 {
+		return nil
 	}
-	s.training, s.points, s.flags = t, st.Points, cloneFlags(st.Flags)
-	s.view = link.ViewStep
-	if st.View == link.ViewTrain {
-		s.view = link.ViewTrain
-	}
-	s.changed(All)
+	return func() map[string]*tensor.Tensor { return w }
 }
 
 // Into writes the settings into the model document m: its dataset (the
@@ -153,15 +217,4 @@ func (t TrainingSettings) Into(m *spec.Model) {
 		m.Dataset.Name = t.Dataset
 	}
 	m.Optimizer, m.BatchSize = t.Optimizer, t.Batch
-}
-
-// Fill writes the state's part of a link into st and into its model
-// document m: the view, the flags, the training settings and the points
-// (when the training uses them).
-func (s *State) Fill(st *link.State, m *spec.Model) {
-	st.View, st.Flags = s.view, cloneFlags(s.flags)
-	s.training.Into(m)
-	if s.training.Dataset == PointsDataset {
-		st.Points = s.points
-	}
 }

@@ -1,12 +1,17 @@
 package state
 
 import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	"tapelab/engine/nn"
 	"tapelab/engine/spec"
 	"tapelab/engine/tensor"
+	"tapelab/wasm/app"
 	"tapelab/wasm/link"
 )
 
@@ -14,9 +19,87 @@ func model() *spec.Model {
 	return spec.New(tensor.Shape{2}, nn.MSE, nn.NewLinear(1))
 }
 
-// TestReplaceThenFill replaces the state by a link's and writes it back:
-// what a link carries of the state survives the trip.
-func TestReplaceThenFill(t *testing.T) {
+func newState(t *testing.T) *State {
+	t.Helper()
+	s, err := New(link.DefaultDataset)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// TestLinksSurviveReplaceThenLink opens every kept link, replaces the
+// state by it and asks the state for its link: what a link carries comes
+// back as it was.
+func TestLinksSurviveReplaceThenLink(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("..", "link", "testdata", "*.link"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no kept links: %v", err)
+	}
+	progs, _ := filepath.Glob(filepath.Join("..", "link", "testdata", "programs", "*.link"))
+	for _, f := range append(files, progs...) {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			frag := strings.TrimSpace(string(b))
+			st, err := link.Open(frag)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := newState(t)
+			if err := s.Replace(st); err != nil {
+				t.Fatalf("Replace: %v", err)
+			}
+			want, err := link.Encode(st)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := link.Encode(s.Link())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != want && !filledIn(st, s.Link()) {
+				gs, _ := link.Open(got)
+				t.Errorf("the state's link differs from the one it opened:\n got %+v\nwant %+v", gs, st)
+			}
+			// The state's own link comes back exactly.
+			again := newState(t)
+			if err := again.Replace(s.Link()); err != nil {
+				t.Fatal(err)
+			}
+			if twice, _ := link.Encode(again.Link()); twice != got {
+				t.Errorf("the state's own link did not survive a second trip")
+			}
+		})
+	}
+}
+
+// filledIn reports whether out is in but for the parameters in does not
+// name, which the state's link carries with their seeded values.
+func filledIn(in, out *link.State) bool {
+	if in.Model == nil || out.Model == nil || len(in.Model.Params) >= len(out.Model.Params) {
+		return false
+	}
+	for name, v := range in.Model.Params {
+		w := out.Model.Params[name]
+		if w == nil || !slices.Equal(v.Data, w.Data) {
+			return false
+		}
+	}
+	c := *out
+	m := *out.Model
+	m.Params = in.Model.Params
+	c.Model = &m
+	a, _ := link.Encode(in)
+	b, _ := link.Encode(&c)
+	return a == b
+}
+
+// TestReplaceThenLink replaces the state by a link's and asks for it back:
+// the view, flags, training settings and points survive the trip.
+func TestReplaceThenLink(t *testing.T) {
 	m := model()
 	m.Dataset = DefaultTraining("xor").Data
 	m.Dataset.Name = "xor"
@@ -26,35 +109,36 @@ func TestReplaceThenFill(t *testing.T) {
 	in := &link.State{Model: m, View: link.ViewTrain,
 		Flags:  link.Flags{Hide: []string{"lr"}, Lock: []string{"model"}, Presenter: true},
 		Points: &link.Points{X: [][]float64{{1, 2}}, Y: []float64{1}}}
-	s := New(DefaultTraining("circle"))
-	s.Replace(in)
-	if s.View() != link.ViewTrain || s.Training().Dataset != PointsDataset || s.Training().Data.Name != "xor" ||
-		!s.Locked("model") || !s.Locked("lr") || s.Locked("stepper") {
-		t.Fatalf("after Replace: view %q, training %+v, flags %+v", s.View(), s.Training(), s.Flags())
+	s := newState(t)
+	if err := s.Replace(in); err != nil {
+		t.Fatal(err)
 	}
-	var out link.State
-	om := model()
-	s.Fill(&out, om)
+	if s.View() != link.ViewTrain || s.Training().Dataset != PointsDataset || s.Training().Data.Name != "xor" ||
+		!s.Locked("model") || !s.Locked("lr") || s.Locked("stepper") || s.Dataset() != "xor" {
+		t.Fatalf("after Replace: view %q, training %+v, flags %+v, dataset %q", s.View(), s.Training(), s.Flags(), s.Dataset())
+	}
+	out := s.Link()
+	om := out.Model
 	if out.View != link.ViewTrain || out.Points != in.Points || !out.Flags.Presenter || om.BatchSize != 7 ||
 		om.Optimizer.LR != 0.3 || om.Dataset.Name != "xor" {
-		t.Errorf("Fill gave view %q, points %v, flags %+v, model batch %d, lr %v, dataset %q",
+		t.Errorf("Link gave view %q, points %v, flags %+v, model batch %d, lr %v, dataset %q",
 			out.View, out.Points, out.Flags, om.BatchSize, om.Optimizer.LR, om.Dataset.Name)
 	}
 	// Without points the dataset's name is the menu's.
 	s.SetPoints(nil)
 	s.SetTraining(DefaultTraining("moons"))
-	out, om = link.State{}, model()
-	s.Fill(&out, om)
-	if out.Points != nil || om.Dataset.Name != "moons" {
-		t.Errorf("without points: points %v, dataset %q", out.Points, om.Dataset.Name)
+	if out := s.Link(); out.Points != nil || out.Model.Dataset.Name != "moons" {
+		t.Errorf("without points: points %v, dataset %q", out.Points, out.Model.Dataset.Name)
 	}
 }
 
 // TestReplaceWithoutDataset opens a model document shared without a
 // dataset: the training view uses the default dataset's full settings.
 func TestReplaceWithoutDataset(t *testing.T) {
-	s := New(DefaultTraining("circle"))
-	s.Replace(&link.State{Model: model()})
+	s := newState(t)
+	if err := s.Replace(&link.State{Model: model()}); err != nil {
+		t.Fatal(err)
+	}
 	if got := s.Training(); got.Dataset != link.DefaultDataset || got.Data != DefaultTraining(link.DefaultDataset).Data {
 		t.Errorf("training %+v, want the default dataset %q", got, link.DefaultDataset)
 	}
@@ -63,38 +147,148 @@ func TestReplaceWithoutDataset(t *testing.T) {
 	}
 }
 
+// TestReplaceKeepsWhatApplies opens a link whose position the tape never
+// reaches: the error names it and the model stands.
+func TestReplaceKeepsWhatApplies(t *testing.T) {
+	s := newState(t)
+	err := s.Replace(&link.State{Model: model(), Pos: link.Position{Phase: link.PhaseForward, Node: 999}})
+	if err == nil || !strings.Contains(err.Error(), "pos.node") {
+		t.Fatalf("error %v, want one naming pos.node", err)
+	}
+	if s.Model().Doc().Input.Size() != 2 || s.Source().Stepper() == nil {
+		t.Errorf("the link's model was not recorded: %v", s.Model().Doc())
+	}
+}
+
 // TestChangesAreAnnounced checks that every method that changes the
-// state tells its listeners what changed.
+// state tells its listeners what it changed.
 func TestChangesAreAnnounced(t *testing.T) {
-	s := New(DefaultTraining("circle"))
+	s := newState(t)
 	l := s.Listen(8)
 	defer l.Close()
+	recorded := Step | Selection | Position
+	d := s.Model().Doc()
+	edited := d
+	edited.Seed++
 	for _, c := range []struct {
+		name string
 		do   func()
 		want Change
 	}{
-		{func() { s.SetView(link.ViewTrain) }, View},
-		{func() { s.SetFlags(link.Flags{Embed: true}) }, Flags},
-		{func() { s.SetTraining(DefaultTraining("xor")) }, Training},
-		{func() { s.SetPoints(&link.Points{}) }, Points},
-		{func() { s.Replace(&link.State{Model: model()}) }, All},
+		{"SetView", func() { s.SetView(link.ViewTrain) }, View},
+		{"SetFlags", func() { s.SetFlags(link.Flags{Embed: true}) }, Flags},
+		{"SetTraining", func() { s.SetTraining(DefaultTraining("xor")) }, Training},
+		{"SetPoints", func() { s.SetPoints(&link.Points{}) }, Points},
+		{"SetTrained", func() { s.SetTrained(d, nil) }, Trained},
+		{"Edit", func() { _ = s.Edit(edited) }, recorded},
+		{"Undo", func() { s.Undo() }, recorded | Doc},
+		{"Redo", func() { s.Redo() }, recorded | Doc},
+		{"SetModes", func() { _ = s.SetModes(app.Modes{Compiled: true}) }, recorded},
+		{"SetDataset", func() { _ = s.SetDataset("xor") }, recorded},
+		{"Select", func() { s.Select(2) }, Selection},
+		{"Move", func() { s.Move(func(st *app.Stepper) bool { _, ok := st.Step(); return ok }) }, Position | Selection},
+		{"SetProgramMode", func() { s.SetProgramMode(true) }, recorded | Editing | View},
+		{"EditProgram", func() { _ = s.EditProgram("a = param(1.0)\nb = a * a\n") }, recorded},
+		{"OpenProgram", func() { _ = s.OpenProgram("a = param(2.0)\n", app.Modes{}) }, recorded | Doc | Editing | View},
+		{"Replace", func() { _ = s.Replace(&link.State{Model: model()}) }, All},
 	} {
 		c.do()
 		select {
 		case got := <-l.Ch():
 			if got != c.want {
-				t.Errorf("announced %b, want %b", got, c.want)
+				t.Errorf("%s announced %b, want %b", c.name, got, c.want)
 			}
 		case <-time.After(time.Second):
-			t.Fatalf("no change announced, want %b", c.want)
+			t.Fatalf("%s announced no change, want %b", c.name, c.want)
 		}
+	}
+}
+
+// TestRecordingLetsGoOfThePinnedNode checks that a node pinned in the
+// inspector is let go when the tape it belongs to is recorded again or
+// the stepper moves.
+func TestRecordingLetsGoOfThePinnedNode(t *testing.T) {
+	s := newState(t)
+	for name, change := range map[string]func(){
+		"SetModes": func() { _ = s.SetModes(app.Modes{Single: true}) },
+		"Move":     func() { s.Move(func(*app.Stepper) bool { return false }) },
+		"Edit":     func() { _ = s.Edit(s.Model().Doc()) },
+	} {
+		s.Select(3)
+		change()
+		if got := s.Selected(); got != -1 {
+			t.Errorf("after %s the pinned node is %d, want -1", name, got)
+		}
+	}
+}
+
+// TestLinkCarriesInspectedWeights inspects a training step (weights and
+// batch) in the stepping view: its link carries both, until an edit
+// records the model from its seed again.
+func TestLinkCarriesInspectedWeights(t *testing.T) {
+	s := newState(t)
+	s.SetView(link.ViewTrain)
+	pg := s.Model()
+	w := pg.Model().StateDictCopy()
+	for _, v := range w {
+		for i := range v.Data {
+			v.Data[i] = 0.25
+		}
+	}
+	b := pg.Batch()
+	if err := s.Inspect(pg.Doc(), w, b); err != nil {
+		t.Fatal(err)
+	}
+	st := s.Link()
+	if s.View() != link.ViewStep || len(st.Model.Params) != len(w) || st.Batch == nil || len(st.Batch.X) != b.X.Shape[0] {
+		t.Fatalf("after Inspect: view %q, %d params (want %d), batch %v", s.View(), len(st.Model.Params), len(w), st.Batch)
+	}
+	for name, v := range st.Model.Params {
+		if v.Data[0] != 0.25 {
+			t.Errorf("param %s = %v, want the inspected 0.25", name, v.Data[0])
+		}
+	}
+	_ = s.Edit(pg.Doc())
+	if st := s.Link(); st.Model.Params != nil || st.Batch != nil {
+		t.Errorf("after an edit the link still carries weights (%d) or a batch (%v)", len(st.Model.Params), st.Batch)
+	}
+}
+
+// TestProgramModeStaysInTheSteppingView checks that a program is never
+// shown in the training view.
+func TestProgramModeStaysInTheSteppingView(t *testing.T) {
+	s := newState(t)
+	s.SetView(link.ViewTrain)
+	s.SetProgramMode(true)
+	if s.View() != link.ViewStep {
+		t.Errorf("Program mode in view %q", s.View())
+	}
+	s.SetView(link.ViewTrain)
+	if s.View() != link.ViewStep {
+		t.Errorf("SetView(train) in Program mode gave view %q", s.View())
+	}
+	if st := s.Link(); st.Program != s.Program().Text() || st.Model != nil {
+		t.Errorf("Program mode's link: program %q, model %v", st.Program, st.Model)
+	}
+}
+
+// TestSetDatasetRefusesUnknown checks that an unknown dataset is an error
+// and changes nothing.
+func TestSetDatasetRefusesUnknown(t *testing.T) {
+	s := newState(t)
+	before := s.Model().Batch()
+	if err := s.SetDataset("no-such-set"); err == nil {
+		t.Fatal("no error for an unknown dataset")
+	}
+	if s.Dataset() != link.DefaultDataset || s.Model().Batch().X != before.X {
+		t.Errorf("an unknown dataset changed the state: dataset %q", s.Dataset())
 	}
 }
 
 // TestFlagsAreCopied checks that the flags a caller passes or gets cannot
 // change the state behind its back.
 func TestFlagsAreCopied(t *testing.T) {
-	s := New(DefaultTraining("circle"))
+	s := newState(t)
 	f := link.Flags{Lock: []string{"model"}}
 	s.SetFlags(f)
 	f.Lock[0] = "stepper"

@@ -1,0 +1,231 @@
+package state
+
+import (
+	"tapelab/engine/tensor"
+	"tapelab/engine/train"
+	"tapelab/wasm/app"
+	"tapelab/wasm/link"
+)
+
+// Source is what the tape's views step and show: the model's training step
+// (app.Playground) or a program (app.ProgramPlayground). Both record into
+// the same Recording and Stepper, so the tape, the inspector, the listings,
+// the passes and the gradient check serve both.
+type Source interface {
+	Stepper() *app.Stepper
+	Recording() *app.Recording
+	Modes() app.Modes
+	Passes() (app.Passes, error)
+	GradCheck(yield func()) (app.GradCheck, error)
+	IRListing() ([]app.IRLine, error)
+	Err() error
+	CanUndo() bool
+	CanRedo() bool
+}
+
+// Model returns the model playground, to read: change it through the
+// State's methods.
+func (s *State) Model() *app.Playground { return s.model }
+
+// Program returns the program playground, to read: change it through the
+// State's methods.
+func (s *State) Program() *app.ProgramPlayground { return s.program }
+
+// ProgramMode reports whether the program, not the model, is stepped.
+func (s *State) ProgramMode() bool { return s.programOn }
+
+// Source returns what is stepped: the program in Program mode, else the
+// model.
+func (s *State) Source() Source {
+	if s.programOn {
+		return s.program
+	}
+	return s.model
+}
+
+// recorded announces that the step was recorded again (c adds what else
+// changed); the pinned node goes with the old tape.
+func (s *State) recorded(c Change) {
+	s.selected = -1
+	s.changed(Step | Selection | Position | c)
+}
+
+// SetProgramMode switches between stepping the model and the program; the
+// program is stepped in the stepping view.
+func (s *State) SetProgramMode(on bool) {
+	if s.programOn == on {
+		return
+	}
+	s.programOn = on
+	c := Editing
+	if on && s.view != link.ViewStep {
+		s.view = link.ViewStep
+		c |= View
+	}
+	s.recorded(c)
+}
+
+// Edit makes doc the model, as an edit that can be undone, and records its
+// step from the seed; the error is the engine's reason when doc does not
+// build (the edit is kept, to be fixed or undone).
+func (s *State) Edit(doc app.Doc) error {
+	err := s.model.Edit(doc)
+	s.recorded(0)
+	return err
+}
+
+// EditProgram makes src the program's text, as an edit, and records it
+// when it runs; the error is the program's *program.Error.
+func (s *State) EditProgram(src string) error {
+	err := s.program.Edit(src)
+	s.recorded(0)
+	return err
+}
+
+// OpenProgram shows src (an example of the gallery) in Program mode with
+// the modes m, as one edit.
+func (s *State) OpenProgram(src string, m app.Modes) error {
+	err := s.program.Open(src, m)
+	s.programOn = true
+	s.view = link.ViewStep
+	s.recorded(Doc | Editing | View)
+	return err
+}
+
+// Undo takes back the last edit of what is stepped.
+func (s *State) Undo() bool { return s.history(func(h history) (bool, error) { return h.Undo() }) }
+
+// Redo repeats the last undone edit of what is stepped.
+func (s *State) Redo() bool { return s.history(func(h history) (bool, error) { return h.Redo() }) }
+
+type history interface {
+	Undo() (bool, error)
+	Redo() (bool, error)
+}
+
+func (s *State) history(move func(history) (bool, error)) bool {
+	var h history = s.model
+	if s.programOn {
+		h = s.program
+	}
+	ok, _ := move(h) // an error is shown where it is (the layer or the line at fault)
+	if ok {
+		s.recorded(Doc)
+	}
+	return ok
+}
+
+// SetModes switches the modes of what is stepped and records it again.
+func (s *State) SetModes(m app.Modes) error {
+	var err error
+	if s.programOn {
+		err = s.program.SetModes(m)
+	} else {
+		err = s.model.SetModes(m)
+	}
+	s.recorded(0)
+	return err
+}
+
+// Dataset returns the stepping view's dataset.
+func (s *State) Dataset() string { return s.dataset }
+
+// SetDataset makes the step's mini-batch the first examples of the
+// generated dataset name and records it again; an unknown name is an
+// error and changes nothing.
+func (s *State) SetDataset(name string) error {
+	old, oldData := s.dataset, s.data
+	s.useDataset(name)
+	b, err := s.batch(s.model.Doc())
+	if err != nil {
+		s.dataset, s.data = old, oldData
+		return err
+	}
+	_ = s.model.SetBatch(b) // the error is shown on the layer at fault
+	s.recorded(0)
+	return nil
+}
+
+// useDataset makes name the dataset the next batch is taken from.
+func (s *State) useDataset(name string) {
+	if s.dataset != name {
+		s.dataset, s.data = name, nil
+	}
+}
+
+// batch generates the chosen dataset and takes its first examples.
+func (s *State) batch(d app.Doc) (app.Batch, error) {
+	if s.data == nil {
+		tr, _, err := train.Generate(train.DefaultData(s.dataset))
+		if err != nil {
+			return app.Batch{}, err
+		}
+		s.data = tr
+	}
+	return app.MiniBatch(s.data.X, s.data.Y, BatchSize, d.Loss)
+}
+
+// Inspect makes doc the model and records its step on batch b with the
+// weights params (a moment of training, in the stepping view); a link of
+// that state carries both.
+func (s *State) Inspect(doc app.Doc, params map[string]*tensor.Tensor, b app.Batch) error {
+	if err := s.model.Inspect(doc, params, b); err != nil {
+		s.recorded(Doc)
+		return err
+	}
+	s.programOn = false
+	s.custom, s.customBatch = s.model.Model(), true
+	s.view = link.ViewStep
+	s.recorded(Doc | Editing | View)
+	return nil
+}
+
+// UseImage makes pixels (a drawing) example ex of the step's batch, with
+// the model's prediction as its target, and records the step again (see
+// app.Playground.UseImage).
+func (s *State) UseImage(ex int, pixels []float64) (app.Prediction, error) {
+	pr, err := s.model.UseImage(ex, pixels)
+	if err == nil {
+		s.recorded(0)
+	}
+	return pr, err
+}
+
+// OpenIR opens an IR document in place of the model's step (see
+// app.Playground.OpenIR); when it is refused the step stays.
+func (s *State) OpenIR(data []byte) error {
+	err := s.model.OpenIR(data)
+	if err == nil {
+		s.recorded(0)
+	}
+	return err
+}
+
+// Move moves the stepper of what is stepped with move, which reports
+// whether it moved; Move announces the new position and reports the same.
+// The pinned node is let go first.
+func (s *State) Move(move func(*app.Stepper) bool) bool {
+	st := s.Source().Stepper()
+	if st == nil {
+		return false
+	}
+	c := Position
+	if s.selected >= 0 {
+		s.selected = -1
+		c |= Selection
+	}
+	ok := move(st)
+	s.changed(c)
+	return ok
+}
+
+// Selected returns the node pinned in the inspector, or -1 when the
+// inspector follows the cursor.
+func (s *State) Selected() int { return s.selected }
+
+// Select pins node i in the inspector until the next step (-1: follow the
+// cursor).
+func (s *State) Select(i int) {
+	s.selected = i
+	s.changed(Selection)
+}
