@@ -94,11 +94,17 @@ func stepRedraw(b *testing.B, motion bool) {
 	nodes := int(p.num(`document.querySelectorAll("#tape [data-node]").length`))
 	var times []float64
 	async, movers := 0, 0.0
+	// The tape starts with its leaves (the input, the target and the
+	// parameters), whose steps send nothing along an edge: they are
+	// stepped past, untimed, at the start and after each reset.
+	pastLeaves := `(() => { for (let k = 0; k < 200 && !document.querySelector("#tape .edge.hot"); k++) document.getElementById("step").click(); })()`
+	p.js(pastLeaves)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		if p.js(`document.getElementById("count-backward").textContent.split(" ")[1].split("/").reduce((a, b) => a === b)`) == "true" {
 			b.StopTimer()
 			p.clickAndRedraw("reset")
+			p.js(pastLeaves)
 			b.StartTimer()
 		}
 		r, err := chromedp.Run(p.tab, chromedp.Evaluate[[]float64](stepTiming))
@@ -126,7 +132,7 @@ func stepRedraw(b *testing.B, motion bool) {
 	b.ReportMetric(float64(nodes), "nodes")
 	b.ReportMetric(movers/float64(len(times)), "movers/step")
 	switch {
-	case motion && movers == 0 && b.N >= 20: // the first steps are leaves: nothing comes into them
+	case motion && movers == 0:
 		b.Errorf("none of %d steps set a dot moving: the animation was off", b.N)
 	case !motion && movers > 0:
 		b.Errorf("under reduced motion %v dots moved", movers)

@@ -34,8 +34,12 @@ type tapeView struct {
 	// scale, is larger than the region: then the view follows the steps
 	// along the chain even though the user has not zoomed.
 	overflow bool
-	focus    int   // the node the last step ran (-1: none)
-	hot      []int // edges currently highlighted
+	focus    int // the node the last step ran (-1: none)
+	// vw and vh are the drawing region's size in CSS pixels, measured
+	// when it is fitted or resized: a step reads them without forcing
+	// the browser to lay out the page mid-redraw.
+	vw, vh float64
+	hot    []int // edges currently highlighted
 	gesture
 	travels
 }
@@ -102,6 +106,7 @@ func newTapeView(pv *playground) *tapeView {
 	// Refit when the region changes size (the window, or a bar above it
 	// wrapping), unless the user has zoomed.
 	onResize(doc, v.svg, "tape resize", func() {
+		v.measure()
 		if !v.zoomed {
 			v.fit()
 		}
@@ -341,13 +346,18 @@ const (
 	followPad        = 24.0 // the room kept around the node the view follows
 )
 
-// size is the drawing region's size in CSS pixels.
+// size is the drawing region's size in CSS pixels, as last measured.
 func (v *tapeView) size() (w, h float64) {
-	r := v.svg.Rect()
-	if r.Width < 10 || r.Height < 10 {
+	if v.vw < 10 || v.vh < 10 {
 		return 800, 400
 	}
-	return r.Width, r.Height
+	return v.vw, v.vh
+}
+
+// measure reads the drawing region's size.
+func (v *tapeView) measure() {
+	r := v.svg.Rect()
+	v.vw, v.vh = r.Width, r.Height
 }
 
 // follow pans, keeping the zoom, so that node i is in view: when a teacher
@@ -371,6 +381,7 @@ func (v *tapeView) fit() {
 	if v.lay == nil {
 		return
 	}
+	v.measure()
 	w, h := v.size()
 	v.zoomed = false
 	fitted := layout.View{Min: app.ReadableScale, Max: fitMax}.Fit(v.lay.Width, v.lay.Height, w, h, fitPad)
