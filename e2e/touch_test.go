@@ -198,8 +198,14 @@ func (p *pgTab) visibleNode() (i int, x, y float64) {
 const readablePx = 12 - 0.01
 
 // longLink is the link of a model whose tape has 60 nodes or more: 16
-// linear layers with tanh between them.
+// linear layers with tanh between them, with the stepper at its start.
 func longLink(t testing.TB) string {
+	t.Helper()
+	return longLinkAt(t, link.Position{})
+}
+
+// longLinkAt is longLink with the stepper at pos.
+func longLinkAt(t testing.TB, pos link.Position) string {
 	t.Helper()
 	st := link.Default()
 	st.Model.Layers = nil
@@ -207,6 +213,7 @@ func longLink(t testing.TB) string {
 		st.Model.Layers = append(st.Model.Layers, nn.NewLinear(4), nn.Tanh{})
 	}
 	st.Model.Layers = append(st.Model.Layers, nn.NewLinear(1))
+	st.Pos = pos
 	frag, err := link.Encode(st)
 	if err != nil {
 		t.Fatal(err)
