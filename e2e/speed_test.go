@@ -15,9 +15,12 @@ import (
 	"time"
 
 	"github.com/andybalholm/brotli"
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
+
+	"tapelab/wasm/link"
 )
 
 // wasmBudget is the most the page's wasm should weigh brotli'd.
@@ -55,23 +58,10 @@ func BenchmarkWasmSize(b *testing.B) {
 	b.ReportMetric(float64(br.Len())/wasmBudget, "of-budget")
 }
 
-// bigModel grows the default model with the editor until the tape has at
-// least 60 nodes.
-func bigModel(p *pgTab) int {
-	for p.num(`document.querySelectorAll("#tape [data-node]").length`) < 60 {
-		typ := "linear"
-		if int(p.num(`document.querySelectorAll("#layers .layer[data-layer]").length`))%2 == 1 {
-			typ = "tanh"
-		}
-		p.do("choosing "+typ, chromedp.SetValue(chromedp.ID("add-type"), typ))
-		p.clickAndRedraw("add-layer")
-	}
-	return int(p.num(`document.querySelectorAll("#tape [data-node]").length`))
-}
-
 // stepTiming clicks Step and returns, measured in the page, the time from
-// the click to the redrawn and laid-out page (ms), and whether the redraw
-// finished before click() returned.
+// the click to the redrawn and laid-out page (ms), whether the redraw
+// finished before click() returned, and how many dots the step set moving
+// along the tape's edges.
 const stepTiming = `(() => {
   const pg = document.getElementById("playground");
   const r0 = +pg.dataset.redraws;
@@ -79,22 +69,43 @@ const stepTiming = `(() => {
   document.getElementById("step").click();
   const sync = +pg.dataset.redraws > r0;
   document.body.getBoundingClientRect(); // force style and layout
-  return [performance.now() - t0, sync ? 1 : 0];
+  return [performance.now() - t0, sync ? 1 : 0, +(document.getElementById("tape").dataset.travelling ?? 0)];
 })()`
 
 // BenchmarkStepRedraw60 measures a forward or backward step's redraw on a
-// tape of 60+ nodes, in headless Chromium: ms/step is the mean, p50-ms the
-// median and p95-ms the 95th percentile, from the click to a laid-out page.
+// tape of 60+ nodes, in headless Chromium, with the dots that travel along
+// the edges ("motion") and without them (prefers-reduced-motion: reduce):
+// ms/step is the mean, p50-ms the median and p95-ms the 95th percentile,
+// from the click to a laid-out page; movers/step is the mean number of dots
+// a step set moving.
 func BenchmarkStepRedraw60(b *testing.B) {
-	p := openPlayground(b, 1280, 720)
-	nodes := bigModel(p)
+	for _, motion := range []string{"motion", "reduced-motion"} {
+		b.Run(motion, func(b *testing.B) { stepRedraw(b, motion == "motion") })
+	}
+}
+
+func stepRedraw(b *testing.B, motion bool) {
+	// The tape starts with its leaves (the input, the target and the
+	// parameters), whose steps send nothing along an edge: the link opens
+	// past them, and after each reset they are stepped past, untimed.
+	p := openScreenAt(b, screen{1280, 720, 1, false}, longLinkAt(b, link.Position{Phase: link.PhaseForward, Node: 40}))
+	if !motion {
+		if _, err := chromedp.Call(p.tab, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+			Features: []*emulation.MediaFeature{{Name: "prefers-reduced-motion", Value: "reduce"}}}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	p.waitFor(`document.querySelectorAll("#tape [data-node]").length >= 60`, "the long model's tape")
+	nodes := int(p.num(`document.querySelectorAll("#tape [data-node]").length`))
 	var times []float64
-	async := 0
+	async, movers := 0, 0.0
+	pastLeaves := `(() => { for (let k = 0; k < 200 && !document.querySelector("#tape .edge.hot"); k++) document.getElementById("step").click(); })()`
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		if p.js(`document.getElementById("count-backward").textContent.split(" ")[1].split("/").reduce((a, b) => a === b)`) == "true" {
 			b.StopTimer()
 			p.clickAndRedraw("reset")
+			p.js(pastLeaves)
 			b.StartTimer()
 		}
 		r, err := chromedp.Run(p.tab, chromedp.Evaluate[[]float64](stepTiming))
@@ -102,6 +113,7 @@ func BenchmarkStepRedraw60(b *testing.B) {
 			b.Fatal(err)
 		}
 		times = append(times, r[0])
+		movers += r[2]
 		if r[1] == 0 {
 			async++
 		}
@@ -119,6 +131,13 @@ func BenchmarkStepRedraw60(b *testing.B) {
 	b.ReportMetric(times[len(times)/2], "p50-ms")
 	b.ReportMetric(times[len(times)*95/100], "p95-ms")
 	b.ReportMetric(float64(nodes), "nodes")
+	b.ReportMetric(movers/float64(len(times)), "movers/step")
+	switch {
+	case motion && movers == 0:
+		b.Errorf("none of %d steps set a dot moving: the animation was off", b.N)
+	case !motion && movers > 0:
+		b.Errorf("under reduced motion %v dots moved", movers)
+	}
 }
 
 // bootProbe runs in every new document before the page's scripts. Every

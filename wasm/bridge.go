@@ -10,8 +10,8 @@ import (
 
 // The bridge is the JavaScript the page uses beyond the DOM handles of
 // dom.go: the clock and performance marks, the location and history, the
-// clipboard, fetch, files, downloads, animation frames, resize observers
-// and canvas drawing. It is the only file besides dom.go that imports
+// clipboard, fetch, files, downloads, animation frames, resize observers,
+// media queries, pointer capture, SVG animations and canvas drawing. It is the only file besides dom.go that imports
 // syscall/js.
 
 // now is performance.now(), in ms since navigation.
@@ -294,4 +294,36 @@ func (c canvas) background(colour string, w, h float64) {
 func (c canvas) drawPixels(p *pixels, w, h float64) {
 	c.ctx.Set("imageSmoothingEnabled", true)
 	c.ctx.Call("drawImage", p.el, 0, 0, w, h)
+}
+
+// capturePointer sends pointer id's further events to e until it is
+// released (a finger lifted), so that a drag goes on outside e. A pointer
+// the browser no longer knows (the finger lifted already) is left as it is.
+func capturePointer(e elem, id int) {
+	defer func() { _ = recover() }() // setPointerCapture throws for a pointer that is gone
+	e.v.Call("setPointerCapture", id)
+}
+
+// mediaQuery is a CSS media query, evaluated whenever asked.
+type mediaQuery struct{ v js.Value }
+
+// newMediaQuery returns the media query q, e.g. "(prefers-reduced-motion: reduce)".
+func newMediaQuery(q string) mediaQuery { return mediaQuery{js.Global().Call("matchMedia", q)} }
+
+// matches reports whether the query holds now.
+func (m mediaQuery) matches() bool { return m.v.Get("matches").Bool() }
+
+// beginAnimation starts an SVG animation element (begin="indefinite") now.
+func beginAnimation(e elem) { e.v.Call("beginElement") }
+
+// after runs fn once, ms milliseconds from now (setTimeout: the page's
+// clock, as the SVG animations it waits for keep it).
+func after(doc *document, ms float64, what string, fn func()) {
+	var f js.Func
+	f = js.FuncOf(func(js.Value, []js.Value) any {
+		f.Release()
+		recovered(what, doc.report, fn)
+		return nil
+	})
+	js.Global().Call("setTimeout", f, ms)
 }

@@ -361,8 +361,25 @@ func (ev event) Client() (x, y float64) {
 // Button returns the pointer button that changed (0: the main one).
 func (ev event) Button() int { return ev.v.Get("button").Int() }
 
-// DeltaY returns a wheel event's vertical delta.
-func (ev event) DeltaY() float64 { return ev.v.Get("deltaY").Float() }
+// DeltaY returns a wheel event's vertical delta in pixels (deltas in lines
+// count 16 pixels a line, in pages 400 a page).
+func (ev event) DeltaY() float64 {
+	d := ev.v.Get("deltaY").Float()
+	switch ev.v.Get("deltaMode").Int() {
+	case 1:
+		d *= 16
+	case 2:
+		d *= 400
+	}
+	return d
+}
+
+// PointerID returns a pointer event's pointer: a mouse, a pen, or one
+// finger from touching the screen until it lifts.
+func (ev event) PointerID() int { return ev.v.Get("pointerId").Int() }
+
+// PointerType returns a pointer event's device: "mouse", "pen" or "touch".
+func (ev event) PointerType() string { return ev.v.Get("pointerType").String() }
 
 // queryAll calls fn for each element matching sel.
 func (d *document) queryAll(sel string, fn func(elem)) {

@@ -179,6 +179,7 @@ func (pv *playground) refresh(e *autograd.Event) {
 	if e != nil {
 		pv.tape.follow(focus)
 	}
+	pv.tape.travel(s, e)
 	pv.stepper.update(s, e)
 	pv.listing.current(focus)
 	show := pv.st.Selected()

@@ -96,12 +96,10 @@ func (v *stepperView) togglePlay() {
 	v.play.SetAttribute("aria-pressed", "true")
 	go func() {
 		for {
-			rate, _ := strconv.Atoi(v.speed.Value())
-			rate = max(rate, 1)
 			select {
 			case <-stop:
 				return
-			case <-time.After(time.Second / time.Duration(rate)):
+			case <-time.After(time.Second / time.Duration(v.rate())):
 			}
 			more := true
 			recovered("play", v.pv.p.showError, func() { more = v.pv.stepOnce() })
@@ -111,6 +109,12 @@ func (v *stepperView) togglePlay() {
 			}
 		}
 	}()
+}
+
+// rate is the chosen play speed, in steps per second (at least 1).
+func (v *stepperView) rate() int {
+	r, _ := strconv.Atoi(v.speed.Value())
+	return max(r, 1)
 }
 
 // pause stops playing.

@@ -22,19 +22,46 @@ type tapeView struct {
 	lay   *layout.Layout
 	boxes []boxEls
 	edges []elem
-	// edgesOf lists, per node, the edges that end or start at it.
+	// edgesOf lists, per node, the edges that end or start at it; edgeAt
+	// finds the edge into a node's operand slot.
 	edgesOf [][]int
-	scale   float64
-	tx, ty  float64
+	edgeAt  map[[2]int]int
+	view    layout.View
 	// zoomed is set once the user zooms or pans; until then the drawing
 	// refits when the region changes size, and does not follow the steps.
-	zoomed   bool
-	dragging bool
-	dragged  float64 // how far the pointer moved since it went down
-	lastX    float64
-	lastY    float64
-	hot      []int // edges currently highlighted
+	zoomed bool
+	// overflow is set when the tape, fitted at its smallest readable
+	// scale, is larger than the region: then the view follows the steps
+	// along the chain even though the user has not zoomed.
+	overflow bool
+	focus    int // the node the last step ran (-1: none)
+	// vw and vh are the drawing region's size in CSS pixels, measured
+	// when it is fitted or resized: a step reads them without forcing
+	// the browser to lay out the page mid-redraw.
+	vw, vh float64
+	hot    []int // edges currently highlighted
+	gesture
+	travels
 }
+
+// gesture is the pointers on the tape: one pans, two pinch. A mouse, a pen
+// and a finger take the same path.
+type gesture struct {
+	pointers []pointer // down on the tape, in the order they came
+	origin   rect      // the drawing region, when the first went down
+	dragged  float64   // how far the pointers moved since the first went down
+	captured bool
+}
+
+// pointer is one pointer down on the tape and where it is now, in the
+// region's pixels.
+type pointer struct {
+	id int
+	at layout.Point
+}
+
+// tapSlop is how far (in CSS pixels) a pointer may move and still tap.
+const tapSlop = 6
 
 // boxEls are the elements of one node's box.
 type boxEls struct {
@@ -50,7 +77,8 @@ type boxEls struct {
 
 func newTapeView(pv *playground) *tapeView {
 	doc := pv.doc
-	v := &tapeView{pv: pv, scale: 1}
+	v := &tapeView{pv: pv, view: layout.View{Scale: 1, Min: zoomMin, Max: zoomMax}, focus: -1}
+	v.motion = newMediaQuery("(prefers-reduced-motion: reduce)")
 	v.root = doc.el("section", "class", "tape-region", "aria-labelledby", "tape-title")
 	bar := doc.el("div", "class", "region-bar")
 	h := doc.el("h2", "id", "tape-title")
@@ -72,11 +100,13 @@ func newTapeView(pv *playground) *tapeView {
 	pv.doc.listen(v.svg, "wheel", "tape zoom", v.onWheel)
 	pv.doc.listen(v.svg, "pointerdown", "tape pan", v.onDown)
 	pv.doc.listen(v.svg, "pointermove", "tape pan", v.onMove)
-	pv.doc.listen(v.svg, "pointerup", "tape pan", func(event) { v.dragging = false })
-	pv.doc.listen(v.svg, "pointerleave", "tape pan", func(event) { v.dragging = false })
+	for _, name := range []string{"pointerup", "pointercancel", "pointerleave"} {
+		pv.doc.listen(v.svg, name, "tape pan", v.onUp)
+	}
 	// Refit when the region changes size (the window, or a bar above it
 	// wrapping), unless the user has zoomed.
 	onResize(doc, v.svg, "tape resize", func() {
+		v.measure()
 		if !v.zoomed {
 			v.fit()
 		}
@@ -93,7 +123,9 @@ func (v *tapeView) build(s *app.Stepper, lay *layout.Layout) {
 	v.boxes = make([]boxEls, len(nodes))
 	v.edges = v.edges[:0]
 	v.edgesOf = make([][]int, len(nodes))
-	v.hot = nil
+	v.edgeAt = make(map[[2]int]int, len(lay.Edges))
+	v.hot, v.focus = nil, -1
+	v.stopTravels()
 	edgeLayer := doc.svg("g", "class", "edges")
 	for k, e := range lay.Edges {
 		p := doc.svg("path", "class", "edge", "d", e.Path(), "marker-end", "url(#arrow)")
@@ -101,6 +133,7 @@ func (v *tapeView) build(s *app.Stepper, lay *layout.Layout) {
 		v.edges = append(v.edges, p)
 		v.edgesOf[e.From] = append(v.edgesOf[e.From], k)
 		v.edgesOf[e.To] = append(v.edgesOf[e.To], k)
+		v.edgeAt[[2]int{e.To, e.Operand}] = k
 	}
 	nodeLayer := doc.svg("g", "class", "nodes")
 	for i, n := range nodes {
@@ -143,7 +176,8 @@ func (v *tapeView) build(s *app.Stepper, lay *layout.Layout) {
 		nodeLayer.AppendChild(g)
 		v.boxes[i] = be
 	}
-	add(v.world, edgeLayer, nodeLayer)
+	v.movers = doc.svg("g", "class", "movers")
+	add(v.world, edgeLayer, nodeLayer, v.movers)
 	v.fit()
 }
 
@@ -259,6 +293,7 @@ func containsWord(s, w string) bool {
 // step read its parents along them, the backward step sent its
 // contributions back along them. i = -1 clears.
 func (v *tapeView) highlight(i int) {
+	v.focus = i
 	for _, k := range v.hot {
 		v.edges[k].SetAttribute("class", "edge")
 	}
@@ -285,7 +320,7 @@ func (v *tapeView) selectNode(prev, i int) {
 }
 
 func (v *tapeView) onClick(ev event) {
-	if v.dragged > 4 { // the end of a pan, not a click on a node
+	if v.dragged > tapSlop { // the end of a pan or a pinch, not a tap on a node
 		v.dragged = 0
 		return
 	}
@@ -299,99 +334,159 @@ func (v *tapeView) onClick(ev event) {
 	}
 }
 
+// The scales a person may zoom to; fitting stays within
+// [app.ReadableScale, fitMax].
+const (
+	zoomMin, zoomMax = 0.1, 4.0
+	fitMax           = 1.6
+	fitPad           = 12.0 // where a tape too long to fit starts, in CSS px
+	followPad        = 24.0 // the room kept around the node the view follows
+)
+
+// size is the drawing region's size in CSS pixels, as last measured.
+func (v *tapeView) size() (w, h float64) {
+	if v.vw < 10 || v.vh < 10 {
+		return 800, 400
+	}
+	return v.vw, v.vh
+}
+
+// measure reads the drawing region's size.
+func (v *tapeView) measure() {
+	r := v.svg.Rect()
+	v.vw, v.vh = r.Width, r.Height
+}
+
 // follow pans, keeping the zoom, so that node i is in view: when a teacher
-// has zoomed in, the view moves along with the steps.
+// has zoomed in, or the tape is too long to fit at a readable size, the
+// view moves along with the steps.
 func (v *tapeView) follow(i int) {
-	if !v.zoomed || v.lay == nil || i < 0 || i >= len(v.lay.Boxes) {
+	if !(v.zoomed || v.overflow) || v.lay == nil || i < 0 || i >= len(v.lay.Boxes) {
 		return
 	}
-	r := v.svg.Rect()
-	w, h := r.Width, r.Height
-	b := v.lay.Boxes[i]
-	x0, y0 := v.tx+b.X*v.scale, v.ty+b.Y*v.scale
-	x1, y1 := x0+b.W*v.scale, y0+b.H*v.scale
-	const pad = 24
-	moved := false
-	if x0 < pad || x1 > w-pad {
-		v.tx += w/2 - (x0+x1)/2
-		moved = true
-	}
-	if y0 < pad || y1 > h-pad {
-		v.ty += h/2 - (y0+y1)/2
-		moved = true
-	}
-	if moved {
+	w, h := v.size()
+	if nv, moved := v.view.Follow(v.lay.Boxes[i], w, h, followPad); moved {
+		v.view = nv
 		v.apply()
 	}
 }
 
-// fit scales the drawing to the region.
+// fit scales the drawing to the region, no smaller than the scale at which
+// titles are readable; a tape longer than that shows its start, or the
+// node the last step ran, and follows the steps.
 func (v *tapeView) fit() {
 	if v.lay == nil {
 		return
 	}
-	r := v.svg.Rect()
-	w, h := r.Width, r.Height
-	if w < 10 || h < 10 {
-		w, h = 800, 400
-	}
+	v.measure()
+	w, h := v.size()
 	v.zoomed = false
-	s := math.Min(w/v.lay.Width, h/v.lay.Height)
-	s = math.Min(s, 1.6)
-	v.scale = s
-	v.tx = (w - v.lay.Width*s) / 2
-	v.ty = (h - v.lay.Height*s) / 2
+	fitted := layout.View{Min: app.ReadableScale, Max: fitMax}.Fit(v.lay.Width, v.lay.Height, w, h, fitPad)
+	v.overflow = fitted.Overflows(v.lay.Width, v.lay.Height, w, h)
+	fitted.Min, fitted.Max = zoomMin, zoomMax
+	v.view = fitted
 	v.apply()
+	v.follow(v.focus)
 }
 
 func (v *tapeView) apply() {
-	v.world.SetAttribute("transform", "translate("+f1(v.tx)+" "+f1(v.ty)+") scale("+strconv.FormatFloat(v.scale, 'f', 4, 64)+")")
+	v.world.SetAttribute("transform", "translate("+f1(v.view.TX)+" "+f1(v.view.TY)+") scale("+strconv.FormatFloat(v.view.Scale, 'f', 4, 64)+")")
+	if v.overflow && !v.zoomed {
+		v.svg.SetAttribute("data-view", "pans")
+	} else if v.zoomed {
+		v.svg.SetAttribute("data-view", "zoomed")
+	} else {
+		v.svg.SetAttribute("data-view", "fit")
+	}
 }
 
 // zoomBy zooms by factor around (cx, cy) in the region's pixels, or around
 // its centre when cx < 0.
 func (v *tapeView) zoomBy(factor, cx, cy float64) {
 	if cx < 0 {
-		r := v.svg.Rect()
-		cx, cy = r.Width/2, r.Height/2
+		w, h := v.size()
+		cx, cy = w/2, h/2
 	}
 	v.zoomed = true
-	ns := math.Max(0.1, math.Min(4, v.scale*factor))
-	factor = ns / v.scale
-	v.tx = cx - (cx-v.tx)*factor
-	v.ty = cy - (cy-v.ty)*factor
-	v.scale = ns
+	v.view = v.view.ZoomAt(factor, cx, cy)
 	v.apply()
 }
 
+// onWheel zooms around the pointer: a mouse wheel, or a trackpad's pinch.
 func (v *tapeView) onWheel(ev event) {
 	ev.PreventDefault()
 	r := v.svg.Rect()
-	f := 1.1
-	if ev.DeltaY() > 0 {
-		f = 1 / f
-	}
 	x, y := ev.Client()
-	v.zoomBy(f, x-r.Left, y-r.Top)
+	v.zoomBy(layout.WheelFactor(ev.DeltaY(), ev.Mod("ctrlKey")), x-r.Left, y-r.Top)
+}
+
+// at returns where a pointer event is, in the region's pixels.
+func (v *tapeView) at(ev event) layout.Point {
+	x, y := ev.Client()
+	return layout.Point{X: x - v.origin.Left, Y: y - v.origin.Top}
+}
+
+// find returns the index of pointer id among those down, or -1.
+func (g *gesture) find(id int) int {
+	for k, p := range g.pointers {
+		if p.id == id {
+			return k
+		}
+	}
+	return -1
 }
 
 func (v *tapeView) onDown(ev event) {
-	if ev.Button() != 0 {
+	if ev.PointerType() == "mouse" && ev.Button() != 0 {
 		return
 	}
-	v.dragging, v.dragged = true, 0
-	v.lastX, v.lastY = ev.Client()
+	if len(v.pointers) == 0 {
+		v.origin = v.svg.Rect()
+		v.dragged, v.captured = 0, false
+	}
+	if v.find(ev.PointerID()) >= 0 {
+		return
+	}
+	v.pointers = append(v.pointers, pointer{ev.PointerID(), v.at(ev)})
+	if len(v.pointers) > 1 {
+		// A second finger makes a pinch, never a tap: hold both.
+		v.dragged = tapSlop + 1
+		for _, p := range v.pointers {
+			capturePointer(v.svg, p.id)
+		}
+		v.captured = true
+	}
 }
 
+// onMove pans with one pointer and pinches with two (a third is ignored).
+// A pointer is captured only once it drags, so that a tap still lands on
+// the node under it.
 func (v *tapeView) onMove(ev event) {
-	if !v.dragging {
+	k := v.find(ev.PointerID())
+	if k < 0 || k > 1 {
 		return
 	}
-	x, y := ev.Client()
-	v.tx += x - v.lastX
-	v.ty += y - v.lastY
-	v.dragged += math.Abs(x-v.lastX) + math.Abs(y-v.lastY)
-	v.zoomed = true
-	v.lastX, v.lastY = x, y
+	was, now := v.pointers[k].at, v.at(ev)
+	v.pointers[k].at = now
+	if len(v.pointers) == 1 {
+		v.dragged += math.Abs(now.X-was.X) + math.Abs(now.Y-was.Y)
+		v.view = v.view.Pan(now.X-was.X, now.Y-was.Y)
+		if v.dragged > tapSlop && !v.captured {
+			capturePointer(v.svg, ev.PointerID())
+			v.captured = true
+		}
+	} else {
+		other := v.pointers[1-k].at
+		v.view = v.view.Pinch(was, other, now, other)
+	}
+	if v.dragged > tapSlop {
+		v.zoomed = true
+	}
 	v.apply()
+}
+
+func (v *tapeView) onUp(ev event) {
+	if k := v.find(ev.PointerID()); k >= 0 {
+		v.pointers = append(v.pointers[:k], v.pointers[k+1:]...)
+	}
 }

@@ -1,0 +1,117 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"strconv"
+
+	"tapelab/engine/autograd"
+	"tapelab/wasm/app"
+)
+
+// travels shows what a step sends along the tape's edges as dots that move
+// (SVG animateMotion, so the browser moves them without the page's code
+// running each frame): a forward step's operands into the node, a backward
+// step's contributions back to the parents, each labelled = or +=. A
+// parent's box lights up as a contribution arrives. With
+// prefers-reduced-motion: reduce nothing moves; the step's changes of
+// state are drawn as always.
+//
+// While dots move, the tape's svg carries data-travelling, their number.
+type travels struct {
+	movers  elem // the layer above the boxes that holds the dots
+	moving  []elem
+	arrived []int // the nodes lit by an arrival
+	motion  mediaQuery
+	// run counts the step's travels, so that a timer of an earlier step's
+	// travels does nothing once a newer step has started.
+	run int
+}
+
+// travel starts the dots of step e (nil: a redraw of everything, which
+// moves nothing). The previous step's dots are taken away first.
+func (v *tapeView) travel(s *app.Stepper, e *autograd.Event) {
+	v.stopTravels()
+	if e == nil || v.motion.matches() {
+		return
+	}
+	trs := s.Travels(e)
+	if len(trs) == 0 {
+		return
+	}
+	ms := app.TravelMs(v.pv.stepper.rate())
+	doc := v.pv.doc
+	run := v.run
+	last := 0.0
+	for _, t := range trs {
+		k, ok := v.edgeAt[[2]int{t.Child, t.Operand}]
+		if !ok {
+			continue
+		}
+		// The edge's path runs from the parent to the child: a
+		// contribution runs it backwards. A delayed dot waits at its start,
+		// then moves in ms.
+		dur := ms * (1 + t.Delay)
+		start, end, class := "0", "1", "mover fwd"
+		if t.Backward {
+			start, end, class = "1", "0", "mover bwd "+accClass(t.Label)
+		}
+		points, times := start+";"+end, "0;1"
+		if t.Delay > 0 {
+			points = start + ";" + points
+			times = "0;" + strconv.FormatFloat(t.Delay/(1+t.Delay), 'f', 3, 64) + ";1"
+		}
+		g := doc.svg("g", "class", class)
+		g.AppendChild(doc.svg("circle", "r", "9"))
+		if t.Label != "" {
+			g.AppendChild(svgText(doc, "mover-label", app.TitlePx, 12, -10, t.Label))
+		}
+		anim := doc.svg("animateMotion", "dur", f1(dur)+"ms", "begin", "indefinite", "fill", "freeze",
+			"calcMode", "linear", "keyPoints", points, "keyTimes", times, "path", v.lay.Edges[k].Path())
+		g.AppendChild(anim)
+		v.movers.AppendChild(g)
+		beginAnimation(anim)
+		v.moving = append(v.moving, g)
+		last = max(last, dur)
+		if t.Backward {
+			to := t.Parent
+			after(doc, dur, "arrival", func() { v.arrive(run, to) })
+		}
+	}
+	if len(v.moving) == 0 {
+		return
+	}
+	v.svg.SetAttribute("data-travelling", strconv.Itoa(len(v.moving)))
+	// The dots stay a moment where they arrived, then go.
+	after(doc, last+150, "travel", func() {
+		if v.run == run {
+			v.stopTravels()
+		}
+	})
+}
+
+// arrive lights node i's box: a contribution of travel run reached it.
+func (v *tapeView) arrive(run, i int) {
+	if v.run != run || i < 0 || i >= len(v.boxes) {
+		return
+	}
+	v.boxes[i].g.AddClass("arrived")
+	v.arrived = append(v.arrived, i)
+}
+
+// stopTravels takes the moving dots and the arrival lights away.
+func (v *tapeView) stopTravels() {
+	v.run++
+
+	for _, g := range v.moving {
+		g.Remove()
+	}
+	v.moving = v.moving[:0]
+	for _, i := range v.arrived {
+		if i < len(v.boxes) {
+			v.boxes[i].g.RemoveClass("arrived")
+		}
+	}
+	v.arrived = v.arrived[:0]
+	v.svg.RemoveAttribute("data-travelling")
+}
