@@ -47,13 +47,44 @@ func Colour(v float64) string {
 	return string(b)
 }
 
-// InkOn returns the text colour readable on Colour(v): white on strong
-// colours, near-black on pale ones.
+// InkOn returns the text colour readable on Colour(v): white or black,
+// whichever contrasts more with it. On every colour of the scale that
+// contrast is at least 4.5:1 (WCAG AA for normal text).
 func InkOn(v float64) string {
-	if math.Abs(strength(v)) > 0.7 {
+	bg := luminance(Colour(v))
+	if (1+0.05)/(bg+0.05) > (bg+0.05)/0.05 {
 		return "#ffffff"
 	}
-	return "#1a1a1a"
+	return "#000000"
+}
+
+// luminance is the WCAG relative luminance of a "#rrggbb" colour.
+func luminance(hex string) float64 {
+	var l float64
+	for i, w := range [3]float64{0.2126, 0.7152, 0.0722} {
+		c := float64(unhex(hex[1+2*i])<<4|unhex(hex[2+2*i])) / 255
+		if c <= 0.04045 {
+			c /= 12.92
+		} else {
+			c = math.Pow((c+0.055)/1.055, 2.4)
+		}
+		l += w * c
+	}
+	return l
+}
+
+// unhex is the value of a lower-case hexadecimal digit.
+func unhex(b byte) int {
+	if b >= 'a' {
+		return int(b-'a') + 10
+	}
+	return int(b - '0')
+}
+
+// Contrast is the WCAG contrast ratio of two "#rrggbb" colours.
+func Contrast(a, b string) float64 {
+	la, lb := luminance(a), luminance(b)
+	return (max(la, lb) + 0.05) / (min(la, lb) + 0.05)
 }
 
 // LegendTicks are the numbers the scale's legend labels.
