@@ -28,6 +28,7 @@ type playground struct {
 	stepper *stepperView
 	listing *listingView
 	prog    *programView // Program mode: the program editor, gallery and forward mode
+	panels  *panels      // which of the editor and the inspector are open
 	notice  elem         // why the tape is not the current model's
 	// work is the row of the editor, the centre and the inspector; centre
 	// holds the tape and the listing. Other views add their regions there.
@@ -51,6 +52,7 @@ func newPlayground(p *page) (*playground, error) {
 	pv := &playground{p: p, doc: doc, selected: -1, dataset: "reg-plane", onChange: func() {}}
 	pv.root = doc.el("div", "class", "playground", "id", "playground")
 	pv.bar = newBarView(pv)
+	pv.panels = newPanels(pv)
 	pv.editor = newEditorView(pv)
 	pv.tape = newTapeView(pv)
 	pv.list = newListView(pv)
@@ -84,6 +86,9 @@ func (pv *playground) mount(parent elem) {
 	parent.AddClass("wide")
 	parent.AppendChild(pv.root)
 	pv.doc.listen(pv.doc, "keydown", "keyboard", pv.onKey)
+	pv.doc.listen(pv.doc, "pointerdown", "closing the menu", pv.bar.closeMenuOutside)
+	pv.panels.fitScreen()
+	onResize(pv.doc, pv.root, "the screen's layout", pv.panels.fitScreen)
 	pv.doc.listen(pv.doc, "keyup", "keyboard", func(ev event) {
 		if ev.Key() == " " && !typing(ev) {
 			ev.PreventDefault() // a focused button must not also be clicked
@@ -203,6 +208,7 @@ func (pv *playground) inspect(i int) {
 	pv.listing.current(i)
 	pv.insp.show(pv.src().Stepper(), i)
 	pv.prog.inspected(i)
+	pv.panels.showInspector()
 }
 
 // unpin lets the inspector follow the cursor again.
