@@ -72,18 +72,21 @@ const nameOf = `const nameOf = e => e.id ? "#" + e.id : e.tagName.toLowerCase() 
 const controlSel = "button, summary, select, input, textarea, a[href]"
 
 // unreachableJS scrolls every control (in the scope, a list of CSS
-// selectors) into view and reports those that
-// are still off the screen or under something else, with the ids of those
-// that are reachable.
+// selectors) into view and reports those that are still off the screen or
+// partly under something else, with the ids of those that are reachable.
 const unreachableJS = `(scope => {` + nameOf + `
 	const bad = [], ok = [];
 	for (const e of ` + controlsJS + `) {
 		e.scrollIntoView({block: "nearest", inline: "nearest"});
-		const r = e.getBoundingClientRect(), x = r.left + r.width / 2, y = r.top + r.height / 2;
-		const hit = x >= 0 && y >= 0 && x < innerWidth && y < innerHeight ? document.elementFromPoint(x, y) : null;
-		const lab = e.closest("label");
-		if (hit && (e === hit || e.contains(hit) || (lab && lab.contains(hit)) || (hit.control === e))) ok.push(nameOf(e));
-		else bad.push(nameOf(e) + " at " + Math.round(x) + "," + Math.round(y) + " under " + (hit ? nameOf(hit) : "nothing"));
+		const r = e.getBoundingClientRect(), y = r.top + r.height / 2, lab = e.closest("label");
+		// Its middle and both sides must be on the screen and on top.
+		const miss = [0.2, 0.5, 0.8].map(f => r.left + f * r.width).map(x => {
+			const hit = x >= 0 && y >= 0 && x < innerWidth && y < innerHeight ? document.elementFromPoint(x, y) : null;
+			return hit && (e === hit || e.contains(hit) || (lab && lab.contains(hit)) || hit.control === e) ? "" :
+				" at " + Math.round(x) + "," + Math.round(y) + " under " + (hit ? nameOf(hit) : "nothing");
+		}).find(m => m);
+		if (!miss) ok.push(nameOf(e));
+		else bad.push(nameOf(e) + miss);
 	}
 	return JSON.stringify({bad, ok});
 })`
@@ -169,10 +172,17 @@ func TestEveryScreen(t *testing.T) {
 				t.Errorf("%s: the training heatmap is %.2f times as wide as high, want square", sc.name, field)
 			}
 
-			p.open(srv.URL + "/?presenter")
+			p.press("view-step")
+			p.press("presenter-toggle")
+			if p.js(`document.getElementById("menu-toggle").getAttribute("aria-expanded")`) == "true" {
+				p.pressToggle("menu-toggle")
+			}
+			p.waitFor(`document.documentElement.classList.contains("presenter")`, "presenter mode")
 			p.checkLayout("presenter", false)
 			p.screenshot("presenter")
-			p.open(srv.URL + "/?embed")
+			// A new query, so a new document (a new fragment alone would not be).
+			p.open(srv.URL + "/?embed#" + fixtureLink(t, "embed"))
+			p.waitFor(`document.documentElement.classList.contains("embed")`, "embed mode")
 			p.checkState("embed")
 			if share := p.num(tapeShare); share < sc.tape {
 				t.Errorf("%s embed: the tape shows on %.0f%% of the screen, want ≥ %.0f%%", sc.name, 100*share, 100*sc.tape)

@@ -278,7 +278,7 @@ func TestEmbedAndPresenter(t *testing.T) {
 	if !eval[bool](t, tab, `document.documentElement.classList.contains("embed")`) {
 		t.Fatal("embed mode is not on")
 	}
-	for _, sel := range []string{"#playground .top-bar", "#playground .editor", "#playground .inspector"} {
+	for _, sel := range []string{"#playground .top-bar .bar-main", "#menu-toggle", "#playground .editor", "#playground .inspector"} {
 		if visible(sel) {
 			t.Errorf("embed mode shows %s", sel)
 		}
