@@ -26,10 +26,28 @@ func (pv *playground) onKey(ev event) {
 	if !ok || !k.Anywhere && (typing(ev) || ev.Mod("altKey") || ev.Mod("metaKey")) {
 		return
 	}
+	if d := stopDelta(k.Action); d != 0 {
+		if pv.onStop(d) { // without a lesson the key keeps its default (PageDown scrolls)
+			ev.PreventDefault()
+		}
+		return
+	}
 	pv.do(k.Action)
 	if k.Action != app.ActClose {
 		ev.PreventDefault()
 	}
+}
+
+// stopDelta is +1 for the next lesson stop's action, -1 for the
+// previous one's, and 0 for every other action.
+func stopDelta(a app.Action) int {
+	switch a {
+	case app.ActNextStop:
+		return 1
+	case app.ActPrevStop:
+		return -1
+	}
+	return 0
 }
 
 // do runs a keyboard action.

@@ -37,7 +37,7 @@ func (sh *shell) syncOnce() {
 		return
 	}
 	sh.lastLink = l
-	full := replaceFragment(l)
+	full := sh.publish(l)
 	sh.shareURL.SetValue(full)
 	long := len(full) > link.Budget
 	sh.shortBtn.show(long)

@@ -29,6 +29,7 @@ type playground struct {
 	listing *listingView
 	prog    *programView // Program mode: the program editor, gallery and forward mode
 	panels  *panels      // which of the editor and the inspector are open
+	hygiene *hygieneView // zero gradients before backward, and .grad across passes
 	img     *imageView   // image models: the selected example, saliency, window card, drawing
 	notice  elem         // why the tape is not the current model's
 	// work is the row of the editor, the centre and the inspector; centre
@@ -41,7 +42,8 @@ type playground struct {
 	data     *train.Dataset
 	t0       float64 // when the current step was asked for (performance.now)
 	redraws  int
-	onChange func() // after every redraw: the stepper moved or the step was recorded again
+	onChange func()               // after every redraw: the stepper moved or the step was recorded again
+	onStop   func(delta int) bool // the lesson's next (+1) or previous (-1) stop, from the keyboard; false without a lesson
 }
 
 // batchSize is the mini-batch of one recorded step: small enough that every
@@ -50,7 +52,7 @@ const batchSize = 4
 
 func newPlayground(p *page) (*playground, error) {
 	doc := p.doc
-	pv := &playground{p: p, doc: doc, selected: -1, dataset: "reg-plane", onChange: func() {}}
+	pv := &playground{p: p, doc: doc, selected: -1, dataset: "reg-plane", onChange: func() {}, onStop: func(int) bool { return false }}
 	pv.root = doc.el("div", "class", "playground", "id", "playground")
 	pv.bar = newBarView(pv)
 	pv.panels = newPanels(pv)
@@ -61,6 +63,8 @@ func newPlayground(p *page) (*playground, error) {
 	pv.stepper = newStepperView(pv)
 	pv.listing = newListingView(pv)
 	pv.prog = newProgramView(pv)
+	pv.hygiene = newHygieneView(pv)
+	pv.insp.root.AppendChild(pv.hygiene.root)
 	pv.img = newImageView(pv)
 	pv.notice = doc.el("p", "class", "notice", "id", "tape-notice", "hidden", "")
 	pv.tape.root.AppendChild(pv.notice)
@@ -194,6 +198,7 @@ func (pv *playground) refresh(e *autograd.Event) {
 	}
 	pv.insp.show(s, show)
 	pv.prog.refresh(s, show)
+	pv.hygiene.update(s)
 	pv.redraws++
 	pv.root.SetAttribute("data-redraws", strconv.Itoa(pv.redraws))
 	if pv.t0 > 0 {

@@ -92,6 +92,7 @@ func (sh *shell) applyProgram(st *link.State) error {
 	c := *st
 	c.Model = link.Default().Model // the model side stays the default
 	sh.st.Replace(&c)
+	sh.pv.hygiene.setZeroing(!st.Accumulate)
 	var errs []error
 	if err := sh.pv.prog.open(st.Program, st.Modes); err != nil {
 		errs = append(errs, err)
@@ -109,7 +110,8 @@ func (sh *shell) applyProgram(st *link.State) error {
 // programState is the page's state as a program link carries it.
 func (sh *shell) programState() *link.State {
 	pg := sh.pv.prog.pg
-	st := &link.State{Program: pg.Text(), Modes: pg.Modes(), View: link.ViewStep, Flags: sh.st.Flags()}
+	st := &link.State{Program: pg.Text(), Modes: pg.Modes(), View: link.ViewStep, Flags: sh.st.Flags(),
+		Accumulate: !sh.pv.hygiene.zeroing()}
 	if s := pg.Stepper(); s != nil && pg.Recorded() {
 		st.Pos = link.PositionOf(s)
 	}
@@ -142,7 +144,7 @@ func (sh *shell) shortenProgram() {
 		return
 	}
 	frag := ""
-	if !st.Pos.IsStart() || st.Modes != (app.Modes{}) || !noFlags(st.Flags) {
+	if !st.Pos.IsStart() || st.Modes != (app.Modes{}) || !noFlags(st.Flags) || st.Accumulate {
 		if frag, err = link.Encode(st); err != nil {
 			sh.notes.SetTextContent("No short link: " + err.Error())
 			return

@@ -10,6 +10,7 @@ import (
 	"tapelab/engine/spec"
 	"tapelab/engine/tensor"
 	"tapelab/wasm/app"
+	"tapelab/wasm/lesson"
 	"tapelab/wasm/link"
 	"tapelab/wasm/state"
 )
@@ -23,6 +24,8 @@ type shell struct {
 	pv *playground
 	tv *trainView
 	ex *explainPanel
+	// lessons is the lesson panel and the Lessons menu.
+	lessons *lessonView
 
 	st *state.State // the view, the classroom flags, the training settings and points
 
@@ -70,6 +73,7 @@ func mountShell(p *page, pv *playground) *shell {
 	}
 	sh.tv.onChange = sh.linkSync.changed
 	sh.buildBar()
+	sh.lessons = newLessonView(sh)
 	pv.centre.After(sh.tv.root)
 	pv.work.AppendChild(sh.ex.root)
 	sh.linkErr = u.txt("p", "", "id", "link-error", "class", "link-error", "role", "alert", "hidden", "")
@@ -84,6 +88,8 @@ func mountShell(p *page, pv *playground) *shell {
 	if id, embed, ok := app.SharedPage(loc.path); ok {
 		pv.rebuilt() // the default model, until the share service answers
 		go sh.openShared(id, embed, frag)
+	} else if lesson.IsFragment(frag) {
+		sh.lessons.openFragment(frag) // draws the playground
 	} else {
 		st, err := link.Open(frag)
 		sh.open(st, err) // draws the playground
@@ -117,6 +123,7 @@ func (sh *shell) apply(st *link.State) error {
 	var errs []error
 	// The view, the classroom flags, the training settings and points.
 	sh.st.Replace(st)
+	pv.hygiene.setZeroing(!st.Accumulate)
 	tv.settle()
 	// The stepping playground: dataset, modes, model, weights, batch.
 	pv.useDataset(sh.st.Training().Data.Name)
@@ -168,7 +175,7 @@ func (sh *shell) state() *link.State {
 		return sh.programState()
 	}
 	pv, tv := sh.pv, sh.tv
-	st := &link.State{Modes: pv.pg.Modes()}
+	st := &link.State{Modes: pv.pg.Modes(), Accumulate: !pv.hygiene.zeroing()}
 	m := tv.specModel(nil)
 	sh.st.Fill(st, m)
 	if st.View == link.ViewTrain && tv.sess != nil && tv.sess.Steps() > 0 {
@@ -237,6 +244,16 @@ func (sh *shell) openShared(id string, embed bool, frag string) {
 		}
 		var m *spec.Model
 		src := ""
+		if err == nil && lesson.IsDocument([]byte(body)) {
+			if embed {
+				f := sh.st.Flags()
+				f.Embed = true
+				sh.st.SetFlags(f) // the stops keep it on
+			}
+			if err = sh.lessons.openDocument([]byte(body)); err == nil {
+				return
+			}
+		}
 		if err == nil && isProgramDocument(body) {
 			src, err = decodeProgramDocument(body)
 		} else if err == nil {

@@ -18,6 +18,8 @@ const (
 	ActRedo
 	ActShortcuts
 	ActClose
+	ActNextStop
+	ActPrevStop
 )
 
 // Key is one keyboard shortcut: the keys that press it, what it does, how
@@ -51,6 +53,8 @@ var keys = []Key{
 	{Keys: []string{"-"}, Action: ActZoomOut, Shown: "−", Label: "zoom out"},
 	{Keys: []string{"z"}, Ctrl: true, Action: ActUndo, Shown: "Ctrl+Z", Label: "undo a model edit", Lock: "model"},
 	{Keys: []string{"y", "Z"}, Ctrl: true, Action: ActRedo, Shown: "Ctrl+Y", Label: "redo a model edit", Lock: "model"},
+	{Keys: []string{"PageDown", "n", "N"}, Action: ActNextStop, Shown: "PgDn / N", Label: "next stop of the lesson"},
+	{Keys: []string{"PageUp", "p", "P"}, Action: ActPrevStop, Shown: "PgUp / P", Label: "previous stop of the lesson"},
 	{Keys: []string{"?"}, Action: ActShortcuts, Shown: "?", Label: "show or hide this list"},
 	{Keys: []string{"Escape"}, Action: ActClose, Shown: "Esc", Label: "close", Anywhere: true},
 }

@@ -19,6 +19,12 @@ func TestKeyFor(t *testing.T) {
 		{"=", false, ActZoomIn, ""},
 		{"Escape", true, ActClose, ""},
 		{"q", false, ActNone, ""},
+		{"PageDown", false, ActNextStop, ""},
+		{"n", false, ActNextStop, ""},
+		{"N", false, ActNextStop, ""},
+		{"PageUp", false, ActPrevStop, ""},
+		{"p", false, ActPrevStop, ""},
+		{"p", true, ActNone, ""},
 	}
 	for _, tt := range tests {
 		k, ok := KeyFor(tt.key, tt.ctrl)

@@ -47,6 +47,7 @@ func JSON(s *State) ([]byte, error) {
 	if s.Batch != nil {
 		e.Batch = &pointsJSON{X: s.Batch.X, Y: s.Batch.Y}
 	}
+	e.Accumulate = s.Accumulate
 	return e.writeJSON()
 }
 

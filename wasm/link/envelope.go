@@ -11,14 +11,15 @@ import (
 // envelope is the JSON inside a link; writeJSON writes its fields in this
 // order, leaving out the empty ones.
 type envelope struct {
-	Model   []byte // the model document as written
-	Program *string
-	View    string
-	Pos     *posJSON
-	Modes   *modesJSON
-	Flags   *flagsJSON
-	Points  *pointsJSON
-	Batch   *pointsJSON
+	Model      []byte // the model document as written
+	Program    *string
+	View       string
+	Pos        *posJSON
+	Modes      *modesJSON
+	Flags      *flagsJSON
+	Points     *pointsJSON
+	Batch      *pointsJSON
+	Accumulate bool
 }
 
 type posJSON struct {
@@ -100,6 +101,7 @@ func (e *envelope) writeJSON() ([]byte, error) {
 	}
 	writePoints(&w, "points", e.Points)
 	writePoints(&w, "batch", e.Batch)
+	writeFlag(&w, "accumulate", e.Accumulate)
 	w.EndObject()
 	return w.Bytes()
 }
@@ -216,6 +218,8 @@ func decodeEnvelope(raw []byte) (*envelope, error) {
 			e.Points, err = points(v, path)
 		case "batch":
 			e.Batch, err = points(v, path)
+		case "accumulate":
+			err = boolean(v, path, &e.Accumulate)
 		default:
 			return errUnknown
 		}
@@ -237,7 +241,7 @@ func members(v *jsontext.Value, path, prefix string, fn func(key string, v *json
 		}
 		if err := fn(m.Key, m.Value, jsontext.Join(prefix, m.Key)); err == errUnknown {
 			return &Error{Part: "envelope", Msg: "unknown field " + strconv.Quote(m.Key) +
-				" (want model or program, view, pos, modes, flags, points, batch and their fields)"}
+				" (want model or program, view, pos, modes, flags, points, batch, accumulate and their fields)"}
 		} else if err != nil {
 			return err
 		}

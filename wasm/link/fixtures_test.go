@@ -105,6 +105,12 @@ var fixtures = []fixture{
 			Pos: Position{Phase: PhaseDone, Node: -1}, Modes: app.Modes{Single: true},
 			Flags: Flags{Presenter: true, Lock: []string{"model"}}}
 	}},
+	{"accumulate", func(*testing.T) *State {
+		s := Default()
+		s.Pos = Position{Phase: PhaseDone, Node: -1}
+		s.Accumulate = true
+		return s
+	}},
 	{"points", func(*testing.T) *State {
 		m := spec.New(tensor.Shape{2}, nn.MSE, nn.NewLinear(4), nn.ReLU{}, nn.NewLinear(1))
 		m.Seed = 11

@@ -11,10 +11,12 @@
 //	 "pos": {"phase": "backward", "node": 7},
 //	 "modes": {"compiled": true, "single": true, "eval": true, "l2": 0.01},
 //	 "flags": {"hide": ["lr"], "lock": ["model"], "embed": true},
-//	 "points": {"x": [[0.1, 0.2], …], "y": [1, …]}}
+//	 "points": {"x": [[0.1, 0.2], …], "y": [1, …]},
+//	 "accumulate": true}
 //
 // in which every field but model is optional and absent when it holds its
-// default.
+// default ("accumulate": true turns off zeroing the gradients before each
+// backward pass; links written before it existed zero them, as before).
 //
 // A program link (engine/program) carries the program's text, exactly as
 // written, in place of the model, with the same optional view (step only),
@@ -92,6 +94,11 @@ type State struct {
 	Modes app.Modes
 	// Flags are the classroom settings.
 	Flags Flags
+	// Accumulate switches off the Step view's "zero gradients before
+	// backward": each backward pass then adds its parameter gradients to
+	// those the earlier passes left (PyTorch's .grad without zero_grad()).
+	// False, the default, zeroes them before every pass.
+	Accumulate bool
 }
 
 // Position is where the stepper stands: the phase and the node its next

@@ -125,6 +125,7 @@ func TestDecodeErrors(t *testing.T) {
 		{"huge l2", pack(t, `{"model":`+defaultModel+`,"modes":{"l2":1e999}}`), "modes.l2", "want float64, got a JSON number 1e999"},
 		{"unknown nested field", pack(t, `{"model":`+defaultModel+`,"flags":{"hidden":["lr"]}}`), "envelope", `unknown field "hidden"`},
 		{"not an object", pack(t, `[1]`), "envelope", "want an object, got a JSON array"},
+		{"accumulate type", pack(t, `{"model":`+defaultModel+`,"accumulate":1}`), "accumulate", "want bool, got a JSON number 1"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -1,0 +1,157 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"strings"
+
+	"tapelab/engine/autograd"
+	"tapelab/engine/tensor"
+	"tapelab/wasm/app"
+)
+
+// hygieneView is the Step view's gradient hygiene: the switch "zero
+// gradients before backward" (on by default) and, in the inspector's
+// column, each parameter's .grad as it stands across backward passes.
+// Each backward pass that reaches the end folds its parameter gradients
+// into .grad (autograd's AccumulateLeaves); with the switch on, .grad is
+// zeroed first, so it is the pass's own gradient. Off, a second pass adds
+// to the first, as PyTorch does without optimizer.zero_grad(), and the
+// panel shows each parameter's chain-rule card saying why it doubled
+// (app.ExplainAccumulation).
+type hygieneView struct {
+	pv    *playground
+	zero  elem // the checkbox #zero-grad
+	again elem // #backward-again
+	root  elem // section#grads
+	said  elem // how many passes .grad holds
+	rows  elem
+	card  elem
+
+	acc    autograd.Grads
+	s      *app.Stepper // the stepper whose tape acc belongs to
+	armed  bool         // the next arrival at the end is a new backward pass
+	passes int          // passes folded since .grad was last zeroed
+	folds  []autograd.Accumulation
+	cards  []app.Accumulated
+	shown  int // the parameter whose card is shown
+}
+
+func newHygieneView(pv *playground) *hygieneView {
+	doc := pv.doc
+	h := &hygieneView{pv: pv, shown: -1}
+	h.zero = doc.el("input", "type", "checkbox", "id", "zero-grad", "checked", "")
+	doc.listen(h.zero, "change", "zero gradients", func(event) { pv.onChange() })
+	h.again = doc.button("↻ backward again", "Run the whole step again, forward and backward: without zeroing, its gradients add to .grad", h.runAgain, "id", "backward-again")
+	h.root = doc.el("section", "class", "grads", "id", "grads", "aria-labelledby", "grads-title")
+	h.said = doc.el("p", "class", "hint", "id", "grads-said")
+	h.rows = doc.el("div", "class", "grads-rows mono", "id", "grads-rows")
+	h.card = doc.el("div", "class", "rule-card", "id", "grads-card", "hidden", "")
+	add(h.root, doc.txt("h2", "Parameter gradients (.grad)", "id", "grads-title"),
+		doc.labelled("zero gradients before backward", h.zero, "class", "check", "title",
+			"PyTorch's optimizer.zero_grad(): off, every backward pass adds its gradients to what the last one left"),
+		h.again, h.said, h.rows, h.card)
+	return h
+}
+
+// zeroing reports whether the gradients are zeroed before each backward pass.
+func (h *hygieneView) zeroing() bool { return h.zero.Checked() }
+
+// setZeroing sets the switch (a link's accumulate flag is its opposite).
+func (h *hygieneView) setZeroing(on bool) { h.zero.SetChecked(on) }
+
+// update follows the stepper: a new tape starts .grad afresh, and each
+// arrival at the end of a backward pass that began since the last one
+// folds that pass into .grad.
+func (h *hygieneView) update(s *app.Stepper) {
+	if s != h.s {
+		h.s, h.acc, h.armed, h.passes, h.folds, h.cards, h.shown = s, autograd.Grads{}, true, 0, nil, nil, -1
+	}
+	if s.Counts().Backward == 0 {
+		h.armed = true
+	}
+	if h.armed && s.Position().Phase == autograd.PhaseDone {
+		h.armed = false
+		h.fold(s)
+	}
+	h.render()
+}
+
+// fold runs the step's backward pass into .grad, zeroing it first when
+// the switch is on.
+func (h *hygieneView) fold(s *app.Stepper) {
+	if h.zeroing() {
+		h.acc.Zero()
+		h.passes = 0
+	}
+	out := s.Output()
+	seed := tensor.Zeros(s.Tape().Node(out).Value.Shape)
+	seed.Fill(1)
+	folds, err := s.Tape().BackwardAccumulate(out, seed, &h.acc)
+	if err != nil {
+		h.said.SetTextContent("backward: " + err.Error())
+		return
+	}
+	h.passes++
+	h.folds, h.cards = folds, app.ExplainAccumulation(s.Nodes(), folds)
+}
+
+// runAgain records nothing new: it resets the stepper and runs the step to
+// the end, one more backward pass.
+func (h *hygieneView) runAgain() {
+	h.armed = true
+	h.pv.reset()
+	h.pv.toEnd()
+	if s := h.pv.src().Stepper(); s != nil {
+		h.update(s)
+	}
+}
+
+// render shows .grad of every parameter and the card of one.
+func (h *hygieneView) render() {
+	doc := h.pv.doc
+	h.root.SetAttribute("data-passes", itoa(h.passes))
+	switch {
+	case len(h.folds) == 0:
+		h.said.SetTextContent("Run the backward pass to the end to fill .grad.")
+	case h.zeroing():
+		h.said.SetTextContent("Zeroed before each backward pass: .grad holds this pass's gradient.")
+	case h.passes == 1:
+		h.said.SetTextContent(".grad after 1 backward pass. Run it again without zeroing and it adds up.")
+	default:
+		h.said.SetTextContent(".grad after " + itoa(h.passes) + " backward passes, not zeroed in between: each pass added its gradient.")
+	}
+	h.rows.clear()
+	for _, f := range h.folds {
+		full := make([]string, len(f.After.Data))
+		for k, v := range f.After.Data {
+			full[k] = app.Full(v)
+		}
+		name := h.s.Nodes()[f.Leaf].Label
+		leaf := f.Leaf
+		row := doc.button(name+".grad = "+app.Inline(f.After), "Show why "+name+".grad holds this", func() {
+			h.shown = leaf
+			h.render()
+		}, "class", "link grads-row", "id", "grad-"+itoa(f.Leaf), "data-values", strings.Join(full, ","))
+		h.rows.AppendChild(row)
+	}
+	h.card.clear()
+	h.card.show(len(h.cards) > 0)
+	for _, c := range h.cards {
+		if c.Node == h.shown || h.shown < 0 || !h.hasCard(h.shown) {
+			add(h.card, doc.txt("p", c.Rule, "class", "rule mono"), doc.txt("p", c.Numbers, "class", "mono"), doc.txt("p", c.Why, "class", "why"))
+			h.card.SetAttribute("data-node", itoa(c.Node))
+			h.card.SetAttribute("data-doubled", boolStr(c.Doubled))
+			return
+		}
+	}
+}
+
+func (h *hygieneView) hasCard(node int) bool {
+	for _, c := range h.cards {
+		if c.Node == node {
+			return true
+		}
+	}
+	return false
+}

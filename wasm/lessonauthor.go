@@ -1,0 +1,228 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+
+	"tapelab/wasm/lesson"
+	"tapelab/wasm/link"
+)
+
+// authorTools make a lesson by hand: the title, "Add this state as a
+// stop", the list of stops (go to one, move it up or down, delete it), the
+// current stop's caption (the caption format; its rendering shows above as
+// the student will see it) and its question, which is kept only when
+// lesson.Check accepts it at the stop (it must ask before the step that
+// computes its number).
+type authorTools struct {
+	lv                        *lessonView
+	root                      elem
+	title, list, caption      elem
+	ask, of, node, elem, kind elem
+	qErr                      elem
+	edit                      elem // "Edit lesson", shown in play mode
+}
+
+func newAuthorTools(lv *lessonView) *authorTools {
+	u := lv.u
+	a := &authorTools{lv: lv}
+	a.root = u.el("div", "class", "lesson-author", "id", "lesson-author")
+	a.title = u.el("input", "type", "text", "id", "lesson-title-input", "maxlength", itoa(lesson.MaxTitle))
+	u.listen(a.title, "input", "lesson title", func(event) {
+		lv.l.Title = a.title.Value()
+		lv.heading.SetTextContent(lv.l.Title)
+	})
+	add1 := u.button("＋ Add this state as a stop", "Add what the playground shows now (model or program, position, modes, selected node) after the current stop", a.addStop, "id", "lesson-add", "class", "primary")
+	play := u.button("Preview ▶", "Play the lesson from this stop as a student sees it", func() { lv.setMode(false) }, "id", "lesson-play")
+	a.list = u.el("ol", "class", "lesson-stops", "id", "lesson-stops")
+	a.caption = u.el("textarea", "id", "lesson-caption", "rows", "4", "maxlength", itoa(lesson.MaxCaption),
+		"aria-label", "Caption of this stop", "placeholder", "What the class should look at. **bold**, `code`, a blank line between paragraphs.")
+	u.listen(a.caption, "input", "lesson caption", func(event) {
+		if len(lv.l.Stops) == 0 {
+			return
+		}
+		lv.l.Stops[lv.cur].Caption = a.caption.Value()
+		lv.caption.clear()
+		renderCaption(u, lv.caption, a.caption.Value())
+		a.renderList()
+	})
+	a.ask = u.el("input", "type", "checkbox", "id", "lesson-ask-on")
+	a.of = u.sel("lesson-q-of", []string{lesson.OfGrad, lesson.OfValue}, []string{"gradient", "value"}, lesson.OfGrad)
+	a.node = u.el("input", "type", "number", "min", "0", "id", "lesson-q-node", "class", "num")
+	a.elem = u.el("input", "type", "number", "min", "0", "value", "0", "id", "lesson-q-element", "class", "num")
+	a.kind = u.sel("lesson-q-answer", []string{lesson.AnswerNumber, lesson.AnswerSign}, []string{"a number", "its sign"}, lesson.AnswerNumber)
+	for _, c := range []elem{a.ask, a.of, a.node, a.elem, a.kind} {
+		u.listen(c, "change", "lesson question", func(event) { a.setQuestion() })
+	}
+	a.qErr = u.txt("p", "", "class", "lesson-msg", "id", "lesson-q-error", "role", "alert", "hidden", "")
+	question := add(u.el("div", "class", "row lesson-q", "role", "group", "aria-label", "Question"),
+		u.labelled("Ask for a prediction", a.ask, "class", "check"),
+		u.labelled("the", a.of), u.labelled("of node", a.node), u.labelled("element", a.elem), u.labelled("answered with", a.kind))
+	a.edit = u.button("✎ Edit lesson", "Author mode: add, reorder and caption the stops", func() { lv.setMode(true) }, "id", "lesson-edit")
+	add(a.root, add(u.el("div", "class", "row"), u.labelled("Title", a.title), add1, play),
+		a.list, a.caption, question, a.qErr)
+	return a
+}
+
+// render shows the tools in author mode (and only Edit in play mode).
+func (a *authorTools) render() {
+	lv := a.lv
+	a.root.show(lv.author)
+	a.edit.show(!lv.author)
+	if !lv.author {
+		return
+	}
+	a.title.SetValue(lv.l.Title)
+	a.renderList()
+	has := len(lv.l.Stops) > 0
+	a.caption.setDisabled(!has)
+	a.caption.SetValue("")
+	a.qErr.show(false)
+	if !has {
+		a.ask.SetChecked(false)
+		return
+	}
+	stop := lv.l.Stops[lv.cur]
+	a.caption.SetValue(stop.Caption)
+	q := stop.Question
+	a.ask.SetChecked(q != nil)
+	if q == nil {
+		sel := lv.sh.pv.selected
+		if stop.Select != nil {
+			sel = *stop.Select
+		}
+		a.node.SetValue(itoa(max(sel, 0)))
+		a.of.SetValue(lesson.OfGrad)
+		a.elem.SetValue("0")
+		a.kind.SetValue(lesson.AnswerNumber)
+		return
+	}
+	a.of.SetValue(q.Of)
+	a.node.SetValue(itoa(q.Node))
+	a.elem.SetValue(itoa(q.Element))
+	a.kind.SetValue(q.Answer)
+}
+
+// renderList lists the stops, each with its first caption line.
+func (a *authorTools) renderList() {
+	lv, u := a.lv, a.lv.u
+	a.list.clear()
+	if len(lv.l.Stops) == 0 {
+		a.list.AppendChild(u.txt("li", "No stops yet: set up the playground, then press “Add this state as a stop”.", "class", "hint"))
+		return
+	}
+	for i, s := range lv.l.Stops {
+		i := i
+		line, _, _ := strings.Cut(strings.TrimSpace(s.Caption), "\n")
+		if line == "" {
+			line = "(no caption)"
+		}
+		if s.Question != nil {
+			line += " · asks"
+		}
+		li := u.el("li")
+		if i == lv.cur {
+			li.SetAttribute("aria-current", "step")
+		}
+		add(li, u.button(itoa(i+1)+". "+line, "Go to stop "+itoa(i+1), func() { lv.cur = i; lv.backToStop() }, "class", "link", "id", "lesson-stop-"+itoa(i)),
+			u.button("↑", "Move stop "+itoa(i+1)+" up", func() { a.move(i, i-1) }, "id", "lesson-up-"+itoa(i)),
+			u.button("↓", "Move stop "+itoa(i+1)+" down", func() { a.move(i, i+1) }, "id", "lesson-down-"+itoa(i)),
+			u.button("✕", "Delete stop "+itoa(i+1), func() { a.remove(i) }, "id", "lesson-delete-"+itoa(i)))
+		a.list.AppendChild(li)
+	}
+}
+
+// addStop adds the page's state, with its selected node, after the
+// current stop and makes it the current one.
+func (a *authorTools) addStop() {
+	lv := a.lv
+	l := lv.l
+	if len(l.Stops) >= lesson.MaxStops {
+		lv.showError(errors.New("a lesson has at most " + itoa(lesson.MaxStops) + " stops"))
+		return
+	}
+	st, err := cloneState(lv.sh.state())
+	if err != nil {
+		lv.showError(err)
+		return
+	}
+	stop := lesson.Stop{State: st}
+	if sel := lv.sh.pv.selected; sel >= 0 {
+		stop.Select = &sel
+	}
+	at := 0
+	if len(l.Stops) > 0 {
+		at = lv.cur + 1
+	}
+	l.Stops = append(l.Stops[:at], append([]lesson.Stop{stop}, l.Stops[at:]...)...)
+	lv.cur = at
+	lv.stepAt = lv.sh.pv.src().Stepper()
+	lv.home, _ = link.Encode(lv.sh.state())
+	lv.away = false
+	lv.showError(nil)
+	lv.render()
+}
+
+// move moves stop i to j.
+func (a *authorTools) move(i, j int) {
+	l := a.lv.l
+	if j < 0 || j >= len(l.Stops) {
+		return
+	}
+	l.Stops[i], l.Stops[j] = l.Stops[j], l.Stops[i]
+	if a.lv.cur == i {
+		a.lv.cur = j
+	} else if a.lv.cur == j {
+		a.lv.cur = i
+	}
+	a.lv.render()
+}
+
+// remove deletes stop i; the current stop stays, or the one before it.
+func (a *authorTools) remove(i int) {
+	lv := a.lv
+	lv.l.Stops = append(lv.l.Stops[:i], lv.l.Stops[i+1:]...)
+	if lv.cur > i || lv.cur >= len(lv.l.Stops) {
+		lv.cur = max(lv.cur-1, 0)
+	}
+	lv.render()
+}
+
+// setQuestion sets the current stop's question from the fields, when
+// lesson.Check accepts it there; else it says why and the stop asks
+// nothing.
+func (a *authorTools) setQuestion() {
+	lv := a.lv
+	if len(lv.l.Stops) == 0 {
+		return
+	}
+	stop := &lv.l.Stops[lv.cur]
+	stop.Question = nil
+	a.qErr.show(false)
+	if a.ask.Checked() {
+		node, err1 := strconv.Atoi(a.node.Value())
+		el, err2 := strconv.Atoi(a.elem.Value())
+		if err1 != nil || err2 != nil {
+			a.qErr.SetTextContent("The node and the element are whole numbers.")
+			a.qErr.show(true)
+			a.renderList()
+			return
+		}
+		q := &lesson.Question{Node: node, Of: a.of.Value(), Element: el, Answer: a.kind.Value()}
+		one := &lesson.Lesson{Title: "check", Stops: []lesson.Stop{{State: stop.State, Question: q}}}
+		err := one.Validate()
+		if err == nil {
+			err = lesson.Check(one)
+		}
+		if err != nil {
+			a.qErr.SetTextContent(strings.Replace(err.Error(), "stops[0].", "", 1))
+			a.qErr.show(true)
+		} else {
+			stop.Question = q
+		}
+	}
+	a.renderList()
+}

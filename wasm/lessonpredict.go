@@ -1,0 +1,174 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"tapelab/wasm/app"
+	"tapelab/wasm/lesson"
+)
+
+// predictBox is a stop's question, predict then reveal: the stop stands
+// before the step that computes the number asked for, so the page does not
+// show it yet; the student types a number (or picks a sign), is told how
+// close it was (lesson.Score), and then the page steps on until the number
+// is computed and inspects its node. A student who steps past it first
+// is told so, and Back to stop asks again.
+type predictBox struct {
+	lv      *lessonView
+	root    elem
+	ask     elem
+	form    elem // the number field and Check
+	guess   elem
+	signs   elem // the sign buttons
+	verdict elem
+
+	q        *lesson.Question
+	answered bool // checked and revealed
+	passed   bool // the student stepped past before answering
+}
+
+func newPredictBox(lv *lessonView) *predictBox {
+	u := lv.u
+	b := &predictBox{lv: lv}
+	b.root = u.el("div", "class", "lesson-question", "id", "lesson-question", "hidden", "")
+	b.ask = u.el("p", "class", "lesson-ask", "id", "lesson-ask")
+	b.guess = u.el("input", "type", "text", "inputmode", "decimal", "id", "lesson-guess", "class", "mono",
+		"autocomplete", "off", "aria-label", "Your prediction", "placeholder", "your prediction")
+	u.listen(b.guess, "keydown", "prediction", func(ev event) {
+		if ev.Key() == "Enter" {
+			ev.PreventDefault()
+			b.check(b.guess.Value())
+		}
+	})
+	b.form = add(u.el("div", "class", "row"), b.guess,
+		u.button("Check", "Compare your prediction with what the engine computes, then see it", func() { b.check(b.guess.Value()) }, "id", "lesson-check", "class", "primary"))
+	b.signs = add(u.el("div", "class", "row", "role", "group", "aria-label", "Its sign"),
+		u.button("+ positive", "Predict a positive number", func() { b.check("+") }, "id", "lesson-sign-plus"),
+		u.button("− negative", "Predict a negative number", func() { b.check("-") }, "id", "lesson-sign-minus"),
+		u.button("0 zero", "Predict zero", func() { b.check("0") }, "id", "lesson-sign-zero"))
+	b.verdict = u.el("p", "class", "lesson-verdict", "id", "lesson-verdict", "role", "status", "hidden", "")
+	add(b.root, b.ask, b.form, b.signs, b.verdict)
+	return b
+}
+
+// reset asks q afresh (nil: the stop asks nothing).
+func (b *predictBox) reset(q *lesson.Question) {
+	b.q, b.answered, b.passed = q, false, false
+	b.guess.SetValue("")
+	b.verdict.show(false)
+	b.verdict.RemoveAttribute("data-right")
+	b.verdict.RemoveAttribute("data-actual")
+}
+
+// render shows the question of the current stop (none in author mode,
+// where the author's tools edit it).
+func (b *predictBox) render(q *lesson.Question, author bool) {
+	b.root.show(q != nil && !author)
+	if q == nil || author {
+		return
+	}
+	b.ask.SetTextContent(b.wording(q))
+	sign := q.Answer == lesson.AnswerSign
+	b.form.show(!sign)
+	b.signs.show(sign)
+	b.enable(!b.answered && !b.passed)
+}
+
+// wording says what the question asks for, e.g. "Predict before you
+// step: what will the gradient of x (node 0) be? Type a number."
+func (b *predictBox) wording(q *lesson.Question) string {
+	what := "value"
+	if q.Of == lesson.OfGrad {
+		what = "gradient"
+	}
+	name := "node " + itoa(q.Node)
+	if s := b.lv.sh.pv.src().Stepper(); s != nil && q.Node < len(s.Nodes()) {
+		nd := s.Nodes()[q.Node]
+		name = nd.Title()
+		if nd.Shape.Size() > 1 {
+			name += ", element " + itoa(q.Element)
+		}
+	}
+	how := " Type a number."
+	if q.Answer == lesson.AnswerSign {
+		how = " Pick its sign."
+	}
+	return "Predict before you step: what will the " + what + " of " + name + " be?" + how
+}
+
+func (b *predictBox) enable(on bool) {
+	b.root.QuerySelector("#lesson-check").setDisabled(!on)
+	b.guess.setDisabled(!on)
+	b.signs.QuerySelector("#lesson-sign-plus").setDisabled(!on)
+	b.signs.QuerySelector("#lesson-sign-minus").setDisabled(!on)
+	b.signs.QuerySelector("#lesson-sign-zero").setDisabled(!on)
+}
+
+// check grades guess, then reveals the number: the page steps on until
+// it is computed and inspects its node. A guess that cannot be read is
+// said, and nothing is revealed.
+func (b *predictBox) check(guess string) {
+	q, lv := b.q, b.lv
+	if q == nil || b.answered || b.passed {
+		return
+	}
+	if _, err := lesson.Score(q, guess, 1); err != nil {
+		b.say(err.Error(), "")
+		return
+	}
+	pv := lv.sh.pv
+	if pv.src().Stepper() != lv.stepAt { // the student changed the model: the stop's own numbers
+		lv.applyStop()
+		lv.render()
+		b.q = q
+	}
+	pv.stepper.pause()
+	s := pv.src().Stepper()
+	actual, err := lesson.Answer(s, q)
+	if err != nil {
+		b.say(err.Error(), "")
+		return
+	}
+	pv.inspect(q.Node)
+	v, err := lesson.Score(q, guess, actual)
+	if err != nil {
+		b.say(err.Error(), "")
+		return
+	}
+	b.answered = true
+	b.enable(false)
+	b.verdict.SetAttribute("data-actual", app.Full(actual))
+	b.say(v.Message+" The tape now shows it.", boolStr(v.Right))
+}
+
+// say shows a verdict; right is "true", "false" or "" (not graded).
+func (b *predictBox) say(msg, right string) {
+	b.verdict.SetTextContent(msg)
+	if right == "" {
+		b.verdict.RemoveAttribute("data-right")
+	} else {
+		b.verdict.SetAttribute("data-right", right)
+	}
+	b.verdict.show(true)
+}
+
+// watch notices a student who stepped past the question before answering.
+func (b *predictBox) watch() {
+	q, lv := b.q, b.lv
+	if q == nil || b.answered || b.passed || lv.author {
+		return
+	}
+	s := lv.sh.pv.src().Stepper()
+	if s == nil || s != lv.stepAt || q.Node >= len(s.Nodes()) {
+		return
+	}
+	want := app.Known
+	if q.Of == lesson.OfGrad {
+		want = app.Final
+	}
+	if s.State(q.Node).Has(want) {
+		b.passed = true
+		b.enable(false)
+		b.say("You stepped past the question: the tape shows the answer now. Press Back to stop to predict it first.", "")
+	}
+}

@@ -1,0 +1,182 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"strings"
+
+	"tapelab/wasm/app"
+	"tapelab/wasm/lesson"
+)
+
+// lessonTravel is how lessons come and go: the Lessons menu of the shell's
+// bar (the built-in lessons, one click each; a new lesson; a lesson file
+// to open) and, on the lesson panel, "Copy lesson link" (the lesson's own
+// link when it fits link.Budget, else a short link from the share
+// service), the JSON download and Close.
+type lessonTravel struct {
+	lv   *lessonView
+	bar  elem // the panel's tools
+	url  elem // the last link copied
+	copy elem
+	note elem
+	file elem // the file input of the menu
+}
+
+// maxLessonFile bounds a lesson file the page reads.
+const maxLessonFile = 4 << 20
+
+func newLessonTravel(lv *lessonView) *lessonTravel {
+	u := lv.u
+	t := &lessonTravel{lv: lv}
+	t.copy = u.button("Copy lesson link", "Copy a link that opens this lesson at its first stop", t.copyLink, "id", "lesson-copy")
+	t.url = u.el("input", "type", "text", "readonly", "", "id", "lesson-url", "class", "mono", "aria-label", "Link to this lesson", "hidden", "")
+	t.note = u.txt("span", "", "class", "muted small", "id", "lesson-note", "role", "status")
+	t.bar = add(u.el("div", "class", "lesson-tools", "data-control", "share"), lv.tools.edit, t.copy,
+		u.button("Download JSON", "Save the lesson as a JSON file (open it again from the Lessons menu)", t.download, "id", "lesson-download"),
+		u.button("Close", "Close the lesson; the playground keeps what it shows", lv.close, "id", "lesson-close"),
+		t.url, t.note)
+	return t
+}
+
+// menu is the Lessons menu of the shell's bar.
+func (t *lessonTravel) menu() elem {
+	u, lv := t.lv.u, t.lv
+	pop := u.el("div", "class", "pop lessons-list")
+	builtins, err := lesson.Builtins()
+	if err != nil {
+		pop.AppendChild(u.txt("p", err.Error(), "class", "lesson-msg"))
+	}
+	for _, b := range builtins {
+		b := b
+		pop.AppendChild(u.button(b.Lesson.Title, "Open the lesson “"+b.Lesson.Title+"” ("+itoa(len(b.Lesson.Stops))+" stops)", func() {
+			l, err := lesson.Builtins() // a fresh copy: the author's edits never reach the menu
+			if err == nil {
+				for _, c := range l {
+					if c.Name == b.Name {
+						t.closeMenu()
+						lv.open(c.Lesson, false)
+					}
+				}
+			}
+		}, "id", "lesson-builtin-"+b.Name))
+	}
+	pop.AppendChild(u.button("＋ New lesson", "Start a lesson: set up the playground, then add each state as a stop", func() {
+		t.closeMenu()
+		lv.open(&lesson.Lesson{Title: "My lesson"}, true)
+	}, "id", "lesson-new"))
+	t.file = u.el("input", "type", "file", "accept", ".json,application/json", "id", "lesson-file")
+	u.listen(t.file, "change", "lesson file", func(event) { t.openFile() })
+	pop.AppendChild(u.labelled("Open a lesson file", t.file, "class", "file"))
+	return add(u.el("details", "class", "lessons", "id", "lessons-menu"), u.txt("summary", "Lessons"), pop)
+}
+
+func (t *lessonTravel) closeMenu() {
+	t.lv.u.byID("lessons-menu").RemoveAttribute("open")
+}
+
+// render resets the copied link when the lesson changes stop or mode.
+func (t *lessonTravel) render() {
+	t.note.SetTextContent("")
+}
+
+// openFile reads the chosen lesson file and plays it.
+func (t *lessonTravel) openFile() {
+	lv := t.lv
+	tooLarge := readFile(lv.u, t.file, maxLessonFile, func(text string) {
+		t.closeMenu()
+		if err := lv.openDocument([]byte(text)); err != nil {
+			lv.sh.linkErr.SetTextContent("This lesson file could not be opened: " + err.Error())
+			lv.sh.linkErr.show(true)
+			return
+		}
+		lv.sh.linkErr.show(false)
+	})
+	if tooLarge {
+		lv.sh.linkErr.SetTextContent("This lesson file is larger than " + itoa(maxLessonFile>>20) + " MB: not a lesson.")
+		lv.sh.linkErr.show(true)
+	}
+	t.file.SetValue("")
+}
+
+// download saves the lesson's canonical document.
+func (t *lessonTravel) download() {
+	doc, err := lesson.Encode(t.lv.l)
+	if err != nil {
+		t.say("No file: " + err.Error())
+		return
+	}
+	download(t.lv.u, string(doc), fileName(t.lv.l.Title)+".lesson.json", "application/json")
+	t.say("Downloaded.")
+}
+
+// fileName turns a title into a file name: letters and digits, the rest
+// one dash.
+func fileName(title string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(title) {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
+			b.WriteRune(r)
+			dash = false
+		} else if !dash && b.Len() > 0 {
+			b.WriteByte('-')
+			dash = true
+		}
+	}
+	if s := strings.TrimSuffix(b.String(), "-"); s != "" {
+		return s
+	}
+	return "lesson"
+}
+
+// copyLink copies the lesson's link: the lesson itself when it fits
+// link.Budget, else the short link the share service answers.
+func (t *lessonTravel) copyLink() {
+	url, fits, err := lesson.Link(pageBase(), t.lv.l)
+	if err != nil {
+		t.say("No link: " + err.Error())
+		return
+	}
+	t.url.RemoveAttribute("data-short")
+	if fits {
+		t.put(url, "Lesson link copied.")
+		return
+	}
+	doc, err := lesson.Encode(t.lv.l)
+	if err != nil {
+		t.say("No link: " + err.Error())
+		return
+	}
+	t.say("The lesson is " + itoa(len(url)) + " characters as a link; asking the share service for a short one…")
+	go func() {
+		status, body, err := fetchText("POST", "api/share", string(doc))
+		recovered("lesson short link", t.lv.u.report, func() {
+			path, err := app.CreatedShare(status, body, err)
+			if err != nil {
+				t.say("This lesson is too long for a link (" + itoa(len(url)) + " characters), and short links need TapeLab's share service, and " + err.Error() + ". Download it as a file instead.")
+				return
+			}
+			short := currentLocation().origin + path
+			t.url.SetAttribute("data-short", short)
+			t.put(short, "Short lesson link copied.")
+		})
+	}()
+}
+
+// put shows url, selected, and copies it.
+func (t *lessonTravel) put(url, done string) {
+	t.url.SetValue(url)
+	t.url.show(true)
+	t.url.SetAttribute("data-link", url)
+	t.url.Select()
+	copyToClipboard(t.lv.u, url, func(ok bool) {
+		if ok {
+			t.say(done)
+		} else {
+			t.say("Select the link and copy it (Ctrl+C).")
+		}
+	})
+}
+
+func (t *lessonTravel) say(msg string) { t.note.SetTextContent(msg) }
