@@ -8,8 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/chromedp/chromedp"
-
 	"tapelab/engine/autograd"
 	"tapelab/engine/tensor"
 	"tapelab/wasm/app"
@@ -71,7 +69,7 @@ func TestDenseVisitsTheMetricSingleSkipsIt(t *testing.T) {
 			if ps.Dense != ps.Single+len(ps.Skipped()) {
 				t.Errorf("dense %d VJPs, single-output %d, skipped %d: the counts do not add up", ps.Dense, ps.Single, len(ps.Skipped()))
 			}
-			p.do("inspecting the metric", chromedp.Click(chromedp.ID(nodeID(metric))))
+			p.clickNode(nodeID(metric))
 			p.waitFor(fmt.Sprintf(`document.getElementById("insp-node").dataset.node === "%d"`, metric), "the inspector to show the metric")
 			if s := p.js(`document.getElementById("insp-grad-status").textContent`); !strings.HasPrefix(s, "skipped") {
 				t.Errorf("single-output: the inspector says %q about the metric's gradient", s)
@@ -145,7 +143,7 @@ func checkParamGrads(t *testing.T, p *pgTab, ref *app.Playground, want *autograd
 	t.Helper()
 	for _, i := range ref.Recording().ParamNodes {
 		n := ref.Stepper().Nodes()[i]
-		p.do("inspecting "+n.Title(), chromedp.Click(chromedp.ID(nodeID(i))))
+		p.clickNode(nodeID(i))
 		p.waitFor(fmt.Sprintf(`document.getElementById("insp-node").dataset.node === "%d"`, i), "the inspector to show "+n.Title())
 		if err := sameNumbers(p.values("insp-grad"), want.Of(i)); err != nil {
 			t.Errorf("%s: shown gradient vs one-shot backward: %v", n.Title(), err)

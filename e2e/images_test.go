@@ -142,7 +142,7 @@ func TestImagesOnTheTape(t *testing.T) {
 			for !p.hasClass(nodeID(conv), "ran") {
 				p.clickAndRedraw("step")
 			}
-			p.do("inspecting the conv", chromedp.Click(chromedp.ID(nodeID(conv))))
+			p.clickNode(nodeID(conv))
 			p.waitFor(`document.getElementById("insp-window") !== null`, "the conv's window card")
 			checkConvCard(t, p, ref, conv)
 			if err := sameNumbers(p.valuesOf(fmt.Sprintf(`#node-%d .strip.grad`, conv)), example(s.Grad(conv), 0)); err != nil {
@@ -156,14 +156,14 @@ func TestImagesOnTheTape(t *testing.T) {
 			p.js(`document.querySelector('#insp-window figure[data-field="3"]').scrollIntoView()`)
 			p.shot("images-conv-card")
 
-			p.do("inspecting the max pool", chromedp.Click(chromedp.ID(nodeID(pool))))
+			p.clickNode(nodeID(pool))
 			p.waitFor(`document.getElementById("insp-window").dataset.op === "max_pool2d"`, "the pool's window card")
 			checkPoolCard(t, p, ref, pool)
 			p.js(`document.getElementById("insp-window").scrollIntoView()`)
 			p.shot("images-pool-card")
 
 			// The saliency map: the input's gradient image is dL/dx.
-			p.do("inspecting the input", chromedp.Click(chromedp.ID(nodeID(0))))
+			p.clickNode(nodeID(0))
 			p.waitFor(`document.getElementById("insp-grad") !== null`, "the saliency map")
 			dx := inputGrad(t, ref.Model(), ref.Batch())
 			if err := sameNumbers(p.values("insp-grad"), dx); err != nil {
@@ -308,7 +308,7 @@ func drawDigit(t *testing.T, p *pgTab, ref *app.Playground) {
 		t.Errorf("the page predicts class %s, the engine %d (%s)", got, pr.Class, p.js(`document.getElementById("draw-result").textContent`))
 	}
 	p.clickAndRedraw("to-end")
-	p.do("inspecting the input", chromedp.Click(chromedp.ID(nodeID(0))))
+	p.clickNode(nodeID(0))
 	p.waitFor(`document.getElementById("insp-value") !== null`, "the drawn input")
 	x := p.values("insp-value")
 	if err := sameNumbers(x[:64], &tensor.Tensor{Shape: tensor.Shape{64}, Data: px}); err != nil {

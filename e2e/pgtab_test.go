@@ -83,11 +83,32 @@ func (p *pgTab) redraws() int {
 	return int(p.num(`document.getElementById("playground").dataset.redraws`))
 }
 
+// click clicks the control id, opening the menu or the panel that holds
+// it first.
+func (p *pgTab) click(id string) {
+	p.t.Helper()
+	reveal(p.t, p.tab, "#"+id, false)
+	p.do("clicking #"+id, chromedp.Click(chromedp.ID(id)))
+}
+
+// clickNode clicks the tape's node id. A panel open as a drawer over the
+// tape (on a screen without room for columns) is closed first, by its
+// toggle, as a person would to see the tape.
+func (p *pgTab) clickNode(id string) {
+	p.t.Helper()
+	for _, tg := range []string{"panel-editor", "panel-inspector"} {
+		if p.js(`(b => b !== null && b.getAttribute("aria-expanded") === "true" && !matchMedia("(min-width: 1240px)").matches)(document.getElementById("`+tg+`"))`) == "true" {
+			p.do("closing the drawer", chromedp.Click(chromedp.ID(tg)))
+		}
+	}
+	p.do("clicking the node #"+id, chromedp.Click(chromedp.ID(id)))
+}
+
 // clickAndRedraw clicks the button id and waits for the views to redraw.
 func (p *pgTab) clickAndRedraw(id string) {
 	p.t.Helper()
 	n := p.redraws()
-	p.do("clicking #"+id, chromedp.Click(chromedp.ID(id)))
+	p.click(id)
 	p.waitFor(fmt.Sprintf(`+document.getElementById("playground").dataset.redraws > %d`, n), "a redraw after #"+id)
 }
 
@@ -127,6 +148,7 @@ func (p *pgTab) hasClass(id, c string) bool {
 // typeInto replaces a field's text and leaves it with Tab, as a person does.
 func (p *pgTab) typeInto(id, s string) {
 	p.t.Helper()
+	reveal(p.t, p.tab, "#"+id, false)
 	p.do("typing into #"+id, chromedp.Click(chromedp.ID(id)),
 		chromedp.KeyEvent("a", chromedp.KeyModifiers(chromedp.ModifierCtrl)), chromedp.KeyEvent(s+kb.Tab))
 }

@@ -48,6 +48,7 @@ func TestPageBoots(t *testing.T) {
 
 	// The engine differentiates the default model in the page; the check
 	// compares its gradients with finite differences.
+	reveal(t, tab, "#gradcheck", false)
 	if err := chromedp.Do(tab, chromedp.Click(chromedp.ID("gradcheck"))); err != nil {
 		t.Fatalf("clicking Gradient check: %v", err)
 	}

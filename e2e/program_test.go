@@ -51,7 +51,7 @@ func (p *pgTab) openExample(ex program.Example) {
 // inspectNode clicks node i on the tape and waits for the inspector.
 func (p *pgTab) inspectNode(i int) {
 	p.t.Helper()
-	p.do("inspecting node "+strconv.Itoa(i), chromedp.Click(chromedp.ID("node-"+strconv.Itoa(i))))
+	p.clickNode("node-" + strconv.Itoa(i))
 	p.waitFor(fmt.Sprintf(`document.getElementById("insp-node").dataset.node === "%d"`, i), "the inspector to show node "+strconv.Itoa(i))
 }
 
@@ -200,7 +200,7 @@ func TestProgramGallery(t *testing.T) {
 	}
 	// The gradient check of the last example (softmax cross-entropy).
 	p.openExample(exs[5])
-	p.do("clicking gradient check", chromedp.Click(chromedp.ID("gradcheck")))
+	p.click("gradcheck")
 	p.waitFor(`document.getElementById("gradcheck-result").dataset.worst !== undefined`, "the gradient check")
 	if !p.hasClass("gradcheck-result", "good") {
 		t.Errorf("gradient check: %s", p.js(`document.getElementById("gradcheck-result").textContent`))

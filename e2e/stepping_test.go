@@ -280,7 +280,7 @@ func TestKeyboardShortcuts(t *testing.T) {
 // TestGradientCheck presses the gradient check button.
 func TestGradientCheck(t *testing.T) {
 	p := openPlayground(t, 1280, 720)
-	p.do("clicking gradient check", chromedp.Click(chromedp.ID("gradcheck")))
+	p.click("gradcheck")
 	p.waitFor(`document.getElementById("gradcheck-result").dataset.worst !== undefined`, "the gradient check")
 	if !p.hasClass("gradcheck-result", "good") {
 		t.Errorf("gradient check: %s", p.js(`document.getElementById("gradcheck-result").textContent`))
@@ -312,10 +312,10 @@ func TestStagesAt1024(t *testing.T) {
 	p.clickAndRedraw("pass-singleoutput")
 	p.clickAndRedraw("to-end")
 	p.shot("5-compiled-single")
-	p.do("L2", chromedp.Click(chromedp.ID("l2")))
+	p.click("l2")
 	p.waitFor(`document.getElementById("l2").checked`, "L2 on")
 	p.clickAndRedraw("to-end")
-	p.do("inspect 0.weight", chromedp.Click(chromedp.ID("node-2")))
+	p.clickNode("node-2")
 	p.waitFor(`document.getElementById("insp-received") !== null`, "the received list")
 	if !strings.Contains(p.js(`document.getElementById("insp-received").textContent`), "+=") {
 		t.Error("a weight used twice shows no +=")

@@ -50,9 +50,11 @@ func eval[T any](t *testing.T, tab context.Context, expr string) T {
 	return v
 }
 
-// click clicks the element matching a CSS selector.
+// click clicks the element matching a CSS selector, opening the menu, the
+// panel or the folded section that holds it first.
 func click(t *testing.T, tab context.Context, sel string) {
 	t.Helper()
+	reveal(t, tab, sel, false)
 	if err := chromedp.Do(tab, chromedp.Click(chromedp.CSS(sel))); err != nil {
 		t.Fatalf("clicking %s: %v\n%s", sel, err, pageError(tab))
 	}
@@ -276,7 +278,7 @@ func TestEmbedAndPresenter(t *testing.T) {
 	if !eval[bool](t, tab, `document.documentElement.classList.contains("embed")`) {
 		t.Fatal("embed mode is not on")
 	}
-	for _, sel := range []string{"#playground .top-bar", "#playground .editor", "#playground .inspector"} {
+	for _, sel := range []string{"#playground .top-bar .bar-main", "#menu-toggle", "#playground .editor", "#playground .inspector"} {
 		if visible(sel) {
 			t.Errorf("embed mode shows %s", sel)
 		}

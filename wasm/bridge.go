@@ -196,6 +196,9 @@ func expose(doc *document, name string, fn func(arg string) (string, error)) {
 	}))
 }
 
+// mediaMatches reports whether the CSS media query q matches the page now.
+func mediaMatches(q string) bool { return js.Global().Call("matchMedia", q).Get("matches").Bool() }
+
 // nextFrame runs fn once the browser has laid the page out again.
 func nextFrame(doc *document, what string, fn func()) {
 	var f js.Func

@@ -98,6 +98,7 @@ func (sh *shell) applyFlags() {
 	sh.embedBox.SetChecked(f.Embed)
 	sh.presenterBtn.SetAttribute("aria-pressed", boolStr(f.Presenter))
 	sh.explainBtn.SetAttribute("aria-pressed", boolStr(f.Explain))
+	sh.pv.panels.present(f.Presenter)
 	sh.ex.root.show(f.Explain)
 	sh.ex.refresh()
 	// The tape's region changed size: fit the drawing to it once the

@@ -250,6 +250,9 @@ func (e elem) Closest(sel string) elem {
 	return elem{e.v.Call("closest", sel)}
 }
 
+// Contains reports whether c is e or inside it.
+func (e elem) Contains(c elem) bool { return e.ok() && c.ok() && e.v.Call("contains", c.v).Bool() }
+
 // TagName returns the element's tag in upper case ("" for none).
 func (e elem) TagName() string {
 	if !e.ok() {

@@ -77,5 +77,7 @@ func (pv *playground) do(a app.Action) {
 		pv.bar.toggleShortcuts()
 	case app.ActClose:
 		pv.bar.closeShortcuts()
+		pv.bar.openMenu(false)
+		pv.panels.closeDrawers()
 	}
 }

@@ -53,6 +53,10 @@ func showVersion(p *page) {
 	v := p.doc.txt("span", fmt.Sprintf("v%s · %s %s/%s", version, runtime.Version(), runtime.GOOS, runtime.GOARCH), "class", "version mono", "id", "version")
 	v.SetAttribute("title", fmt.Sprintf("TapeLab v%s, built with %s for %s/%s; %d ops in the catalogue",
 		version, runtime.Version(), runtime.GOOS, runtime.GOARCH, len(op.All())))
+	if foot := p.app.QuerySelector(".menu-foot"); foot.ok() {
+		foot.AppendChild(v) // the playground's menu
+		return
+	}
 	h := p.app.QuerySelector("h1")
 	if !h.ok() {
 		p.app.AppendChild(v)

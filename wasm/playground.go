@@ -30,6 +30,7 @@ type playground struct {
 	stepper *stepperView
 	listing *listingView
 	prog    *programView // Program mode: the program editor, gallery and forward mode
+	panels  *panels      // which of the editor and the inspector are open
 	hygiene *hygieneView // zero gradients before backward, and .grad across passes
 	img     *imageView   // image models: the selected example, saliency, window card, drawing
 	notice  elem         // why the tape is not the current model's
@@ -53,6 +54,7 @@ func newPlayground(p *page) (*playground, error) {
 	pv := &playground{p: p, doc: doc, st: st, pinned: -1, onStop: func(int) bool { return false }}
 	pv.root = doc.el("div", "class", "playground", "id", "playground")
 	pv.bar = newBarView(pv)
+	pv.panels = newPanels(pv)
 	pv.editor = newEditorView(pv)
 	pv.tape = newTapeView(pv)
 	pv.list = newListView(pv)
@@ -62,7 +64,6 @@ func newPlayground(p *page) (*playground, error) {
 	pv.prog = newProgramView(pv)
 	pv.hygiene = newHygieneView(pv)
 	pv.insp.root.AppendChild(pv.hygiene.root)
-	pv.bar.brand.After(pv.prog.modeSwitch()) // the Model/Program switch follows the heading
 	pv.img = newImageView(pv)
 	pv.notice = doc.el("p", "class", "notice", "id", "tape-notice", "hidden", "")
 	pv.tape.root.AppendChild(pv.notice)
@@ -83,6 +84,9 @@ func (pv *playground) mount(parent elem) {
 	parent.AddClass("wide")
 	parent.AppendChild(pv.root)
 	pv.doc.listen(pv.doc, "keydown", "keyboard", pv.onKey)
+	pv.doc.listen(pv.doc, "pointerdown", "closing the menu", pv.bar.closeMenuOutside)
+	pv.panels.fitScreen()
+	onResize(pv.doc, pv.root, "the screen's layout", pv.panels.fitScreen)
 	pv.doc.listen(pv.doc, "keyup", "keyboard", func(ev event) {
 		if ev.Key() == " " && !typing(ev) {
 			ev.PreventDefault() // a focused button must not also be clicked
@@ -213,6 +217,7 @@ func (pv *playground) showPinned() {
 	pv.listing.current(i)
 	pv.insp.show(pv.src().Stepper(), i)
 	pv.prog.inspected(i)
+	pv.panels.showInspector()
 }
 
 // inspect pins node i in the inspector until the next step.

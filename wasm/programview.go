@@ -64,6 +64,7 @@ func newProgramView(pv *playground) *programView {
 	doc.listen(p.text, "scroll", "program scroll", func(event) { p.syncScroll() })
 
 	add(p.root, head, edit, p.errLine, p.note, p.forward.build(p), p.gallery())
+	pv.bar.main.Prepend(p.modeSwitch())
 	return p
 }
 

@@ -32,6 +32,7 @@ func (sh *shell) buildBar() {
 		sh.setFlags(f)
 	}, "id", "explain-toggle", "aria-pressed", "false")
 
-	add(sh.bar, views, share, sh.classroomPanel(), sh.exportPanel(), sh.presenterBtn, sh.explainBtn)
-	sh.pv.bar.root.AppendChild(sh.bar)
+	add(sh.bar, share, sh.classroomPanel(), sh.exportPanel(), sh.presenterBtn, sh.explainBtn)
+	sh.pv.bar.main.AppendChild(views)
+	sh.pv.bar.more.AppendChild(sh.bar)
 }

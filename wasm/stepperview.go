@@ -45,7 +45,7 @@ func newStepperView(pv *playground) *stepperView {
 	add(count, v.fwd, doc.txt("span", " · ", "class", "sep"), v.bwd)
 	v.said = doc.el("div", "class", "said", "id", "said", "role", "status", "aria-live", "polite")
 	help := pv.doc.button("?", "Keyboard shortcuts (?)", func() { pv.bar.toggleShortcuts() }, "id", "help")
-	add(v.root, ctl, lab, count, v.said, help)
+	add(v.root, ctl, lab, count, v.said, pv.panels.tabs(), help)
 	return v
 }
 

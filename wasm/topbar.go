@@ -11,13 +11,19 @@ import (
 	"tapelab/wasm/app"
 )
 
-// barView is the top bar: the dataset, the three mode switches, the L2
-// penalty, the gradient check and the shortcuts; below it, the comparison of
-// the dense and single-output passes.
+// barView is the top bar: one row with the name, the main switches and a
+// menu. The menu holds the dataset, the gradient check, what the shell adds
+// (sharing, classroom, export, presenter, explain), the version and the
+// comparison of the dense and single-output passes; on a wide screen the
+// three mode switches and the L2 penalty stay in the row, on a narrower one
+// they go into the menu too (static/playground.css), so the bar never wraps.
 type barView struct {
 	pv        *playground
 	root      elem
-	brand     elem // the page's heading
+	main      elem // the switches always in the row (what to step, the view)
+	more      elem // the menu's part that is a menu at every width
+	menu      elem // the menu: the mode switches and more
+	menuBtn   elem
 	dataset   elem
 	toggles   map[string][2]elem
 	l2        elem
@@ -32,8 +38,8 @@ func newBarView(pv *playground) *barView {
 	doc := pv.doc
 	v := &barView{pv: pv, toggles: map[string][2]elem{}}
 	v.root = doc.el("header", "class", "top-bar")
-	v.brand = doc.el("h1", "class", "brand")
-	v.brand.SetTextContent("TapeLab")
+	title := doc.el("h1", "class", "brand")
+	title.SetTextContent("TapeLab")
 	lab := doc.el("label", "class", "dataset", "data-control", "dataset")
 	lab.AppendChild(doc.textNode("data "))
 	v.dataset = doc.el("select", "id", "dataset", "aria-label", "Dataset")
@@ -42,7 +48,10 @@ func newBarView(pv *playground) *barView {
 		o.SetTextContent(n)
 		v.dataset.AppendChild(o)
 	}
-	pv.doc.listen(v.dataset, "change", "dataset", func(event) { pv.setDataset(v.dataset.Value()) })
+	pv.doc.listen(v.dataset, "change", "dataset", func(event) {
+		v.openMenu(false) // show the tape it changed
+		pv.setDataset(v.dataset.Value())
+	})
 	lab.AppendChild(v.dataset)
 	modes := doc.el("div", "class", "modes", "data-control", "modes")
 	add(modes,
@@ -58,6 +67,7 @@ func newBarView(pv *playground) *barView {
 		if v.l2.Checked() {
 			m.L2 = 0.01
 		}
+		v.openMenu(false)
 		pv.setModes(m)
 	})
 	l2.AppendChild(v.l2)
@@ -65,10 +75,33 @@ func newBarView(pv *playground) *barView {
 	modes.AppendChild(l2)
 	v.check = pv.doc.button("Gradient check", "Compare every parameter gradient with central finite differences", v.gradCheck, "id", "gradcheck")
 	v.result = doc.el("span", "class", "check-result mono", "id", "gradcheck-result", "role", "status")
-	add(v.root, v.brand, lab, modes, v.check, v.result)
 	v.passes = doc.el("p", "class", "passes mono", "id", "passes")
-	v.root.AppendChild(v.passes)
+	v.main = doc.el("div", "class", "bar-main")
+	foot := add(doc.el("div", "class", "menu-foot"), v.passes)
+	v.more = add(doc.el("div", "class", "menu-rest", "id", "bar-more"), lab, add(doc.el("div", "class", "check-row"), v.check, v.result), foot)
+	v.menu = add(doc.el("div", "class", "bar-menu", "id", "bar-menu"), add(doc.el("div", "class", "menu-modes"), modes), v.more)
+	v.menuBtn = doc.button("Menu", "The data, the modes, the gradient check, sharing and the classroom settings", v.toggleMenu,
+		"id", "menu-toggle", "class", "menu-toggle", "aria-expanded", "false", "aria-controls", "bar-menu bar-more")
+	v.menuBtn.SetTextContent("")
+	add(v.menuBtn, doc.txt("span", "☰", "aria-hidden", "true"), doc.textNode(" "), doc.txt("span", "Menu", "class", "word"))
+	add(v.root, title, v.main, v.menu, v.menuBtn)
 	return v
+}
+
+// toggleMenu opens or closes the menu.
+func (v *barView) toggleMenu() { v.openMenu(v.menuBtn.GetAttribute("aria-expanded") != "true") }
+
+// openMenu opens (on) or closes the menu.
+func (v *barView) openMenu(on bool) {
+	v.menuBtn.SetAttribute("aria-expanded", boolStr(on))
+	v.root.ToggleClass("menu-open", on)
+}
+
+// closeMenuOutside closes the menu when a press lands outside the top bar.
+func (v *barView) closeMenuOutside(ev event) {
+	if v.root.HasClass("menu-open") && !v.root.Contains(ev.Target()) {
+		v.openMenu(false)
+	}
 }
 
 // toggle returns a two-button switch; set writes the choice into the modes.
@@ -79,6 +112,7 @@ func (v *barView) toggle(id, label, off, on string, set func(*app.Modes, bool)) 
 		return v.pv.doc.button(text, label+": "+text, func() {
 			m := v.pv.src().Modes()
 			set(&m, val)
+			v.openMenu(false) // show the tape the choice changed
 			v.pv.setModes(m)
 		}, "id", id+"-"+strings.ReplaceAll(text, "-", ""), "aria-pressed", "false")
 	}

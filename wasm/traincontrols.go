@@ -38,7 +38,14 @@ func newTrainControls(v *trainView) trainControls {
 		v.reset(false)
 	}, "id", "train-reset")
 	inspect := u.button("Inspect this step", "Open the last mini-batch's tape, with the current weights, in the stepping view", v.inspect, "id", "train-inspect")
-	run := add(u.el("div", "class", "train-run", "data-control", "train", "role", "group", "aria-label", "Training"), c.play, step, reset, inspect)
+	// On a phone the settings are a panel this button opens (static/train.css).
+	var settingsBtn elem
+	settingsBtn = u.button("Settings", "Show or hide the training settings", func() {
+		on := settingsBtn.GetAttribute("aria-expanded") != "true"
+		settingsBtn.SetAttribute("aria-expanded", boolStr(on))
+		v.root.ToggleClass("settings-open", on)
+	}, "id", "train-settings-toggle", "class", "settings-toggle", "aria-controls", "train-settings", "aria-expanded", "false")
+	run := add(u.el("div", "class", "train-run", "data-control", "train", "role", "group", "aria-label", "Training"), c.play, step, reset, inspect, settingsBtn)
 
 	names := append(train.DatasetNames(), state.PointsDataset)
 	labels := make([]string, len(names))
@@ -54,7 +61,7 @@ func newTrainControls(v *trainView) trainControls {
 	c.noiseOut = u.txt("output", "0%", "for", "train-noise", "class", "mono")
 	c.split = u.el("input", "type", "range", "id", "train-split", "min", "10", "max", "90", "step", "10", "value", "50")
 	c.splitOut = u.txt("output", "50%", "for", "train-split", "class", "mono")
-	settings := add(u.el("div", "class", "train-settings"),
+	settings := add(u.el("div", "class", "train-settings", "id", "train-settings"),
 		u.labelled("Data", c.dataset, "data-control", "dataset"),
 		u.labelled("Learning rate", c.lr, "data-control", "lr"),
 		u.labelled("Optimizer", c.opt, "data-control", "optimizer"),

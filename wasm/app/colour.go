@@ -113,13 +113,39 @@ func (s *Scale) Colour(v float64) string {
 	return string(b)
 }
 
-// InkOn returns the text colour readable on Colour(v): the strong ink on
-// strong colours, the pale one on pale colours.
+// InkOn returns the text colour readable on Colour(v): of the palette's
+// two inks, the one that contrasts more with it. With the page's palette
+// that contrast is at least 4.5:1 (WCAG AA for normal text) on every
+// colour of the scale; a test holds it.
 func (s *Scale) InkOn(v float64) string {
-	if math.Abs(strength(v)) > 0.7 {
+	bg := s.Colour(v)
+	if Contrast(s.strong, bg) >= Contrast(s.pale, bg) {
 		return s.strong
 	}
 	return s.pale
+}
+
+// luminance is the WCAG relative luminance of a "#rrggbb" colour (black
+// for anything else).
+func luminance(hex string) float64 {
+	rgb, _ := parseHex(hex)
+	var l float64
+	for i, w := range [3]float64{0.2126, 0.7152, 0.0722} {
+		c := rgb[i] / 255
+		if c <= 0.04045 {
+			c /= 12.92
+		} else {
+			c = math.Pow((c+0.055)/1.055, 2.4)
+		}
+		l += w * c
+	}
+	return l
+}
+
+// Contrast is the WCAG contrast ratio of two "#rrggbb" colours.
+func Contrast(a, b string) float64 {
+	la, lb := luminance(a), luminance(b)
+	return (max(la, lb) + 0.05) / (min(la, lb) + 0.05)
 }
 
 // LegendTicks are the numbers the scale's legend labels.

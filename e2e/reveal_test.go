@@ -1,0 +1,62 @@
+//go:build !js
+
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// closedHolderJS finds what hides the element a CSS selector matches: the
+// toggle (its id) of the closest closed panel or menu around it, or
+// "summary:" and a selector-free marker when it is a closed <details>; ""
+// when nothing does.
+const closedHolderJS = `(e => {
+	if (!e) return "";
+	for (let a = e.parentElement; a; a = a.parentElement) {
+		if (a.tagName === "DETAILS" && !a.open && !e.closest("summary")) {
+			document.querySelectorAll("[data-reveal]").forEach(s => s.removeAttribute("data-reveal"));
+			a.querySelector(":scope > summary").dataset.reveal = "";
+			return "summary";
+		}
+		if (a.id && getComputedStyle(a).display === "none") {
+			const b = document.querySelector('[aria-controls~="' + a.id + '"][aria-expanded="false"]');
+			if (b && b.id) return b.id;
+		}
+	}
+	return "";
+})(document.querySelector(%s))`
+
+// reveal opens, as a person would, what hides the element sel: the menu,
+// a panel or a folded section around it, so that it can be clicked.
+func reveal(t testing.TB, tab context.Context, sel string, touch bool) {
+	t.Helper()
+	for range 4 {
+		what, err := chromedp.Run(tab, chromedp.Evaluate[string](fmt.Sprintf(closedHolderJS, jsString(sel))))
+		if err != nil {
+			t.Fatalf("finding what hides %s: %v", sel, err)
+		}
+		if what == "" {
+			return
+		}
+		s := chromedp.CSS("#" + what)
+		if what == "summary" {
+			s = chromedp.CSS("summary[data-reveal]")
+		}
+		act := chromedp.Click(s)
+		if touch {
+			act = chromedp.Tap(s)
+		}
+		ctx, cancel := context.WithTimeout(tab, 15*time.Second)
+		err = chromedp.Do(ctx, act)
+		cancel()
+		if err != nil {
+			t.Fatalf("opening what hides %s (%s): %v\n%s", sel, what, err, pageError(tab))
+		}
+		time.Sleep(30 * time.Millisecond) // a frame for the layout
+	}
+}
