@@ -31,16 +31,19 @@ const WasmName = "tapelab.wasm"
 // inlined lists the packages that keep the compiler's inlining in the
 // playground's build: the runtime and the packages it imports (so that its
 // small accessors stay inlined in the allocator and the collector), and the
-// engine packages whose loops run in every training step. Everything else
-// is compiled without inlining (-l), which leaves the page's code about as
-// long but far more repetitive: the download at brotli quality 11 is about
-// 90 KB smaller (bench/README.md has the figures).
+// engine packages whose loops run in every step and in compiling a graph
+// (in wasm, engine/graph's CompileChecked takes a third longer without
+// inlining; the page's own code, such as its layout, does not measurably
+// slow down). Everything else is compiled without inlining (-l), which
+// leaves the page's code about as long but far more repetitive: the
+// download at brotli quality 11 is about 90 KB smaller (bench/README.md
+// has the figures).
 var inlined = []string{
 	"runtime", "internal/runtime/...", "internal/abi", "internal/goarch", "internal/cpu",
 	"internal/bytealg", "internal/byteorder", "internal/chacha8rand", "internal/stringslite",
 	"internal/strconv", "math", "math/bits",
 	"tapelab/engine/tensor", "tapelab/engine/op", "tapelab/engine/autograd",
-	"tapelab/engine/nn", "tapelab/engine/train",
+	"tapelab/engine/nn", "tapelab/engine/train", "tapelab/engine/graph",
 }
 
 // BuildArgs returns the go tool's arguments (after "go") that compile pkg
