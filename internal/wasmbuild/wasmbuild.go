@@ -28,6 +28,42 @@ type Builder struct {
 // WasmName is the built binary's name inside the static folder.
 const WasmName = "tapelab.wasm"
 
+// inlined lists the packages that keep the compiler's inlining in the
+// playground's build: the runtime and the packages it imports (so that its
+// small accessors stay inlined in the allocator and the collector), and the
+// engine packages whose loops run in every step and in compiling a graph
+// (in wasm, engine/graph's CompileChecked takes a third longer without
+// inlining; the page's own code, such as its layout, does not measurably
+// slow down). Everything else is compiled without inlining (-l), which
+// leaves the page's code about as long but far more repetitive: the
+// download at brotli quality 11 is about 90 KB smaller (bench/README.md
+// has the figures).
+var inlined = []string{
+	"runtime", "internal/runtime/...", "internal/abi", "internal/goarch", "internal/cpu",
+	"internal/bytealg", "internal/byteorder", "internal/chacha8rand", "internal/stringslite",
+	"internal/strconv", "math", "math/bits",
+	"tapelab/engine/tensor", "tapelab/engine/op", "tapelab/engine/autograd",
+	"tapelab/engine/nn", "tapelab/engine/train", "tapelab/engine/graph",
+}
+
+// BuildArgs returns the go tool's arguments (after "go") that compile pkg
+// for GOOS=js GOARCH=wasm into out the way the playground is built; the
+// caller sets GOOS and GOARCH. With keepNames the binary keeps its name
+// section (-ldflags=-w instead of -s -w), which changes no code: size
+// reports read it.
+func BuildArgs(pkg, out string, keepNames bool) []string {
+	ldflags := "-ldflags=-s -w"
+	if keepNames {
+		ldflags = "-ldflags=-w"
+	}
+	args := []string{"build", "-trimpath", ldflags, "-gcflags=all=-l"}
+	for _, p := range inlined {
+		// For a package, the last -gcflags pattern that matches it wins.
+		args = append(args, "-gcflags="+p+"=")
+	}
+	return append(args, "-o", out, pkg)
+}
+
 // New returns the build of the repository in the working directory
 // into its static/ folder.
 func New(log io.Writer) (Builder, error) {
@@ -78,7 +114,8 @@ func (b Builder) Stale() (bool, string, error) {
 }
 
 // newestSource returns the most recently modified source of the wasm (a
-// non-test .go file under wasm/ or engine/, or go.mod or go.sum) and its time.
+// non-test .go file under wasm/ or engine/, or go.mod or go.sum) or of how
+// it is built (internal/wasmbuild), and its time.
 func (b Builder) newestSource() (string, time.Time, error) {
 	var name string
 	var newest time.Time
@@ -95,7 +132,7 @@ func (b Builder) newestSource() (string, time.Time, error) {
 			return "", time.Time{}, err
 		}
 	}
-	for _, dir := range []string{"wasm", "engine"} {
+	for _, dir := range []string{"wasm", "engine", filepath.Join("internal", "wasmbuild")} {
 		err := filepath.WalkDir(filepath.Join(b.Root, dir), func(path string, d fs.DirEntry, err error) error {
 			if os.IsNotExist(err) && path == filepath.Join(b.Root, dir) {
 				return filepath.SkipDir
@@ -123,7 +160,7 @@ func (b Builder) newestSource() (string, time.Time, error) {
 func (b Builder) Build(ctx context.Context) error {
 	start := time.Now()
 	tmp := filepath.Join(b.Static, "."+WasmName+".tmp")
-	cmd := exec.CommandContext(ctx, "go", "build", "-trimpath", "-ldflags=-s -w", "-o", tmp, "./wasm")
+	cmd := exec.CommandContext(ctx, "go", BuildArgs("./wasm", tmp, false)...)
 	cmd.Dir = b.Root
 	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
 	cmd.Stdout, cmd.Stderr = b.Log, b.Log

@@ -49,6 +49,8 @@ func TestStale(t *testing.T) {
 		{"a wasm file changed", func() { writeFile(t, root, "wasm/view.go", "", base.Add(4*time.Hour)) }, true, filepath.Join("wasm", "view.go")},
 		{"rebuilt again", func() { writeFile(t, root, "static/tapelab.wasm", "", base.Add(5*time.Hour)) }, false, ""},
 		{"go.sum changed", func() { writeFile(t, root, "go.sum", "", base.Add(6*time.Hour)) }, true, "go.sum"},
+		{"rebuilt once more", func() { writeFile(t, root, "static/tapelab.wasm", "", base.Add(7*time.Hour)) }, false, ""},
+		{"how it is built changed", func() { writeFile(t, root, "internal/wasmbuild/wasmbuild.go", "", base.Add(8*time.Hour)) }, true, filepath.Join("internal", "wasmbuild")},
 	}
 	for _, s := range steps {
 		s.change()
@@ -67,6 +69,27 @@ func TestStale(t *testing.T) {
 	}
 	if _, _, err := b.Stale(); err != nil {
 		t.Errorf("without engine/: %v", err)
+	}
+}
+
+func TestBuildArgs(t *testing.T) {
+	for _, keepNames := range []bool{false, true} {
+		args := BuildArgs("./wasm", "out.wasm", keepNames)
+		joined := strings.Join(args, " ")
+		wantLd := "-ldflags=-s -w"
+		if keepNames {
+			wantLd = "-ldflags=-w"
+		}
+		if args[0] != "build" || !strings.Contains(joined, wantLd) || !strings.HasSuffix(joined, "-o out.wasm ./wasm") {
+			t.Errorf("keepNames=%v: go %s", keepNames, joined)
+		}
+		// No inlining anywhere, then inlining back for the step's packages:
+		// the go tool lets the last matching pattern win.
+		noInline := strings.Index(joined, "-gcflags=all=-l")
+		tensor := strings.Index(joined, "-gcflags=tapelab/engine/tensor=")
+		if noInline < 0 || tensor < noInline {
+			t.Errorf("keepNames=%v: want -gcflags=all=-l before the engine's own -gcflags: go %s", keepNames, joined)
+		}
 	}
 }
 

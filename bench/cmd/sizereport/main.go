@@ -26,6 +26,7 @@ import (
 	"github.com/andybalholm/brotli"
 
 	"tapelab/bench/wasmcode"
+	"tapelab/internal/wasmbuild"
 )
 
 func main() {
@@ -57,7 +58,7 @@ func run(ctx context.Context, w io.Writer, pkg string, rows, quality int) error 
 	}
 	defer os.RemoveAll(dir)
 	bin := filepath.Join(dir, "out.wasm")
-	if _, err := wasmGo(ctx, "build", "-trimpath", "-ldflags=-w", "-o", bin, pkg); err != nil {
+	if _, err := wasmGo(ctx, wasmbuild.BuildArgs(pkg, bin, true)...); err != nil {
 		return err
 	}
 	deps, err := wasmGo(ctx, "list", "-deps", pkg)
