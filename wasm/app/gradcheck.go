@@ -3,6 +3,8 @@ package app
 import (
 	"math"
 
+	"gonum.org/v1/gonum/diff/fd"
+
 	"tapelab/engine/autograd"
 	"tapelab/engine/nn"
 	"tapelab/engine/op"
@@ -15,27 +17,6 @@ const GradCheckTolerance = 1e-5
 
 // gradCheckStep is the finite-difference step h.
 const gradCheckStep = 1e-5
-
-// centralDifferences returns the gradient of f at x by central differences:
-// for each element, (½·f(x+h·eᵢ) − ½·f(x−h·eᵢ)) / h with h = gradCheckStep,
-// evaluated in that order. These are the bits of gonum's diff/fd Gradient
-// with its Central formula computed serially (a test checks it), which the
-// engine's tests use; the page does not link gonum for it. f may change
-// the slice it is given; x is not changed.
-func centralDifferences(f func([]float64) float64, x []float64) []float64 {
-	grad := make([]float64, len(x))
-	at := make([]float64, len(x))
-	for i := range x {
-		var d float64
-		for _, side := range [2]float64{-1, 1} {
-			copy(at, x)
-			at[i] += side * gradCheckStep
-			d += side * 0.5 * f(at)
-		}
-		grad[i] = d / gradCheckStep
-	}
-	return grad
-}
 
 // gradCheckFloor is the smallest denominator of the relative error: central
 // differences with step h carry rounding noise of about 1e-10 even where the
@@ -61,10 +42,10 @@ type GradCheck struct {
 
 // CheckGradients compares the gradient of the loss of one training step with
 // respect to every trainable parameter, from the engine's one-shot backward
-// pass, with central finite differences (f(p+h) − f(p−h)) / 2h, the same bits
-// as gonum's diff/fd that the engine's tests use (centralDifferences). m is
-// not changed. yield, when not nil, is called every few loss evaluations (from
-// inside the function being differentiated) so that a page can stay responsive.
+// pass, with central finite differences (f(p+h) − f(p−h)) / 2h from gonum's
+// diff/fd, the same as the engine's tests use. m is not changed. yield, when
+// not nil, is called every few loss evaluations (from inside the function fd
+// differentiates) so that a page can stay responsive.
 func CheckGradients(m *nn.Model, b Batch, modes Modes, seed uint64, yield func()) (GradCheck, error) {
 	m = m.Clone()
 	modes.Compiled = false
@@ -105,8 +86,8 @@ func CheckGradients(m *nn.Model, b Batch, modes Modes, seed uint64, yield func()
 		}
 		data := m.Params[i].Data
 		orig := append([]float64(nil), data...)
-		// f is the loss as a function of this parameter's elements;
-		// centralDifferences calls it at each element moved by ±h.
+		// f is the loss as a function of this parameter's elements; fd
+		// calls it at each element moved by ±h.
 		f := func(x []float64) float64 {
 			copy(data, x)
 			l, err := loss()
@@ -118,7 +99,7 @@ func CheckGradients(m *nn.Model, b Batch, modes Modes, seed uint64, yield func()
 			}
 			return l
 		}
-		numeric := centralDifferences(f, orig)
+		numeric := fd.Gradient(nil, f, orig, &fd.Settings{Formula: fd.Central, Step: gradCheckStep})
 		copy(data, orig)
 		if lossErr != nil {
 			return res, lossErr

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"math"
 
+	"gonum.org/v1/gonum/diff/fd"
+
 	"tapelab/engine/autograd"
 	"tapelab/engine/op"
 	"tapelab/engine/program"
@@ -63,7 +65,8 @@ func CheckProgramGradients(pr *program.Program, yield func()) (GradCheck, error)
 	for i, l := range leaves {
 		data := vals[i].Data
 		orig := append([]float64(nil), data...)
-		numeric := centralDifferences(func(x []float64) float64 { copy(data, x); return f() }, orig)
+		numeric := fd.Gradient(nil, func(x []float64) float64 { copy(data, x); return f() }, orig,
+			&fd.Settings{Formula: fd.Central, Step: gradCheckStep})
 		copy(data, orig)
 		if evalErr != nil {
 			return res, evalErr
