@@ -112,6 +112,46 @@ func fetchText(method, url, body string) (int, string, error) {
 	return a.status, a.text, a.err
 }
 
+// fetchGunzip fetches url, a gzip file served as it is, decompresses it
+// with the browser's DecompressionStream and returns the text; it must be
+// called from a goroutine, never from an event handler.
+func fetchGunzip(url string) (string, error) {
+	type answer struct {
+		text string
+		err  error
+	}
+	ch := make(chan answer, 1)
+	var onResp, onText, onErr js.Func
+	onErr = js.FuncOf(func(_ js.Value, args []js.Value) any {
+		msg := "the request failed"
+		if len(args) > 0 && args[0].Truthy() {
+			msg = args[0].Call("toString").String()
+		}
+		ch <- answer{err: errors.New(msg)}
+		return nil
+	})
+	onText = js.FuncOf(func(_ js.Value, args []js.Value) any {
+		ch <- answer{text: args[0].String()}
+		return nil
+	})
+	onResp = js.FuncOf(func(_ js.Value, args []js.Value) any {
+		r := args[0]
+		if !r.Get("ok").Bool() {
+			ch <- answer{err: errors.New("the server answered " + itoa(r.Get("status").Int()))}
+			return nil
+		}
+		body := r.Get("body").Call("pipeThrough", js.Global().Get("DecompressionStream").New("gzip"))
+		js.Global().Get("Response").New(body).Call("text").Call("then", onText, onErr)
+		return nil
+	})
+	js.Global().Call("fetch", url).Call("then", onResp, onErr)
+	a := <-ch
+	onResp.Release()
+	onText.Release()
+	onErr.Release()
+	return a.text, a.err
+}
+
 // readFile reads the first file chosen in a file input as text and calls
 // done with it; it reports false when the file is larger than limit bytes
 // (and then calls nothing).
@@ -293,4 +333,11 @@ func (c canvas) background(colour string, w, h float64) {
 func (c canvas) drawPixels(p *pixels, w, h float64) {
 	c.ctx.Set("imageSmoothingEnabled", true)
 	c.ctx.Call("drawImage", p.el, 0, 0, w, h)
+}
+
+// drawPixelsAt draws p at (x, y) as an s × s square, each pixel a sharp
+// square (no smoothing).
+func (c canvas) drawPixelsAt(p *pixels, x, y, s float64) {
+	c.ctx.Set("imageSmoothingEnabled", false)
+	c.ctx.Call("drawImage", p.el, x, y, s, s)
 }

@@ -37,7 +37,8 @@ type playground struct {
 	listener *broadcast.Listener[autograd.Event]
 	dataset  string
 	data     *train.Dataset
-	t0       float64 // when the current step was asked for (performance.now)
+	files    dataFiles // the datasets read from data files, once fetched
+	t0       float64   // when the current step was asked for (performance.now)
 	redraws  int
 	onChange func() // after every redraw: the stepper moved or the step was recorded again
 }
@@ -102,13 +103,14 @@ func (pv *playground) useDataset(name string) {
 // loadBatch generates the chosen dataset and takes the first examples.
 func (pv *playground) loadBatch(d app.Doc) (app.Batch, error) {
 	if pv.data == nil {
-		tr, _, err := train.Generate(train.DefaultData(pv.dataset))
+		tr, err := pv.files.generate(pv.dataset)
 		if err != nil {
 			return app.Batch{}, err
 		}
 		pv.data = tr
 	}
-	return app.MiniBatch(pv.data.X, pv.data.Y, batchSize, d.Loss)
+	b, err := app.MiniBatch(pv.data.X, pv.data.Y, batchSize, d.Loss)
+	return b.Reshaped(d.Input), err
 }
 
 // rebuilt redraws everything after the model, the modes or the data changed.
@@ -256,7 +258,15 @@ func (pv *playground) toEnd() {
 // edit applies a model edit and redraws.
 func (pv *playground) edit(d app.Doc) {
 	pv.stepper.pause()
-	_ = pv.pg.Edit(d) // the error is shown on the layer at fault
+	// The errors are shown on the layer at fault.
+	if cur := pv.pg.Doc(); d.Loss != cur.Loss || !d.Input.Equal(cur.Input) {
+		if b, err := pv.loadBatch(d); err == nil { // the batch changes shape
+			_ = pv.pg.EditOn(d, b)
+			pv.rebuilt()
+			return
+		}
+	}
+	_ = pv.pg.Edit(d)
 	pv.rebuilt()
 }
 
@@ -290,6 +300,20 @@ func (pv *playground) setModes(m app.Modes) {
 // setDataset switches the dataset and records the step again.
 func (pv *playground) setDataset(name string) {
 	pv.stepper.pause()
+	if pv.files.missing(name) {
+		go func() {
+			err := pv.files.load(name)
+			recovered("loading "+name, pv.doc.report, func() {
+				if err != nil {
+					pv.p.showError(err.Error())
+					pv.bar.update()
+					return
+				}
+				pv.setDataset(name)
+			})
+		}()
+		return
+	}
 	old, oldData := pv.dataset, pv.data
 	pv.dataset, pv.data = name, nil
 	b, err := pv.loadBatch(pv.pg.Doc())

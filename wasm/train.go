@@ -26,6 +26,7 @@ type trainView struct {
 	ctl  trainControls
 	plot *plot
 	loss *chart
+	img  *imagePanel // the picture for image data
 
 	st     *state.State // the training settings and the user's points
 	sess   *trainer.Session
@@ -44,6 +45,7 @@ func newTrainView(u *document, pv *playground, st *state.State) *trainView {
 	v.root = u.el("section", "id", "train-view", "class", "train-view", "aria-label", "Training", "hidden", "")
 	v.plot = newPlot(u, 360)
 	v.loss = newChart(u, 300, 110)
+	v.img = newImagePanel(u)
 	v.ctl = newTrainControls(v)
 	return v
 }
@@ -126,7 +128,7 @@ func (v *trainView) build(params map[string]*tensor.Tensor) {
 		}
 		data = d
 	}
-	s, err := trainer.New(m, data)
+	s, err := trainer.New(m, data, v.pv.files.get(m.Dataset.Name))
 	if err != nil {
 		v.message("Cannot train this model on " + v.st.Training().Dataset + ": " + err.Error())
 		v.render()
@@ -148,6 +150,9 @@ func (v *trainView) play() {
 	if v.running {
 		v.running = false
 		v.ctl.playing(false)
+		if v.sess != nil && v.sess.Measure() == nil {
+			v.render()
+		}
 		return
 	}
 	if v.sess == nil || v.sess.Err() != nil {
@@ -231,6 +236,10 @@ func (v *trainView) stepOnce() {
 		v.stopped(err)
 		return
 	}
+	if err := v.sess.Measure(); err != nil {
+		v.stopped(err)
+		return
+	}
 	v.render()
 }
 
@@ -271,7 +280,13 @@ func (v *trainView) render() {
 		v.root.SetAttribute("data-steps", "0")
 		return
 	}
-	if err := v.plot.draw(s); err != nil {
+	images := app.ImageData(s.Spec().Dataset.Name) && !s.UserData()
+	v.root.ToggleClass("images", images)
+	draw := func() error { return v.plot.draw(s) }
+	if images {
+		draw = func() error { return v.img.draw(s, v.running) }
+	}
+	if err := draw(); err != nil {
 		v.message(err.Error())
 	}
 	v.loss.draw(s.History())
@@ -300,6 +315,7 @@ func (v *trainView) render() {
 	r.SetAttribute("data-train-loss", strconv.FormatFloat(last.Train.Loss, 'g', -1, 64))
 	r.SetAttribute("data-test-loss", strconv.FormatFloat(last.Test.Loss, 'g', -1, 64))
 	r.SetAttribute("data-accuracy", strconv.FormatFloat(last.Train.Accuracy, 'g', -1, 64))
+	r.SetAttribute("data-test-accuracy", strconv.FormatFloat(last.Test.Accuracy, 'g', -1, 64))
 	r.SetAttribute("data-examples", strconv.Itoa(tr.Len()+te.Len()))
 	v.ctl.legend(s.Classification())
 }
@@ -310,4 +326,22 @@ func figure(v float64) string {
 		return "—"
 	}
 	return strconv.FormatFloat(v, 'f', 4, 64)
+}
+
+// useCNN makes the default CNN, with its training settings, the model for
+// the chosen image dataset.
+func (v *trainView) useCNN() {
+	name := v.st.Training().Dataset
+	shape, classes, err := app.DataShape(name)
+	if err != nil || !app.ImageData(name) {
+		v.message("Choose an image dataset (digits or shapes) first.")
+		return
+	}
+	if v.running {
+		v.play()
+	}
+	v.pv.edit(app.DefaultCNN(shape, classes))
+	v.setTraining(func(t *state.TrainingSettings) { t.Optimizer, t.Batch = app.CNNOptimizer(), app.CNNBatch })
+	v.ctl.write()
+	v.reset(false)
 }

@@ -1,0 +1,53 @@
+package app
+
+import (
+	"tapelab/engine/nn"
+	"tapelab/engine/tensor"
+	"tapelab/engine/train"
+)
+
+// The default CNN's training: Adam at this learning rate, mini-batches of
+// CNNBatch images.
+const (
+	CNNLearningRate = 0.01
+	CNNBatch        = 32
+)
+
+// DefaultCNN is the model the page offers for an image dataset whose
+// examples have shape input ([C H W]) and which has classes classes:
+// conv2d (4 channels, 3×3 kernel) → relu → max_pool2d 2 → flatten →
+// linear classes, cross_entropy, seed 1.
+func DefaultCNN(input tensor.Shape, classes int) Doc {
+	return Doc{Input: input.Clone(), Layers: []nn.Layer{nn.NewConv2D(4, 3), nn.ReLU{}, nn.NewMaxPool2D(2), nn.Flatten{}, nn.NewLinear(classes)},
+		Loss: nn.CrossEntropy, Seed: 1}
+}
+
+// CNNOptimizer is the default CNN's optimizer: Adam at CNNLearningRate.
+func CNNOptimizer() train.OptimizerConfig {
+	o := train.DefaultOptimizer("adam")
+	o.LR = CNNLearningRate
+	return o
+}
+
+// Reshaped returns b with its inputs as [n input...] when they hold
+// input.Size() values per example (a dataset's image rows of 64 pixels for
+// a model taking [1 8 8]); otherwise b as it is, for Record to say what
+// does not fit.
+func (b Batch) Reshaped(input tensor.Shape) Batch {
+	if b.X == nil || b.X.Shape.Rank() < 1 {
+		return b
+	}
+	n := b.X.Shape[0]
+	if n == 0 || len(b.X.Data) != n*input.Size() || b.X.Shape[1:].Equal(input) {
+		return b
+	}
+	x := &tensor.Tensor{Shape: append(tensor.Shape{n}, input...), Data: b.X.Data}
+	return Batch{X: x, Y: b.Y}
+}
+
+// EditOn is Edit on the mini-batch b: for an edit of the input shape or
+// the loss, which changes the shape the batch must have.
+func (p *Playground) EditOn(doc Doc, b Batch) error {
+	p.batch = b
+	return p.Edit(doc)
+}

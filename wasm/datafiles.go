@@ -1,0 +1,78 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"errors"
+	"strings"
+
+	"tapelab/engine/train"
+	"tapelab/wasm/link"
+	"tapelab/wasm/trainer"
+)
+
+// dataFiles are the datasets read from data files (train.DataFile): each
+// is fetched when first chosen, decompressed by the browser and read by
+// engine/train, then kept for the page's life. They are not in the wasm.
+type dataFiles struct {
+	files map[string]*train.Dataset
+}
+
+// get returns the named dataset's file as read, or nil when it is not
+// loaded (or the dataset is generated).
+func (f *dataFiles) get(name string) *train.Dataset { return f.files[name] }
+
+// missing reports whether the named dataset is read from a file that is
+// not loaded yet.
+func (f *dataFiles) missing(name string) bool {
+	return train.DataFile(name) != "" && f.files[name] == nil
+}
+
+// load fetches and reads the named dataset's file; it must be called from
+// a goroutine. Errors name the file.
+func (f *dataFiles) load(name string) error {
+	path := train.DataFile(name)
+	if path == "" || f.files[name] != nil {
+		return nil
+	}
+	if name != "digits" {
+		return errors.New("no reader for " + path)
+	}
+	text, err := fetchGunzip(path)
+	if err != nil {
+		return errors.New("cannot load " + path + ": " + err.Error())
+	}
+	d, err := train.ReadDigits(strings.NewReader(text))
+	if err != nil {
+		return errors.New(path + ": " + err.Error())
+	}
+	if f.files == nil {
+		f.files = map[string]*train.Dataset{}
+	}
+	f.files[name] = d
+	return nil
+}
+
+// generate draws the training set of the named dataset with its default
+// settings (the file must be loaded when it has one).
+func (f *dataFiles) generate(name string) (*train.Dataset, error) {
+	tr, _, err := trainer.Generate(train.DefaultData(name), f.files[name])
+	return tr, err
+}
+
+// openLater opens st once the data file of its dataset name is loaded; the
+// playground shows its current model meanwhile. A file that cannot be
+// loaded is reported as part of the link's error.
+func (sh *shell) openLater(st *link.State, err error, name string) {
+	sh.pv.rebuilt()
+	go func() {
+		lerr := sh.pv.files.load(name)
+		recovered("opening the link", sh.u.report, func() {
+			if lerr != nil {
+				sh.open(link.Default(), errors.Join(err, lerr))
+				return
+			}
+			sh.open(st, err)
+		})
+	}()
+}
