@@ -64,8 +64,15 @@ func chromium(t testing.TB) string {
 }
 
 // newBrowser starts headless Chromium with a temporary profile and returns
-// a context for one tab; the browser stops when the test ends.
+// a context for one tab; the browser stops when the test ends, or after
+// 90 s.
 func newBrowser(t testing.TB) context.Context {
+	t.Helper()
+	return newBrowserFor(t, 90*time.Second)
+}
+
+// newBrowserFor is newBrowser stopping after limit.
+func newBrowserFor(t testing.TB, limit time.Duration) context.Context {
 	t.Helper()
 	exe := chromium(t)
 	opts := []chromedp.ExecAllocatorOption{
@@ -83,7 +90,7 @@ func newBrowser(t testing.TB) context.Context {
 		chromedp.UserDataDir(t.TempDir()),
 		chromedp.WindowSize(1280, 720),
 	}
-	ctx, cancelTimeout := context.WithTimeout(context.Background(), 90*time.Second)
+	ctx, cancelTimeout := context.WithTimeout(context.Background(), limit)
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)
 	tab, cancelTab := chromedp.NewContext(allocCtx)
 	t.Cleanup(func() {
