@@ -242,3 +242,42 @@ func TestDigitsCNN(t *testing.T) {
 		t.Errorf("the fresh page gets %s test images right, the trained page %s", got, want)
 	}
 }
+
+// TestShapesDefaultCNN chooses shapes (generated in the page), takes the
+// offered default CNN and trains it a few batches: the editor shows the
+// CNN, the image view its predictions and the class names.
+func TestShapesDefaultCNN(t *testing.T) {
+	srv := startServer(t, playgroundHandler(t))
+	tab := newBrowser(t)
+	openPage(t, tab, srv.URL)
+	click(t, tab, "#view-train")
+	setValue(t, tab, "#train-dataset", "shapes")
+	waitJS(t, tab, `document.querySelector(".input-layer .layer-shape").textContent === "[1 8 8]"`)
+	click(t, tab, "#train-cnn")
+	waitJS(t, tab, `document.querySelectorAll("#layers li.layer[data-layer]").length === 5`)
+	types := eval[string](t, tab, `[...document.querySelectorAll("#layers .layer-name")].map(e => e.textContent).join(",")`)
+	if want := "input,conv2d,relu,max_pool2d,flatten,linear,loss"; types != want {
+		t.Errorf("the editor shows %s, want %s", types, want)
+	}
+	if s := eval[string](t, tab, `document.querySelector("#layer-4 .layer-shape").textContent`); s != "→ [5]" {
+		t.Errorf("the output layer shows %q, want → [5] (five shapes)", s)
+	}
+	for sel, want := range map[string]string{"#loss": "cross_entropy", "#train-opt": "adam", "#train-lr": "0.01", "#train-batch": "32"} {
+		if got := eval[string](t, tab, `document.querySelector("`+sel+`").value`); got != want {
+			t.Errorf("%s is %q, want %q", sel, got, want)
+		}
+	}
+	for range 3 {
+		click(t, tab, "#train-step")
+	}
+	waitJS(t, tab, `document.getElementById("train-view").dataset.steps === "3"`)
+	if n := eval[string](t, tab, `document.getElementById("train-confusion").dataset.total`); n != "250" {
+		t.Errorf("the confusion matrix counts %s test images, want 250", n)
+	}
+	if k := eval[string](t, tab, `document.getElementById("train-grid-key").textContent`); !strings.Contains(k, "0 horizontal bar") || !strings.Contains(k, "4 ring") {
+		t.Errorf("the class key says %q", k)
+	}
+	if msg := eval[string](t, tab, `document.getElementById("train-msg").hidden ? "" : document.getElementById("train-msg").textContent`); msg != "" {
+		t.Errorf("message: %s", msg)
+	}
+}

@@ -60,19 +60,24 @@ func (f *dataFiles) generate(name string) (*train.Dataset, error) {
 	return tr, err
 }
 
+// loadThen loads the named dataset's file in the background, then calls
+// done with the error or nil (panics in done are reported, not fatal).
+func (f *dataFiles) loadThen(name string, report func(string), done func(error)) {
+	go func() {
+		err := f.load(name)
+		recovered("loading "+name, report, func() { done(err) })
+	}()
+}
+
 // openLater opens st once the data file of its dataset name is loaded; the
 // playground shows its current model meanwhile. A file that cannot be
 // loaded is reported as part of the link's error.
 func (sh *shell) openLater(st *link.State, err error, name string) {
 	sh.pv.rebuilt()
-	go func() {
-		lerr := sh.pv.files.load(name)
-		recovered("opening the link", sh.u.report, func() {
-			if lerr != nil {
-				sh.open(link.Default(), errors.Join(err, lerr))
-				return
-			}
-			sh.open(st, err)
-		})
-	}()
+	sh.pv.files.loadThen(name, sh.u.report, func(lerr error) {
+		if lerr != nil {
+			st, err = link.Default(), errors.Join(err, lerr)
+		}
+		sh.open(st, err)
+	})
 }

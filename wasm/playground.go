@@ -301,17 +301,14 @@ func (pv *playground) setModes(m app.Modes) {
 func (pv *playground) setDataset(name string) {
 	pv.stepper.pause()
 	if pv.files.missing(name) {
-		go func() {
-			err := pv.files.load(name)
-			recovered("loading "+name, pv.doc.report, func() {
-				if err != nil {
-					pv.p.showError(err.Error())
-					pv.bar.update()
-					return
-				}
-				pv.setDataset(name)
-			})
-		}()
+		pv.files.loadThen(name, pv.doc.report, func(err error) {
+			if err != nil {
+				pv.p.showError(err.Error())
+				pv.bar.update()
+				return
+			}
+			pv.setDataset(name)
+		})
 		return
 	}
 	old, oldData := pv.dataset, pv.data

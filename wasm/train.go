@@ -276,12 +276,12 @@ func (v *trainView) render() {
 	v.lastDraw = now()
 	defer v.onChange()
 	s := v.sess
+	images := app.ImageData(v.st.Training().Dataset)
+	v.root.ToggleClass("images", images)
 	if s == nil {
 		v.root.SetAttribute("data-steps", "0")
 		return
 	}
-	images := app.ImageData(s.Spec().Dataset.Name) && !s.UserData()
-	v.root.ToggleClass("images", images)
 	draw := func() error { return v.plot.draw(s) }
 	if images {
 		draw = func() error { return v.img.draw(s, v.running) }

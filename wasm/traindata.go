@@ -59,17 +59,14 @@ func (v *trainView) setDataset(name string) {
 func (v *trainView) loadFile(name string) {
 	v.ctl.dataset.SetValue(v.st.Training().Dataset)
 	v.message("Loading " + name + " from " + train.DataFile(name) + " …")
-	go func() {
-		err := v.pv.files.load(name)
-		recovered("loading "+name, v.u.report, func() {
-			if err != nil {
-				v.message(err.Error())
-				return
-			}
-			v.ctl.dataset.SetValue(name)
-			v.setDataset(name)
-		})
-	}()
+	v.pv.files.loadThen(name, v.u.report, func(err error) {
+		if err != nil {
+			v.message(err.Error())
+			return
+		}
+		v.ctl.dataset.SetValue(name)
+		v.setDataset(name)
+	})
 }
 
 // addPoint adds an example at canvas position (px, py) with the chosen
