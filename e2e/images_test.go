@@ -280,4 +280,5 @@ func TestShapesDefaultCNN(t *testing.T) {
 	if msg := eval[string](t, tab, `document.getElementById("train-msg").hidden ? "" : document.getElementById("train-msg").textContent`); msg != "" {
 		t.Errorf("message: %s", msg)
 	}
+	shoot(t, tab, "train-shapes")
 }

@@ -101,5 +101,9 @@ func (c *chart) draw(h []trainer.Record) {
 	if logScale {
 		label += " · log scale, min " + app.Num(low)
 	}
-	x.fillText(label, pad+2, 12*k, pal.muted, strconv.Itoa(int(11*k))+"px system-ui, sans-serif")
+	y := 12 * k
+	if c.acc { // the curve climbs to the top: the label goes below it
+		y = c.h - pad - 2
+	}
+	x.fillText(label, pad+2, y, pal.muted, strconv.Itoa(int(11*k))+"px system-ui, sans-serif")
 }
