@@ -3,282 +3,325 @@
 package e2e
 
 import (
-	"compress/gzip"
 	"fmt"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 
 	"tapelab/engine/autograd"
 	"tapelab/engine/nn"
+	"tapelab/engine/op"
+	"tapelab/engine/spec"
 	"tapelab/engine/tensor"
 	"tapelab/engine/train"
 	"tapelab/wasm/app"
-	"tapelab/wasm/trainer"
+	"tapelab/wasm/link"
 )
 
-// digitsAccuracy is the test accuracy the page states for the CNN built
-// in the editor (seed 7: 0.948 after 500 steps natively; the default CNN,
-// seed 1, reaches 0.960 as the command line does).
-const digitsAccuracy = 0.94
+// cnnModel is the small CNN the image tests open: [1 8 8] → conv 3×3×3
+// (padding 1) → relu → max_pool 2 → flatten → linear 5, cross-entropy, on
+// the generated shapes.
+func cnnModel() *spec.Model {
+	conv := nn.NewConv2D(3, 3)
+	conv.Padding = 1
+	m := spec.New(tensor.Shape{1, 8, 8}, nn.CrossEntropy, conv, nn.ReLU{}, nn.NewMaxPool2D(2), nn.Flatten{}, nn.NewLinear(5))
+	m.Seed = 5
+	m.Dataset = train.DefaultData("shapes")
+	return m
+}
 
-// digitsReference is the stepping view's step of doc on the first four
-// digits, computed natively.
-func digitsReference(t *testing.T, doc app.Doc) *app.Playground {
+// openCNN opens the playground on a link to the CNN and returns the tab
+// and the same step computed natively.
+func openCNN(t *testing.T, w, h int64) (*pgTab, *app.Playground) {
 	t.Helper()
-	f, err := os.Open(filepath.Join(staticDir, train.DigitsFile))
+	m := cnnModel()
+	frag, err := link.Encode(&link.State{Model: m})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	z, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	file, err := train.ReadDigits(z)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr, _, err := trainer.Generate(train.DefaultData("digits"), file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := app.MiniBatch(tr.X, tr.Y, 4, doc.Loss)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pg, err := app.New(doc, b.Reshaped(doc.Input))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return pg
-}
-
-// TestDigitsCNN is the images course as a person does it: choose digits,
-// build the default CNN in the editor, step its tape forward and backward
-// checking every value and gradient against the engine, train it to the
-// stated accuracy, export it, and open its link in a fresh browser.
-func TestDigitsCNN(t *testing.T) {
-	tab := newBrowserFor(t, 4*time.Minute) // stepping ~40 nodes and training take longer than most tests
-	srv := startServer(t, playgroundHandler(t))
-	p := &pgTab{t: t, tab: tab, size: "1280x720"}
-	p.do("loading the playground", chromedp.EmulateViewport(1280, 720), chromedp.Navigate(srv.URL),
-		chromedp.WaitVisible(chromedp.CSS("#tape [data-node]")))
-	p.noPageError()
-	p.do("opening the training view", chromedp.Click(chromedp.ID("view-train")))
-	setValue(t, p.tab, "#train-dataset", "digits")
-	p.waitFor(`document.querySelector(".input-layer .layer-shape").textContent === "[1 8 8]"`, "the input to become [1 8 8]")
-	if v := p.js(`document.getElementById("train-dataset").value`); v != "digits" {
-		t.Fatalf("the dataset menu shows %q after loading digits", v)
-	}
-	transfer := p.num(`performance.getEntriesByType("resource").filter(e => e.name.endsWith("data/digits.csv.gz")).map(e => e.transferSize)[0] || -1`)
-	t.Logf("data/digits.csv.gz: transfer size %v B", transfer)
-	if transfer < 57512 {
-		t.Errorf("data/digits.csv.gz transferred %v B, want the whole 57,512 B file once", transfer)
-	}
-
-	// The editor: keep the last linear (10 classes), add the image layers
-	// before it, switch the loss.
-	remove := func(id string, left int) {
-		p.do("removing a layer", chromedp.Click(chromedp.ID(id)))
-		p.waitFor(fmt.Sprintf(`document.querySelectorAll("#layers li.layer[data-layer]").length === %d`, left), "the layer to go")
-	}
-	remove("remove-0", 2)
-	remove("remove-0", 1)
-	p.typeInto("field-0-out", "10")
-	p.waitFor(`document.querySelector("#layer-0 .layer-shape").textContent.includes("[10]") || document.querySelector("#layer-0 .layer-error") !== null`, "layer 0 to take 10 features")
-	for i, typ := range []string{"conv2d", "relu", "max_pool2d", "flatten"} {
-		if !strings.Contains(p.js(`[...document.getElementById("add-type").options].map(o => o.value).join(",")`), typ) {
-			t.Fatalf("the layer menu for images lacks %s", typ)
-		}
-		p.do("choosing "+typ, chromedp.SetValue(chromedp.ID("add-type"), typ))
-		p.do("adding "+typ, chromedp.Click(chromedp.ID("add-layer")))
-		p.waitFor(fmt.Sprintf(`document.querySelectorAll("#layers li.layer[data-layer]").length === %d`, i+2), "a layer more")
-	}
-	setValue(t, p.tab, "#loss", "cross_entropy")
-	wantShapes := []string{"[4 6 6]", "[4 6 6]", "[4 3 3]", "[36]", "[10]"}
-	p.waitFor(`document.querySelectorAll("#layers .layer-error").length === 0`, "the model to have no error")
-	for i, w := range wantShapes {
-		if s := p.js(fmt.Sprintf(`document.querySelector("#layer-%d .layer-shape").textContent`, i)); s != "→ "+w {
-			t.Errorf("layer %d shows %q, want → %s", i, s, w)
-		}
-	}
-
-	var layers []nn.Layer
-	for _, typ := range []string{"conv2d", "relu", "max_pool2d", "flatten"} {
-		l, err := app.NewLayer(typ)
-		if err != nil {
-			t.Fatal(err)
-		}
-		layers = append(layers, l)
-	}
-	doc := app.Doc{Input: tensor.Shape{1, 8, 8}, Layers: append(layers, nn.NewLinear(10)), Loss: nn.CrossEntropy, Seed: app.DefaultDoc().Seed}
-	ref := digitsReference(t, doc)
-	rs := ref.Stepper()
-	nodes := rs.Nodes()
-
-	// Step the tape on a mini-batch of four digits.
-	p.do("opening the stepping view", chromedp.Click(chromedp.ID("view-step")))
-	p.waitFor(`document.getElementById("tape").querySelectorAll("[data-node]").length > 0`, "the tape")
-	if got := int(p.num(`document.querySelectorAll("#tape [data-node]").length`)); got != len(nodes) {
-		t.Fatalf("the tape shows %d nodes, the engine records %d", got, len(nodes))
-	}
-	if countOp(ref, "conv2d") != 1 || countOp(ref, "max_pool2d") != 1 {
-		t.Fatalf("the reference tape has no conv2d or max_pool2d node")
-	}
-	c := rs.Counts()
-	for i := 0; i < c.ForwardTotal; i++ {
-		p.clickAndRedraw("step")
-		rs.Step()
-		if got := p.js(`document.getElementById("insp-node").dataset.node`); got != strconv.Itoa(i) {
-			t.Fatalf("after forward step %d the inspector shows node %s", i, got)
-		}
-		if err := sameNumbers(p.values("insp-value"), rs.Value(i)); err != nil {
-			t.Errorf("node %d (%s) value: %v", i, nodes[i].Title(), err)
-		}
-	}
-	for k, j := range rs.Order() {
-		p.clickAndRedraw("step")
-		rs.Step()
-		if got := p.js(`document.getElementById("insp-node").dataset.node`); got != strconv.Itoa(j) {
-			t.Fatalf("backward step %d: the inspector shows node %s, the engine ran node %d", k, got, j)
-		}
-		if err := sameNumbers(p.values("insp-grad"), rs.Grad(j)); err != nil {
-			t.Errorf("node %d (%s) gradient: %v", j, nodes[j].Title(), err)
-		}
-	}
-	g := oneShotGrads(t, ref)
-	for i, n := range nodes {
-		if n.Kind != autograd.Param {
-			continue
-		}
-		p.do("inspecting "+n.Title(), chromedp.Click(chromedp.ID(nodeID(i))))
-		p.waitFor(fmt.Sprintf(`document.getElementById("insp-node").dataset.node === "%d"`, i), "the inspector to show "+n.Title())
-		if err := sameNumbers(p.values("insp-grad"), g.Of(i)); err != nil {
-			t.Errorf("%s: shown gradient vs one-shot backward: %v", n.Title(), err)
-		}
-	}
-
-	// Train with the default CNN's settings until the stated accuracy.
-	p.do("opening the training view", chromedp.Click(chromedp.ID("view-train")))
-	setValue(t, p.tab, "#train-opt", "adam")
-	setValue(t, p.tab, "#train-lr", "0.01")
-	setValue(t, p.tab, "#train-batch", "32")
-	p.do("resetting", chromedp.Click(chromedp.ID("train-reset")))
-	start := time.Now()
-	p.do("training", chromedp.Click(chromedp.ID("train-play")))
-	view := `document.getElementById("train-view").dataset`
-	if _, err := chromedp.Run(p.tab, chromedp.Poll[bool](fmt.Sprintf(`+%s.testAccuracy >= %v`, view, digitsAccuracy),
-		chromedp.WithPollingTimeout(150*time.Second))); err != nil {
-		t.Fatalf("test accuracy %s after %s steps, want ≥ %v: %v\n%s", p.js(view+".testAccuracy"), p.js(view+".steps"), digitsAccuracy, err, pageError(p.tab))
-	}
-	p.do("pausing", chromedp.Click(chromedp.ID("train-play")))
-	steps := p.js(view + ".steps")
-	t.Logf("digits CNN: test accuracy %s after %s steps (%.1f s, %s steps/s)", p.js(view+".testAccuracy"), steps,
-		time.Since(start).Seconds(), p.js(`document.getElementById("train-rate").textContent`))
-	p.waitFor(`+document.getElementById("train-confusion").dataset.total > 0`, "the confusion matrix")
-	right, total := p.num(`document.getElementById("train-confusion").dataset.right`), p.num(`document.getElementById("train-confusion").dataset.total`)
-	if acc := p.num(view + ".testAccuracy"); total != 899 || right/total != acc {
-		t.Errorf("the confusion matrix counts %v of %v right; the test set has 899 images, accuracy %v", right, total, acc)
-	}
-	if shown, wrong := p.num(`document.getElementById("train-grid").dataset.shown`), p.num(`document.getElementById("train-grid").dataset.wrong`); shown != 32 || wrong > 8 {
-		t.Errorf("the image grid shows %v test images, %v marked wrong", shown, wrong)
-	}
-	if p.js(`document.getElementById("train-field").offsetParent === null`) != "true" {
-		t.Error("the point picture is shown for images")
-	}
-	shoot(t, p.tab, "train-digits")
-
-	// "Inspect this step": the tape of the last mini-batch of 32 images.
-	p.do("inspecting the step", chromedp.Click(chromedp.ID("train-inspect")))
-	p.waitFor(`document.getElementById("tape").querySelectorAll("[data-node]").length > 0 && !document.getElementById("playground").classList.contains("view-train")`, "the stepping view")
-	p.clickAndRedraw("step")
-	p.waitFor(`document.getElementById("insp-node").dataset.node === "0"`, "the inspector to show x")
-	if n := len(p.values("insp-value")); n != 32*64 {
-		t.Errorf("the inspected step's x holds %d numbers, want 32 images of 64 pixels", n)
-	}
-
-	// Export the trained model.
-	p.do("opening the training view", chromedp.Click(chromedp.ID("view-train")))
-	code := p.js(`tapelabExport("pytorch")`)
-	if !strings.Contains(code, "nn.Conv2d(1, 4, kernel_size=3") || !strings.Contains(code, "nn.MaxPool2d(") {
-		t.Errorf("the PyTorch code lacks the CNN's modules:\n%s", code)
-	}
-	py := filepath.Join(t.TempDir(), "model.py")
-	if err := os.WriteFile(py, []byte(code), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if out, err := exec.Command("python3", "-m", "py_compile", py).CombinedOutput(); err != nil {
-		t.Errorf("py_compile: %v\n%s", err, out)
-	}
-	sd := p.js(`tapelabExport("state_dict")`)
-	for _, want := range []string{`"0.weight": [[[[`, `"0.bias": [`, `"4.weight": [[`, `"4.bias": [`} {
-		if !strings.Contains(sd, want) {
-			t.Errorf("the state_dict lacks %s: %.200s", want, sd)
-		}
-	}
-
-	// The link to the trained model, in a fresh browser.
-	url := settledLink(t, p.tab)
-	tab = newBrowser(t)
-	openPage(t, tab, url)
-	if msg := eval[string](t, tab, `document.getElementById("link-error").hidden ? "" : document.getElementById("link-error").textContent`); msg != "" {
-		t.Fatalf("the link shows: %s", msg)
-	}
-	if _, err := chromedp.Run(tab, chromedp.Poll[bool](`+document.getElementById("train-confusion").dataset.total > 0`,
-		chromedp.WithPollingTimeout(20*time.Second))); err != nil {
-		t.Fatalf("the fresh page shows no confusion matrix: %v\n%s", err, pageError(tab))
-	}
-	if got := eval[string](t, tab, `tapelabExport("state_dict")`); got != sd {
-		t.Error("the fresh page's weights differ from the trained model's")
-	}
-	if got, want := eval[string](t, tab, `document.getElementById("train-confusion").dataset.right`), strconv.Itoa(int(right)); got != want {
-		t.Errorf("the fresh page gets %s test images right, the trained page %s", got, want)
-	}
-}
-
-// TestShapesDefaultCNN chooses shapes (generated in the page), takes the
-// offered default CNN and trains it a few batches: the editor shows the
-// CNN, the image view its predictions and the class names.
-func TestShapesDefaultCNN(t *testing.T) {
-	srv := startServer(t, playgroundHandler(t))
 	tab := newBrowser(t)
-	openPage(t, tab, srv.URL)
-	click(t, tab, "#view-train")
-	setValue(t, tab, "#train-dataset", "shapes")
-	waitJS(t, tab, `document.querySelector(".input-layer .layer-shape").textContent === "[1 8 8]"`)
-	click(t, tab, "#train-cnn")
-	waitJS(t, tab, `document.querySelectorAll("#layers li.layer[data-layer]").length === 5`)
-	types := eval[string](t, tab, `[...document.querySelectorAll("#layers .layer-name")].map(e => e.textContent).join(",")`)
-	if want := "input,conv2d,relu,max_pool2d,flatten,linear,loss"; types != want {
-		t.Errorf("the editor shows %s, want %s", types, want)
+	srv := startServer(t, playgroundHandler(t))
+	if err := chromedp.Do(tab, chromedp.EmulateViewport(w, h), chromedp.Navigate(srv.URL+"/#"+frag),
+		chromedp.WaitVisible(chromedp.CSS("#tape [data-node]"))); err != nil {
+		t.Fatalf("loading the playground: %v\n%s", err, pageError(tab))
 	}
-	if s := eval[string](t, tab, `document.querySelector("#layer-4 .layer-shape").textContent`); s != "→ [5]" {
-		t.Errorf("the output layer shows %q, want → [5] (five shapes)", s)
+	p := &pgTab{t: t, tab: tab, size: fmt.Sprintf("%dx%d", w, h)}
+	p.waitFor(`document.documentElement.dataset.linkOpened === "true"`, "the link to be applied")
+	tr, _, err := train.Generate(m.Dataset)
+	if err != nil {
+		t.Fatal(err)
 	}
-	for sel, want := range map[string]string{"#loss": "cross_entropy", "#train-opt": "adam", "#train-lr": "0.01", "#train-batch": "32"} {
-		if got := eval[string](t, tab, `document.querySelector("`+sel+`").value`); got != want {
-			t.Errorf("%s is %q, want %q", sel, got, want)
+	b, err := app.MiniBatch(tr.X, tr.Y, 4, m.Loss)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref, err := app.New(app.Doc{Input: m.Input, Layers: m.Layers, Loss: m.Loss, Seed: m.Seed}, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p, ref
+}
+
+// nodeNamed returns the first node of the native step whose op is name.
+func nodeNamed(t *testing.T, ref *app.Playground, name string) int {
+	t.Helper()
+	for _, n := range ref.Stepper().Nodes() {
+		if n.Op != nil && n.Op.Name == name {
+			return n.ID
 		}
 	}
-	for range 3 {
-		click(t, tab, "#train-step")
+	t.Fatalf("the CNN has no %s node", name)
+	return -1
+}
+
+// example returns example ex's slice of an [N C H W] tensor.
+func example(v *tensor.Tensor, ex int) *tensor.Tensor {
+	per := len(v.Data) / v.Shape[0]
+	return &tensor.Tensor{Shape: v.Shape[1:], Data: v.Data[ex*per : (ex+1)*per]}
+}
+
+// inputGrad is dL/dx for the step on b, computed natively without the
+// page's code: the model's loss program on a session whose inputs want a
+// gradient.
+func inputGrad(t *testing.T, m *nn.Model, b app.Batch) *tensor.Tensor {
+	t.Helper()
+	s := autograd.NewSession()
+	x := &tensor.Tensor{Shape: append(tensor.Shape{b.X.Shape[0]}, m.Seq.Input()...), Data: b.X.Data}
+	in := []op.Value{s.Param(x, "x"), s.Input(b.Y, "y")}
+	for i, p := range m.Seq.Params() {
+		in = append(in, s.Param(m.Params[i], p.Name))
 	}
-	waitJS(t, tab, `document.getElementById("train-view").dataset.steps === "3"`)
-	if n := eval[string](t, tab, `document.getElementById("train-confusion").dataset.total`); n != "250" {
-		t.Errorf("the confusion matrix counts %s test images, want 250", n)
+	loss := m.LossProgram(nn.Train, 1)(s, in)
+	var g autograd.Grads
+	if err := s.Backward(loss, &g); err != nil {
+		t.Fatal(err)
 	}
-	if k := eval[string](t, tab, `document.getElementById("train-grid-key").textContent`); !strings.Contains(k, "0 horizontal bar") || !strings.Contains(k, "4 ring") {
-		t.Errorf("the class key says %q", k)
+	return g.Of(0)
+}
+
+// TestImagesOnTheTape steps a small CNN forward and backward as a person
+// would, at both screen sizes: the feature maps, kernels and gradients are
+// drawn as images holding the engine's numbers; the conv2d card at one
+// position has the engine's numbers; max_pool2d rings its argmax and routes
+// dY to it alone; the input's gradient image is dL/dx; and a digit drawn on
+// the pad with pointer events becomes the example the tape steps on.
+func TestImagesOnTheTape(t *testing.T) {
+	for _, size := range [][2]int64{{1280, 720}, {1024, 768}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			p, ref := openCNN(t, size[0], size[1])
+			p.noPageError()
+			s := ref.Stepper()
+			s.ToEnd()
+			conv, pool := nodeNamed(t, ref, "conv2d"), nodeNamed(t, ref, "max_pool2d")
+			if got, want := int(p.num(`document.querySelectorAll("#tape [data-node]").length`)), len(s.Nodes()); got != want {
+				t.Fatalf("the tape has %d nodes, the engine %d", got, want)
+			}
+			// Forward: every image node shows the engine's value for example 1.
+			p.clickAndRedraw("to-backward")
+			for _, n := range s.Nodes() {
+				if !app.IsImage(n.Shape) {
+					continue
+				}
+				g, _ := app.NodeGrid(n, 0)
+				sel := fmt.Sprintf(`#node-%d .strip.val`, n.ID)
+				cells := int(p.num(`document.querySelectorAll("` + sel + ` rect[data-k]").length`))
+				if want := len(g.Offsets) * g.H * g.W; cells != want {
+					t.Errorf("node %d %v: %d image cells, want %d", n.ID, n.Shape, cells, want)
+				}
+				want := example(s.Value(n.ID), 0)
+				if app.IsKernel(n) {
+					want = s.Value(n.ID)
+				}
+				if err := sameNumbers(p.valuesOf(sel), want); err != nil {
+					t.Errorf("node %d's value images: %v", n.ID, err)
+				}
+			}
+			// Backward, one step at a time, until the conv has run its VJP.
+			for !p.hasClass(nodeID(conv), "ran") {
+				p.clickAndRedraw("step")
+			}
+			p.do("inspecting the conv", chromedp.Click(chromedp.ID(nodeID(conv))))
+			p.waitFor(`document.getElementById("insp-window") !== null`, "the conv's window card")
+			checkConvCard(t, p, ref, conv)
+			if err := sameNumbers(p.valuesOf(fmt.Sprintf(`#node-%d .strip.grad`, conv)), example(s.Grad(conv), 0)); err != nil {
+				t.Errorf("the conv's gradient images: %v", err)
+			}
+			p.shot("images-conv-backward")
+			// A click on a pixel of the conv's value picks the position the card explains.
+			p.do("picking a pixel", chromedp.Click(chromedp.CSS(`#insp-value rect[data-k="10"]`)))
+			p.waitFor(`document.getElementById("insp-window").dataset.flat === "10"`, "the card at the clicked pixel")
+			checkConvCard(t, p, ref, conv)
+			p.js(`document.querySelector('#insp-window figure[data-field="3"]').scrollIntoView()`)
+			p.shot("images-conv-card")
+
+			p.do("inspecting the max pool", chromedp.Click(chromedp.ID(nodeID(pool))))
+			p.waitFor(`document.getElementById("insp-window").dataset.op === "max_pool2d"`, "the pool's window card")
+			checkPoolCard(t, p, ref, pool)
+			p.js(`document.getElementById("insp-window").scrollIntoView()`)
+			p.shot("images-pool-card")
+
+			// The saliency map: the input's gradient image is dL/dx.
+			p.do("inspecting the input", chromedp.Click(chromedp.ID(nodeID(0))))
+			p.waitFor(`document.getElementById("insp-grad") !== null`, "the saliency map")
+			dx := inputGrad(t, ref.Model(), ref.Batch())
+			if err := sameNumbers(p.values("insp-grad"), dx); err != nil {
+				t.Errorf("the saliency map: %v", err)
+			}
+			if err := sameNumbers(p.valuesOf(`#node-0 .strip.grad`), example(dx, 0)); err != nil {
+				t.Errorf("the input's gradient image on the tape: %v", err)
+			}
+			p.shot("images-saliency")
+
+			// Choosing example 2 draws its images.
+			chooseExample(p, 1)
+			if err := sameNumbers(p.valuesOf(fmt.Sprintf(`#node-%d .strip.val`, conv)), example(s.Value(conv), 1)); err != nil {
+				t.Errorf("the conv's images of example 2: %v", err)
+			}
+			if err := sameNumbers(p.valuesOf(`#node-0 .strip.grad`), example(dx, 1)); err != nil {
+				t.Errorf("the saliency map of example 2: %v", err)
+			}
+			chooseExample(p, 0)
+
+			drawDigit(t, p, ref)
+			p.noPageError()
+		})
 	}
-	if msg := eval[string](t, tab, `document.getElementById("train-msg").hidden ? "" : document.getElementById("train-msg").textContent`); msg != "" {
-		t.Errorf("message: %s", msg)
+}
+
+// chooseExample picks example k (from 0) as the one the images show.
+func chooseExample(p *pgTab, k int) {
+	p.t.Helper()
+	n := p.redraws()
+	p.js(fmt.Sprintf(`(e => { e.value = "%d"; e.dispatchEvent(new Event("change")); })(document.getElementById("example"))`, k))
+	p.waitFor(fmt.Sprintf(`+document.getElementById("playground").dataset.redraws > %d`, n), "a redraw for the example")
+}
+
+// valuesOf reads the data-values of the element sel matches.
+func (p *pgTab) valuesOf(sel string) []float64 {
+	p.t.Helper()
+	id := p.js(`(e => e ? (e.id = e.id || "probe-" + Math.random().toString(36).slice(2)) : "missing")(document.querySelector("` + sel + `"))`)
+	if id == "missing" {
+		p.t.Fatalf("%s is not shown", sel)
 	}
-	shoot(t, tab, "train-shapes")
+	return p.values(id)
+}
+
+// checkConvCard holds the conv card's numbers to the engine's.
+func checkConvCard(t *testing.T, p *pgTab, ref *app.Playground, conv int) {
+	t.Helper()
+	s := ref.Stepper()
+	flat := int(p.num(`document.getElementById("insp-window").dataset.flat`))
+	y, dy := s.Value(conv), s.Grad(conv)
+	if got := p.num(`document.getElementById("insp-window").dataset.value`); got != y.Data[flat] {
+		t.Errorf("the card's Y[%d] = %v, the engine's %v", flat, got, y.Data[flat])
+	}
+	if got := p.num(`document.getElementById("insp-window").dataset.dy`); got != dy.Data[flat] {
+		t.Errorf("the card's dY[%d] = %v, the engine's %v", flat, got, dy.Data[flat])
+	}
+	c, _ := s.WindowAt(conv, flat)
+	n := s.Nodes()[conv]
+	x, w := s.Value(n.Parents[0]), s.Value(n.Parents[1])
+	for field, want := range map[int]func(app.WindowTerm) float64{
+		0: func(tm app.WindowTerm) float64 { return x.Data[tm.XIndex] },
+		1: func(tm app.WindowTerm) float64 { return w.Data[tm.WIndex] },
+		2: func(tm app.WindowTerm) float64 { return w.Data[tm.WIndex] * x.Data[tm.XIndex] },
+		3: func(tm app.WindowTerm) float64 { return dy.Data[flat] * w.Data[tm.WIndex] },
+		4: func(tm app.WindowTerm) float64 { return dy.Data[flat] * x.Data[tm.XIndex] },
+	} {
+		cells := p.js(fmt.Sprintf(`[...document.querySelectorAll('#insp-window figure[data-field="%d"] td[data-term]')].map(td => td.dataset.term + ":" + td.dataset.v).join(" ")`, field))
+		seen := 0
+		for _, f := range strings.Fields(cells) {
+			k, v, _ := strings.Cut(f, ":")
+			ki, _ := strconv.Atoi(k)
+			got, _ := strconv.ParseFloat(v, 64)
+			if ki >= len(c.Terms) || c.Terms[ki].Pad || got != want(c.Terms[ki]) {
+				t.Errorf("table %d, term %s: the page shows %s", field, k, v)
+			}
+			seen++
+		}
+		if seen == 0 {
+			t.Errorf("the card has no table %d", field)
+		}
+	}
+	if eq := p.js(`document.getElementById("insp-window-eq").textContent`); !strings.HasSuffix(eq, "= "+app.Num(y.Data[flat])) {
+		t.Errorf("the card's equation %q does not end in the engine's Y", eq)
+	}
+}
+
+// checkPoolCard: one argmax ringed, the window's maximum, and dY routed to
+// it alone.
+func checkPoolCard(t *testing.T, p *pgTab, ref *app.Playground, pool int) {
+	t.Helper()
+	s := ref.Stepper()
+	flat := int(p.num(`document.getElementById("insp-window").dataset.flat`))
+	if n := p.num(`document.querySelectorAll('#insp-window figure[data-field="0"] td.argmax').length`); n != 1 {
+		t.Fatalf("%v cells ringed as the maximum, want 1", n)
+	}
+	y, dy := s.Value(pool), s.Grad(pool)
+	if got := p.num(`document.querySelector('#insp-window figure[data-field="0"] td.argmax').dataset.v`); got != y.Data[flat] {
+		t.Errorf("the ringed maximum is %v, the engine's Y[%d] = %v", got, flat, y.Data[flat])
+	}
+	routed := p.js(`[...document.querySelectorAll('#insp-window figure[data-field="3"] td')].map(td => (td.classList.contains("argmax") ? "*" : "") + td.dataset.v).join(" ")`)
+	for _, f := range strings.Fields(routed) {
+		v, _ := strconv.ParseFloat(strings.TrimPrefix(f, "*"), 64)
+		want := 0.0
+		if strings.HasPrefix(f, "*") {
+			want = dy.Data[flat]
+		}
+		if v != want {
+			t.Errorf("dX cells %q: want dY = %v at the maximum and 0 elsewhere", routed, dy.Data[flat])
+			break
+		}
+	}
+}
+
+// drawDigit draws a "7" on the pad with pointer events and checks it
+// becomes example 1, classified as the engine classifies it, and that the
+// tape then steps on it.
+func drawDigit(t *testing.T, p *pgTab, ref *app.Playground) {
+	t.Helper()
+	stroke := []app.Point{{X: 30, Y: 30}, {X: 80, Y: 30}, {X: 130, Y: 30}, {X: 110, Y: 70}, {X: 90, Y: 110}, {X: 75, Y: 140}}
+	var ink app.Ink
+	var js strings.Builder
+	js.WriteString(`(() => { const c = document.getElementById("draw-canvas"); c.scrollIntoView(); const r = c.getBoundingClientRect();
+		const at = (type, x, y) => c.dispatchEvent(new PointerEvent(type, {bubbles: true, pointerType: "pen", clientX: r.left + x, clientY: r.top + y}));`)
+	for k, pt := range stroke {
+		ink.Add(pt, k == 0)
+		kind := "pointermove"
+		if k == 0 {
+			kind = "pointerdown"
+		}
+		fmt.Fprintf(&js, "at(%q, %v, %v);", kind, pt.X, pt.Y)
+	}
+	js.WriteString(`at("pointerup", 75, 140); })()`)
+	n := p.redraws()
+	p.js(js.String())
+	p.waitFor(fmt.Sprintf(`+document.getElementById("playground").dataset.redraws > %d`, n), "the tape recorded on the drawing")
+	px := ink.Pixels(8)
+	pr, err := ref.UseImage(0, px)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := p.js(`document.getElementById("draw-result").dataset.class`); got != strconv.Itoa(pr.Class) {
+		t.Errorf("the page predicts class %s, the engine %d (%s)", got, pr.Class, p.js(`document.getElementById("draw-result").textContent`))
+	}
+	p.clickAndRedraw("to-end")
+	p.do("inspecting the input", chromedp.Click(chromedp.ID(nodeID(0))))
+	p.waitFor(`document.getElementById("insp-value") !== null`, "the drawn input")
+	x := p.values("insp-value")
+	if err := sameNumbers(x[:64], &tensor.Tensor{Shape: tensor.Shape{64}, Data: px}); err != nil {
+		t.Errorf("the drawing as the tape's input: %v", err)
+	}
+	s := ref.Stepper()
+	s.ToEnd()
+	r := ref.Recording()
+	if err := sameNumbers(p.valuesOf(fmt.Sprintf(`#node-%d .strip.val`, nodeNamed(t, ref, "conv2d"))), example(s.Value(nodeNamed(t, ref, "conv2d")), 0)); err != nil {
+		t.Errorf("the feature maps of the drawing: %v", err)
+	}
+	if got, want := p.js(fmt.Sprintf(`document.querySelector("#node-%d .strip-num").textContent`, r.Loss)), app.Num(s.Value(r.Loss).Data[0]); got != want {
+		t.Errorf("the loss on the drawing reads %s, the engine's %s", got, want)
+	}
+	p.shot("images-drawn")
 }

@@ -70,6 +70,7 @@ func (v *inspectorView) show(s *app.Stepper, i int) {
 	// While backward runs, the chain rule of the step just taken comes first.
 	ranHere := n.Op != nil && s.Contribs(i) != nil
 	if ranHere {
+		v.pv.img.window(v.body, s, i)
 		v.body.AppendChild(v.card(s, i))
 	}
 	vg := doc.el("div", "class", "vg")
@@ -80,10 +81,10 @@ func (v *inspectorView) show(s *app.Stepper, i int) {
 	if val := s.Value(i); val == nil {
 		vcol.AppendChild(doc.txt("p", "not computed yet", "class", "hint"))
 	} else {
-		vcol.AppendChild(tensorEl(doc, val, "insp-value"))
+		vcol.AppendChild(v.pv.img.tensorEl(n, val, "insp-value"))
 	}
 	gcol.AppendChild(doc.txt("h3", "gradient"))
-	g := s.Grad(i)
+	g := v.pv.img.gradOf(s, i)
 	status := "not reached yet"
 	switch {
 	case st.Has(app.Skipped | app.Side):
@@ -101,16 +102,20 @@ func (v *inspectorView) show(s *app.Stepper, i int) {
 	case s.Position().Phase == autograd.PhaseForward:
 		status = "backward not started"
 	}
+	if g != nil && s.Grad(i) == nil {
+		status = "dL/dx, the saliency map (computed for you: training needs no input gradient)"
+	}
 	p := doc.txt("p", status, "class", "grad-status")
 	p.SetID("insp-grad-status")
 	gcol.AppendChild(p)
 	if g != nil {
-		gcol.AppendChild(tensorEl(doc, g, "insp-grad"))
+		gcol.AppendChild(v.pv.img.tensorEl(n, g, "insp-grad"))
 	}
 	if rs := s.Received(i); len(rs) > 0 {
 		v.body.AppendChild(v.received(rs))
 	}
 	if n.Op != nil && !ranHere {
+		v.pv.img.window(v.body, s, i)
 		v.body.AppendChild(v.card(s, i))
 	}
 }

@@ -28,6 +28,7 @@ type playground struct {
 	stepper *stepperView
 	listing *listingView
 	prog    *programView // Program mode: the program editor, gallery and forward mode
+	img     *imageView   // image models: the selected example, saliency, window card, drawing
 	notice  elem         // why the tape is not the current model's
 	// work is the row of the editor, the centre and the inspector; centre
 	// holds the tape and the listing. Other views add their regions there.
@@ -59,6 +60,7 @@ func newPlayground(p *page) (*playground, error) {
 	pv.stepper = newStepperView(pv)
 	pv.listing = newListingView(pv)
 	pv.prog = newProgramView(pv)
+	pv.img = newImageView(pv)
 	pv.notice = doc.el("p", "class", "notice", "id", "tape-notice", "hidden", "")
 	pv.tape.root.AppendChild(pv.notice)
 	pv.centre = add(doc.el("div", "class", "centre"), pv.tape.root, pv.listing.root)
@@ -109,8 +111,7 @@ func (pv *playground) loadBatch(d app.Doc) (app.Batch, error) {
 		}
 		pv.data = tr
 	}
-	b, err := app.MiniBatch(pv.data.X, pv.data.Y, batchSize, d.Loss)
-	return b.Reshaped(d.Input), err
+	return app.MiniBatch(pv.data.X, pv.data.Y, batchSize, d.Loss)
 }
 
 // rebuilt redraws everything after the model, the modes or the data changed.
@@ -137,6 +138,7 @@ func (pv *playground) rebuilt() {
 		return
 	}
 	pv.selected = -1
+	pv.img.rebuilt()
 	pv.tape.build(s, lay)
 	pv.list.build(s)
 	pv.listing.build(pv.src())
@@ -157,7 +159,7 @@ func (pv *playground) refresh(e *autograd.Event) {
 	s := pv.src().Stepper()
 	all := e == nil || e.Kind == autograd.EventReset
 	touched := func(i int) bool {
-		if all || e.Node == i {
+		if all || e.Node == i || pv.img.reads(s, e.Node, i) {
 			return true
 		}
 		for _, c := range e.Contribs {

@@ -163,8 +163,7 @@ func batchOf(p *link.Points, m *spec.Model) (app.Batch, error) {
 	for i, v := range p.Y {
 		y[i] = []float64{v}
 	}
-	b, err := app.MiniBatch(tensor.Matrix(p.X), tensor.Matrix(y), len(p.X), m.Loss)
-	return b.Reshaped(m.Input), err
+	return app.MiniBatch(tensor.Matrix(p.X), tensor.Matrix(y), len(p.X), m.Loss)
 }
 
 // state is the page's state as a link carries it.

@@ -39,8 +39,8 @@ type tapeView struct {
 // boxEls are the elements of one node's box.
 type boxEls struct {
 	g         elem
-	valStrip  strip
-	gradStrip strip
+	valStrip  tensorRow
+	gradStrip tensorRow
 	badge     elem
 	badgeBg   elem // the badge's tab
 	tab       elem
@@ -129,11 +129,8 @@ func (v *tapeView) build(s *app.Stepper, lay *layout.Layout) {
 			t.SetAttribute("text-anchor", "end")
 			g.AppendChild(t)
 		}
-		size := n.Shape.Size()
-		be := boxEls{g: g,
-			valStrip:  newStrip(doc, "val", app.ValueY, "v", size, app.StripW(b.W)),
-			gradStrip: newStrip(doc, "grad", app.GradY, "g", size, app.StripW(b.W)),
-		}
+		be := boxEls{g: g}
+		be.valStrip, be.gradStrip = v.rows(n, b.W)
 		// The state badge is a tab on the box's top edge, right-aligned,
 		// so it takes none of the title's width.
 		tab := doc.svg("g", "class", "badge-tab", "transform", "translate("+f1(b.W-app.BadgeRight)+" 0)", "visibility", "hidden")
@@ -142,7 +139,7 @@ func (v *tapeView) build(s *app.Stepper, lay *layout.Layout) {
 		be.badge.SetAttribute("text-anchor", "end")
 		add(tab, be.badgeBg, be.badge)
 		be.tab = tab
-		add(g, be.valStrip.g, be.gradStrip.g, tab)
+		add(g, be.valStrip.group(), be.gradStrip.group(), tab)
 		nodeLayer.AppendChild(g)
 		v.boxes[i] = be
 	}
@@ -212,7 +209,7 @@ func (v *tapeView) update(s *app.Stepper, i int, st app.State, values bool) {
 	}
 	if changed || values {
 		b.valStrip.show(s.Value(i))
-		b.gradStrip.show(s.Grad(i))
+		b.gradStrip.show(v.pv.img.gradOf(s, i))
 	}
 	b.state, b.drawn = st, true
 }

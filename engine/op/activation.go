@@ -40,11 +40,12 @@ var reluOp = &Op{
 	Rule:     "dX = dY ⊙ [X > 0]",
 	Infer:    sameShape,
 	Forward: func(y *tensor.Tensor, x []*tensor.Tensor, _ Attrs) {
+		ys := y.Data[:len(x[0].Data)] // no bounds checks in the loop
 		for i, v := range x[0].Data {
 			if v > 0 || v != v { // NaN passes through, as in PyTorch
-				y.Data[i] = v
+				ys[i] = v
 			} else {
-				y.Data[i] = 0
+				ys[i] = 0
 			}
 		}
 	},

@@ -69,8 +69,7 @@ var linearOp = &Op{
 		return append(dst[:0], x[0], w[0]), nil
 	},
 	Forward: func(y *tensor.Tensor, x []*tensor.Tensor, _ Attrs) {
-		broadcastRows(y, x[2])
-		tensor.Gemm(false, true, 1, x[0], x[1], 1, y)
+		tensor.GemmBias(false, true, x[0], x[1], x[2].Data, y) // X·Wᵀ with b added as each sum is stored
 	},
 	VJP: func(dx []*tensor.Tensor, dy, _ *tensor.Tensor, x []*tensor.Tensor, _ Attrs) {
 		if dx[0] != nil {
@@ -151,12 +150,12 @@ func broadcastRows(y, b *tensor.Tensor) {
 
 // sumRows writes into db the sum over rows of dy, adding rows in order.
 func sumRows(db, dy *tensor.Tensor) {
-	n := len(db.Data)
-	copy(db.Data, dy.Data[:n])
-	for r := n; r < len(dy.Data); r += n {
-		row := dy.Data[r : r+n]
+	d := db.Data
+	copy(d, dy.Data[:len(d)])
+	for r := len(d); r < len(dy.Data); r += len(d) {
+		row := dy.Data[r:][:len(d)] // as long as d: no bounds checks in the loop
 		for j, v := range row {
-			db.Data[j] += v
+			d[j] += v
 		}
 	}
 }

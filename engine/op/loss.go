@@ -14,7 +14,8 @@ var mseLossOp = &Op{
 	Rule:     "dP = dL · 2(P − T)/n, dT = −dL · 2(P − T)/n",
 	Infer:    sameShapeScalar,
 	Forward: func(y *tensor.Tensor, x []*tensor.Tensor, _ Attrs) {
-		p, t := x[0].Data, x[1].Data
+		p := x[0].Data
+		t := x[1].Data[:len(p)] // no bounds checks in the loops
 		s := 0.0
 		for i := range p {
 			d := p[i] - t[i]
@@ -23,16 +24,19 @@ var mseLossOp = &Op{
 		y.Data[0] = s / float64(len(p))
 	},
 	VJP: func(dx []*tensor.Tensor, dy, _ *tensor.Tensor, x []*tensor.Tensor, _ Attrs) {
-		p, t := x[0].Data, x[1].Data
+		p := x[0].Data
+		t := x[1].Data[:len(p)]
 		c := 2 * dy.Data[0] / float64(len(p))
 		if d := dx[0]; d != nil {
+			ds := d.Data[:len(p)]
 			for i := range p {
-				d.Data[i] = c * (p[i] - t[i])
+				ds[i] = c * (p[i] - t[i])
 			}
 		}
 		if d := dx[1]; d != nil {
+			ds := d.Data[:len(p)]
 			for i := range p {
-				d.Data[i] = -c * (p[i] - t[i])
+				ds[i] = -c * (p[i] - t[i])
 			}
 		}
 	},

@@ -56,6 +56,11 @@ type Op struct {
 	Formula string
 	// Rule is the chain rule the playground shows, e.g. "dA = dY·Bᵀ, dB = Aᵀ·dY".
 	Rule string
+	// Window, for the ops that slide a window over an image (conv2d,
+	// max_pool2d), is Formula and Rule said at one output position: the
+	// window it reads and where that position's gradient goes. Empty for
+	// the others.
+	Window string
 
 	// Infer returns the output shape for operand shapes in (already checked
 	// for arity), appending to dst[:0] so that callers can reuse storage.

@@ -15,6 +15,7 @@ var maxPool2DOp = &Op{
 	Operands: []Operand{{Name: "X"}},
 	Formula:  "Y[n,c,i,j] = max of X[n,c] over the k×k window at (i·s, j·s)",
 	Rule:     "dX = dY routed to each window's first maximum (row-major), summed where windows overlap",
+	Window:   "Y at one position = the maximum of its window of X; backward, only that maximum (the argmax) receives dY, the rest of the window receives 0",
 	Infer: func(dst tensor.Shape, in []tensor.Shape, a Attrs) (tensor.Shape, error) {
 		x := in[0]
 		if len(x) != 4 {

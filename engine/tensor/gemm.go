@@ -23,37 +23,58 @@ package tensor
 // multiply-add, so it computes the same bits as the Go kernels that run
 // everywhere else (BenchmarkGemm compares it with gonum).
 func Gemm(transA, transB bool, alpha float64, a, b *Tensor, beta float64, c *Tensor) {
-	m, n := c.Shape[0], c.Shape[1]
-	k := a.Shape[1]
-	if transA {
-		k = a.Shape[0]
-	}
-	g := gemm{m: m, n: n, k: k, alpha: alpha, beta: beta, a: a.Data, b: b.Data, c: c.Data, ta: transA, tb: transB}
+	g := newGemm(transA, transB, alpha, a, b, beta, c)
+	g.run()
+}
+
+// GemmBias computes c = op(a)·op(b) + bias for rank-2 tensors, with bias
+// (one value per column of c) added to every row: a linear layer's forward
+// pass in one sweep over c. Each element is Gemm's sum s finished as
+// s + bias[j], which is bit for bit what filling every row of c with bias
+// and calling Gemm with alpha = beta = 1 gives. It allocates nothing.
+func GemmBias(transA, transB bool, a, b *Tensor, bias []float64, c *Tensor) {
+	g := newGemm(transA, transB, 1, a, b, 1, c)
+	g.bias = bias[:g.n]
 	g.run()
 }
 
 // Reference computes the same as Gemm with the plain triple loop, in the
 // order Gemm promises. It is the definition Gemm is tested against.
 func Reference(transA, transB bool, alpha float64, a, b *Tensor, beta float64, c *Tensor) {
-	m, n := c.Shape[0], c.Shape[1]
-	k := a.Shape[1]
-	if transA {
-		k = a.Shape[0]
-	}
-	g := gemm{m: m, n: n, k: k, alpha: alpha, beta: beta, a: a.Data, b: b.Data, c: c.Data, ta: transA, tb: transB}
-	for i := range m {
-		for j := range n {
+	g := newGemm(transA, transB, alpha, a, b, beta, c)
+	for i := range g.m {
+		for j := range g.n {
 			g.dot(i, j)
 		}
 	}
 }
 
 // gemm holds one product's operands; a(i,p) and b(p,j) index op(a), op(b).
+// When bias is set (GemmBias), the beta term reads bias[j] instead of c(i,j).
 type gemm struct {
 	m, n, k     int
 	alpha, beta float64
 	a, b, c     []float64
+	bias        []float64
 	ta, tb      bool
+}
+
+// newGemm reads the sizes of c = alpha·op(a)·op(b) + beta·c from the shapes.
+func newGemm(transA, transB bool, alpha float64, a, b *Tensor, beta float64, c *Tensor) gemm {
+	k := a.Shape[1]
+	if transA {
+		k = a.Shape[0]
+	}
+	return gemm{m: c.Shape[0], n: c.Shape[1], k: k, alpha: alpha, beta: beta, a: a.Data, b: b.Data, c: c.Data, ta: transA, tb: transB}
+}
+
+// src returns the w values starting at column j that the beta term of row
+// i reads: c's own (Gemm) or the bias row (GemmBias).
+func (g *gemm) src(i, j, w int) []float64 {
+	if g.bias != nil {
+		return g.bias[j:][:w]
+	}
+	return g.c[i*g.n+j:][:w]
 }
 
 // store writes the finished sum s of element (i, j).
@@ -63,7 +84,7 @@ func (g *gemm) store(i, j int, s float64) {
 		g.c[idx] = g.alpha * s
 		return
 	}
-	g.c[idx] = float64(g.alpha*s) + float64(g.beta*g.c[idx])
+	g.c[idx] = float64(g.alpha*s) + float64(g.beta*g.src(i, j, 1)[0])
 }
 
 // dot computes element (i, j) alone, with general strides.

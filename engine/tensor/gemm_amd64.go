@@ -4,18 +4,15 @@ package tensor
 // smallK even when k ≤ 2).
 const vecKernels = true
 
-// tiles2x4 and tiles2x2 compute a column of 2×4 or 2×2 tiles of c with
-// SSE2 (assembly, see gemm_amd64.s for the operands). Strides are in bytes.
+// tiles computes a column of 2×4 or 2×2 blocks of c with SSE2 (assembly,
+// see gemm_amd64.s for the operands). Strides are in bytes.
 //
 //go:noescape
-func tiles2x4(a *float64, ai, ap int, b *float64, bp, bj int, k int, c *float64, cn int, tiles int, alpha, beta float64, acc bool)
-
-//go:noescape
-func tiles2x2(a *float64, ai, ap int, b *float64, bp, bj int, k int, c *float64, cn int, tiles int, alpha, beta float64, acc bool)
+func tiles(a *float64, ai, ap int, b *float64, bp, bj int, k int, c *float64, cn int, src *float64, sn int, tiles, w int, alpha, beta float64, acc bool)
 
 // vecTiles computes the blocks of c at rows i0, i0+2, …, i1-2 and columns
-// j…j+w-1, for a width w of 4 (tileCols) or 2, with the SSE2 kernels,
-// which vectorise across a block's columns and so keep each element's
+// j…j+w-1, for a width w of 4 (tileCols) or 2, with the SSE2 kernel,
+// which vectorises across a block's columns and so keeps each element's
 // sum, product by product, exactly as the scalar kernels compute it (no
 // fused multiply-add). It reports whether it did: k must be at least 1.
 func (g *gemm) vecTiles(i0, i1, j, w int) bool {
@@ -38,10 +35,11 @@ func (g *gemm) vecTiles(i0, i1, j, w int) bool {
 	_ = g.a[a0+(i1-1-i0)*ai+(k-1)*ap]
 	_ = g.b[b0+(w-1)*bj+(k-1)*bp]
 	_ = g.c[(i1-1)*n+j+w-1]
-	kernel := tiles2x4
-	if w == 2 {
-		kernel = tiles2x2
+	src, sn := &g.c[c0], 8*n // beta·c
+	if g.bias != nil {
+		_ = g.bias[j+w-1]
+		src, sn = &g.bias[j], 0 // beta·bias[j…j+w-1] on every row
 	}
-	kernel(&g.a[a0], 8*ai, 8*ap, &g.b[b0], 8*bp, 8*bj, k, &g.c[c0], 8*n, (i1-i0)/tileRows, g.alpha, g.beta, g.beta != 0)
+	tiles(&g.a[a0], 8*ai, 8*ap, &g.b[b0], 8*bp, 8*bj, k, &g.c[c0], 8*n, src, sn, (i1-i0)/tileRows, w, g.alpha, g.beta, g.beta != 0)
 	return true
 }

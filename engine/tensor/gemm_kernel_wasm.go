@@ -111,14 +111,16 @@ func (g *gemm) tileNN(i, j int) {
 		cr1[3] = al * c13
 		return
 	}
-	cr0[0] = float64(al*c00) + float64(be*cr0[0])
-	cr0[1] = float64(al*c01) + float64(be*cr0[1])
-	cr0[2] = float64(al*c02) + float64(be*cr0[2])
-	cr0[3] = float64(al*c03) + float64(be*cr0[3])
-	cr1[0] = float64(al*c10) + float64(be*cr1[0])
-	cr1[1] = float64(al*c11) + float64(be*cr1[1])
-	cr1[2] = float64(al*c12) + float64(be*cr1[2])
-	cr1[3] = float64(al*c13) + float64(be*cr1[3])
+	sr0 := g.src(i+0, j, 4)
+	sr1 := g.src(i+1, j, 4)
+	cr0[0] = float64(al*c00) + float64(be*sr0[0])
+	cr0[1] = float64(al*c01) + float64(be*sr0[1])
+	cr0[2] = float64(al*c02) + float64(be*sr0[2])
+	cr0[3] = float64(al*c03) + float64(be*sr0[3])
+	cr1[0] = float64(al*c10) + float64(be*sr1[0])
+	cr1[1] = float64(al*c11) + float64(be*sr1[1])
+	cr1[2] = float64(al*c12) + float64(be*sr1[2])
+	cr1[3] = float64(al*c13) + float64(be*sr1[3])
 }
 
 func (g *gemm) tileNT(i, j int) {
@@ -203,14 +205,16 @@ func (g *gemm) tileNT(i, j int) {
 		cr1[3] = al * c13
 		return
 	}
-	cr0[0] = float64(al*c00) + float64(be*cr0[0])
-	cr0[1] = float64(al*c01) + float64(be*cr0[1])
-	cr0[2] = float64(al*c02) + float64(be*cr0[2])
-	cr0[3] = float64(al*c03) + float64(be*cr0[3])
-	cr1[0] = float64(al*c10) + float64(be*cr1[0])
-	cr1[1] = float64(al*c11) + float64(be*cr1[1])
-	cr1[2] = float64(al*c12) + float64(be*cr1[2])
-	cr1[3] = float64(al*c13) + float64(be*cr1[3])
+	sr0 := g.src(i+0, j, 4)
+	sr1 := g.src(i+1, j, 4)
+	cr0[0] = float64(al*c00) + float64(be*sr0[0])
+	cr0[1] = float64(al*c01) + float64(be*sr0[1])
+	cr0[2] = float64(al*c02) + float64(be*sr0[2])
+	cr0[3] = float64(al*c03) + float64(be*sr0[3])
+	cr1[0] = float64(al*c10) + float64(be*sr1[0])
+	cr1[1] = float64(al*c11) + float64(be*sr1[1])
+	cr1[2] = float64(al*c12) + float64(be*sr1[2])
+	cr1[3] = float64(al*c13) + float64(be*sr1[3])
 }
 
 func (g *gemm) tileTN(i, j int) {
@@ -315,14 +319,16 @@ func (g *gemm) tileTN(i, j int) {
 		cr1[3] = al * c13
 		return
 	}
-	cr0[0] = float64(al*c00) + float64(be*cr0[0])
-	cr0[1] = float64(al*c01) + float64(be*cr0[1])
-	cr0[2] = float64(al*c02) + float64(be*cr0[2])
-	cr0[3] = float64(al*c03) + float64(be*cr0[3])
-	cr1[0] = float64(al*c10) + float64(be*cr1[0])
-	cr1[1] = float64(al*c11) + float64(be*cr1[1])
-	cr1[2] = float64(al*c12) + float64(be*cr1[2])
-	cr1[3] = float64(al*c13) + float64(be*cr1[3])
+	sr0 := g.src(i+0, j, 4)
+	sr1 := g.src(i+1, j, 4)
+	cr0[0] = float64(al*c00) + float64(be*sr0[0])
+	cr0[1] = float64(al*c01) + float64(be*sr0[1])
+	cr0[2] = float64(al*c02) + float64(be*sr0[2])
+	cr0[3] = float64(al*c03) + float64(be*sr0[3])
+	cr1[0] = float64(al*c10) + float64(be*sr1[0])
+	cr1[1] = float64(al*c11) + float64(be*sr1[1])
+	cr1[2] = float64(al*c12) + float64(be*sr1[2])
+	cr1[3] = float64(al*c13) + float64(be*sr1[3])
 }
 
 func (g *gemm) tileTT(i, j int) {
@@ -417,14 +423,16 @@ func (g *gemm) tileTT(i, j int) {
 		cr1[3] = al * c13
 		return
 	}
-	cr0[0] = float64(al*c00) + float64(be*cr0[0])
-	cr0[1] = float64(al*c01) + float64(be*cr0[1])
-	cr0[2] = float64(al*c02) + float64(be*cr0[2])
-	cr0[3] = float64(al*c03) + float64(be*cr0[3])
-	cr1[0] = float64(al*c10) + float64(be*cr1[0])
-	cr1[1] = float64(al*c11) + float64(be*cr1[1])
-	cr1[2] = float64(al*c12) + float64(be*cr1[2])
-	cr1[3] = float64(al*c13) + float64(be*cr1[3])
+	sr0 := g.src(i+0, j, 4)
+	sr1 := g.src(i+1, j, 4)
+	cr0[0] = float64(al*c00) + float64(be*sr0[0])
+	cr0[1] = float64(al*c01) + float64(be*sr0[1])
+	cr0[2] = float64(al*c02) + float64(be*sr0[2])
+	cr0[3] = float64(al*c03) + float64(be*sr0[3])
+	cr1[0] = float64(al*c10) + float64(be*sr1[0])
+	cr1[1] = float64(al*c11) + float64(be*sr1[1])
+	cr1[2] = float64(al*c12) + float64(be*sr1[2])
+	cr1[3] = float64(al*c13) + float64(be*sr1[3])
 }
 
 // col computes a tileRows×1 strip (the columns left over after the tiles) of c with its top-left corner at (i, j).
@@ -492,8 +500,10 @@ func (g *gemm) colNN(i, j int) {
 		cr1[0] = al * c10
 		return
 	}
-	cr0[0] = float64(al*c00) + float64(be*cr0[0])
-	cr1[0] = float64(al*c10) + float64(be*cr1[0])
+	sr0 := g.src(i+0, j, 1)
+	sr1 := g.src(i+1, j, 1)
+	cr0[0] = float64(al*c00) + float64(be*sr0[0])
+	cr1[0] = float64(al*c10) + float64(be*sr1[0])
 }
 
 func (g *gemm) colNT(i, j int) {
@@ -542,8 +552,10 @@ func (g *gemm) colNT(i, j int) {
 		cr1[0] = al * c10
 		return
 	}
-	cr0[0] = float64(al*c00) + float64(be*cr0[0])
-	cr1[0] = float64(al*c10) + float64(be*cr1[0])
+	sr0 := g.src(i+0, j, 1)
+	sr1 := g.src(i+1, j, 1)
+	cr0[0] = float64(al*c00) + float64(be*sr0[0])
+	cr1[0] = float64(al*c10) + float64(be*sr1[0])
 }
 
 func (g *gemm) colTN(i, j int) {
@@ -607,8 +619,10 @@ func (g *gemm) colTN(i, j int) {
 		cr1[0] = al * c10
 		return
 	}
-	cr0[0] = float64(al*c00) + float64(be*cr0[0])
-	cr1[0] = float64(al*c10) + float64(be*cr1[0])
+	sr0 := g.src(i+0, j, 1)
+	sr1 := g.src(i+1, j, 1)
+	cr0[0] = float64(al*c00) + float64(be*sr0[0])
+	cr1[0] = float64(al*c10) + float64(be*sr1[0])
 }
 
 func (g *gemm) colTT(i, j int) {
@@ -667,8 +681,10 @@ func (g *gemm) colTT(i, j int) {
 		cr1[0] = al * c10
 		return
 	}
-	cr0[0] = float64(al*c00) + float64(be*cr0[0])
-	cr1[0] = float64(al*c10) + float64(be*cr1[0])
+	sr0 := g.src(i+0, j, 1)
+	sr1 := g.src(i+1, j, 1)
+	cr0[0] = float64(al*c00) + float64(be*sr0[0])
+	cr1[0] = float64(al*c10) + float64(be*sr1[0])
 }
 
 // row computes a 1×tileCols strip (the rows left over after the tiles) of c with its top-left corner at (i, j).
@@ -752,10 +768,11 @@ func (g *gemm) rowNN(i, j int) {
 		cr0[3] = al * c03
 		return
 	}
-	cr0[0] = float64(al*c00) + float64(be*cr0[0])
-	cr0[1] = float64(al*c01) + float64(be*cr0[1])
-	cr0[2] = float64(al*c02) + float64(be*cr0[2])
-	cr0[3] = float64(al*c03) + float64(be*cr0[3])
+	sr0 := g.src(i+0, j, 4)
+	cr0[0] = float64(al*c00) + float64(be*sr0[0])
+	cr0[1] = float64(al*c01) + float64(be*sr0[1])
+	cr0[2] = float64(al*c02) + float64(be*sr0[2])
+	cr0[3] = float64(al*c03) + float64(be*sr0[3])
 }
 
 func (g *gemm) rowNT(i, j int) {
@@ -815,10 +832,11 @@ func (g *gemm) rowNT(i, j int) {
 		cr0[3] = al * c03
 		return
 	}
-	cr0[0] = float64(al*c00) + float64(be*cr0[0])
-	cr0[1] = float64(al*c01) + float64(be*cr0[1])
-	cr0[2] = float64(al*c02) + float64(be*cr0[2])
-	cr0[3] = float64(al*c03) + float64(be*cr0[3])
+	sr0 := g.src(i+0, j, 4)
+	cr0[0] = float64(al*c00) + float64(be*sr0[0])
+	cr0[1] = float64(al*c01) + float64(be*sr0[1])
+	cr0[2] = float64(al*c02) + float64(be*sr0[2])
+	cr0[3] = float64(al*c03) + float64(be*sr0[3])
 }
 
 func (g *gemm) rowTN(i, j int) {
@@ -893,10 +911,11 @@ func (g *gemm) rowTN(i, j int) {
 		cr0[3] = al * c03
 		return
 	}
-	cr0[0] = float64(al*c00) + float64(be*cr0[0])
-	cr0[1] = float64(al*c01) + float64(be*cr0[1])
-	cr0[2] = float64(al*c02) + float64(be*cr0[2])
-	cr0[3] = float64(al*c03) + float64(be*cr0[3])
+	sr0 := g.src(i+0, j, 4)
+	cr0[0] = float64(al*c00) + float64(be*sr0[0])
+	cr0[1] = float64(al*c01) + float64(be*sr0[1])
+	cr0[2] = float64(al*c02) + float64(be*sr0[2])
+	cr0[3] = float64(al*c03) + float64(be*sr0[3])
 }
 
 func (g *gemm) rowTT(i, j int) {
@@ -961,8 +980,9 @@ func (g *gemm) rowTT(i, j int) {
 		cr0[3] = al * c03
 		return
 	}
-	cr0[0] = float64(al*c00) + float64(be*cr0[0])
-	cr0[1] = float64(al*c01) + float64(be*cr0[1])
-	cr0[2] = float64(al*c02) + float64(be*cr0[2])
-	cr0[3] = float64(al*c03) + float64(be*cr0[3])
+	sr0 := g.src(i+0, j, 4)
+	cr0[0] = float64(al*c00) + float64(be*sr0[0])
+	cr0[1] = float64(al*c01) + float64(be*sr0[1])
+	cr0[2] = float64(al*c02) + float64(be*sr0[2])
+	cr0[3] = float64(al*c03) + float64(be*sr0[3])
 }

@@ -15,6 +15,7 @@ func (g *gemm) smallK() {
 			ai, as = i, m
 		}
 		cr := g.c[i*n:][:n]
+		sr := g.src(i, 0, n)[:len(cr)] // what the beta term reads
 		x0 := g.a[ai]
 		switch {
 		case k == 1: // b(0,j) = b[j], transposed or not
@@ -25,7 +26,7 @@ func (g *gemm) smallK() {
 				if be == 0 {
 					cr[j] = al * s
 				} else {
-					cr[j] = float64(al*s) + float64(be*cr[j])
+					cr[j] = float64(al*s) + float64(be*sr[j])
 				}
 			}
 		case g.tb: // b(p,j) = b[2j+p]
@@ -39,7 +40,7 @@ func (g *gemm) smallK() {
 				if be == 0 {
 					cr[j] = al * s
 				} else {
-					cr[j] = float64(al*s) + float64(be*cr[j])
+					cr[j] = float64(al*s) + float64(be*sr[j])
 				}
 			}
 		default: // b(p,j) = b[p*n+j]
@@ -52,7 +53,7 @@ func (g *gemm) smallK() {
 				if be == 0 {
 					cr[j] = al * s
 				} else {
-					cr[j] = float64(al*s) + float64(be*cr[j])
+					cr[j] = float64(al*s) + float64(be*sr[j])
 				}
 			}
 		}

@@ -185,8 +185,9 @@ func BenchmarkGemm(b *testing.B) {
 	}
 }
 
-// TestSmallKIsTheReferenceLoop tests smallK directly: on amd64 Gemm sends
-// products with k ≤ 2 to the vector kernels instead.
+// TestSmallKIsTheReferenceLoop tests smallK directly, with c or a bias row
+// in the beta term: on amd64 Gemm and GemmBias send products with k ≤ 2 to
+// the vector kernels instead.
 func TestSmallKIsTheReferenceLoop(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 10))
 	for _, ab := range [][2]float64{{1, 0}, {1, 1}, {-0.5, 2}} {
@@ -204,9 +205,60 @@ func TestSmallKIsTheReferenceLoop(t *testing.T) {
 							t.Fatalf("m=%d n=%d k=%d transA=%v transB=%v alpha=%v beta=%v:\n got %v\nwant %v",
 								m, n, k, ta, tb, ab[0], ab[1], c.Data, want.Data)
 						}
+						// With a bias row (GemmBias) the beta term reads it instead of c.
+						_, bias, _ := operands(r, 1, n, 1, false, false, true)
+						want.Fill(0)
+						for i := range m {
+							copy(want.Data[i*n:(i+1)*n], bias.Data)
+						}
+						Reference(ta, tb, ab[0], a, b, ab[1], want)
+						g.bias = bias.Data
+						g.smallK()
+						if !Identical(c, want) {
+							t.Fatalf("bias m=%d n=%d k=%d transA=%v transB=%v alpha=%v beta=%v:\n got %v\nwant %v",
+								m, n, k, ta, tb, ab[0], ab[1], c.Data, want.Data)
+						}
 					}
 				}
 			}
+		}
+	}
+}
+
+// TestGemmBiasIsBroadcastThenGemm: GemmBias gives the bits of filling
+// every row of c with the bias and running the reference with alpha =
+// beta = 1, on every kernel's shapes (tiles, leftover columns and rows,
+// k ≤ 2) and on the workload products, with -0.0, ±Inf and NaN among the
+// operands and c's old contents ignored.
+func TestGemmBiasIsBroadcastThenGemm(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	check := func(name string, m, n, k int, ta, tb, special bool) {
+		t.Helper()
+		a, b, c := operands(r, m, n, k, ta, tb, special)
+		_, bias, _ := operands(r, 1, n, 1, false, false, special)
+		want := c.Clone()
+		for i := range m {
+			copy(want.Data[i*n:(i+1)*n], bias.Data)
+		}
+		Reference(ta, tb, 1, a, b, 1, want)
+		c.Fill(math.NaN())
+		GemmBias(ta, tb, a, b, bias.Data, c)
+		if !Identical(c, want) {
+			t.Fatalf("%s m=%d n=%d k=%d transA=%v transB=%v special=%v:\n got %v\nwant %v", name, m, n, k, ta, tb, special, c.Data, want.Data)
+		}
+	}
+	for m := 1; m <= 9; m++ {
+		for n := 1; n <= 9; n++ {
+			for _, k := range []int{1, 2, 3, 5, 16} {
+				for tr := range 4 {
+					check("", m, n, k, tr&1 != 0, tr&2 != 0, r.IntN(3) == 0)
+				}
+			}
+		}
+	}
+	for _, tc := range gemmCases {
+		for _, sp := range []bool{false, true} {
+			check(tc.name, tc.m, tc.n, tc.k, tc.ta, tc.tb, sp)
 		}
 	}
 }

@@ -80,6 +80,10 @@ func Layout(nodes []NodeInfo) (*layout.Layout, error) {
 	for i, n := range nodes {
 		ln[i] = layout.Node{Parents: n.Parents, W: BoxWidth(n), H: BoxH,
 			Leaf: n.Kind != autograd.OpNode, Above: n.Kind == autograd.Param}
+		if g, ok := NodeGrid(n, 0); ok {
+			w, h := imageBox(g)
+			ln[i].W, ln[i].H = max(ln[i].W, w), max(BoxH, h)
+		}
 	}
 	return layout.Compute(ln, layout.Options{ColGap: 28, RowGap: 20, Margin: 10})
 }

@@ -1,53 +1,106 @@
 package app
 
 import (
-	"tapelab/engine/nn"
+	"math"
+
+	"tapelab/engine/autograd"
 	"tapelab/engine/tensor"
-	"tapelab/engine/train"
 )
 
-// The default CNN's training: Adam at this learning rate, mini-batches of
-// CNNBatch images.
+// Images of rank-4 tensors: an activation [N C H W] is drawn as C small
+// images (one per channel) of the selected example; a convolution's weight
+// [O I kH kW] as O×I tiny images, one per kernel. The geometry here is in
+// SVG pixels and shared by the tape's boxes and the inspector.
 const (
-	CNNLearningRate = 0.01
-	CNNBatch        = 32
+	// ImageRowH is the height an image row aims at on the tape.
+	ImageRowH = 30.0
+	// ImageGap separates the images of a row and the rows of a grid.
+	ImageGap = 3.0
+	// ImageMaxCols is the most images a row holds before it wraps.
+	ImageMaxCols = 8
+	// imageMinCell is the smallest side of a pixel.
+	imageMinCell = 2.0
 )
 
-// DefaultCNN is the model the page offers for an image dataset whose
-// examples have shape input ([C H W]) and which has classes classes:
-// conv2d (4 channels, 3×3 kernel) → relu → max_pool2d 2 → flatten →
-// linear classes, cross_entropy, seed 1.
-func DefaultCNN(input tensor.Shape, classes int) Doc {
-	return Doc{Input: input.Clone(), Layers: []nn.Layer{nn.NewConv2D(4, 3), nn.ReLU{}, nn.NewMaxPool2D(2), nn.Flatten{}, nn.NewLinear(classes)},
-		Loss: nn.CrossEntropy, Seed: 1}
+// IsImage reports whether a tensor of shape s is drawn as images.
+func IsImage(s tensor.Shape) bool { return len(s) == 4 && s[2] > 0 && s[3] > 0 }
+
+// ImageGrid is the arrangement of a rank-4 tensor's planes: which elements
+// each plane starts at and where each is drawn.
+type ImageGrid struct {
+	H, W int // a plane's pixels
+	// Offsets holds each plane's first element in the tensor's data.
+	Offsets    []int
+	Cols, Rows int     // the planes' arrangement
+	Cell       float64 // a pixel's side
+	Width      float64 // the grid's extent
+	Height     float64
 }
 
-// CNNOptimizer is the default CNN's optimizer: Adam at CNNLearningRate.
-func CNNOptimizer() train.OptimizerConfig {
-	o := train.DefaultOptimizer("adam")
-	o.LR = CNNLearningRate
-	return o
-}
-
-// Reshaped returns b with its inputs as [n input...] when they hold
-// input.Size() values per example (a dataset's image rows of 64 pixels for
-// a model taking [1 8 8]); otherwise b as it is, for Record to say what
-// does not fit.
-func (b Batch) Reshaped(input tensor.Shape) Batch {
-	if b.X == nil || b.X.Shape.Rank() < 1 {
-		return b
+// Grid arranges the planes of a tensor of shape s (IsImage): for a kernel
+// (kernel set: weights [O I kH kW]) every O×I plane, else the C channels of
+// example n (clamped to the batch). Each pixel is Cell wide, chosen so a
+// plane is about rowH tall; rows wrap after ImageMaxCols
+// planes (a kernel grid puts one output channel per row when I > 1). A
+// pixel's side is a whole number, at least 2 and at most rowH/3 (so that a
+// 1×1 or 2×2 plane stays small).
+func Grid(s tensor.Shape, n int, kernel bool, rowH float64) ImageGrid {
+	g := ImageGrid{H: s[2], W: s[3]}
+	plane := s[2] * s[3]
+	if kernel {
+		for o := range s[0] {
+			for i := range s[1] {
+				g.Offsets = append(g.Offsets, (o*s[1]+i)*plane)
+			}
+		}
+		g.Cols = s[1]
+		if s[1] == 1 {
+			g.Cols = min(s[0], ImageMaxCols)
+		}
+	} else {
+		n = max(0, min(n, s[0]-1))
+		for c := range s[1] {
+			g.Offsets = append(g.Offsets, (n*s[1]+c)*plane)
+		}
+		g.Cols = min(s[1], ImageMaxCols)
 	}
-	n := b.X.Shape[0]
-	if n == 0 || len(b.X.Data) != n*input.Size() || b.X.Shape[1:].Equal(input) {
-		return b
-	}
-	x := &tensor.Tensor{Shape: append(tensor.Shape{n}, input...), Data: b.X.Data}
-	return Batch{X: x, Y: b.Y}
+	g.Cols = max(1, min(g.Cols, ImageMaxCols))
+	g.Rows = (len(g.Offsets) + g.Cols - 1) / g.Cols
+	g.Cell = math.Max(imageMinCell, math.Min(math.Floor(rowH/3), math.Floor(rowH/float64(g.H))))
+	pw, ph := g.Cell*float64(g.W), g.Cell*float64(g.H)
+	g.Width = float64(g.Cols)*pw + float64(g.Cols-1)*ImageGap
+	g.Height = float64(g.Rows)*ph + float64(g.Rows-1)*ImageGap
+	return g
 }
 
-// EditOn is Edit on the mini-batch b: for an edit of the input shape or
-// the loss, which changes the shape the batch must have.
-func (p *Playground) EditOn(doc Doc, b Batch) error {
-	p.batch = b
-	return p.Edit(doc)
+// Origin returns where plane k is drawn, from the grid's top-left corner.
+func (g ImageGrid) Origin(k int) (x, y float64) {
+	col, row := k%g.Cols, k/g.Cols
+	return float64(col) * (g.Cell*float64(g.W) + ImageGap), float64(row) * (g.Cell*float64(g.H) + ImageGap)
+}
+
+// IsKernel reports whether node n's images are kernels (a parameter of
+// rank 4: a convolution's weight) rather than an example's channels.
+func IsKernel(n NodeInfo) bool { return n.Kind == autograd.Param && IsImage(n.Shape) }
+
+// NodeGrid is the grid node n's value and gradient are drawn in on the
+// tape, for example ex; ok is false when n is not drawn as images.
+func NodeGrid(n NodeInfo, ex int) (ImageGrid, bool) {
+	if !IsImage(n.Shape) {
+		return ImageGrid{}, false
+	}
+	return Grid(n.Shape, ex, IsKernel(n), ImageRowH), true
+}
+
+// imageBox returns the size of an image node's box: its title and shape
+// lines, then the value grid and the gradient grid in place of the strips,
+// each after its label.
+func imageBox(g ImageGrid) (w, h float64) {
+	return StripX + StripLabelW + g.Width + BoxInset, ValueY + 2*g.Height + 2*ImageGap + 8
+}
+
+// ImageRows returns the tops of an image node's value and gradient grids in
+// its box.
+func ImageRows(g ImageGrid) (valueY, gradY float64) {
+	return ValueY, ValueY + g.Height + 2*ImageGap
 }

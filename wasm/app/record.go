@@ -167,9 +167,16 @@ func stepProgram(m *nn.Model, modes Modes, seed uint64, mk *marks) op.Program {
 // Record records one training step of m on b. seed is the step's randomness
 // (dropout masks). The batch is checked first; errors name what is wrong.
 func Record(m *nn.Model, b Batch, modes Modes, seed uint64) (*Recording, error) {
+	return record(m, b, modes, seed, false)
+}
+
+// record is Record; xGrad makes the inputs a leaf that wants a gradient
+// (eager mode only), so a backward pass reaches dL/dx.
+func record(m *nn.Model, b Batch, modes Modes, seed uint64, xGrad bool) (*Recording, error) {
 	if b.X == nil || b.Y == nil {
 		return nil, errors.New("no mini-batch to record a step on")
 	}
+	b = b.shaped(m.Seq.Input())
 	if err := m.CheckBatch(b.X, b.Y); err != nil {
 		return nil, err
 	}
@@ -180,7 +187,7 @@ func Record(m *nn.Model, b Batch, modes Modes, seed uint64) (*Recording, error) 
 	in := make([]op.Value, 0, 2+len(ps))
 	if !modes.Compiled {
 		s := autograd.NewSession()
-		in = append(in, s.Input(b.X, "x"), s.Input(b.Y, "y"))
+		in = append(in, s.Leaf(b.X, "x", autograd.Input, xGrad), s.Input(b.Y, "y"))
 		for i, p := range ps {
 			if p.Buffer {
 				in = append(in, s.Buffer(m.Params[i], p.Name))
@@ -221,6 +228,17 @@ func Record(m *nn.Model, b Batch, modes Modes, seed uint64) (*Recording, error) 
 		r.ParamNodes[i] = int(in[2+i])
 	}
 	return r, nil
+}
+
+// shaped views the batch's inputs as [n, input...] when a row holds
+// exactly the model input's number of values (a dataset's 64 pixels for an
+// image model's [1 8 8]); otherwise it is returned as it is.
+func (b Batch) shaped(input tensor.Shape) Batch {
+	x := b.X
+	if len(x.Shape) == 2 && !x.Shape[1:].Equal(input) && x.Shape[1] == input.Size() {
+		b.X = &tensor.Tensor{Shape: append(tensor.Shape{x.Shape[0]}, input...), Data: x.Data}
+	}
+	return b
 }
 
 // MiniBatch takes the first n examples of a dataset given as rows x

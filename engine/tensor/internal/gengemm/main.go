@@ -150,8 +150,11 @@ func kernel(b *bytes.Buffer, fn string, ta, tb bool, r, c int) {
 	}
 	b.WriteString("\t\treturn\n\t}\n")
 	for i := range r {
+		fmt.Fprintf(b, "\tsr%d := g.src(i+%d, j, %d)\n", i, i, c)
+	}
+	for i := range r {
 		for j := range c {
-			fmt.Fprintf(b, "\tcr%d[%d] = float64(al*c%d%d) + float64(be*cr%d[%d])\n", i, j, i, j, i, j)
+			fmt.Fprintf(b, "\tcr%d[%d] = float64(al*c%d%d) + float64(be*sr%d[%d])\n", i, j, i, j, i, j)
 		}
 	}
 	b.WriteString("}\n\n")

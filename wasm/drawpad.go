@@ -1,0 +1,141 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"strconv"
+
+	"tapelab/engine/nn"
+	"tapelab/wasm/app"
+)
+
+// drawPad is where a person draws an input with a mouse, pen or finger.
+// Lifting the pen downsamples the drawing to the model's image (as the
+// digits were made), classifies it, and makes it the selected example of
+// the mini-batch, so the tape steps on it.
+type drawPad struct {
+	iv       *imageView
+	root     elem
+	cv       canvas
+	examples elem
+	result   elem
+	ink      app.Ink
+	down     bool
+}
+
+// padSide is the drawing canvas's side in CSS pixels.
+const padSide = 160.0
+
+func newDrawPad(iv *imageView) *drawPad {
+	doc := iv.pv.doc
+	d := &drawPad{iv: iv}
+	d.root = doc.el("section", "class", "drawpad", "id", "drawpad", "aria-labelledby", "drawpad-title", "hidden", "")
+	h := doc.txt("h3", "Draw your own input", "id", "drawpad-title")
+	d.cv = newCanvas(doc, padSide, padSide, "id", "draw-canvas", "class", "draw-canvas",
+		"aria-label", "Drawing area: draw a digit or shape with the mouse, a pen or a finger")
+	d.examples = doc.el("select", "id", "example", "aria-label", "The example shown as images")
+	doc.listen(d.examples, "change", "choosing the example", func(event) {
+		if k, err := strconv.Atoi(d.examples.Value()); err == nil {
+			d.iv.selectExample(k)
+		}
+	})
+	d.result = doc.txt("p", "Lift the pen to classify the drawing.", "class", "hint", "id", "draw-result", "aria-live", "polite")
+	clear := doc.button("Clear", "Clear the drawing", d.clear, "id", "draw-clear")
+	add(d.root, h, add(doc.el("div", "class", "row"), doc.txt("span", "example"), d.examples), d.cv.el, clear, d.result)
+	doc.listen(d.cv.el, "pointerdown", "drawing", func(ev event) { d.pen(ev, true) })
+	doc.listen(d.cv.el, "pointermove", "drawing", func(ev event) {
+		if d.down {
+			d.pen(ev, false)
+		}
+	})
+	doc.listen(d.cv.el, "pointerup", "drawing", func(event) { d.lift() })
+	doc.listen(d.cv.el, "pointerleave", "drawing", func(event) { d.lift() })
+	iv.pv.insp.root.AppendChild(d.root)
+	return d
+}
+
+// image reports the model's input image side, or 0 when the model does not
+// classify single-channel square images.
+func (d *drawPad) image() int {
+	pv := d.iv.pv
+	m := pv.pg.Model()
+	if pv.prog.on || m == nil || m.Loss != nn.CrossEntropy {
+		return 0
+	}
+	in := m.Seq.Input()
+	if len(in) != 3 || in[0] != 1 || in[1] != in[2] {
+		return 0
+	}
+	return in[1]
+}
+
+// update shows the pad for image classifiers, with the example buttons.
+func (d *drawPad) update() {
+	d.root.show(d.image() > 0)
+	b := d.iv.pv.pg.Batch()
+	if d.image() == 0 || b.X == nil {
+		return
+	}
+	d.examples.clear()
+	for k := range b.X.Shape[0] {
+		d.examples.AppendChild(d.iv.pv.doc.txt("option", strconv.Itoa(k+1), "value", strconv.Itoa(k)))
+	}
+	d.examples.SetValue(strconv.Itoa(d.iv.example))
+}
+
+// pen adds the pointer's position to the drawing (down: a new stroke).
+func (d *drawPad) pen(ev event, down bool) {
+	ev.PreventDefault()
+	r := d.cv.el.Rect()
+	x, y := ev.Client()
+	p := app.Point{X: x - r.Left, Y: y - r.Top}
+	d.ink.Add(p, down)
+	d.down = true
+	d.draw()
+}
+
+// draw paints the strokes.
+func (d *drawPad) draw() {
+	pal := readPalette(d.iv.pv.doc)
+	d.cv.background(pal.surface, padSide, padSide)
+	for _, s := range d.ink.Strokes {
+		d.cv.beginPath()
+		d.cv.moveTo(s[0].X, s[0].Y)
+		for _, p := range s {
+			d.cv.lineTo(p.X, p.Y)
+		}
+		d.cv.roundPen()
+		d.cv.stroke(pal.ink, padSide/12)
+	}
+}
+
+// lift ends a stroke: the drawing becomes the selected example.
+func (d *drawPad) lift() {
+	if !d.down {
+		return
+	}
+	d.down = false
+	side := d.image()
+	if side == 0 {
+		return
+	}
+	pv := d.iv.pv
+	pv.stepper.pause()
+	pr, err := pv.pg.UseImage(d.iv.example, d.ink.Pixels(side))
+	if err != nil {
+		d.result.SetTextContent("The drawing could not be used: " + err.Error())
+		return
+	}
+	pv.rebuilt()
+	d.result.SetTextContent("Predicted: class " + strconv.Itoa(pr.Class) + " (" + strconv.Itoa(int(pr.Prob*100+0.5)) +
+		"%). It is now the example shown, its target the prediction: step the tape on it.")
+	d.result.SetAttribute("data-class", strconv.Itoa(pr.Class))
+}
+
+// clear forgets the drawing.
+func (d *drawPad) clear() {
+	d.ink = app.Ink{}
+	d.draw()
+	d.result.SetTextContent("Lift the pen to classify the drawing.")
+	d.result.RemoveAttribute("data-class")
+}

@@ -1,0 +1,225 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"strconv"
+	"strings"
+
+	"tapelab/engine/autograd"
+	"tapelab/engine/tensor"
+	"tapelab/wasm/app"
+)
+
+// imageView is what the playground adds for image models: the selected
+// example the tape's images show, the saliency map dL/dx beside the input,
+// the inspector's images and its card at one output position of a conv2d
+// or max_pool2d, and the pad where a person draws an input.
+type imageView struct {
+	pv      *playground
+	example int // the batch example the images show
+	// sal is dL/dx of the recording salFor (computed on demand).
+	sal    *tensor.Tensor
+	salFor *app.Recording
+	// atNode and at are the output position the window card shows, chosen
+	// by clicking the node's value image; -1 means the default.
+	atNode, at int
+	pad        *drawPad
+}
+
+func newImageView(pv *playground) *imageView {
+	iv := &imageView{pv: pv, atNode: -1, at: -1}
+	iv.pad = newDrawPad(iv)
+	return iv
+}
+
+// rebuilt follows a new recording: the pad shows for image classifiers.
+func (iv *imageView) rebuilt() {
+	iv.atNode, iv.at = -1, -1
+	iv.pad.update()
+}
+
+// inputNode returns the model's input node when it is an image (model
+// mode), else -1.
+func (iv *imageView) inputNode(s *app.Stepper) int {
+	if iv.pv.prog.on {
+		return -1
+	}
+	for _, n := range s.Nodes() {
+		if n.Kind == autograd.Input && n.Label == "x" && app.IsImage(n.Shape) {
+			return n.ID
+		}
+	}
+	return -1
+}
+
+// reads reports whether node k reads node i, the image input: its step
+// may complete the saliency map, so the input is redrawn with it.
+func (iv *imageView) reads(s *app.Stepper, k, i int) bool {
+	if k < 0 || k >= len(s.Nodes()) || i != iv.inputNode(s) {
+		return false
+	}
+	for _, p := range s.Nodes()[k].Parents {
+		if p == i {
+			return true
+		}
+	}
+	return false
+}
+
+// gradOf is node i's gradient as the views show it: the tape's, or for the
+// image input, once every node reading it has run its VJP, the saliency
+// map dL/dx (the tape does not compute it: training needs none).
+func (iv *imageView) gradOf(s *app.Stepper, i int) *tensor.Tensor {
+	if g := s.Grad(i); g != nil || i != iv.inputNode(s) {
+		return g
+	}
+	for _, c := range s.Nodes()[i].Children {
+		if s.Contribs(c) == nil {
+			return nil
+		}
+	}
+	if rec := iv.pv.pg.Recording(); iv.salFor != rec {
+		g, err := iv.pv.pg.InputGrad()
+		if err != nil {
+			iv.pv.p.showError("the saliency map: " + err.Error())
+			return nil
+		}
+		iv.sal, iv.salFor = g, rec
+	}
+	return iv.sal
+}
+
+// tensorEl shows node n's tensor t in the inspector: for an image tensor
+// the tape's images, larger (the selected example's channels, or every
+// kernel), else tensorEl's numbers or colour grid. Clicking a pixel of a
+// conv2d's or max_pool2d's value picks the position its card explains.
+func (iv *imageView) tensorEl(n app.NodeInfo, t *tensor.Tensor, id string) elem {
+	if !app.IsImage(t.Shape) {
+		return tensorEl(iv.pv.doc, t, id)
+	}
+	doc := iv.pv.doc
+	g := app.Grid(t.Shape, iv.example, app.IsKernel(n), 84)
+	st := newImageStrip(doc, "insp", 0, "", g, t.Shape, app.IsKernel(n), &iv.example)
+	st.norm = n.Kind == autograd.Input && id == "insp-grad"
+	st.show(t)
+	svg := add(doc.svg("svg", "class", "grid", "width", f1(app.StripX+app.StripLabelW+g.Width+1), "height", f1(g.Height+1), "role", "img"), st.g)
+	wrap := add(doc.el("div", "class", "tensor images", "id", id, "data-shape", t.Shape.String(), "data-values", tensorValues(t)), svg)
+	what := "example " + strconv.Itoa(min(iv.example, t.Shape[0]-1)+1) + ", one image per channel"
+	if app.IsKernel(n) {
+		what = "one tiny image per kernel"
+	}
+	if st.norm {
+		what += "; colours scaled so the largest |dL/dx|, " + app.Num(maxAbs(t.Data)) + ", is strong"
+	}
+	if app.IsWindowOp(n) && id == "insp-value" {
+		what += "; click a pixel to explain it below"
+		node := n.ID
+		doc.listen(svg, "click", "picking a position", func(ev event) {
+			if k, err := strconv.Atoi(ev.Target().GetAttribute("data-k")); err == nil {
+				iv.atNode, iv.at = node, st.at().Offsets[k/(g.H*g.W)]+k%(g.H*g.W)
+				iv.pv.inspect(node)
+			}
+		})
+	}
+	wrap.AppendChild(doc.txt("p", t.Shape.String()+": "+what, "class", "hint"))
+	return wrap
+}
+
+// tensorValues is every element of t at full precision, comma-separated.
+func tensorValues(t *tensor.Tensor) string {
+	full := make([]string, len(t.Data))
+	for k, x := range t.Data {
+		full[k] = app.Full(x)
+	}
+	return strings.Join(full, ",")
+}
+
+// window adds to parent the card of node i at one output position (conv2d
+// and max_pool2d only): the window of X it reads, the sum or maximum with
+// its numbers, and where the position's dY goes backward.
+func (iv *imageView) window(parent elem, s *app.Stepper, i int) {
+	n := s.Nodes()[i]
+	if !app.IsWindowOp(n) {
+		return
+	}
+	at := iv.at
+	if iv.atNode != i {
+		at = s.DefaultWindow(i, iv.example)
+	}
+	c, ok := s.WindowAt(i, at)
+	if !ok {
+		return
+	}
+	doc := iv.pv.doc
+	y := "Y" + app.Index(c.At[:])
+	box := doc.el("div", "class", "rule-card window-card", "id", "insp-window", "data-op", c.Op, "data-flat", strconv.Itoa(c.Flat),
+		"data-value", app.Full(c.Value))
+	add(box, doc.txt("h3", "at one position: "+y), doc.txt("p", c.Text, "class", "rule"), doc.txt("p", c.Equation(), "class", "mono", "id", "insp-window-eq"))
+	// The tables: what the window holds and, once dY is known, what goes back.
+	cols := []string{"X (patch)", "W (kernel)", "W·X", "dY·W → dX", "dY·X → dW"}
+	show := []int{0, 1, 2, 3, 4}
+	dy := "Backward has not reached this node yet: step on to see where d" + y + " goes."
+	if c.Op != "conv2d" {
+		cols[0], cols[3] = "X (window, the maximum ringed)", "dX: only the maximum receives dY"
+		show = []int{0, 3}
+	}
+	if c.HasDY {
+		box.SetAttribute("data-dy", app.Full(c.DY))
+		dy = "d" + y + " = " + app.Num(c.DY)
+	} else {
+		show = show[:len(show)/2+len(show)%2]
+	}
+	tables := doc.el("div", "class", "window-tables")
+	for _, k := range show {
+		tables.AppendChild(iv.patch(c, cols[k], k))
+	}
+	add(box, doc.txt("p", dy, "class", "mono"), tables)
+	parent.AppendChild(box)
+}
+
+// patch is one table of the window card: a K×L grid per channel (the
+// first three) of the terms' field (WindowTerm.Field), padding shown as "pad", max_pool2d's
+// winner ringed.
+func (iv *imageView) patch(c app.WindowCard, title string, field int) elem {
+	doc := iv.pv.doc
+	fig := doc.el("figure", "class", "patch", "data-field", strconv.Itoa(field))
+	fig.AppendChild(doc.txt("figcaption", title))
+	per := c.K * c.L
+	var table, tr elem
+	for k, t := range c.Terms {
+		if k == 3*per {
+			fig.AppendChild(doc.txt("p", "… more channels", "class", "hint"))
+			break
+		}
+		if k%per == 0 {
+			table = doc.el("table", "class", "nums mono")
+			fig.AppendChild(table)
+		}
+		if k%c.L == 0 {
+			tr = doc.el("tr")
+			table.AppendChild(tr)
+		}
+		td := doc.txt("td", "pad", "class", "pad")
+		if !t.Pad {
+			v := t.Field(field)
+			td = doc.txt("td", app.Num(v), "data-v", app.Full(v), "data-term", strconv.Itoa(k))
+			td.SetStyle("background", app.Colour(v))
+			td.SetStyle("color", app.InkOn(v))
+		}
+		if k == c.Argmax {
+			td.AddClass("argmax")
+		}
+		tr.AppendChild(td)
+	}
+	return fig
+}
+
+// selectExample makes example k the one the images show.
+func (iv *imageView) selectExample(k int) {
+	iv.example = k
+	iv.pad.update()
+	if iv.pv.src().Stepper() != nil {
+		iv.pv.refresh(nil)
+	}
+}

@@ -1,0 +1,123 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"math"
+	"strconv"
+	"strings"
+
+	"tapelab/engine/autograd"
+	"tapelab/engine/tensor"
+	"tapelab/wasm/app"
+)
+
+// tensorRow is what a tape box shows a node's value or gradient with: a
+// strip of cells (strip) or, for an image tensor, a grid of small images
+// (imageStrip).
+type tensorRow interface {
+	show(t *tensor.Tensor)
+	group() elem
+}
+
+func (st *strip) group() elem { return st.g }
+
+// rows returns node n's value and gradient rows for a box of width w: image
+// grids when its tensors are images, strips otherwise.
+func (v *tapeView) rows(n app.NodeInfo, w float64) (val, grad tensorRow) {
+	doc := v.pv.doc
+	if g, ok := app.NodeGrid(n, 0); ok {
+		vy, gy := app.ImageRows(g)
+		kernel := app.IsKernel(n)
+		gs := newImageStrip(doc, "grad", gy, "g", g, n.Shape, kernel, &v.pv.img.example)
+		gs.norm = n.Kind == autograd.Input // the saliency map
+		return newImageStrip(doc, "val", vy, "v", g, n.Shape, kernel, &v.pv.img.example), gs
+	}
+	size := n.Shape.Size()
+	vs := newStrip(doc, "val", app.ValueY, "v", size, app.StripW(w))
+	gs := newStrip(doc, "grad", app.GradY, "g", size, app.StripW(w))
+	return &vs, &gs
+}
+
+// imageStrip draws a rank-4 tensor as small images, one per channel of the
+// selected example (or one per kernel of a convolution's weight), each
+// pixel a rect coloured on the shared scale. Its elements are made once
+// per recorded step; showing a tensor only sets their fills.
+type imageStrip struct {
+	g      elem
+	grid   app.ImageGrid
+	shape  tensor.Shape
+	kernel bool
+	ex     *int // the selected example
+	rowH   float64
+	// norm scales the colours so that the largest magnitude is drawn
+	// strong: the saliency map's numbers are small on the shared scale.
+	norm  bool
+	cells []elem // plane by plane, row by row
+	shown bool
+}
+
+func newImageStrip(doc *document, class string, y float64, label string, g app.ImageGrid, shape tensor.Shape, kernel bool, ex *int) *imageStrip {
+	st := &imageStrip{g: doc.svg("g", "class", "strip images "+class, "transform", "translate("+f1(app.StripX)+" "+f1(y)+")", "visibility", "hidden"),
+		grid: g, shape: shape, kernel: kernel, ex: ex, rowH: g.Cell * float64(g.H)}
+	st.g.AppendChild(svgText(doc, "strip-label mono", app.StripLabelPx, 0, app.StripTextY, label))
+	for k := range g.Offsets {
+		x0, y0 := g.Origin(k)
+		plane := doc.svg("g", "class", "plane", "transform", "translate("+f1(app.StripLabelW+x0)+" "+f1(y0)+")")
+		add(plane, doc.svg("rect", "class", "plane-frame", "x", "-0.5", "y", "-0.5", "width", f1(g.Cell*float64(g.W)+1), "height", f1(g.Cell*float64(g.H)+1)))
+		for r := range g.H {
+			for c := range g.W {
+				cell := doc.svg("rect", "x", f1(float64(c)*g.Cell), "y", f1(float64(r)*g.Cell), "width", f1(g.Cell), "height", f1(g.Cell), "data-k", strconv.Itoa(len(st.cells)))
+				plane.AppendChild(cell)
+				st.cells = append(st.cells, cell)
+			}
+		}
+		st.g.AppendChild(plane)
+	}
+	return st
+}
+
+func (st *imageStrip) group() elem { return st.g }
+
+// at is the grid for the selected example.
+func (st *imageStrip) at() app.ImageGrid { return app.Grid(st.shape, *st.ex, st.kernel, st.rowH) }
+
+// show draws t's planes for the selected example, or hides the grid when t
+// is nil.
+func (st *imageStrip) show(t *tensor.Tensor) {
+	if t == nil {
+		if st.shown {
+			st.g.SetAttribute("visibility", "hidden")
+			st.shown = false
+		}
+		return
+	}
+	g := st.at()
+	per := g.H * g.W
+	k := 1.0
+	if st.norm {
+		k = 2 / max(1e-300, maxAbs(t.Data))
+	}
+	vals := make([]string, 0, len(st.cells))
+	for p, off := range g.Offsets {
+		for j := range per {
+			x := t.Data[off+j]
+			st.cells[p*per+j].SetAttribute("fill", app.Colour(x*k))
+			vals = append(vals, app.Full(x))
+		}
+	}
+	st.g.SetAttribute("data-values", strings.Join(vals, ","))
+	if !st.shown {
+		st.g.SetAttribute("visibility", "visible")
+		st.shown = true
+	}
+}
+
+// maxAbs is the largest magnitude in v.
+func maxAbs(v []float64) float64 {
+	m := 0.0
+	for _, x := range v {
+		m = max(m, math.Abs(x))
+	}
+	return m
+}
