@@ -5,6 +5,7 @@ package e2e
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -34,6 +35,9 @@ var screens = []screen{
 	{"laptop-1280x720", 1280, 720, 1, false, 0.4},
 	{"projector-1920x1080", 1920, 1080, 1, false, 0.4},
 }
+
+// String is the screen's size, as "390x844".
+func (sc screen) String() string { return fmt.Sprintf("%dx%d", sc.w, sc.h) }
 
 // emulate is the screen's viewport, touch and scale emulation.
 func (sc screen) emulate() chromedp.Action[chromedp.Void] {

@@ -18,24 +18,6 @@ import (
 	"tapelab/wasm/link"
 )
 
-// screen is a device the tape must work on.
-type screen struct {
-	w, h  int64
-	scale float64 // device pixels per CSS pixel
-	touch bool
-}
-
-func (s screen) String() string { return fmt.Sprintf("%dx%d", s.w, s.h) }
-
-// screens are a phone, a tablet both ways, a laptop and a projector.
-var screens = []screen{
-	{390, 844, 3, true},
-	{768, 1024, 2, true},
-	{1024, 768, 2, true},
-	{1280, 720, 1, false},
-	{1920, 1080, 1, false},
-}
-
 // openScreen loads the playground on device s (touch emulated when it
 // has touch) and waits until Go has drawn the tape.
 func openScreen(t testing.TB, s screen) *pgTab {
@@ -124,7 +106,7 @@ func (p *pgTab) gesture(from, to [][2]float64) {
 // the fingers' midpoint by the ratio of their spread, and a tap on a node
 // inspects it.
 func TestTapeTouch(t *testing.T) {
-	for _, s := range []screen{screens[1], screens[2]} {
+	for _, s := range []screen{screens[2], screens[3]} { // the tablets
 		t.Run(s.String(), func(t *testing.T) {
 			p := openScreen(t, s)
 			x, y, w, h := p.tapeRect()
@@ -281,7 +263,7 @@ func (p *pgTab) navigate(path string) {
 // the forward pass) the first backward steps. After every step the node
 // that ran is inside the tape's region, though the chain runs far past it.
 func TestLongTapeFollowsTheSteps(t *testing.T) {
-	p := openScreenAt(t, screens[1], longLink(t))
+	p := openScreenAt(t, screens[2], longLink(t))
 	p.waitFor(`document.querySelectorAll("#tape [data-node]").length >= 60`, "the long model's tape")
 	if v := p.js(`document.getElementById("tape").dataset.view`); v != "pans" {
 		t.Fatalf("the long tape's view is %q, want pans", v)

@@ -79,6 +79,23 @@ func fetchText(method, url, body string) (int, string, error) {
 		opts["body"] = body
 		opts["headers"] = map[string]any{"Content-Type": "application/json"}
 	}
+	return fetchBody(url, opts, false)
+}
+
+// fetchGunzip fetches url, a gzip file served as it is, decompresses it
+// with the browser's DecompressionStream and returns the text; it must be
+// called from a goroutine, never from an event handler.
+func fetchGunzip(url string) (string, error) {
+	status, text, err := fetchBody(url, map[string]any{}, true)
+	if err == nil && status != 200 {
+		err = errors.New("the server answered " + itoa(status))
+	}
+	return text, err
+}
+
+// fetchBody runs fetch(url, opts) and returns the status and the body as
+// text, decompressed as gzip when gunzip is set (and the status is 200).
+func fetchBody(url string, opts map[string]any, gunzip bool) (int, string, error) {
 	type answer struct {
 		status int
 		text   string
@@ -100,8 +117,13 @@ func fetchText(method, url, body string) (int, string, error) {
 		return nil
 	})
 	onResp = js.FuncOf(func(_ js.Value, args []js.Value) any {
-		status = args[0].Get("status").Int()
-		args[0].Call("text").Call("then", onText, onErr)
+		r := args[0]
+		status = r.Get("status").Int()
+		if gunzip && status == 200 {
+			body := r.Get("body").Call("pipeThrough", js.Global().Get("DecompressionStream").New("gzip"))
+			r = js.Global().Get("Response").New(body)
+		}
+		r.Call("text").Call("then", onText, onErr)
 		return nil
 	})
 	js.Global().Call("fetch", url, opts).Call("then", onResp, onErr)
@@ -329,4 +351,11 @@ func after(doc *document, ms float64, what string, fn func()) {
 		return nil
 	})
 	js.Global().Call("setTimeout", f, ms)
+}
+
+// drawPixelsAt draws p at (x, y) as an s × s square, each pixel a sharp
+// square (no smoothing).
+func (c canvas) drawPixelsAt(p *pixels, x, y, s float64) {
+	c.ctx.Set("imageSmoothingEnabled", false)
+	c.ctx.Call("drawImage", p.el, x, y, s, s)
 }

@@ -58,9 +58,7 @@ func (v *editorView) render() {
 		v.list.AppendChild(v.layerRow(i, l, st[i], len(d.Layers)))
 	}
 	v.list.AppendChild(v.addRow(len(d.Layers)))
-	loss := doc.el("li", "class", "layer loss-layer")
-	add(loss, doc.txt("span", "loss", "class", "layer-name"), doc.txt("span", string(d.Loss), "class", "layer-shape mono"))
-	v.list.AppendChild(loss)
+	v.list.AppendChild(v.lossRow(d))
 	v.undo.setDisabled(!pg.CanUndo())
 	v.redo.setDisabled(!pg.CanRedo())
 	if focused != "" {
@@ -155,7 +153,7 @@ func (v *editorView) addRow(n int) elem {
 	doc := v.pv.doc
 	li := doc.el("li", "class", "add-layer")
 	sel := doc.el("select", "id", "add-type", "aria-label", "Layer type to add")
-	for _, t := range app.LayerTypes() {
+	for _, t := range app.LayerTypes(v.pv.model().Doc().Input) {
 		o := doc.el("option", "value", t)
 		o.SetTextContent(t)
 		sel.AppendChild(o)
@@ -187,4 +185,28 @@ func (v *editorView) remove(i int) {
 		v.forget()
 		v.pv.edit(d)
 	}
+}
+
+// lossRow is the loss and its menu.
+func (v *editorView) lossRow(d app.Doc) elem {
+	doc := v.pv.doc
+	li := doc.el("li", "class", "layer loss-layer")
+	sel := doc.el("select", "id", "loss", "aria-label", "Loss", "class", "mono")
+	for _, l := range nn.Losses() {
+		o := doc.txt("option", string(l), "value", string(l))
+		sel.AppendChild(o)
+	}
+	sel.SetValue(string(d.Loss))
+	v.pv.doc.listen(sel, "change", "loss", func(event) {
+		l, err := nn.ParseLoss(sel.Value())
+		if err != nil {
+			v.pv.p.showError(err.Error())
+			return
+		}
+		d := v.pv.model().Doc()
+		d.Loss = l
+		v.pv.edit(d)
+	})
+	add(li, doc.txt("span", "loss", "class", "layer-name"), sel)
+	return li
 }

@@ -6,15 +6,18 @@ import (
 	"math"
 	"strconv"
 
+	"tapelab/engine/train"
 	"tapelab/wasm/app"
 	"tapelab/wasm/trainer"
 )
 
-// chart draws the loss history: training loss solid, test loss dashed.
+// chart draws the loss history (or, for an accuracy chart, the accuracy
+// history on a 0–100% scale): training solid, test dashed.
 type chart struct {
 	u      *document
 	canvas canvas
 	w, h   float64
+	acc    bool
 }
 
 func newChart(u *document, w, h int) *chart {
@@ -22,7 +25,21 @@ func newChart(u *document, w, h int) *chart {
 		"aria-label", "Loss over training steps: training loss solid, test loss dashed")}
 }
 
-// draw paints the loss history.
+// newAccuracyChart is the chart of the accuracy history.
+func newAccuracyChart(u *document, w, h int) *chart {
+	return &chart{u: u, w: float64(w), h: float64(h), acc: true, canvas: newCanvas(u, float64(w), float64(h), "id", "train-acc-chart", "role", "img",
+		"aria-label", "Accuracy over training steps: training solid, test dashed")}
+}
+
+// value is the charted figure of m.
+func (c *chart) value(m train.Metrics) float64 {
+	if c.acc {
+		return m.Accuracy
+	}
+	return m.Loss
+}
+
+// draw paints the history.
 func (c *chart) draw(h []trainer.Record) {
 	pal := readPalette(c.u)
 	x := c.canvas
@@ -33,7 +50,7 @@ func (c *chart) draw(h []trainer.Record) {
 	}
 	top, low := 0.0, math.Inf(1)
 	for _, r := range h {
-		for _, v := range []float64{r.Train.Loss, r.Test.Loss} {
+		for _, v := range []float64{c.value(r.Train), c.value(r.Test)} {
 			if !math.IsNaN(v) && !math.IsInf(v, 0) {
 				top = math.Max(top, v)
 				if v > 0 {
@@ -42,8 +59,8 @@ func (c *chart) draw(h []trainer.Record) {
 			}
 		}
 	}
-	if top == 0 {
-		top = 1
+	if top == 0 || c.acc {
+		top, low = 1, 1
 	}
 	// A loss that falls by more than 100× is drawn on a log scale, so that
 	// the late progress stays visible.
@@ -75,11 +92,18 @@ func (c *chart) draw(h []trainer.Record) {
 		}
 		x.stroke(colour, 2*k, dash...)
 	}
-	line(func(r trainer.Record) float64 { return r.Test.Loss }, pal.test, 6*k, 4*k)
-	line(func(r trainer.Record) float64 { return r.Train.Loss }, pal.ink)
+	line(func(r trainer.Record) float64 { return c.value(r.Test) }, pal.test, 6*k, 4*k)
+	line(func(r trainer.Record) float64 { return c.value(r.Train) }, pal.ink)
 	label := "max " + app.Num(top)
+	if c.acc {
+		label = "accuracy, 0 to 100%"
+	}
 	if logScale {
 		label += " · log scale, min " + app.Num(low)
 	}
-	x.fillText(label, pad+2, 12*k, pal.muted, strconv.Itoa(int(11*k))+"px system-ui, sans-serif")
+	y := 12 * k
+	if c.acc { // the curve climbs to the top: the label goes below it
+		y = c.h - pad - 2
+	}
+	x.fillText(label, pad+2, y, pal.muted, strconv.Itoa(int(11*k))+"px system-ui, sans-serif")
 }

@@ -40,7 +40,8 @@ type playground struct {
 
 	pinned   int // the node drawn as pinned, or -1
 	listener *broadcast.Listener[autograd.Event]
-	t0       float64 // when the current step was asked for (performance.now)
+	files    dataFiles // the datasets read from data files, once fetched
+	t0       float64   // when the current step was asked for (performance.now)
 	redraws  int
 	onStop   func(delta int) bool // the lesson's next (+1) or previous (-1) stop, from the keyboard; false without a lesson
 }
@@ -51,7 +52,7 @@ func newPlayground(p *page) (*playground, error) {
 	if err != nil {
 		return nil, err
 	}
-	pv := &playground{p: p, doc: doc, st: st, pinned: -1, onStop: func(int) bool { return false }}
+	pv := &playground{p: p, doc: doc, st: st, pinned: -1, files: dataFiles{st}, onStop: func(int) bool { return false }}
 	pv.root = doc.el("div", "class", "playground", "id", "playground")
 	pv.bar = newBarView(pv)
 	pv.panels = newPanels(pv)
@@ -278,6 +279,18 @@ func (pv *playground) setModes(m app.Modes) {
 
 // setDataset switches the dataset and records the step again.
 func (pv *playground) setDataset(name string) {
+	pv.stepper.pause()
+	if pv.files.missing(name) {
+		pv.files.loadThen(name, pv.doc.report, func(err error) {
+			if err != nil {
+				pv.p.showError(err.Error())
+				pv.bar.update()
+				return
+			}
+			pv.setDataset(name)
+		})
+		return
+	}
 	if err := pv.st.SetDataset(name); err != nil {
 		pv.p.showError("dataset " + name + ": " + err.Error())
 	}

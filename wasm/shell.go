@@ -77,6 +77,10 @@ func mountShell(p *page, pv *playground) *shell {
 // open applies a decoded state; err (a broken link) is shown above the
 // playground, which then shows st (the default model).
 func (sh *shell) open(st *link.State, err error) {
+	if st.Program == "" && st.Model != nil && sh.pv.files.missing(st.Model.Dataset.Name) {
+		sh.openLater(st, err, st.Model.Dataset.Name)
+		return
+	}
 	if err != nil {
 		sh.linkErr.SetTextContent("This link could not be opened, so TapeLab shows its default model instead. " + err.Error())
 		sh.linkErr.show(true)

@@ -43,7 +43,7 @@ func newBarView(pv *playground) *barView {
 	lab := doc.el("label", "class", "dataset", "data-control", "dataset")
 	lab.AppendChild(doc.textNode("data "))
 	v.dataset = doc.el("select", "id", "dataset", "aria-label", "Dataset")
-	for _, n := range train.DatasetNames() {
+	for _, n := range append(train.DatasetNames(), train.ImageDatasetNames()...) {
 		o := doc.el("option", "value", n)
 		o.SetTextContent(n)
 		v.dataset.AppendChild(o)

@@ -26,6 +26,7 @@ type trainView struct {
 	ctl  trainControls
 	plot *plot
 	loss *chart
+	img  *imagePanel // the picture for image data
 
 	st   *state.State // the training settings, the user's points, the weights trained
 	sess *trainer.Session
@@ -47,6 +48,7 @@ func newTrainView(u *document, pv *playground, st *state.State) *trainView {
 	v.root = u.el("section", "id", "train-view", "class", "train-view", "aria-label", "Training", "hidden", "")
 	v.plot = newPlot(u, 360, pv.p.scale)
 	v.loss = newChart(u, 300, 110)
+	v.img = newImagePanel(u)
 	v.ctl = newTrainControls(v)
 	follow(st, u.report, v.changed)
 	return v
@@ -145,7 +147,7 @@ func (v *trainView) build(params map[string]*tensor.Tensor) {
 		}
 		data = d
 	}
-	s, err := trainer.New(m, data)
+	s, err := trainer.New(m, data, v.pv.files.get(m.Dataset.Name))
 	if err != nil {
 		v.message("Cannot train this model on " + v.st.Training().Dataset + ": " + err.Error())
 		v.render()
@@ -167,6 +169,9 @@ func (v *trainView) play() {
 	if v.running {
 		v.running = false
 		v.ctl.playing(false)
+		if v.sess != nil && v.sess.Measure() == nil {
+			v.render()
+		}
 		return
 	}
 	if v.sess == nil || v.sess.Err() != nil {
@@ -250,6 +255,10 @@ func (v *trainView) stepOnce() {
 		v.stopped(err)
 		return
 	}
+	if err := v.sess.Measure(); err != nil {
+		v.stopped(err)
+		return
+	}
 	v.render()
 }
 
@@ -282,6 +291,8 @@ func (v *trainView) inspect() {
 func (v *trainView) render() {
 	v.lastDraw = now()
 	s := v.sess
+	images := app.ImageData(v.st.Training().Dataset)
+	v.root.ToggleClass("images", images)
 	if s == nil {
 		v.root.SetAttribute("data-steps", "0")
 		return
@@ -292,7 +303,11 @@ func (v *trainView) render() {
 		v.live, v.lastTrained = true, v.lastDraw
 		v.st.SetTrained(v.doc, s.Params)
 	}
-	if err := v.plot.draw(s); err != nil {
+	draw := func() error { return v.plot.draw(s) }
+	if images {
+		draw = func() error { return v.img.draw(s, v.running) }
+	}
+	if err := draw(); err != nil {
 		v.message(err.Error())
 	}
 	v.loss.draw(s.History())
@@ -321,6 +336,7 @@ func (v *trainView) render() {
 	r.SetAttribute("data-train-loss", strconv.FormatFloat(last.Train.Loss, 'g', -1, 64))
 	r.SetAttribute("data-test-loss", strconv.FormatFloat(last.Test.Loss, 'g', -1, 64))
 	r.SetAttribute("data-accuracy", strconv.FormatFloat(last.Train.Accuracy, 'g', -1, 64))
+	r.SetAttribute("data-test-accuracy", strconv.FormatFloat(last.Test.Accuracy, 'g', -1, 64))
 	r.SetAttribute("data-examples", strconv.Itoa(tr.Len()+te.Len()))
 	v.ctl.legend(s.Classification())
 }
@@ -331,4 +347,22 @@ func figure(v float64) string {
 		return "—"
 	}
 	return strconv.FormatFloat(v, 'f', 4, 64)
+}
+
+// useCNN makes the default CNN, with its training settings, the model for
+// the chosen image dataset.
+func (v *trainView) useCNN() {
+	name := v.st.Training().Dataset
+	shape, classes, err := app.DataShape(name)
+	if err != nil || !app.ImageData(name) {
+		v.message("Choose an image dataset (digits or shapes) first.")
+		return
+	}
+	if v.running {
+		v.play()
+	}
+	v.pv.edit(app.DefaultCNN(shape, classes))
+	v.setTraining(func(t *state.TrainingSettings) { t.Optimizer, t.Batch = app.CNNOptimizer(), app.CNNBatch })
+	v.ctl.write()
+	v.reset(false)
 }

@@ -47,7 +47,7 @@ func newTrainControls(v *trainView) trainControls {
 	}, "id", "train-settings-toggle", "class", "settings-toggle", "aria-controls", "train-settings", "aria-expanded", "false")
 	run := add(u.el("div", "class", "train-run", "data-control", "train", "role", "group", "aria-label", "Training"), c.play, step, reset, inspect, settingsBtn)
 
-	names := append(train.DatasetNames(), state.PointsDataset)
+	names := append(append(train.DatasetNames(), train.ImageDatasetNames()...), state.PointsDataset)
 	labels := make([]string, len(names))
 	labels[len(labels)-1] = "your points"
 	set := v.st.Training()
@@ -69,6 +69,8 @@ func newTrainControls(v *trainView) trainControls {
 		add(u.labelled("Batch size", c.batch, "data-control", "batch"), c.batchOut),
 		add(u.labelled("Noise", c.noise, "data-control", "noise"), c.noiseOut),
 		add(u.labelled("Training data", c.split, "data-control", "split"), c.splitOut),
+		add(u.el("p", "class", "when-images"), u.button("Use the default CNN",
+			"conv2d 4×3×3 → relu → max_pool2d 2 → flatten → linear, cross-entropy; Adam at 0.01, batches of 32", v.useCNN, "id", "train-cnn")),
 	)
 	u.listen(c.dataset, "change", "dataset", func(event) { v.setDataset(c.dataset.Value()) })
 	u.listen(c.lr, "change", "learning rate", func(event) { c.read(); v.reset(true) })
@@ -122,8 +124,8 @@ func newTrainControls(v *trainView) trainControls {
 	})
 
 	picture := add(u.el("div", "class", "train-picture"), v.plot.canvas.el, c.legendBox)
-	side := add(u.el("div", "class", "train-side"), figures, v.loss.canvas.el, chartKey, c.counts, c.msg)
-	body := add(u.el("div", "class", "train-main"), settings, picture, side)
+	side := add(u.el("div", "class", "train-side"), figures, v.loss.canvas.el, chartKey, v.img.acc.canvas.el, c.counts, c.msg)
+	body := add(u.el("div", "class", "train-main"), settings, picture, v.img.root, side)
 	add(v.root, run, body, data)
 	return c
 }

@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strconv"
 
-	"tapelab/engine/tensor"
 	"tapelab/engine/train"
 	"tapelab/wasm/app"
 	"tapelab/wasm/link"
@@ -30,19 +29,43 @@ func (v *trainView) setDataset(name string) {
 		v.reset(false)
 		return
 	}
-	v.setTraining(func(t *state.TrainingSettings) { t.Dataset, t.Data.Name = name, name })
-	feats, _, err := app.DataShape(name)
+	if v.pv.files.missing(name) {
+		v.loadFile(name)
+		return
+	}
+	v.setTraining(func(t *state.TrainingSettings) {
+		if t.Data.Name != name {
+			t.Data.N = train.DefaultData(name).N
+		}
+		t.Dataset, t.Data.Name = name, name
+	})
+	shape, _, err := app.DataShape(name)
 	if err != nil {
 		v.message(err.Error())
 		return
 	}
+	v.pv.setDataset(name)
 	d := v.pv.model().Doc()
-	if d.Input.Size() != feats {
-		d.Input = tensor.Shape{feats}
+	if !d.Input.Equal(shape) {
+		d.Input = shape
 		v.pv.edit(d)
 	}
-	v.pv.setDataset(name)
 	v.reset(false)
+}
+
+// loadFile fetches the named dataset's data file, then switches to it; the
+// menu keeps the current dataset until then.
+func (v *trainView) loadFile(name string) {
+	v.ctl.dataset.SetValue(v.st.Training().Dataset)
+	v.message("Loading " + name + " from " + train.DataFile(name) + " …")
+	v.pv.files.loadThen(name, v.u.report, func(err error) {
+		if err != nil {
+			v.message(err.Error())
+			return
+		}
+		v.ctl.dataset.SetValue(name)
+		v.setDataset(name)
+	})
 }
 
 // addPoint adds an example at canvas position (px, py) with the chosen

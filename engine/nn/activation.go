@@ -178,8 +178,13 @@ func (d Dropout) Forward(o op.Ops, x op.Value, _ []op.Value, mode Mode, seed uin
 // Flatten is PyTorch's nn.Flatten(): every example becomes 1-D.
 type Flatten struct{ elementwise }
 
-// flattenType is not in the editor: its examples are already 1-D.
-var flattenType = fieldless("flatten", Flatten{}, "nn.Flatten()", false)
+// flattenType is in the editor for image examples only: 1-D examples are
+// flat already.
+var flattenType = func() *LayerType {
+	t := fieldless("flatten", Flatten{}, "nn.Flatten()", false)
+	t.Images = true
+	return t
+}()
 
 // Type returns "flatten".
 func (Flatten) Type() string { return "flatten" }

@@ -32,6 +32,7 @@ var conv2dType = &LayerType{
 		{Name: "stride", Kind: IntField, Default: 1, Range: atLeast(1)},
 		{Name: "padding", Kind: IntField, Default: 0, Range: atLeast(0)},
 	},
+	Images: true,
 	New: func(v []float64) Layer {
 		return Conv2D{OutChannels: int(v[0]), KernelSize: int(v[1]), Stride: int(v[2]), Padding: int(v[3])}
 	},
@@ -103,7 +104,8 @@ var maxPool2DType = &LayerType{
 		{Name: "kernel_size", Kind: IntField, Required: true, Default: 2, Range: atLeast(1)},
 		{Name: "stride", Kind: IntField, DefaultFrom: "kernel_size", Range: atLeast(1)},
 	},
-	New: func(v []float64) Layer { return MaxPool2D{KernelSize: int(v[0]), Stride: int(v[1])} },
+	Images: true,
+	New:    func(v []float64) Layer { return MaxPool2D{KernelSize: int(v[0]), Stride: int(v[1])} },
 	Values: func(l Layer) ([]float64, bool) {
 		m, ok := l.(MaxPool2D)
 		return []float64{float64(m.KernelSize), float64(m.Stride)}, ok

@@ -50,6 +50,11 @@ type LayerType struct {
 	// Editor marks the types the playground's editor offers for its
 	// datasets' 1-D examples.
 	Editor bool
+	// Images marks the types the editor offers only for image examples
+	// ([C H W]): those that need an image (conv2d, max_pool2d) or turn one
+	// into features (flatten). An image model offers these and the Editor
+	// types.
+	Images bool
 	// New returns the layer with the given settings, one per Fields entry
 	// (integers and booleans as float64, true = 1). It checks nothing:
 	// OutShape reports settings out of range.

@@ -5,14 +5,17 @@ import (
 	"strconv"
 
 	"tapelab/engine/nn"
+	"tapelab/engine/tensor"
 )
 
-// LayerTypes lists the layer types the editor offers for the playground's
-// 1-D examples, in the registry's order.
-func LayerTypes() []string {
+// LayerTypes lists the layer types the editor offers for a model whose
+// examples have shape input, in the registry's order: the types for 1-D
+// examples, and for an image ([C H W]) also conv2d, max_pool2d and flatten.
+func LayerTypes(input tensor.Shape) []string {
+	images := len(input) == 3
 	var names []string
 	for _, t := range nn.LayerTypes() {
-		if t.Editor {
+		if t.Editor || images && t.Images {
 			names = append(names, t.Name)
 		}
 	}

@@ -5,13 +5,14 @@ import (
 	"testing"
 
 	"tapelab/engine/nn"
+	"tapelab/engine/tensor"
 )
 
 // TestLayerMenu checks the editor's menu against the registry: every type
 // it offers makes a layer with its defaults that fits the editor's 1-D
 // examples, and the image layers are left out.
 func TestLayerMenu(t *testing.T) {
-	menu := LayerTypes()
+	menu := LayerTypes(DefaultDoc().Input)
 	if len(menu) == 0 || menu[0] != "linear" {
 		t.Fatalf("menu %v does not start with linear", menu)
 	}
@@ -28,6 +29,9 @@ func TestLayerMenu(t *testing.T) {
 		if _, err := nn.NewSeq(DefaultDoc().Input, l); err != nil {
 			t.Errorf("%s with its defaults does not take [2]: %v", typ, err)
 		}
+	}
+	if got := LayerTypes(tensor.Shape{3, 8}); !slices.Equal(got, menu) {
+		t.Errorf("menu for [3 8] is %v, want the 1-D menu %v", got, menu)
 	}
 	if l, _ := NewLayer("linear"); l != nn.NewLinear(4) {
 		t.Errorf("a new linear is %#v, want 4 features with a bias", l)
@@ -49,7 +53,7 @@ func TestFieldsAndSetField(t *testing.T) {
 	if got := Fields(nn.ReLU{}); len(got) != 0 {
 		t.Errorf("relu fields %v", got)
 	}
-	for _, typ := range LayerTypes() {
+	for _, typ := range LayerTypes(DefaultDoc().Input) {
 		l, _ := NewLayer(typ)
 		for _, f := range Fields(l) {
 			text := map[string]string{"int": "7", "float": "0.25", "bool": "false"}[f.Kind]
@@ -97,7 +101,7 @@ func fieldValue(fs []Field, name string) string {
 // batch norm there leaves that linear's bias a gradient of exactly 0, which
 // finite differences only approach to about 1e-10.
 func TestEveryMenuLayerInThePlayground(t *testing.T) {
-	for _, typ := range LayerTypes() {
+	for _, typ := range LayerTypes(DefaultDoc().Input) {
 		for _, at := range []int{1, len(DefaultDoc().Layers) - 1} {
 			p := newTestPlayground(t, Modes{})
 			l, _ := NewLayer(typ)
@@ -110,5 +114,34 @@ func TestEveryMenuLayerInThePlayground(t *testing.T) {
 				t.Errorf("%s at %d: gradient check %+v, %v", typ, at, g, err)
 			}
 		}
+	}
+}
+
+// TestImageLayerMenu checks the menu for images ([1 8 8]): it adds conv2d,
+// max_pool2d and flatten to the 1-D menu, and each image layer with its
+// defaults fits an 8×8 image.
+func TestImageLayerMenu(t *testing.T) {
+	img := tensor.Shape{1, 8, 8}
+	menu := LayerTypes(img)
+	flat := LayerTypes(tensor.Shape{64})
+	for _, typ := range []string{"conv2d", "max_pool2d", "flatten"} {
+		if !slices.Contains(menu, typ) {
+			t.Errorf("the image menu %v lacks %s", menu, typ)
+		}
+		l, err := NewLayer(typ)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := nn.NewSeq(img, l); err != nil {
+			t.Errorf("%s with its defaults does not take [1 8 8]: %v", typ, err)
+		}
+	}
+	for _, typ := range flat {
+		if !slices.Contains(menu, typ) {
+			t.Errorf("the image menu %v lacks the 1-D type %s", menu, typ)
+		}
+	}
+	if len(menu) != len(flat)+3 {
+		t.Errorf("image menu %v, want the 1-D menu and 3 image types", menu)
 	}
 }

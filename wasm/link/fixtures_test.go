@@ -111,6 +111,17 @@ var fixtures = []fixture{
 		s.Accumulate = true
 		return s
 	}},
+	{"digits-cnn", func(*testing.T) *State {
+		d := app.DefaultCNN(tensor.Shape{1, 8, 8}, 10)
+		m := spec.New(d.Input, d.Loss, d.Layers...)
+		m.Seed = d.Seed
+		m.Dataset = train.DefaultData("digits")
+		m.Dataset.Noise, m.Dataset.TrainSplit = 0.1, 0.6
+		m.Optimizer = app.CNNOptimizer()
+		m.BatchSize = app.CNNBatch
+		m.Params = map[string]*tensor.Tensor{"0.bias": tensor.Vector(0.5, -0.25, 0.125, 0)}
+		return &State{Model: m, View: ViewTrain}
+	}},
 	{"points", func(*testing.T) *State {
 		m := spec.New(tensor.Shape{2}, nn.MSE, nn.NewLinear(4), nn.ReLU{}, nn.NewLinear(1))
 		m.Seed = 11

@@ -82,8 +82,9 @@ type State struct {
 	model     *app.Playground
 	program   *app.ProgramPlayground
 	programOn bool
-	dataset   string         // the stepping view's dataset
-	data      *train.Dataset // its generated examples (nil until needed)
+	dataset   string                    // the stepping view's dataset
+	data      *train.Dataset            // its generated examples (nil until needed)
+	files     map[string]*train.Dataset // the datasets read from data files, once fetched
 	// custom is the recorded model whose weights (and batch, with
 	// customBatch) came from a link or a training step; any later
 	// recording replaces the model, and with it this mark.

@@ -1,6 +1,7 @@
 package state
 
 import (
+	"compress/gzip"
 	"os"
 	"path/filepath"
 	"slices"
@@ -11,6 +12,7 @@ import (
 	"tapelab/engine/nn"
 	"tapelab/engine/spec"
 	"tapelab/engine/tensor"
+	"tapelab/engine/train"
 	"tapelab/wasm/app"
 	"tapelab/wasm/link"
 )
@@ -26,6 +28,30 @@ func newState(t *testing.T) *State {
 		t.Fatal(err)
 	}
 	return s
+}
+
+// addDataFile reads the named dataset's data file (if it has one) from
+// static/ into s.
+func addDataFile(t *testing.T, s *State, name string) {
+	t.Helper()
+	path := train.DataFile(name)
+	if path == "" {
+		return
+	}
+	f, err := os.Open(filepath.Join("..", "..", "static", filepath.FromSlash(path)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	z, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := train.ReadDigits(z)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.AddDataFile(name, d)
 }
 
 // TestLinksSurviveReplaceThenLink opens every kept link, replaces the
@@ -49,6 +75,9 @@ func TestLinksSurviveReplaceThenLink(t *testing.T) {
 				t.Fatal(err)
 			}
 			s := newState(t)
+			if st.Model != nil {
+				addDataFile(t, s, st.Model.Dataset.Name) // as the page fetches it before opening the link
+			}
 			if err := s.Replace(st); err != nil {
 				t.Fatalf("Replace: %v", err)
 			}
@@ -66,6 +95,9 @@ func TestLinksSurviveReplaceThenLink(t *testing.T) {
 			}
 			// The state's own link comes back exactly.
 			again := newState(t)
+			if st.Model != nil {
+				addDataFile(t, again, st.Model.Dataset.Name)
+			}
 			if err := again.Replace(s.Link()); err != nil {
 				t.Fatal(err)
 			}

@@ -5,6 +5,7 @@ import (
 	"tapelab/engine/train"
 	"tapelab/wasm/app"
 	"tapelab/wasm/link"
+	"tapelab/wasm/trainer"
 )
 
 // Source is what the tape's views step and show: the model's training step
@@ -69,6 +70,13 @@ func (s *State) SetProgramMode(on bool) {
 // step from the seed; the error is the engine's reason when doc does not
 // build (the edit is kept, to be fixed or undone).
 func (s *State) Edit(doc app.Doc) error {
+	if cur := s.model.Doc(); doc.Loss != cur.Loss || !doc.Input.Equal(cur.Input) {
+		if b, err := s.batch(doc); err == nil { // the batch changes shape
+			err = s.model.EditOn(doc, b)
+			s.recorded(0)
+			return err
+		}
+	}
 	err := s.model.Edit(doc)
 	s.recorded(0)
 	return err
@@ -146,6 +154,18 @@ func (s *State) SetDataset(name string) error {
 	return nil
 }
 
+// AddDataFile keeps d, read from the named dataset's data file
+// (train.DataFile), for the batches and the training on that dataset.
+func (s *State) AddDataFile(name string, d *train.Dataset) {
+	if s.files == nil {
+		s.files = map[string]*train.Dataset{}
+	}
+	s.files[name] = d
+}
+
+// DataFile returns what AddDataFile kept for the named dataset, or nil.
+func (s *State) DataFile(name string) *train.Dataset { return s.files[name] }
+
 // useDataset makes name the dataset the next batch is taken from.
 func (s *State) useDataset(name string) {
 	if s.dataset != name {
@@ -156,7 +176,7 @@ func (s *State) useDataset(name string) {
 // batch generates the chosen dataset and takes its first examples.
 func (s *State) batch(d app.Doc) (app.Batch, error) {
 	if s.data == nil {
-		tr, _, err := train.Generate(train.DefaultData(s.dataset))
+		tr, _, err := trainer.Generate(train.DefaultData(s.dataset), s.files[s.dataset])
 		if err != nil {
 			return app.Batch{}, err
 		}

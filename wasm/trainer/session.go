@@ -22,6 +22,11 @@ import (
 // that the loss chart keeps its whole run at a steady cost.
 const MaxHistory = 400
 
+// evalValues bounds the input values evaluated per training step, on
+// average, when metrics are recorded (see New): every step for the point
+// sets (even 2,000 user points), every 16 steps for digits.
+const evalValues = 8192
+
 // Record is the model's loss and accuracy on both sets after a step.
 type Record struct {
 	Step        int
@@ -45,8 +50,9 @@ type Session struct {
 // New builds m (with its parameters, seeded or given) and prepares it to
 // train on its configured dataset, or on data when data is not nil (the
 // user's own points, split into training and test sets with the
-// dataset's TrainSplit and Seed).
-func New(m *spec.Model, data *train.Dataset) (*Session, error) {
+// dataset's TrainSplit and Seed). file is the data file of a dataset read
+// from one (see Generate), nil otherwise.
+func New(m *spec.Model, data, file *train.Dataset) (*Session, error) {
 	if err := m.Validate(); err != nil {
 		return nil, err
 	}
@@ -62,10 +68,16 @@ func New(m *spec.Model, data *train.Dataset) (*Session, error) {
 		if m.Dataset.Name == "" {
 			return nil, errors.New("no dataset: choose one or add points")
 		}
-		s.trainSet, s.testSet, err = train.Generate(m.Dataset)
+		s.trainSet, s.testSet, err = Generate(m.Dataset, file)
 		if err != nil {
 			return nil, err
 		}
+	}
+	// Metrics cost a pass over both sets: on large sets (digits) they are
+	// recorded every few steps, so that at most evalValues input values
+	// are evaluated per step on average.
+	for (len(s.trainSet.X.Data)+len(s.testSet.X.Data))/s.every > evalValues {
+		s.every *= 2
 	}
 	s.tr, err = train.NewTrainer(built, s.trainSet, m.Optimizer, m.BatchSize, m.Seed)
 	if err != nil {
@@ -140,6 +152,19 @@ func (s *Session) Run(n int) (int, error) {
 		}
 	}
 	return n, nil
+}
+
+// Measure records the current metrics unless the latest record is of the
+// current step: after a single step or a pause, when metrics are recorded
+// only every few steps.
+func (s *Session) Measure() error {
+	if s.err != nil || s.Last().Step == s.tr.Steps() {
+		return s.err
+	}
+	if err := s.record(); err != nil {
+		s.err = err
+	}
+	return s.err
 }
 
 // record appends the current metrics, thinning the history when full.

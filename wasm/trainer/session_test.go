@@ -40,7 +40,7 @@ func TestTrainsEveryDataset(t *testing.T) {
 			m := defaultModel(name)
 			m.Optimizer = train.DefaultOptimizer("adam")
 			m.Optimizer.LR = 0.03
-			s, err := New(m, nil)
+			s, err := New(m, nil, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -68,7 +68,7 @@ func TestTrainsEveryDataset(t *testing.T) {
 func TestNaNStops(t *testing.T) {
 	m := defaultModel("reg-plane")
 	m.Optimizer.LR = 1e6 // diverges
-	s, err := New(m, nil)
+	s, err := New(m, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +93,7 @@ func TestFieldClassification(t *testing.T) {
 	m := defaultModel("gauss")
 	m.Optimizer = train.DefaultOptimizer("adam")
 	m.Optimizer.LR = 0.03
-	s, err := New(m, nil)
+	s, err := New(m, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +132,7 @@ func TestFieldClassification(t *testing.T) {
 }
 
 func TestCurve(t *testing.T) {
-	s, err := New(defaultModel("sine"), nil)
+	s, err := New(defaultModel("sine"), nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,7 +154,7 @@ func TestUserPoints(t *testing.T) {
 	}
 	m := defaultModel("circle")
 	m.Dataset.TrainSplit = 1
-	s, err := New(m, d)
+	s, err := New(m, d, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -204,7 +204,7 @@ func TestReadCSV(t *testing.T) {
 }
 
 func TestInspectBatch(t *testing.T) {
-	s, err := New(defaultModel("xor"), nil)
+	s, err := New(defaultModel("xor"), nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,82 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"errors"
+	"strings"
+
+	"tapelab/engine/train"
+	"tapelab/wasm/link"
+	"tapelab/wasm/state"
+	"tapelab/wasm/trainer"
+)
+
+// dataFiles fetches the datasets read from data files (train.DataFile):
+// each is fetched when first chosen, decompressed by the browser and read
+// by engine/train, then kept in the state for the page's life. They are
+// not in the wasm.
+type dataFiles struct {
+	st *state.State
+}
+
+// get returns the named dataset's file as read, or nil when it is not
+// loaded (or the dataset is generated).
+func (f *dataFiles) get(name string) *train.Dataset { return f.st.DataFile(name) }
+
+// missing reports whether the named dataset is read from a file that is
+// not loaded yet.
+func (f *dataFiles) missing(name string) bool {
+	return train.DataFile(name) != "" && f.st.DataFile(name) == nil
+}
+
+// load fetches and reads the named dataset's file; it must be called from
+// a goroutine. Errors name the file.
+func (f *dataFiles) load(name string) error {
+	path := train.DataFile(name)
+	if path == "" || f.st.DataFile(name) != nil {
+		return nil
+	}
+	if name != "digits" {
+		return errors.New("no reader for " + path)
+	}
+	text, err := fetchGunzip(path)
+	if err != nil {
+		return errors.New("cannot load " + path + ": " + err.Error())
+	}
+	d, err := train.ReadDigits(strings.NewReader(text))
+	if err != nil {
+		return errors.New(path + ": " + err.Error())
+	}
+	f.st.AddDataFile(name, d)
+	return nil
+}
+
+// generate draws the training set of the named dataset with its default
+// settings (the file must be loaded when it has one).
+func (f *dataFiles) generate(name string) (*train.Dataset, error) {
+	tr, _, err := trainer.Generate(train.DefaultData(name), f.st.DataFile(name))
+	return tr, err
+}
+
+// loadThen loads the named dataset's file in the background, then calls
+// done with the error or nil (panics in done are reported, not fatal).
+func (f *dataFiles) loadThen(name string, report func(string), done func(error)) {
+	go func() {
+		err := f.load(name)
+		recovered("loading "+name, report, func() { done(err) })
+	}()
+}
+
+// openLater opens st once the data file of its dataset name is loaded; the
+// playground shows its current model meanwhile. A file that cannot be
+// loaded is reported as part of the link's error.
+func (sh *shell) openLater(st *link.State, err error, name string) {
+	sh.pv.rebuilt()
+	sh.pv.files.loadThen(name, sh.u.report, func(lerr error) {
+		if lerr != nil {
+			st, err = link.Default(), errors.Join(err, lerr)
+		}
+		sh.open(st, err)
+	})
+}
