@@ -9,7 +9,6 @@ import (
 	"tapelab/engine/train"
 	"tapelab/wasm/link"
 	"tapelab/wasm/state"
-	"tapelab/wasm/trainer"
 )
 
 // dataFiles fetches the datasets read from data files (train.DataFile):
@@ -50,13 +49,6 @@ func (f *dataFiles) load(name string) error {
 	}
 	f.st.AddDataFile(name, d)
 	return nil
-}
-
-// generate draws the training set of the named dataset with its default
-// settings (the file must be loaded when it has one).
-func (f *dataFiles) generate(name string) (*train.Dataset, error) {
-	tr, _, err := trainer.Generate(train.DefaultData(name), f.st.DataFile(name))
-	return tr, err
 }
 
 // loadThen loads the named dataset's file in the background, then calls
