@@ -158,7 +158,7 @@ func TestDigitsCNN(t *testing.T) {
 		if n.Kind != autograd.Param {
 			continue
 		}
-		p.do("inspecting "+n.Title(), chromedp.Click(chromedp.ID(nodeID(i))))
+		p.clickNode(nodeID(i))
 		p.waitFor(fmt.Sprintf(`document.getElementById("insp-node").dataset.node === "%d"`, i), "the inspector to show "+n.Title())
 		if err := sameNumbers(p.values("insp-grad"), g.Of(i)); err != nil {
 			t.Errorf("%s: shown gradient vs one-shot backward: %v", n.Title(), err)

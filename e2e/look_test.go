@@ -64,7 +64,7 @@ func TestListingFitsAt1024(t *testing.T) {
 func TestInspectorSaysKindOnce(t *testing.T) {
 	p := openPlayground(t, 1280, 720)
 	for _, c := range []struct{ node, want string }{{"6", ""}, {"8", "prediction"}, {"0", "input"}, {"2", "param"}} {
-		p.do("inspecting node "+c.node, chromedp.Click(chromedp.ID("node-"+c.node)))
+		p.clickNode("node-" + c.node)
 		p.waitFor(`document.getElementById("insp-node").dataset.node === "`+c.node+`"`, "the inspector to show node "+c.node)
 		got := p.js(`(document.querySelector("#insp-node .insp-kind") || {textContent: ""}).textContent`)
 		if got != c.want {

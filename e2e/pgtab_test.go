@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
@@ -101,7 +102,51 @@ func (p *pgTab) clickNode(id string) {
 			p.do("closing the drawer", chromedp.Click(chromedp.ID(tg)))
 		}
 	}
+	p.panTo(id)
 	p.do("clicking the node #"+id, chromedp.Click(chromedp.ID(id)))
+}
+
+// panTo drags the tape with the mouse, as a person would, until the middle
+// of node id is in view (a tape too long to fit at a readable size shows
+// only part of itself).
+func (p *pgTab) panTo(id string) {
+	p.t.Helper()
+	for range 3 {
+		s := p.js(`(() => {
+			const e = document.getElementById("` + id + `"), r = e.getBoundingClientRect();
+			const t = document.getElementById("tape").getBoundingClientRect();
+			const x = r.x + r.width / 2, y = r.y + r.height / 2, h = document.elementFromPoint(x, y);
+			if (h !== null && e.contains(h)) return "";
+			return [t.x + t.width / 2, t.y + t.height / 2, x, y].join(" ");
+		})()`)
+		if s == "" {
+			return
+		}
+		var cx, cy, x, y float64
+		if _, err := fmt.Sscan(s, &cx, &cy, &x, &y); err != nil {
+			p.t.Fatalf("where node #%s is: %q: %v", id, s, err)
+		}
+		p.drag(cx, cy, cx+(cx-x), cy+(cy-y))
+	}
+	p.t.Fatalf("node #%s stays out of view after panning the tape", id)
+}
+
+// drag presses the mouse at (x0, y0), moves it to (x1, y1) in steps and
+// lets go.
+func (p *pgTab) drag(x0, y0, x1, y1 float64) {
+	p.t.Helper()
+	const steps = 8
+	evs := []*input.DispatchMouseEventParams{{Type: input.DispatchMouseEventTypeMousePressed, X: x0, Y: y0, Button: input.MouseButtonLeft, Buttons: 1, ClickCount: 1}}
+	for i := 1; i <= steps; i++ {
+		f := float64(i) / steps
+		evs = append(evs, &input.DispatchMouseEventParams{Type: input.DispatchMouseEventTypeMouseMoved, X: x0 + f*(x1-x0), Y: y0 + f*(y1-y0), Button: input.MouseButtonLeft, Buttons: 1})
+	}
+	evs = append(evs, &input.DispatchMouseEventParams{Type: input.DispatchMouseEventTypeMouseReleased, X: x1, Y: y1, Button: input.MouseButtonLeft, Buttons: 0, ClickCount: 1})
+	for _, ev := range evs {
+		if _, err := chromedp.Call(p.tab, input.DispatchMouseEvent, *ev); err != nil {
+			p.t.Fatalf("dragging the tape: %v", err)
+		}
+	}
 }
 
 // clickAndRedraw clicks the button id and waits for the views to redraw.

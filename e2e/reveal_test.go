@@ -12,23 +12,26 @@ import (
 )
 
 // closedHolderJS finds what hides the element a CSS selector matches: the
-// toggle (its id) of the closest closed panel or menu around it, or
-// "summary:" and a selector-free marker when it is a closed <details>; ""
-// when nothing does.
+// outermost closed holder around it, which must be opened first: the
+// toggle (its id) of a closed panel or menu, or "summary" (its summary
+// marked data-reveal) for a closed <details>; "" when nothing does.
 const closedHolderJS = `(e => {
 	if (!e) return "";
+	let found = "", details = null;
 	for (let a = e.parentElement; a; a = a.parentElement) {
 		if (a.tagName === "DETAILS" && !a.open && !e.closest("summary")) {
-			document.querySelectorAll("[data-reveal]").forEach(s => s.removeAttribute("data-reveal"));
-			a.querySelector(":scope > summary").dataset.reveal = "";
-			return "summary";
-		}
-		if (a.id && getComputedStyle(a).display === "none") {
+			found = "summary";
+			details = a;
+		} else if (a.id && getComputedStyle(a).display === "none") {
 			const b = document.querySelector('[aria-controls~="' + a.id + '"][aria-expanded="false"]');
-			if (b && b.id) return b.id;
+			if (b && b.id) found = b.id;
 		}
 	}
-	return "";
+	if (found === "summary") {
+		document.querySelectorAll("[data-reveal]").forEach(s => s.removeAttribute("data-reveal"));
+		details.querySelector(":scope > summary").dataset.reveal = "";
+	}
+	return found;
 })(document.querySelector(%s))`
 
 // reveal opens, as a person would, what hides the element sel: the menu,

@@ -123,12 +123,12 @@ func TestSingleOutputShowsVisitsBeyondTheDependencies(t *testing.T) {
 	if p.js(`document.getElementById("passes").dataset.beyond`) != "1" {
 		t.Error("the passes line does not count one visit beyond the dependencies")
 	}
-	p.do("inspecting the exp", chromedp.Click(chromedp.ID("node-1")))
+	p.clickNode("node-1")
 	p.waitFor(`document.getElementById("insp-node").dataset.node === "1"`, "the inspector to show the exp")
 	if s := p.js(`document.getElementById("insp-grad-status").textContent`); s != "visited beyond the loss's dependencies: 0·∞: not zero-safe" {
 		t.Errorf("the inspector says %q about the exp", s)
 	}
-	p.do("inspecting p", chromedp.Click(chromedp.ID("node-0")))
+	p.clickNode("node-0")
 	p.waitFor(`document.getElementById("insp-node").dataset.node === "0"`, "the inspector to show p")
 	if s := p.js(`document.getElementById("insp-grad").dataset.values`); !strings.HasPrefix(s, "NaN,") {
 		t.Errorf("p's gradient is %q, want NaN first (0·∞ added in)", s)

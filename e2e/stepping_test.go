@@ -96,7 +96,7 @@ func TestBuildAndStepEveryNode(t *testing.T) {
 		if n.Kind != autograd.Param {
 			continue
 		}
-		p.do("inspecting "+n.Title(), chromedp.Click(chromedp.ID("node-"+strconv.Itoa(i))))
+		p.clickNode("node-" + strconv.Itoa(i))
 		p.waitFor(fmt.Sprintf(`document.getElementById("insp-node").dataset.node === "%d"`, i), "the inspector to show "+n.Title())
 		if err := sameNumbers(p.values("insp-grad"), g.Of(i)); err != nil {
 			t.Errorf("%s: shown gradient vs one-shot backward: %v", n.Title(), err)
@@ -333,7 +333,7 @@ func TestWideLayerStaysUsable(t *testing.T) {
 	p.typeInto("field-0-out", "300")
 	p.waitFor(`document.querySelector("#layer-0 .layer-shape").textContent.includes("[300]")`, "layer 0 to give [300]")
 	p.clickAndRedraw("to-end")
-	p.do("inspecting the wide linear", chromedp.Click(chromedp.ID("node-6")))
+	p.clickNode("node-6")
 	p.waitFor(`document.getElementById("insp-node").dataset.node === "6"`, "the inspector to show node 6")
 	if got := p.js(`document.getElementById("insp-value").dataset.shape`); got != "[4 300]" {
 		t.Errorf("node 6 value shape %q, want [4 300]", got)

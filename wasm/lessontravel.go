@@ -71,8 +71,11 @@ func (t *lessonTravel) menu() elem {
 	return add(u.el("details", "class", "lessons", "id", "lessons-menu"), u.txt("summary", "Lessons"), pop)
 }
 
+// closeMenu closes the Lessons menu and the top bar's menu around it, so
+// that the lesson chosen is in view.
 func (t *lessonTravel) closeMenu() {
 	t.lv.u.byID("lessons-menu").RemoveAttribute("open")
+	t.lv.sh.pv.bar.openMenu(false)
 }
 
 // render resets the copied link when the lesson changes stop or mode.

@@ -117,6 +117,7 @@ func newTapeView(pv *playground) *tapeView {
 // build draws a freshly recorded step.
 func (v *tapeView) build(s *app.Stepper, lay *layout.Layout) {
 	doc := v.pv.doc
+	v.stopTravels() // before the boxes it lit are dropped
 	v.world.clear()
 	v.lay = lay
 	nodes := s.Nodes()
@@ -125,7 +126,6 @@ func (v *tapeView) build(s *app.Stepper, lay *layout.Layout) {
 	v.edgesOf = make([][]int, len(nodes))
 	v.edgeAt = make(map[[2]int]int, len(lay.Edges))
 	v.hot, v.focus = nil, -1
-	v.stopTravels()
 	edgeLayer := doc.svg("g", "class", "edges")
 	for k, e := range lay.Edges {
 		p := doc.svg("path", "class", "edge", "d", e.Path(), "marker-end", "url(#arrow)")
