@@ -106,7 +106,10 @@ func (p *pgTab) gesture(from, to [][2]float64) {
 // the fingers' midpoint by the ratio of their spread, and a tap on a node
 // inspects it.
 func TestTapeTouch(t *testing.T) {
-	for _, s := range []screen{screens[2], screens[3]} { // the tablets
+	for _, s := range screens {
+		if !s.touch {
+			continue // TestTapeMouse
+		}
 		t.Run(s.String(), func(t *testing.T) {
 			p := openScreen(t, s)
 			x, y, w, h := p.tapeRect()
@@ -144,6 +147,41 @@ func TestTapeTouch(t *testing.T) {
 			if !p.hasClass("node-"+strconv.Itoa(i), "selected") {
 				t.Errorf("the tapped node %d is not marked selected", i)
 			}
+		})
+	}
+}
+
+// TestTapeMouse drives the tape with a mouse on the laptop and projector
+// screens, through the pointer-event path touch uses: a drag pans it by the
+// mouse's travel, the wheel zooms it around the pointer, and a click on a
+// node inspects it.
+func TestTapeMouse(t *testing.T) {
+	for _, s := range screens {
+		if s.touch {
+			continue // TestTapeTouch
+		}
+		t.Run(s.String(), func(t *testing.T) {
+			p := openScreen(t, s)
+			x, y, w, h := p.tapeRect()
+			cx, cy := x+w/2, y+h/2
+			v0 := p.view()
+			p.drag(cx-60, cy, cx+20, cy+30)
+			v1 := p.view()
+			if math.Abs(v1.tx-v0.tx-80) > 1.5 || math.Abs(v1.ty-v0.ty-30) > 1.5 || v1.scale != v0.scale {
+				t.Errorf("a mouse drag by (80, 30) moved the tape from %+v to %+v", v0, v1)
+			}
+			if _, err := chromedp.Call(p.tab, input.DispatchMouseEvent, input.DispatchMouseEventParams{
+				Type: input.DispatchMouseEventTypeMouseWheel, X: cx, Y: cy, DeltaX: 1e-6, DeltaY: -120}); err != nil { // DeltaX must be sent, and a zero one is left out
+				t.Fatal(err)
+			}
+			p.waitFor(fmt.Sprintf(`(t => t !== null && !t.endsWith("scale(%g)"))(document.querySelector("#tape .world").getAttribute("transform"))`, v1.scale), "the wheel to zoom the tape")
+			if v2 := p.view(); v2.scale <= v1.scale {
+				t.Errorf("the wheel up zoomed from %g to %g, want closer", v1.scale, v2.scale)
+			}
+			p.fit()
+			i, nx, ny := p.visibleNode()
+			p.do("clicking a node", chromedp.MouseClickXY(nx, ny))
+			p.waitFor(fmt.Sprintf(`document.getElementById("insp-node")?.dataset.node === "%d"`, i), "the inspector to show the clicked node")
 		})
 	}
 }
