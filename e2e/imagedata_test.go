@@ -3,7 +3,6 @@
 package e2e
 
 import (
-	"compress/gzip"
 	"fmt"
 	"os"
 	"os/exec"
@@ -19,6 +18,7 @@ import (
 	"tapelab/engine/nn"
 	"tapelab/engine/tensor"
 	"tapelab/engine/train"
+	"tapelab/static"
 	"tapelab/wasm/app"
 	"tapelab/wasm/trainer"
 )
@@ -32,16 +32,7 @@ const digitsAccuracy = 0.94
 // digits, computed natively.
 func digitsReference(t *testing.T, doc app.Doc) *app.Playground {
 	t.Helper()
-	f, err := os.Open(filepath.Join(staticDir, train.DigitsFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	z, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	file, err := train.ReadDigits(z)
+	file, err := static.Digits()
 	if err != nil {
 		t.Fatal(err)
 	}

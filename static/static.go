@@ -35,17 +35,28 @@ func Load(c train.DataConfig) (trainSet, testSet *train.Dataset, err error) {
 	if err := c.Check(); err != nil {
 		return nil, nil, err
 	}
-	gz, err := File(name)
+	d, err := Digits()
 	if err != nil {
 		return nil, nil, err
 	}
+	return train.GenerateFrom(c, d)
+}
+
+// Digits reads the built-in digits file (train.DigitsFile) as the page
+// does after fetching and decompressing it; errors name the file.
+func Digits() (*train.Dataset, error) {
+	name := train.DigitsFile
+	gz, err := File(name)
+	if err != nil {
+		return nil, err
+	}
 	zr, err := gzip.NewReader(bytes.NewReader(gz))
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", name, err)
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	d, err := train.ReadDigits(io.LimitReader(zr, 1<<24))
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", name, err)
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	return train.GenerateFrom(c, d)
+	return d, nil
 }

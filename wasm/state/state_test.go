@@ -1,7 +1,6 @@
 package state
 
 import (
-	"compress/gzip"
 	"os"
 	"path/filepath"
 	"slices"
@@ -13,6 +12,7 @@ import (
 	"tapelab/engine/spec"
 	"tapelab/engine/tensor"
 	"tapelab/engine/train"
+	"tapelab/static"
 	"tapelab/wasm/app"
 	"tapelab/wasm/link"
 )
@@ -30,24 +30,14 @@ func newState(t *testing.T) *State {
 	return s
 }
 
-// addDataFile reads the named dataset's data file (if it has one) from
-// static/ into s.
+// addDataFile gives s the named dataset's data file (if it has one), as
+// the page fetches it before it opens a link on that dataset.
 func addDataFile(t *testing.T, s *State, name string) {
 	t.Helper()
-	path := train.DataFile(name)
-	if path == "" {
+	if train.DataFile(name) == "" {
 		return
 	}
-	f, err := os.Open(filepath.Join("..", "..", "static", filepath.FromSlash(path)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	z, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := train.ReadDigits(z)
+	d, err := static.Digits()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,13 +1,11 @@
 package trainer
 
 import (
-	"compress/gzip"
-	"os"
-	"path"
 	"testing"
 
 	"tapelab/engine/spec"
 	"tapelab/engine/train"
+	"tapelab/static"
 	"tapelab/wasm/app"
 )
 
@@ -15,16 +13,7 @@ import (
 // decompressing it.
 func readDigits(t *testing.T) *train.Dataset {
 	t.Helper()
-	f, err := os.Open(path.Join("..", "..", "static", train.DigitsFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	z, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := train.ReadDigits(z)
+	d, err := static.Digits()
 	if err != nil {
 		t.Fatal(err)
 	}
