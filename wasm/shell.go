@@ -63,8 +63,14 @@ func mountShell(p *page, pv *playground) *shell {
 	loc := currentLocation()
 	frag := loc.hash
 	if id, embed, ok := app.SharedPage(loc.path); ok {
-		pv.rebuilt() // the default model, until the share service answers
-		go sh.openShared(id, embed, frag)
+		if doc := u.byID("shared-document"); doc.ok() {
+			// The server put the document in the page (and drew its first
+			// view): open it at once, with no default model in between.
+			sh.openDocument(id, embed, frag, 200, doc.TextContent(), nil)
+		} else {
+			pv.rebuilt() // the default model, until the share service answers
+			go sh.openShared(id, embed, frag)
+		}
 	} else if lesson.IsFragment(frag) {
 		sh.lessons.openFragment(frag) // draws the playground
 	} else {
@@ -124,6 +130,12 @@ func (sh *shell) showView() {
 // the share service, with the rest of the state from the fragment.
 func (sh *shell) openShared(id string, embed bool, frag string) {
 	status, body, err := fetchText("GET", "api/share/"+id, "")
+	sh.openDocument(id, embed, frag, status, body, err)
+}
+
+// openDocument opens the shared document body, which the share service
+// answered with status (or err) for id.
+func (sh *shell) openDocument(id string, embed bool, frag string, status int, body string, err error) {
 	recovered("opening a shared model", sh.u.report, func() {
 		st, ferr := link.Open(frag)
 		if err == nil && status != 200 {
