@@ -92,7 +92,8 @@ func (m *memFile) Sys() any           { return nil }
 var _ io.ReaderAt = (*memFile)(nil)
 
 // sharedPages answers a stored share's page with its first view drawn in
-// (and its document embedded), and every other answer as page does.
+// (and its document embedded), or as base's index.html is when it cannot
+// be drawn, and every other answer as page does.
 func sharedPages(store Store, base fs.FS, draw FirstViewFunc, static *staticFiles, page PageFunc) PageFunc {
 	return func(w http.ResponseWriter, r *http.Request, status int) {
 		if status != http.StatusOK {
@@ -109,8 +110,11 @@ func sharedPages(store Store, base fs.FS, draw FirstViewFunc, static *staticFile
 		}
 		if err != nil {
 			log.Printf("web: %s: drawing the first view: %v; the page is served without it", r.URL.Path, err)
-			page(w, r, status)
-			return
+			if index == nil {
+				page(w, r, status)
+				return
+			}
+			drawn = index // the loading screen: not another model's tape
 		}
 		static.serveBytes(w, r, "index.html", drawn)
 	}
