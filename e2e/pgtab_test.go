@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"net/http"
 	"strconv"
 	"strings"
 	"testing"
@@ -33,8 +34,14 @@ type pgTab struct {
 // until Go has drawn the tape.
 func openPlayground(t testing.TB, w, h int64) *pgTab {
 	t.Helper()
+	return openPlaygroundOn(t, w, h, playgroundHandler(t))
+}
+
+// openPlaygroundOn is openPlayground on the handler given.
+func openPlaygroundOn(t testing.TB, w, h int64, handler http.Handler) *pgTab {
+	t.Helper()
 	tab := newBrowser(t)
-	srv := startServer(t, playgroundHandler(t))
+	srv := startServer(t, handler)
 	if err := chromedp.Do(tab, chromedp.EmulateViewport(w, h), chromedp.Navigate(srv.URL),
 		chromedp.WaitVisible(chromedp.CSS("#tape [data-node]"))); err != nil {
 		t.Fatalf("loading the playground: %v\n%s", err, pageError(tab))
