@@ -34,13 +34,14 @@ type pgTab struct {
 // until Go has drawn the tape.
 func openPlayground(t testing.TB, w, h int64) *pgTab {
 	t.Helper()
-	return openPlaygroundOn(t, w, h, playgroundHandler(t))
+	return openPlaygroundOn(t, w, h, playgroundHandler(t), 90*time.Second)
 }
 
-// openPlaygroundOn is openPlayground on the handler given.
-func openPlaygroundOn(t testing.TB, w, h int64, handler http.Handler) *pgTab {
+// openPlaygroundOn is openPlayground on the handler given, in a tab good
+// for d.
+func openPlaygroundOn(t testing.TB, w, h int64, handler http.Handler, d time.Duration) *pgTab {
 	t.Helper()
-	tab := newBrowser(t)
+	tab := newBrowserFor(t, d)
 	srv := startServer(t, handler)
 	if err := chromedp.Do(tab, chromedp.EmulateViewport(w, h), chromedp.Navigate(srv.URL),
 		chromedp.WaitVisible(chromedp.CSS("#tape [data-node]"))); err != nil {

@@ -230,7 +230,7 @@ func BenchmarkNavigationToInteractive(b *testing.B) {
 			if mode.firstView {
 				h = firstViewHandler(b)
 			}
-			p := openPlaygroundOn(b, 1280, 720, h)
+			p := openPlaygroundOn(b, 1280, 720, h, 10*time.Minute)
 			if _, err := chromedp.Call(p.tab, page.AddScriptToEvaluateOnNewDocument,
 				page.AddScriptToEvaluateOnNewDocumentParams{Source: bootProbe}); err != nil {
 				b.Fatal(err)
