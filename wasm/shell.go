@@ -33,7 +33,6 @@ type shell struct {
 	presenterBtn, explainBtn  elem
 	boxes                     map[string][2]elem // per classroom control, its hide and lock checkboxes
 	embedBox                  elem
-	linkErr                   elem
 	lastLink                  string
 	linkSync                  *debouncer // re-encodes the link after the state changed
 	linkEncodes               int
@@ -52,8 +51,6 @@ func mountShell(p *page, pv *playground) *shell {
 	sh.lessons = newLessonView(sh)
 	pv.centre.After(sh.tv.root)
 	pv.work.AppendChild(sh.ex.root)
-	sh.linkErr = u.txt("p", "", "id", "link-error", "class", "link-error", "role", "alert", "hidden", "")
-	pv.root.Prepend(sh.linkErr)
 	sh.exposeExports()
 	follow(sh.st, u.report, sh.changed)
 	// Locked or hidden controls stay locked from the keyboard too: the
@@ -80,22 +77,15 @@ func mountShell(p *page, pv *playground) *shell {
 	return sh
 }
 
-// open applies a decoded state; err (a broken link) is shown above the
-// playground, which then shows st (the default model).
+// open makes the decoded state st the page's; err (a broken link) is shown
+// above the playground, which then shows st (the default model). The
+// playground records st's step when it draws it, and says what of it did
+// not apply (see playground.opened).
 func (sh *shell) open(st *link.State, err error) {
-	if st.Program == "" && st.Model != nil && sh.pv.files.missing(st.Model.Dataset.Name) {
-		sh.openLater(st, err, st.Model.Dataset.Name)
-		return
-	}
 	if err != nil {
-		sh.linkErr.SetTextContent("This link could not be opened, so TapeLab shows its default model instead. " + err.Error())
-		sh.linkErr.show(true)
+		sh.pv.showLinkError("This link could not be opened, so TapeLab shows its default model instead. " + err.Error())
 	}
-	if aerr := sh.st.Replace(st); aerr != nil {
-		sh.linkErr.SetTextContent("Part of this link could not be applied: " + aerr.Error())
-		sh.linkErr.show(true)
-	}
-	sh.u.root().SetAttribute("data-link-opened", "true")
+	sh.st.Replace(st)
 }
 
 // changed shows what a change of the state touched of the shell, and
