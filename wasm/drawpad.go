@@ -3,10 +3,12 @@
 package main
 
 import (
+	"slices"
 	"strconv"
 
 	"tapelab/engine/nn"
 	"tapelab/wasm/app"
+	"tapelab/wasm/link"
 )
 
 // drawPad is where a person draws an input with a mouse, pen or finger.
@@ -115,18 +117,30 @@ func (d *drawPad) lift() {
 		return
 	}
 	d.down = false
-	side := d.image()
-	if side == 0 {
+	if d.image() == 0 {
 		return
 	}
-	pv := d.iv.pv
-	pr, err := pv.st.UseImage(d.iv.example, d.ink.Pixels(side))
-	if err != nil {
+	if _, err := d.iv.pv.st.UseDrawing(link.Drawing{Example: d.iv.example, Ink: d.ink}); err != nil {
 		d.result.SetTextContent("The drawing could not be used: " + err.Error())
+	}
+}
+
+// said shows the state's drawing (after a stroke, or from a link) with the
+// model's prediction for it.
+func (d *drawPad) said() {
+	pv := d.iv.pv
+	dr := pv.st.Drawing()
+	if dr == nil {
 		return
 	}
-	d.result.SetTextContent("Predicted: class " + strconv.Itoa(pr.Class) + " (" + strconv.Itoa(int(pr.Prob*100+0.5)) +
-		"%). It is now the example shown, its target the prediction: step the tape on it.")
+	d.ink = app.Ink{Strokes: slices.Clone(dr.Ink.Strokes)}
+	d.draw()
+	pr, err := pv.model().Predict(dr.Example)
+	if err != nil {
+		return
+	}
+	d.result.SetTextContent("Predicted: " + className(d.iv.names(), pr.Class) + " (" + strconv.Itoa(int(pr.Prob*100+0.5)) +
+		"%). It is now example " + strconv.Itoa(dr.Example+1) + ", its target the prediction: step the tape on it.")
 	d.result.SetAttribute("data-class", strconv.Itoa(pr.Class))
 }
 

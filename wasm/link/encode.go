@@ -47,6 +47,7 @@ func JSON(s *State) ([]byte, error) {
 	if s.Batch != nil {
 		e.Batch = &pointsJSON{X: s.Batch.X, Y: s.Batch.Y}
 	}
+	e.Drawing = s.Drawing
 	e.Accumulate = s.Accumulate
 	return e.writeJSON()
 }
@@ -145,7 +146,12 @@ func (s *State) Validate() error {
 		}
 	}
 	if s.Batch != nil {
-		return s.Batch.check(s.Model, "batch")
+		if err := s.Batch.check(s.Model, "batch"); err != nil {
+			return err
+		}
+	}
+	if s.Drawing != nil {
+		return s.Drawing.check(s.Model)
 	}
 	return nil
 }
@@ -207,6 +213,8 @@ func (s *State) validateSource() error {
 		return &Error{Part: "points", Msg: "belong to a model; a program's data are its inputs"}
 	case s.Batch != nil:
 		return &Error{Part: "batch", Msg: "belongs to a model; a program's data are its inputs"}
+	case s.Drawing != nil:
+		return &Error{Part: "drawing", Msg: "belongs to a model; a program's data are its inputs"}
 	case s.View == ViewTrain:
 		return &Error{Part: "view", Msg: "a program has no training view (want step)"}
 	}

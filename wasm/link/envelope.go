@@ -19,6 +19,7 @@ type envelope struct {
 	Flags      *flagsJSON
 	Points     *pointsJSON
 	Batch      *pointsJSON
+	Drawing    *Drawing
 	Accumulate bool
 }
 
@@ -101,6 +102,7 @@ func (e *envelope) writeJSON() ([]byte, error) {
 	}
 	writePoints(&w, "points", e.Points)
 	writePoints(&w, "batch", e.Batch)
+	writeDrawing(&w, e.Drawing)
 	writeFlag(&w, "accumulate", e.Accumulate)
 	w.EndObject()
 	return w.Bytes()
@@ -218,6 +220,8 @@ func decodeEnvelope(raw []byte) (*envelope, error) {
 			e.Points, err = points(v, path)
 		case "batch":
 			e.Batch, err = points(v, path)
+		case "drawing":
+			e.Drawing, err = drawing(v, path)
 		case "accumulate":
 			err = boolean(v, path, &e.Accumulate)
 		default:
@@ -241,7 +245,7 @@ func members(v *jsontext.Value, path, prefix string, fn func(key string, v *json
 		}
 		if err := fn(m.Key, m.Value, jsontext.Join(prefix, m.Key)); err == errUnknown {
 			return &Error{Part: "envelope", Msg: "unknown field " + strconv.Quote(m.Key) +
-				" (want model or program, view, pos, modes, flags, points, batch, accumulate and their fields)"}
+				" (want model or program, view, pos, modes, flags, points, batch, drawing, accumulate and their fields)"}
 		} else if err != nil {
 			return err
 		}

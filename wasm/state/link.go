@@ -14,7 +14,7 @@ import (
 // trains on link.DefaultDataset) and points (with them, the training view
 // trains on the points); then its model, recorded on the link's batch (or
 // the dataset's first examples) with its weights and modes, or its
-// program; then its position. What does not apply (weights that do not
+// program; then its drawing; then its position. What does not apply (weights that do not
 // fit, a position the tape never reaches) is the error, and the rest
 // stands.
 func (s *State) Replace(st *link.State) error {
@@ -34,7 +34,7 @@ func (s *State) Replace(st *link.State) error {
 	if st.View == link.ViewTrain && st.Program == "" {
 		s.view = link.ViewTrain
 	}
-	s.selected = -1
+	s.selected, s.drawing = -1, nil
 	var errs []error
 	if st.Program != "" {
 		s.programOn = true
@@ -42,6 +42,10 @@ func (s *State) Replace(st *link.State) error {
 	} else {
 		s.programOn = false
 		errs = append(errs, s.replaceModel(m, st))
+		if st.Drawing != nil {
+			_, err := s.useDrawing(*st.Drawing)
+			errs = append(errs, err)
+		}
 	}
 	if stp := s.Source().Stepper(); stp != nil {
 		errs = append(errs, link.Seek(stp, st.Pos))
@@ -90,7 +94,7 @@ func batchOf(p *link.Points, m *spec.Model) (app.Batch, error) {
 // with its modes, position and flags; else the model with the training
 // settings, the weights on screen (the training's in the training view,
 // those a link or a training step gave the step in the stepping view,
-// with its batch) and the position.
+// with its batch), the position and the drawing on the batch.
 func (s *State) Link() *link.State {
 	st := &link.State{View: s.view, Flags: s.Flags(), Accumulate: s.accumulate}
 	if s.programOn {
@@ -119,6 +123,7 @@ func (s *State) Link() *link.State {
 	st.Model = m
 	if stp := pg.Stepper(); stp != nil && s.view == link.ViewStep {
 		st.Pos = link.PositionOf(stp)
+		st.Drawing = s.Drawing()
 	}
 	return st
 }

@@ -90,7 +90,11 @@ type State struct {
 	// recording replaces the model, and with it this mark.
 	custom      *nn.Model
 	customBatch bool
-	selected    int // the node pinned in the inspector, or -1
+	// drawing is the input drawn on the pad (UseDrawing) and drawn its
+	// pixels: the drawing stands while the batch holds them.
+	drawing  *link.Drawing
+	drawn    []float64
+	selected int // the node pinned in the inspector, or -1
 
 	trainDoc app.Doc                          // the model trained weights belong to
 	trained  func() map[string]*tensor.Tensor // the weights the training view starts from or reached (nil: seeded)
