@@ -116,7 +116,7 @@ func (p *imagePanel) drawGrid(te *train.Dataset, pr *trainer.Predictions, names 
 		if pr.Class[i] != pr.Want[i] {
 			wrong++
 			colour, frame, line = bad, bad, 2*pal.stroke
-			c.fillText("("+className(names, pr.Want[i])+")", ix+gridImage/2, iy+gridImage+2*gridText, colour, "10px system-ui, sans-serif")
+			c.fillText("("+className(names, pr.Want[i])+")", ix+gridImage/2, iy+gridImage+2*gridText, colour, "9px system-ui, sans-serif")
 		}
 		c.rect(ix-line/2, iy-line/2, gridImage+line, gridImage+line)
 		c.stroke(frame, line)
