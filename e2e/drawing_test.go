@@ -75,9 +75,8 @@ func drawWithMouse(p *pgTab, strokes [][]app.Point) app.Ink {
 			ink.Add(app.Point{X: x - left, Y: y - top}, k == 0)
 		}
 		last := ink.Strokes[len(ink.Strokes)-1]
-		end := last[len(last)-1]
 		n := p.redraws()
-		ev := input.DispatchMouseEventParams{Type: input.DispatchMouseEventTypeMouseReleased, X: end.X + left, Y: end.Y + top, Button: input.MouseButtonLeft, ClickCount: 1}
+		ev := input.DispatchMouseEventParams{Type: input.DispatchMouseEventTypeMouseReleased, X: last[len(last)-2] + left, Y: last[len(last)-1] + top, Button: input.MouseButtonLeft, ClickCount: 1}
 		if _, err := chromedp.Call(p.tab, input.DispatchMouseEvent, ev); err != nil {
 			p.t.Fatalf("lifting the pen: %v", err)
 		}

@@ -102,9 +102,9 @@ func (d *drawPad) draw() {
 	d.cv.background(pal.surface, padSide, padSide)
 	for _, s := range d.ink.Strokes {
 		d.cv.beginPath()
-		d.cv.moveTo(s[0].X, s[0].Y)
-		for _, p := range s {
-			d.cv.lineTo(p.X, p.Y)
+		d.cv.moveTo(s[0], s[1])
+		for i := 0; i+1 < len(s); i += 2 {
+			d.cv.lineTo(s[i], s[i+1])
 		}
 		d.cv.roundPen()
 		d.cv.stroke(pal.ink, padSide/12)

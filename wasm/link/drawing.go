@@ -1,7 +1,6 @@
 package link
 
 import (
-	"math"
 	"strconv"
 
 	"tapelab/engine/jsontext"
@@ -10,8 +9,8 @@ import (
 	"tapelab/wasm/app"
 )
 
-// MaxDrawing bounds the points a link's drawing may hold.
-const MaxDrawing = 5000
+// MaxDrawing bounds the numbers (two a point) a link's drawing may hold.
+const MaxDrawing = 10000
 
 // Drawing is an input a person drew on the drawing pad, which replaces one
 // example of the stepping view's mini-batch: the page downsamples its ink
@@ -35,17 +34,7 @@ func writeDrawing(w *jsontext.Writer, d *Drawing) {
 	w.Object()
 	w.Key("example")
 	w.Int(int64(d.Example))
-	w.Key("strokes")
-	w.Array()
-	for _, s := range d.Ink.Strokes {
-		w.Array()
-		for _, p := range s {
-			w.Float(p.X)
-			w.Float(p.Y)
-		}
-		w.EndArray()
-	}
-	w.EndArray()
+	writeMatrix(w, "strokes", d.Ink.Strokes)
 	w.EndObject()
 }
 
@@ -58,23 +47,7 @@ func drawing(v *jsontext.Value, path string) (*Drawing, error) {
 		case "example":
 			d.Example, err = integer(v, path)
 		case "strokes":
-			if v.Kind != jsontext.Array {
-				return typeError(path, "[][]float64", v)
-			}
-			for i, s := range v.Elems {
-				xy, err := numbers(s, path+"["+strconv.Itoa(i)+"]")
-				if err != nil {
-					return err
-				}
-				if len(xy)%2 != 0 {
-					return &Error{Part: path + "[" + strconv.Itoa(i) + "]", Msg: "an odd count of numbers: want x, y pairs"}
-				}
-				var st []app.Point
-				for k := 0; k < len(xy); k += 2 {
-					st = append(st, app.Point{X: xy[k], Y: xy[k+1]})
-				}
-				d.Ink.Strokes = append(d.Ink.Strokes, st)
-			}
+			d.Ink.Strokes, err = matrix(v, path)
 		default:
 			return errUnknown
 		}
@@ -84,33 +57,27 @@ func drawing(v *jsontext.Value, path string) (*Drawing, error) {
 }
 
 // check validates the drawing against the model m: an image classifier
-// ([1 H H] input, cross_entropy), an example index, and strokes of finite
-// points, at most MaxDrawing of them.
+// ([1 H H] input, cross_entropy), an example index, and strokes of
+// points (x, y pairs), at most MaxDrawing numbers.
 func (d *Drawing) check(m *spec.Model) error {
-	in := m.Input
-	if len(in) != 3 || in[0] != 1 || in[1] != in[2] || m.Loss != nn.CrossEntropy {
-		return &Error{Part: "drawing", Msg: "belongs to a classifier of one-channel square images ([1 H H] input, cross_entropy); the model's input is " + in.String()}
-	}
-	if d.Example < 0 || d.Example >= MaxPoints {
-		return &Error{Part: "drawing.example", Msg: "must be a mini-batch example, 0 to " + strconv.Itoa(MaxPoints-1) + ", got " + strconv.Itoa(d.Example)}
-	}
+	in, part, msg := m.Input, "drawing", ""
 	n := 0
 	for i, s := range d.Ink.Strokes {
-		if len(s) == 0 {
-			return &Error{Part: "drawing.strokes[" + strconv.Itoa(i) + "]", Msg: "empty: a stroke has at least one point"}
-		}
-		for _, p := range s {
-			if math.IsNaN(p.X+p.Y) || math.IsInf(p.X+p.Y, 0) {
-				return &Error{Part: "drawing.strokes[" + strconv.Itoa(i) + "]", Msg: "not a finite number"}
-			}
+		if len(s) == 0 || len(s)%2 != 0 {
+			part, msg = "drawing.strokes["+strconv.Itoa(i)+"]", "want x, y pairs, at least one"
 		}
 		n += len(s)
 	}
 	switch {
-	case n == 0:
-		return &Error{Part: "drawing.strokes", Msg: "no strokes"}
-	case n > MaxDrawing:
-		return &Error{Part: "drawing.strokes", Msg: strconv.Itoa(n) + " points, at most " + strconv.Itoa(MaxDrawing) + " fit in a link"}
+	case len(in) != 3 || in[0] != 1 || in[1] != in[2] || m.Loss != nn.CrossEntropy:
+		msg = "belongs to a classifier of one-channel square images ([1 H H] input, cross_entropy), not of " + in.String()
+	case d.Example < 0 || d.Example >= MaxPoints:
+		part, msg = "drawing.example", "want a mini-batch example, 0 to "+strconv.Itoa(MaxPoints-1)+", got "+strconv.Itoa(d.Example)
+	case n == 0 || n > MaxDrawing:
+		part, msg = "drawing.strokes", strconv.Itoa(n)+" numbers, want 2 to "+strconv.Itoa(MaxDrawing)
 	}
-	return nil
+	if msg != "" {
+		return &Error{Part: part, Msg: msg}
+	}
+	return finite(d.Ink.Strokes, "drawing.strokes")
 }

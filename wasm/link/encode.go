@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 
 	"tapelab/engine/program"
 	"tapelab/engine/spec"
@@ -180,15 +181,26 @@ func (p *Points) check(m *spec.Model, part string) error {
 		if len(row) != width {
 			return &Error{Part: fmt.Sprintf("%s.x[%d]", part, i), Msg: fmt.Sprintf("%d numbers, the model's input %v has %d", len(row), m.Input, width)}
 		}
+	}
+	if err := finite(p.X, part+".x"); err != nil {
+		return err
+	}
+	return finite([][]float64{p.Y}, part+".y")
+}
+
+// finite checks that every number of rows is finite; part names rows in
+// the error, which names the first number at fault (part[i][j], or
+// part[j] for a single row, such as the targets).
+func finite(rows [][]float64, part string) error {
+	for i, row := range rows {
 		for j, v := range row {
 			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return &Error{Part: fmt.Sprintf("%s.x[%d][%d]", part, i, j), Msg: "not a finite number"}
+				at := "[" + strconv.Itoa(j) + "]"
+				if len(rows) > 1 || part[len(part)-1] != 'y' {
+					at = "[" + strconv.Itoa(i) + "]" + at
+				}
+				return &Error{Part: part + at, Msg: "not a finite number"}
 			}
-		}
-	}
-	for i, v := range p.Y {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return &Error{Part: fmt.Sprintf("%s.y[%d]", part, i), Msg: "not a finite number"}
 		}
 	}
 	return nil

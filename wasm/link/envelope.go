@@ -122,23 +122,28 @@ func writePoints(w *jsontext.Writer, key string, p *pointsJSON) {
 	}
 	w.Key(key)
 	w.Object()
-	w.Key("x")
+	writeMatrix(w, "x", p.X)
+	w.Key("y")
+	writeNumbers(w, p.Y)
+	w.EndObject()
+}
+
+// writeMatrix writes key: rows, an array of arrays of numbers.
+func writeMatrix(w *jsontext.Writer, key string, rows [][]float64) {
+	w.Key(key)
 	w.Array()
-	for _, row := range p.X {
-		w.Array()
-		for _, v := range row {
-			w.Float(v)
-		}
-		w.EndArray()
+	for _, row := range rows {
+		writeNumbers(w, row)
 	}
 	w.EndArray()
-	w.Key("y")
+}
+
+func writeNumbers(w *jsontext.Writer, row []float64) {
 	w.Array()
-	for _, v := range p.Y {
+	for _, v := range row {
 		w.Float(v)
 	}
 	w.EndArray()
-	w.EndObject()
 }
 
 // errUnknown marks a member decodeEnvelope does not know.
@@ -259,15 +264,7 @@ func points(v *jsontext.Value, path string) (*pointsJSON, error) {
 		var err error
 		switch key {
 		case "x":
-			if v.Kind != jsontext.Array {
-				return typeError(path, "[][]float64", v)
-			}
-			p.X = make([][]float64, len(v.Elems))
-			for i, row := range v.Elems {
-				if p.X[i], err = numbers(row, path+"["+strconv.Itoa(i)+"]"); err != nil {
-					return err
-				}
-			}
+			p.X, err = matrix(v, path)
 		case "y":
 			p.Y, err = numbers(v, path)
 		default:
@@ -276,6 +273,21 @@ func points(v *jsontext.Value, path string) (*pointsJSON, error) {
 		return err
 	})
 	return p, err
+}
+
+// matrix reads an array of arrays of numbers.
+func matrix(v *jsontext.Value, path string) ([][]float64, error) {
+	if v.Kind != jsontext.Array {
+		return nil, typeError(path, "[][]float64", v)
+	}
+	out := make([][]float64, len(v.Elems))
+	for i, row := range v.Elems {
+		var err error
+		if out[i], err = numbers(row, path+"["+strconv.Itoa(i)+"]"); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 func numbers(v *jsontext.Value, path string) ([]float64, error) {

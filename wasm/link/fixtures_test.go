@@ -129,10 +129,7 @@ var fixtures = []fixture{
 		m.Dataset = train.DefaultData("digits")
 		m.Optimizer = app.CNNOptimizer()
 		m.BatchSize = app.CNNBatch
-		ink := app.Ink{Strokes: [][]app.Point{
-			{{X: 40, Y: 30}, {X: 80, Y: 24}, {X: 120, Y: 26}, {X: 96, Y: 80}, {X: 70, Y: 140}}, // a 7
-			{{X: 60, Y: 84}, {X: 112.5, Y: 82}},
-		}}
+		ink := app.Ink{Strokes: [][]float64{{40, 30, 80, 24, 120, 26, 96, 80, 70, 140}, {60, 84, 112.5, 82}}} // a 7
 		return &State{Model: m, Drawing: &Drawing{Example: 2, Ink: ink}, Pos: Position{Phase: PhaseBackward, Node: 9}}
 	}},
 	{"points", func(*testing.T) *State {

@@ -338,7 +338,7 @@ func TestDrawingStaysWhileTheBatchHoldsIt(t *testing.T) {
 	if _, err := s.UseDrawing(link.Drawing{Example: 1}); err == nil {
 		t.Error("an empty drawing was accepted")
 	}
-	ink := app.Ink{Strokes: [][]app.Point{{{X: 10, Y: 80}, {X: 150, Y: 80}}}}
+	ink := app.Ink{Strokes: [][]float64{{10, 80, 150, 80}}}
 	pr, err := s.UseDrawing(link.Drawing{Example: 1, Ink: ink})
 	if err != nil {
 		t.Fatal(err)
