@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strconv"
 
-	"tapelab/engine/nn"
 	"tapelab/wasm/app"
 	"tapelab/wasm/link"
 )
@@ -50,8 +49,9 @@ func newDrawPad(iv *imageView) *drawPad {
 			d.pen(ev, false)
 		}
 	})
-	doc.listen(d.cv.el, "pointerup", "drawing", func(event) { d.lift() })
-	doc.listen(d.cv.el, "pointerleave", "drawing", func(event) { d.lift() })
+	for _, up := range []string{"pointerup", "pointerleave"} {
+		doc.listen(d.cv.el, up, "drawing", d.lift)
+	}
 	iv.pv.insp.root.AppendChild(d.root)
 	return d
 }
@@ -59,12 +59,10 @@ func newDrawPad(iv *imageView) *drawPad {
 // image reports the model's input image side, or 0 when the model does not
 // classify single-channel square images.
 func (d *drawPad) image() int {
-	pv := d.iv.pv
-	m := pv.model().Model()
-	if pv.prog.on() || m == nil || m.Loss != nn.CrossEntropy {
+	if d.iv.names() == nil {
 		return 0
 	}
-	in := m.Seq.Input()
+	in := d.iv.pv.model().Model().Seq.Input()
 	if len(in) != 3 || in[0] != 1 || in[1] != in[2] {
 		return 0
 	}
@@ -112,7 +110,7 @@ func (d *drawPad) draw() {
 }
 
 // lift ends a stroke: the drawing becomes the selected example.
-func (d *drawPad) lift() {
+func (d *drawPad) lift(event) {
 	if !d.down {
 		return
 	}
