@@ -123,11 +123,8 @@ func (g *gemm) run() {
 	for i0 := 0; i0 < m4; i0 += blockRows {
 		i1 := min(i0+blockRows, m4)
 		for j := 0; j < n4; j += tileCols {
-			if g.vecTiles(i0, i1, j, tileCols) {
-				continue
-			}
-			for i := i0; i < i1; i += tileRows {
-				g.tile(i, j)
+			if !g.vecTiles(i0, i1, j, tileCols) {
+				g.tiles(i0, i1, j)
 			}
 		}
 		j := n4
@@ -135,15 +132,11 @@ func (g *gemm) run() {
 			j += 2
 		}
 		for ; j < g.n; j++ {
-			for i := i0; i < i1; i += tileRows {
-				g.col(i, j)
-			}
+			g.cols(i0, i1, j)
 		}
 	}
 	for i := m4; i < g.m; i++ {
-		for j := 0; j < n4; j += tileCols {
-			g.row(i, j)
-		}
+		g.rows(i, 0, n4)
 		for j := n4; j < g.n; j++ {
 			g.dot(i, j)
 		}

@@ -51,17 +51,22 @@ func generate(build string) []byte {
 		fn, doc string
 		r, c    int
 	}{
-		{"tile", "a tileRows×tileCols block", rows, cols},
-		{"col", "a tileRows×1 strip (the columns left over after the tiles)", rows, 1},
-		{"row", "a 1×tileCols strip (the rows left over after the tiles)", 1, cols},
+		{"tiles", "the tileRows×tileCols blocks of c at rows i0, i0+tileRows, …, i1-tileRows and columns j…j+tileCols-1", rows, cols},
+		{"cols", "the tileRows×1 strips of c at rows i0, i0+tileRows, …, i1-tileRows and column j (the columns left over after the tiles)", rows, 1},
+		{"rows", "the 1×tileCols strips of c at row i0 and columns j, j+tileCols, …, j1-tileCols (the rows left over after the tiles)", 1, cols},
 	} {
-		fmt.Fprintf(&b, "// %s computes %s of c with its top-left corner at (i, j).\n", k.fn, k.doc)
-		fmt.Fprintf(&b, "func (g *gemm) %s(i, j int) {\n\tswitch {\n", k.fn)
-		fmt.Fprintf(&b, "\tcase !g.ta && !g.tb:\n\t\tg.%sNN(i, j)\n\tcase !g.ta:\n\t\tg.%sNT(i, j)\n", k.fn, k.fn)
-		fmt.Fprintf(&b, "\tcase !g.tb:\n\t\tg.%sTN(i, j)\n\tdefault:\n\t\tg.%sTT(i, j)\n\t}\n}\n\n", k.fn, k.fn)
+		args := "i0, i1, j int"
+		call := "i0, i1, j"
+		if k.r == 1 {
+			args, call = "i0, j, j1 int", "i0, j, j1"
+		}
+		fmt.Fprintf(&b, "// %s computes %s.\n", k.fn, k.doc)
+		fmt.Fprintf(&b, "func (g *gemm) %s(%s) {\n\tswitch {\n", k.fn, args)
+		fmt.Fprintf(&b, "\tcase !g.ta && !g.tb:\n\t\tg.%sNN(%s)\n\tcase !g.ta:\n\t\tg.%sNT(%s)\n", k.fn, call, k.fn, call)
+		fmt.Fprintf(&b, "\tcase !g.tb:\n\t\tg.%sTN(%s)\n\tdefault:\n\t\tg.%sTT(%s)\n\t}\n}\n\n", k.fn, call, k.fn, call)
 		for _, ta := range []bool{false, true} {
 			for _, tb := range []bool{false, true} {
-				kernel(&b, k.fn, ta, tb, k.r, k.c)
+				kernel(&b, k.fn, args, ta, tb, k.r, k.c)
 			}
 		}
 	}
@@ -80,39 +85,67 @@ func list(prefix string, n int, f func(int) string) string {
 	return strings.Join(s, ", ")
 }
 
-// kernel writes one micro-kernel. op(a) rows are contiguous in p when a is
-// not transposed (one slice per row), otherwise a row of the stored a at
-// p holds the tile's r values side by side; likewise for b's columns.
-func kernel(b *bytes.Buffer, fn string, ta, tb bool, r, c int) {
+// kernel writes one micro-kernel, which computes a band of r×c blocks
+// in one call: down the rows i0, i0+r, … of one block column j when r > 1,
+// along the columns j, j+c, … of row i0 when r == 1. The operand that
+// stays the same from block to block is sliced once, before the loop.
+// op(a) rows are contiguous in p when a is not transposed (one slice per
+// row), otherwise a row of the stored a at p holds the block's r values
+// side by side; likewise for b's columns.
+func kernel(b *bytes.Buffer, fn, args string, ta, tb bool, r, c int) {
 	name := map[bool]string{false: "N", true: "T"}
-	fmt.Fprintf(b, "func (g *gemm) %s%s%s(i, j int) {\n\tk := g.k\n", fn, name[ta], name[tb])
-	var loadA, loadB string
+	fmt.Fprintf(b, "func (g *gemm) %s%s%s(%s) {\n\tk := g.k\n\tal, be, nc := g.alpha, g.beta, g.n\n", fn, name[ta], name[tb], args)
+	var setA, setB, loadA, loadB string
 	x := func(i int) string { return fmt.Sprintf("x%d", i) }
 	y := func(i int) string { return fmt.Sprintf("y%d", i) }
 	switch {
 	case !ta:
-		fmt.Fprintf(b, "\t%s := %s\n", list("a", r, func(i int) string { return fmt.Sprintf("a%d", i) }),
+		setA = fmt.Sprintf("%s := %s\n", list("a", r, func(i int) string { return fmt.Sprintf("a%d", i) }),
 			list("", r, func(i int) string { return fmt.Sprintf("g.a[(i+%d)*k:][:k]", i) }))
 		loadA = fmt.Sprintf("%s := %s", list("", r, x), list("", r, func(i int) string { return fmt.Sprintf("a%d[p]", i) }))
 	case r == 1:
-		b.WriteString("\ta, m, pa := g.a, g.m, i\n")
+		setA = "a, m, pa := g.a, g.m, i\n"
 		loadA = "x0 := a[pa]\n\t\tpa += m"
 	default:
-		b.WriteString("\ta, m, pa := g.a, g.m, i\n")
+		setA = "a, m, pa := g.a, g.m, i\n"
 		loadA = fmt.Sprintf("ap := a[pa:][:%d]\n\t\tpa += m\n\t\t%s := %s", r, list("", r, x), list("", r, func(i int) string { return fmt.Sprintf("ap[%d]", i) }))
 	}
 	switch {
 	case tb:
-		fmt.Fprintf(b, "\t%s := %s\n", list("", c, func(i int) string { return fmt.Sprintf("b%d", i) }),
+		setB = fmt.Sprintf("%s := %s\n", list("", c, func(i int) string { return fmt.Sprintf("b%d", i) }),
 			list("", c, func(i int) string { return fmt.Sprintf("g.b[(j+%d)*k:][:k]", i) }))
 		loadB = fmt.Sprintf("%s := %s", list("", c, y), list("", c, func(i int) string { return fmt.Sprintf("b%d[p]", i) }))
 	case c == 1:
-		b.WriteString("\tbb, n, pb := g.b, g.n, j\n")
+		setB = "bb, n, pb := g.b, g.n, j\n"
 		loadB = "y0 := bb[pb]\n\t\tpb += n"
 	default:
-		b.WriteString("\tbb, n, pb := g.b, g.n, j\n")
+		setB = "bb, n, pb := g.b, g.n, j\n"
 		loadB = fmt.Sprintf("bp := bb[pb:][:%d]\n\t\tpb += n\n\t\t%s := %s", c, list("", c, y), list("", c, func(i int) string { return fmt.Sprintf("bp[%d]", i) }))
 	}
+	// The band runs down i (r > 1) or along j (r == 1); the other
+	// operand's slices are taken once.
+	var fixed, moving string
+	if r > 1 {
+		fixed, moving = setB, setA
+		if !tb {
+			fixed, moving = "", setA+setB
+		}
+	} else {
+		b.WriteString("\ti := i0\n")
+		fixed, moving = setA, setB
+		if ta {
+			fixed, moving = "", setA+setB
+		}
+	}
+	if fixed != "" {
+		b.WriteString("\t" + fixed)
+	}
+	if r > 1 {
+		fmt.Fprintf(b, "\tfor i := i0; i < i1; i += %d {\n", r)
+	} else {
+		fmt.Fprintf(b, "\tfor ; j < j1; j += %d {\n", c)
+	}
+	b.WriteString("\t" + strings.ReplaceAll(strings.TrimSuffix(moving, "\n"), "\n", "\n\t") + "\n")
 	var accs []string
 	for i := range r {
 		for j := range c {
@@ -138,7 +171,6 @@ func kernel(b *bytes.Buffer, fn string, ta, tb bool, r, c int) {
 	}
 	fmt.Fprintf(b, "\tfor ; p < k; p++ {\n%s\t}\n", body.String())
 	// Store row by row, through one checked slice per row of the block.
-	b.WriteString("\tal, be, nc := g.alpha, g.beta, g.n\n")
 	for i := range r {
 		fmt.Fprintf(b, "\tcr%d := g.c[(i+%d)*nc+j:][:%d]\n", i, i, c)
 	}
@@ -148,7 +180,7 @@ func kernel(b *bytes.Buffer, fn string, ta, tb bool, r, c int) {
 			fmt.Fprintf(b, "\t\tcr%d[%d] = al * c%d%d\n", i, j, i, j)
 		}
 	}
-	b.WriteString("\t\treturn\n\t}\n")
+	b.WriteString("\t\tcontinue\n\t}\n")
 	for i := range r {
 		fmt.Fprintf(b, "\tsr%d := g.src(i+%d, j, %d)\n", i, i, c)
 	}
@@ -157,5 +189,5 @@ func kernel(b *bytes.Buffer, fn string, ta, tb bool, r, c int) {
 			fmt.Fprintf(b, "\tcr%d[%d] = float64(al*c%d%d) + float64(be*sr%d[%d])\n", i, j, i, j, i, j)
 		}
 	}
-	b.WriteString("}\n\n")
+	b.WriteString("\t}\n}\n\n")
 }
