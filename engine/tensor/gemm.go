@@ -104,6 +104,17 @@ func (g *gemm) dot(i, j int) {
 	g.store(i, j, s)
 }
 
+// dots computes the elements of c in rows i0…i1-1 and columns j0…j1-1
+// one by one: what the kernels leave to it (both operands transposed,
+// which no op of the engine asks for).
+func (g *gemm) dots(i0, i1, j0, j1 int) {
+	for i := i0; i < i1; i++ {
+		for j := j0; j < j1; j++ {
+			g.dot(i, j)
+		}
+	}
+}
+
 // blockRows is the height of the band of c that run finishes before moving
 // down: the band's rows of op(a) stay in L1 while it sweeps across op(b),
 // and each tileCols-wide panel of op(b) is reused by every tile of the band.

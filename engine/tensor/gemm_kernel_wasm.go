@@ -15,7 +15,7 @@ func (g *gemm) tiles(i0, i1, j int) {
 	case !g.tb:
 		g.tilesTN(i0, i1, j)
 	default:
-		g.tilesTT(i0, i1, j)
+		g.dots(i0, i1, j, j+tileCols)
 	}
 }
 
@@ -337,112 +337,6 @@ func (g *gemm) tilesTN(i0, i1, j int) {
 	}
 }
 
-func (g *gemm) tilesTT(i0, i1, j int) {
-	k := g.k
-	al, be, nc := g.alpha, g.beta, g.n
-	b0, b1, b2, b3 := g.b[(j+0)*k:][:k], g.b[(j+1)*k:][:k], g.b[(j+2)*k:][:k], g.b[(j+3)*k:][:k]
-	for i := i0; i < i1; i += 2 {
-		a, m, pa := g.a, g.m, i
-		var c00, c01, c02, c03, c10, c11, c12, c13 float64
-		p := 0
-		for ; p+3 < k; p += 4 {
-			{
-				ap := a[pa:][:2]
-				pa += m
-				x0, x1 := ap[0], ap[1]
-				y0, y1, y2, y3 := b0[p+0], b1[p+0], b2[p+0], b3[p+0]
-				c00 += float64(x0 * y0)
-				c01 += float64(x0 * y1)
-				c02 += float64(x0 * y2)
-				c03 += float64(x0 * y3)
-				c10 += float64(x1 * y0)
-				c11 += float64(x1 * y1)
-				c12 += float64(x1 * y2)
-				c13 += float64(x1 * y3)
-			}
-			{
-				ap := a[pa:][:2]
-				pa += m
-				x0, x1 := ap[0], ap[1]
-				y0, y1, y2, y3 := b0[p+1], b1[p+1], b2[p+1], b3[p+1]
-				c00 += float64(x0 * y0)
-				c01 += float64(x0 * y1)
-				c02 += float64(x0 * y2)
-				c03 += float64(x0 * y3)
-				c10 += float64(x1 * y0)
-				c11 += float64(x1 * y1)
-				c12 += float64(x1 * y2)
-				c13 += float64(x1 * y3)
-			}
-			{
-				ap := a[pa:][:2]
-				pa += m
-				x0, x1 := ap[0], ap[1]
-				y0, y1, y2, y3 := b0[p+2], b1[p+2], b2[p+2], b3[p+2]
-				c00 += float64(x0 * y0)
-				c01 += float64(x0 * y1)
-				c02 += float64(x0 * y2)
-				c03 += float64(x0 * y3)
-				c10 += float64(x1 * y0)
-				c11 += float64(x1 * y1)
-				c12 += float64(x1 * y2)
-				c13 += float64(x1 * y3)
-			}
-			{
-				ap := a[pa:][:2]
-				pa += m
-				x0, x1 := ap[0], ap[1]
-				y0, y1, y2, y3 := b0[p+3], b1[p+3], b2[p+3], b3[p+3]
-				c00 += float64(x0 * y0)
-				c01 += float64(x0 * y1)
-				c02 += float64(x0 * y2)
-				c03 += float64(x0 * y3)
-				c10 += float64(x1 * y0)
-				c11 += float64(x1 * y1)
-				c12 += float64(x1 * y2)
-				c13 += float64(x1 * y3)
-			}
-		}
-		for ; p < k; p++ {
-			ap := a[pa:][:2]
-			pa += m
-			x0, x1 := ap[0], ap[1]
-			y0, y1, y2, y3 := b0[p], b1[p], b2[p], b3[p]
-			c00 += float64(x0 * y0)
-			c01 += float64(x0 * y1)
-			c02 += float64(x0 * y2)
-			c03 += float64(x0 * y3)
-			c10 += float64(x1 * y0)
-			c11 += float64(x1 * y1)
-			c12 += float64(x1 * y2)
-			c13 += float64(x1 * y3)
-		}
-		cr0 := g.c[(i+0)*nc+j:][:4]
-		cr1 := g.c[(i+1)*nc+j:][:4]
-		if be == 0 {
-			cr0[0] = al * c00
-			cr0[1] = al * c01
-			cr0[2] = al * c02
-			cr0[3] = al * c03
-			cr1[0] = al * c10
-			cr1[1] = al * c11
-			cr1[2] = al * c12
-			cr1[3] = al * c13
-			continue
-		}
-		sr0 := g.src(i+0, j, 4)
-		sr1 := g.src(i+1, j, 4)
-		cr0[0] = float64(al*c00) + float64(be*sr0[0])
-		cr0[1] = float64(al*c01) + float64(be*sr0[1])
-		cr0[2] = float64(al*c02) + float64(be*sr0[2])
-		cr0[3] = float64(al*c03) + float64(be*sr0[3])
-		cr1[0] = float64(al*c10) + float64(be*sr1[0])
-		cr1[1] = float64(al*c11) + float64(be*sr1[1])
-		cr1[2] = float64(al*c12) + float64(be*sr1[2])
-		cr1[3] = float64(al*c13) + float64(be*sr1[3])
-	}
-}
-
 // cols computes the tileRows×1 strips of c at rows i0, i0+tileRows, …, i1-tileRows and column j (the columns left over after the tiles).
 func (g *gemm) cols(i0, i1, j int) {
 	switch {
@@ -453,7 +347,7 @@ func (g *gemm) cols(i0, i1, j int) {
 	case !g.tb:
 		g.colsTN(i0, i1, j)
 	default:
-		g.colsTT(i0, i1, j)
+		g.dots(i0, i1, j, j+1)
 	}
 }
 
@@ -639,70 +533,6 @@ func (g *gemm) colsTN(i0, i1, j int) {
 	}
 }
 
-func (g *gemm) colsTT(i0, i1, j int) {
-	k := g.k
-	al, be, nc := g.alpha, g.beta, g.n
-	b0 := g.b[(j+0)*k:][:k]
-	for i := i0; i < i1; i += 2 {
-		a, m, pa := g.a, g.m, i
-		var c00, c10 float64
-		p := 0
-		for ; p+3 < k; p += 4 {
-			{
-				ap := a[pa:][:2]
-				pa += m
-				x0, x1 := ap[0], ap[1]
-				y0 := b0[p+0]
-				c00 += float64(x0 * y0)
-				c10 += float64(x1 * y0)
-			}
-			{
-				ap := a[pa:][:2]
-				pa += m
-				x0, x1 := ap[0], ap[1]
-				y0 := b0[p+1]
-				c00 += float64(x0 * y0)
-				c10 += float64(x1 * y0)
-			}
-			{
-				ap := a[pa:][:2]
-				pa += m
-				x0, x1 := ap[0], ap[1]
-				y0 := b0[p+2]
-				c00 += float64(x0 * y0)
-				c10 += float64(x1 * y0)
-			}
-			{
-				ap := a[pa:][:2]
-				pa += m
-				x0, x1 := ap[0], ap[1]
-				y0 := b0[p+3]
-				c00 += float64(x0 * y0)
-				c10 += float64(x1 * y0)
-			}
-		}
-		for ; p < k; p++ {
-			ap := a[pa:][:2]
-			pa += m
-			x0, x1 := ap[0], ap[1]
-			y0 := b0[p]
-			c00 += float64(x0 * y0)
-			c10 += float64(x1 * y0)
-		}
-		cr0 := g.c[(i+0)*nc+j:][:1]
-		cr1 := g.c[(i+1)*nc+j:][:1]
-		if be == 0 {
-			cr0[0] = al * c00
-			cr1[0] = al * c10
-			continue
-		}
-		sr0 := g.src(i+0, j, 1)
-		sr1 := g.src(i+1, j, 1)
-		cr0[0] = float64(al*c00) + float64(be*sr0[0])
-		cr1[0] = float64(al*c10) + float64(be*sr1[0])
-	}
-}
-
 // rows computes the 1×tileCols strips of c at row i0 and columns j, j+tileCols, …, j1-tileCols (the rows left over after the tiles).
 func (g *gemm) rows(i0, j, j1 int) {
 	switch {
@@ -713,7 +543,7 @@ func (g *gemm) rows(i0, j, j1 int) {
 	case !g.tb:
 		g.rowsTN(i0, j, j1)
 	default:
-		g.rowsTT(i0, j, j1)
+		g.dots(i0, i0+1, j, j1)
 	}
 }
 
@@ -922,78 +752,6 @@ func (g *gemm) rowsTN(i0, j, j1 int) {
 			bp := bb[pb:][:4]
 			pb += n
 			y0, y1, y2, y3 := bp[0], bp[1], bp[2], bp[3]
-			c00 += float64(x0 * y0)
-			c01 += float64(x0 * y1)
-			c02 += float64(x0 * y2)
-			c03 += float64(x0 * y3)
-		}
-		cr0 := g.c[(i+0)*nc+j:][:4]
-		if be == 0 {
-			cr0[0] = al * c00
-			cr0[1] = al * c01
-			cr0[2] = al * c02
-			cr0[3] = al * c03
-			continue
-		}
-		sr0 := g.src(i+0, j, 4)
-		cr0[0] = float64(al*c00) + float64(be*sr0[0])
-		cr0[1] = float64(al*c01) + float64(be*sr0[1])
-		cr0[2] = float64(al*c02) + float64(be*sr0[2])
-		cr0[3] = float64(al*c03) + float64(be*sr0[3])
-	}
-}
-
-func (g *gemm) rowsTT(i0, j, j1 int) {
-	k := g.k
-	al, be, nc := g.alpha, g.beta, g.n
-	i := i0
-	for ; j < j1; j += 4 {
-		a, m, pa := g.a, g.m, i
-		b0, b1, b2, b3 := g.b[(j+0)*k:][:k], g.b[(j+1)*k:][:k], g.b[(j+2)*k:][:k], g.b[(j+3)*k:][:k]
-		var c00, c01, c02, c03 float64
-		p := 0
-		for ; p+3 < k; p += 4 {
-			{
-				x0 := a[pa]
-				pa += m
-				y0, y1, y2, y3 := b0[p+0], b1[p+0], b2[p+0], b3[p+0]
-				c00 += float64(x0 * y0)
-				c01 += float64(x0 * y1)
-				c02 += float64(x0 * y2)
-				c03 += float64(x0 * y3)
-			}
-			{
-				x0 := a[pa]
-				pa += m
-				y0, y1, y2, y3 := b0[p+1], b1[p+1], b2[p+1], b3[p+1]
-				c00 += float64(x0 * y0)
-				c01 += float64(x0 * y1)
-				c02 += float64(x0 * y2)
-				c03 += float64(x0 * y3)
-			}
-			{
-				x0 := a[pa]
-				pa += m
-				y0, y1, y2, y3 := b0[p+2], b1[p+2], b2[p+2], b3[p+2]
-				c00 += float64(x0 * y0)
-				c01 += float64(x0 * y1)
-				c02 += float64(x0 * y2)
-				c03 += float64(x0 * y3)
-			}
-			{
-				x0 := a[pa]
-				pa += m
-				y0, y1, y2, y3 := b0[p+3], b1[p+3], b2[p+3], b3[p+3]
-				c00 += float64(x0 * y0)
-				c01 += float64(x0 * y1)
-				c02 += float64(x0 * y2)
-				c03 += float64(x0 * y3)
-			}
-		}
-		for ; p < k; p++ {
-			x0 := a[pa]
-			pa += m
-			y0, y1, y2, y3 := b0[p], b1[p], b2[p], b3[p]
 			c00 += float64(x0 * y0)
 			c01 += float64(x0 * y1)
 			c02 += float64(x0 * y2)
