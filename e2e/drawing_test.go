@@ -132,7 +132,8 @@ func TestDrawnDigit(t *testing.T) {
 	ref.AddDataFile("digits", file)
 	drawing := *st.Drawing
 	st.Drawing = nil
-	if err := ref.Replace(st); err != nil {
+	ref.Replace(st)
+	if err := ref.Opened(); err != nil {
 		t.Fatal(err)
 	}
 	pr, err := ref.Model().UseImage(ex, px)
