@@ -14,7 +14,6 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"tapelab/engine/autograd"
 	"tapelab/engine/nn"
 	"tapelab/engine/tensor"
 	"tapelab/engine/train"
@@ -111,50 +110,15 @@ func TestDigitsCNN(t *testing.T) {
 	}
 	doc := app.Doc{Input: tensor.Shape{1, 8, 8}, Layers: append(layers, nn.NewLinear(10)), Loss: nn.CrossEntropy, Seed: app.DefaultDoc().Seed}
 	ref := digitsReference(t, doc)
-	rs := ref.Stepper()
-	nodes := rs.Nodes()
+	if countOp(ref, "conv2d") != 1 || countOp(ref, "max_pool2d") != 1 {
+		t.Fatalf("the reference tape has no conv2d or max_pool2d node")
+	}
 
 	// Step the tape on a mini-batch of four digits.
 	p.do("opening the stepping view", chromedp.Click(chromedp.ID("view-step")))
 	p.waitFor(`document.getElementById("tape").querySelectorAll("[data-node]").length > 0`, "the tape")
-	if got := int(p.num(`document.querySelectorAll("#tape [data-node]").length`)); got != len(nodes) {
-		t.Fatalf("the tape shows %d nodes, the engine records %d", got, len(nodes))
-	}
-	if countOp(ref, "conv2d") != 1 || countOp(ref, "max_pool2d") != 1 {
-		t.Fatalf("the reference tape has no conv2d or max_pool2d node")
-	}
-	c := rs.Counts()
-	for i := 0; i < c.ForwardTotal; i++ {
-		p.clickAndRedraw("step")
-		rs.Step()
-		if got := p.js(`document.getElementById("insp-node").dataset.node`); got != strconv.Itoa(i) {
-			t.Fatalf("after forward step %d the inspector shows node %s", i, got)
-		}
-		if err := sameNumbers(p.values("insp-value"), rs.Value(i)); err != nil {
-			t.Errorf("node %d (%s) value: %v", i, nodes[i].Title(), err)
-		}
-	}
-	for k, j := range rs.Order() {
-		p.clickAndRedraw("step")
-		rs.Step()
-		if got := p.js(`document.getElementById("insp-node").dataset.node`); got != strconv.Itoa(j) {
-			t.Fatalf("backward step %d: the inspector shows node %s, the engine ran node %d", k, got, j)
-		}
-		if err := sameNumbers(p.values("insp-grad"), rs.Grad(j)); err != nil {
-			t.Errorf("node %d (%s) gradient: %v", j, nodes[j].Title(), err)
-		}
-	}
-	g := oneShotGrads(t, ref)
-	for i, n := range nodes {
-		if n.Kind != autograd.Param {
-			continue
-		}
-		p.clickNode(nodeID(i))
-		p.waitFor(fmt.Sprintf(`document.getElementById("insp-node").dataset.node === "%d"`, i), "the inspector to show "+n.Title())
-		if err := sameNumbers(p.values("insp-grad"), g.Of(i)); err != nil {
-			t.Errorf("%s: shown gradient vs one-shot backward: %v", n.Title(), err)
-		}
-	}
+	p.stepEveryNode(ref.Stepper(), nil)
+	p.paramGrads(ref)
 
 	// Train with the default CNN's settings until the stated accuracy.
 	p.do("opening the training view", chromedp.Click(chromedp.ID("view-train")))

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"tapelab/engine/train"
-	"tapelab/wasm/link"
 	"tapelab/wasm/state"
 )
 
@@ -58,17 +57,4 @@ func (f *dataFiles) loadThen(name string, report func(string), done func(error))
 		err := f.load(name)
 		recovered("loading "+name, report, func() { done(err) })
 	}()
-}
-
-// openLater opens st once the data file of its dataset name is loaded; the
-// playground shows its current model meanwhile. A file that cannot be
-// loaded is reported as part of the link's error.
-func (sh *shell) openLater(st *link.State, err error, name string) {
-	sh.pv.rebuilt()
-	sh.pv.files.loadThen(name, sh.u.report, func(lerr error) {
-		if lerr != nil {
-			st, err = link.Default(), errors.Join(err, lerr)
-		}
-		sh.open(st, err)
-	})
 }

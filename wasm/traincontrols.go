@@ -45,7 +45,7 @@ func newTrainControls(v *trainView) trainControls {
 		settingsBtn.SetAttribute("aria-expanded", boolStr(on))
 		v.root.ToggleClass("settings-open", on)
 	}, "id", "train-settings-toggle", "class", "settings-toggle", "aria-controls", "train-settings", "aria-expanded", "false")
-	run := add(u.el("div", "class", "train-run", "data-control", "train", "role", "group", "aria-label", "Training"), c.play, step, reset, inspect, settingsBtn)
+	run := add(v.pv.regions.own("train", u.el("div", "class", "train-run", "role", "group", "aria-label", "Training")), c.play, step, reset, inspect, settingsBtn)
 
 	names := append(append(train.DatasetNames(), train.ImageDatasetNames()...), state.PointsDataset)
 	labels := make([]string, len(names))
@@ -62,13 +62,13 @@ func newTrainControls(v *trainView) trainControls {
 	c.split = u.el("input", "type", "range", "id", "train-split", "min", "10", "max", "90", "step", "10", "value", "50")
 	c.splitOut = u.txt("output", "50%", "for", "train-split", "class", "mono")
 	settings := add(u.el("div", "class", "train-settings", "id", "train-settings"),
-		u.labelled("Data", c.dataset, "data-control", "dataset"),
-		u.labelled("Learning rate", c.lr, "data-control", "lr"),
-		u.labelled("Optimizer", c.opt, "data-control", "optimizer"),
-		u.labelled("L2 (weight decay)", c.l2, "data-control", "l2"),
-		add(u.labelled("Batch size", c.batch, "data-control", "batch"), c.batchOut),
-		add(u.labelled("Noise", c.noise, "data-control", "noise"), c.noiseOut),
-		add(u.labelled("Training data", c.split, "data-control", "split"), c.splitOut),
+		v.pv.regions.own("dataset", u.labelled("Data", c.dataset)),
+		v.pv.regions.own("lr", u.labelled("Learning rate", c.lr)),
+		v.pv.regions.own("optimizer", u.labelled("Optimizer", c.opt)),
+		v.pv.regions.own("l2", u.labelled("L2 (weight decay)", c.l2)),
+		add(v.pv.regions.own("batch", u.labelled("Batch size", c.batch)), c.batchOut),
+		add(v.pv.regions.own("noise", u.labelled("Noise", c.noise)), c.noiseOut),
+		add(v.pv.regions.own("split", u.labelled("Training data", c.split)), c.splitOut),
 		add(u.el("p", "class", "when-images"), u.button("Use the default CNN",
 			"conv2d 4×3×3 → relu → max_pool2d 2 → flatten → linear, cross-entropy; Adam at 0.01, batches of 32", v.useCNN, "id", "train-cnn")),
 	)
@@ -109,7 +109,7 @@ func newTrainControls(v *trainView) trainControls {
 	useCSV := u.button("Use this CSV", "Train on the pasted data", func() { v.useCSV(c.csvText.Value()) }, "id", "csv-use")
 	c.csvError = u.txt("p", "", "id", "csv-error", "class", "train-msg", "role", "alert", "hidden", "")
 	u.listen(c.csvFile, "change", "CSV file", func(event) { v.readFile(c.csvFile) })
-	data := add(u.el("details", "class", "train-data", "data-control", "points"),
+	data := add(v.pv.regions.own("points", u.el("details", "class", "train-data")),
 		u.txt("summary", "Your own data"),
 		u.txt("p", "Click on the picture to add a point of the chosen class; or paste or upload a CSV (inputs, then the target).", "class", "muted"),
 		add(u.el("div", "class", "row"), u.labelled("New points", c.class, "class", "when-classes"), u.labelled("Target", c.target, "class", "when-regression"), clearPoints),

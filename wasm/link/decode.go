@@ -142,6 +142,7 @@ func DecodeJSON(raw []byte) (*State, error) {
 		}
 		s.Batch = &Points{X: e.Batch.X, Y: e.Batch.Y}
 	}
+	s.Forward = e.Forward
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}

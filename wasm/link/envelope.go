@@ -20,6 +20,7 @@ type envelope struct {
 	Points     *pointsJSON
 	Batch      *pointsJSON
 	Accumulate bool
+	Forward    [][]float64
 }
 
 type posJSON struct {
@@ -102,6 +103,10 @@ func (e *envelope) writeJSON() ([]byte, error) {
 	writePoints(&w, "points", e.Points)
 	writePoints(&w, "batch", e.Batch)
 	writeFlag(&w, "accumulate", e.Accumulate)
+	if e.Forward != nil {
+		w.Key("forward")
+		writeRows(&w, e.Forward)
+	}
 	w.EndObject()
 	return w.Bytes()
 }
@@ -121,15 +126,7 @@ func writePoints(w *jsontext.Writer, key string, p *pointsJSON) {
 	w.Key(key)
 	w.Object()
 	w.Key("x")
-	w.Array()
-	for _, row := range p.X {
-		w.Array()
-		for _, v := range row {
-			w.Float(v)
-		}
-		w.EndArray()
-	}
-	w.EndArray()
+	writeRows(w, p.X)
 	w.Key("y")
 	w.Array()
 	for _, v := range p.Y {
@@ -137,6 +134,19 @@ func writePoints(w *jsontext.Writer, key string, p *pointsJSON) {
 	}
 	w.EndArray()
 	w.EndObject()
+}
+
+// writeRows writes rows of numbers as an array of arrays.
+func writeRows(w *jsontext.Writer, rows [][]float64) {
+	w.Array()
+	for _, row := range rows {
+		w.Array()
+		for _, v := range row {
+			w.Float(v)
+		}
+		w.EndArray()
+	}
+	w.EndArray()
 }
 
 // errUnknown marks a member decodeEnvelope does not know.
@@ -220,6 +230,8 @@ func decodeEnvelope(raw []byte) (*envelope, error) {
 			e.Batch, err = points(v, path)
 		case "accumulate":
 			err = boolean(v, path, &e.Accumulate)
+		case "forward":
+			e.Forward, err = rows(v, path)
 		default:
 			return errUnknown
 		}
@@ -241,7 +253,7 @@ func members(v *jsontext.Value, path, prefix string, fn func(key string, v *json
 		}
 		if err := fn(m.Key, m.Value, jsontext.Join(prefix, m.Key)); err == errUnknown {
 			return &Error{Part: "envelope", Msg: "unknown field " + strconv.Quote(m.Key) +
-				" (want model or program, view, pos, modes, flags, points, batch, accumulate and their fields)"}
+				" (want model or program, view, pos, modes, flags, points, batch, accumulate, forward and their fields)"}
 		} else if err != nil {
 			return err
 		}
@@ -255,15 +267,7 @@ func points(v *jsontext.Value, path string) (*pointsJSON, error) {
 		var err error
 		switch key {
 		case "x":
-			if v.Kind != jsontext.Array {
-				return typeError(path, "[][]float64", v)
-			}
-			p.X = make([][]float64, len(v.Elems))
-			for i, row := range v.Elems {
-				if p.X[i], err = numbers(row, path+"["+strconv.Itoa(i)+"]"); err != nil {
-					return err
-				}
-			}
+			p.X, err = rows(v, path)
 		case "y":
 			p.Y, err = numbers(v, path)
 		default:
@@ -272,6 +276,21 @@ func points(v *jsontext.Value, path string) (*pointsJSON, error) {
 		return err
 	})
 	return p, err
+}
+
+// rows reads an array of arrays of numbers.
+func rows(v *jsontext.Value, path string) ([][]float64, error) {
+	if v.Kind != jsontext.Array {
+		return nil, typeError(path, "[][]float64", v)
+	}
+	out := make([][]float64, len(v.Elems))
+	for i, row := range v.Elems {
+		var err error
+		if out[i], err = numbers(row, path+"["+strconv.Itoa(i)+"]"); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 func numbers(v *jsontext.Value, path string) ([]float64, error) {

@@ -24,6 +24,9 @@
 //
 //	{"program": "a = param(2.0)\nb = a * a\n", "pos": {"phase": "backward", "node": 2}}
 //
+// and, in forward mode, its direction, one row per leaf: "forward": [[1, 0],
+// [0.5]]. Links without it open in reverse mode, as before.
+//
 // An envelope holds a model or a program, never both; points and batch
 // belong to models. This is still version 1: the prefix, the deflate
 // dictionary and every model link are unchanged (older pages refuse the
@@ -99,6 +102,11 @@ type State struct {
 	// those the earlier passes left (PyTorch's .grad without zero_grad()).
 	// False, the default, zeroes them before every pass.
 	Accumulate bool
+	// Forward, when not nil, opens a program in forward mode along this
+	// direction: one row per leaf of the program, in the order the program
+	// writes them, holding the leaf's entries row-major (a one-hot when the
+	// page chose a leaf). nil is reverse mode; models have no forward mode.
+	Forward [][]float64
 }
 
 // Position is where the stepper stands: the phase and the node its next

@@ -118,6 +118,9 @@ func TestDecodeErrors(t *testing.T) {
 		{"points half", pack(t, `{"model":`+defaultModel+`,"points":{"x":[[1,2]]}}`), "points", "both x and y"},
 		{"batch half", pack(t, `{"model":`+defaultModel+`,"batch":{"y":[1]}}`), "batch", "both x and y"},
 		{"batch width", pack(t, `{"model":`+defaultModel+`,"batch":{"x":[[1,2,3]],"y":[1]}}`), "batch.x[0]", "3 numbers"},
+		{"batch class", pack(t, `{"model":{"version":1,"input":[2],"layers":[{"type":"linear","out":2}],"loss":"cross_entropy","seed":7},"batch":{"x":[[1,2]],"y":[2]}}`), "batch.y[0]", "whole number from 0 to 1"},
+		{"points class", pack(t, `{"model":{"version":1,"input":[2],"layers":[{"type":"linear","out":2}],"loss":"cross_entropy","seed":7},"points":{"x":[[1,2]],"y":[0.5]}}`), "points.y[0]", "class 0.5"},
+		{"wide targets", pack(t, `{"model":{"version":1,"input":[2],"layers":[{"type":"linear","out":3}],"loss":"mse","seed":7},"batch":{"x":[[1,2]],"y":[1]}}`), "batch.y", "shape [3]"},
 		{"trailing", pack(t, `{"model":`+defaultModel+`}{}`), "envelope", "trailing"},
 		{"ends early", pack(t, `{"model":`+defaultModel), "envelope", "ends early"},
 		{"duplicate key", pack(t, `{"model":`+defaultModel+`,"view":"train","view":"step"}`), "view", "appears more than once"},
@@ -228,7 +231,7 @@ func TestSeek(t *testing.T) {
 	}
 }
 
-// TestSizes logs the link sizes the issue asks for and checks that packing
+// TestSizes logs each kept link's size and checks that packing
 // beats the plain JSON envelope, even percent-encoded as a URL would carry it.
 func TestSizes(t *testing.T) {
 	for _, f := range fixtures {
