@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -229,11 +230,44 @@ func TestShapesDefaultCNN(t *testing.T) {
 	if n := eval[string](t, tab, `document.getElementById("train-confusion").dataset.total`); n != "250" {
 		t.Errorf("the confusion matrix counts %s test images, want 250", n)
 	}
-	if k := eval[string](t, tab, `document.getElementById("train-grid-key").textContent`); !strings.Contains(k, "0 horizontal bar") || !strings.Contains(k, "4 ring") {
-		t.Errorf("the class key says %q", k)
+	// The class names, from the dataset's definition, on the confusion
+	// matrix's axes and under the test images.
+	names := strings.Join(train.ClassNames("shapes"), ",")
+	for _, axis := range []string{"col", "row"} {
+		if got := eval[string](t, tab, `[...document.querySelectorAll("#train-confusion th[scope=`+axis+`]")].map(e => e.textContent).join(",")`); got != names {
+			t.Errorf("the confusion matrix's %ss are %q, want %q", axis, got, names)
+		}
+	}
+	said := strings.Split(eval[string](t, tab, `document.getElementById("train-grid").dataset.classes`), ",")
+	if len(said) != 16 {
+		t.Errorf("the grid names %d predictions, want 16: %q", len(said), said)
+	}
+	for _, c := range said {
+		if !slices.Contains(train.ClassNames("shapes"), c) {
+			t.Errorf("the grid predicts %q, not a shape's name", c)
+		}
 	}
 	if msg := eval[string](t, tab, `document.getElementById("train-msg").hidden ? "" : document.getElementById("train-msg").textContent`); msg != "" {
 		t.Errorf("message: %s", msg)
 	}
 	shoot(t, tab, "train-shapes")
+
+	// The stepping view's inspector names the targets' classes.
+	click(t, tab, "#view-step")
+	waitJS(t, tab, `document.getElementById("node-1") !== null`)
+	click(t, tab, "#to-end")
+	click(t, tab, "#node-1")
+	waitJS(t, tab, `document.getElementById("insp-classes") !== null`)
+	tr, _, err := train.Generate(train.DefaultData("shapes"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for _, y := range tr.Y.Data[:4] {
+		want = append(want, train.ClassNames("shapes")[int(y)])
+	}
+	if got := eval[string](t, tab, `document.getElementById("insp-classes").textContent`); got != "classes: "+strings.Join(want, " · ") {
+		t.Errorf("the inspector of y says %q, want the classes %q", got, want)
+	}
+	shoot(t, tab, "step-shapes-classes")
 }

@@ -18,33 +18,30 @@ type dataFiles struct {
 	st *state.State
 }
 
-// get returns the named dataset's file as read, or nil when it is not
-// loaded (or the dataset is generated).
-func (f *dataFiles) get(name string) *train.Dataset { return f.st.DataFile(name) }
-
 // missing reports whether the named dataset is read from a file that is
 // not loaded yet.
 func (f *dataFiles) missing(name string) bool {
 	return train.DataFile(name) != "" && f.st.DataFile(name) == nil
 }
 
-// load fetches and reads the named dataset's file; it must be called from
-// a goroutine. Errors name the file.
+// load fetches and reads the named dataset's file (the digits are its only
+// one, read by train.ReadDigits), decompressed by the browser; it must be
+// called from a goroutine. Errors name the file.
 func (f *dataFiles) load(name string) error {
 	path := train.DataFile(name)
-	if path == "" || f.st.DataFile(name) != nil {
+	if !f.missing(name) {
 		return nil
 	}
-	if name != "digits" {
-		return errors.New("no reader for " + path)
+	status, text, err := fetchBody(path, map[string]any{}, true)
+	if err == nil && status != 200 {
+		err = errors.New("the server answered " + itoa(status))
 	}
-	text, err := fetchGunzip(path)
+	var d *train.Dataset
+	if err == nil {
+		d, err = train.ReadDigits(strings.NewReader(text))
+	}
 	if err != nil {
 		return errors.New("cannot load " + path + ": " + err.Error())
-	}
-	d, err := train.ReadDigits(strings.NewReader(text))
-	if err != nil {
-		return errors.New(path + ": " + err.Error())
 	}
 	f.st.AddDataFile(name, d)
 	return nil

@@ -99,7 +99,7 @@ func (v *stepperView) togglePlay() {
 			select {
 			case <-stop:
 				return
-			case <-time.After(time.Second / time.Duration(v.rate())):
+			case <-elapsed(time.Second / time.Duration(v.rate())):
 			}
 			more := true
 			recovered("play", v.pv.p.showError, func() { more = v.pv.stepOnce() })

@@ -96,7 +96,7 @@ func DecodeJSON(raw []byte) (*State, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &State{View: e.View, Accumulate: e.Accumulate}
+	s := &State{View: e.View, Drawing: e.Drawing, Accumulate: e.Accumulate}
 	hasModel := len(e.Model) > 0 && string(e.Model) != "null"
 	switch {
 	case hasModel && e.Program != nil:

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 
 	"tapelab/engine/nn"
 	"tapelab/engine/program"
@@ -48,6 +49,7 @@ func JSON(s *State) ([]byte, error) {
 	if s.Batch != nil {
 		e.Batch = &pointsJSON{X: s.Batch.X, Y: s.Batch.Y}
 	}
+	e.Drawing = s.Drawing
 	e.Accumulate = s.Accumulate
 	e.Forward = s.Forward
 	return e.writeJSON()
@@ -149,7 +151,12 @@ func (s *State) Validate() error {
 		}
 	}
 	if s.Batch != nil {
-		return s.Batch.check(s.Model, "batch")
+		if err := s.Batch.check(s.Model, "batch"); err != nil {
+			return err
+		}
+	}
+	if s.Drawing != nil {
+		return s.Drawing.check(s.Model)
 	}
 	return nil
 }
@@ -178,18 +185,32 @@ func (p *Points) check(m *spec.Model, part string) error {
 		if len(row) != width {
 			return &Error{Part: fmt.Sprintf("%s.x[%d]", part, i), Msg: fmt.Sprintf("%d numbers, the model's input %v has %d", len(row), m.Input, width)}
 		}
+	}
+	if err := finite(p.X, part+".x"); err != nil {
+		return err
+	}
+	if err := finite([][]float64{p.Y}, part+".y"); err != nil {
+		return err
+	}
+	return p.checkTargets(m, part)
+}
+
+// finite checks that every number of rows is finite; part names rows in
+// the error, which names the first number at fault (part[i][j], or
+// part[j] for a single row, such as the targets).
+func finite(rows [][]float64, part string) error {
+	for i, row := range rows {
 		for j, v := range row {
 			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return &Error{Part: fmt.Sprintf("%s.x[%d][%d]", part, i, j), Msg: "not a finite number"}
+				at := "[" + strconv.Itoa(j) + "]"
+				if len(rows) > 1 || part[len(part)-1] != 'y' {
+					at = "[" + strconv.Itoa(i) + "]" + at
+				}
+				return &Error{Part: part + at, Msg: "not a finite number"}
 			}
 		}
 	}
-	for i, v := range p.Y {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return &Error{Part: fmt.Sprintf("%s.y[%d]", part, i), Msg: "not a finite number"}
-		}
-	}
-	return p.checkTargets(m, part)
+	return nil
 }
 
 // checkTargets checks the targets against the model's loss: one number per
@@ -236,6 +257,8 @@ func (s *State) validateSource() error {
 		return &Error{Part: "points", Msg: "belong to a model; a program's data are its inputs"}
 	case s.Batch != nil:
 		return &Error{Part: "batch", Msg: "belongs to a model; a program's data are its inputs"}
+	case s.Drawing != nil:
+		return &Error{Part: "drawing", Msg: "belongs to a model; a program's data are its inputs"}
 	case s.View == ViewTrain:
 		return &Error{Part: "view", Msg: "a program has no training view (want step)"}
 	}

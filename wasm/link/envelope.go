@@ -19,6 +19,7 @@ type envelope struct {
 	Flags      *flagsJSON
 	Points     *pointsJSON
 	Batch      *pointsJSON
+	Drawing    *Drawing
 	Accumulate bool
 	Forward    [][]float64
 }
@@ -102,10 +103,10 @@ func (e *envelope) writeJSON() ([]byte, error) {
 	}
 	writePoints(&w, "points", e.Points)
 	writePoints(&w, "batch", e.Batch)
+	writeDrawing(&w, e.Drawing)
 	writeFlag(&w, "accumulate", e.Accumulate)
 	if e.Forward != nil {
-		w.Key("forward")
-		writeRows(&w, e.Forward)
+		writeMatrix(&w, "forward", e.Forward)
 	}
 	w.EndObject()
 	return w.Bytes()
@@ -125,26 +126,26 @@ func writePoints(w *jsontext.Writer, key string, p *pointsJSON) {
 	}
 	w.Key(key)
 	w.Object()
-	w.Key("x")
-	writeRows(w, p.X)
+	writeMatrix(w, "x", p.X)
 	w.Key("y")
-	w.Array()
-	for _, v := range p.Y {
-		w.Float(v)
-	}
-	w.EndArray()
+	writeNumbers(w, p.Y)
 	w.EndObject()
 }
 
-// writeRows writes rows of numbers as an array of arrays.
-func writeRows(w *jsontext.Writer, rows [][]float64) {
+// writeMatrix writes key: rows, an array of arrays of numbers.
+func writeMatrix(w *jsontext.Writer, key string, rows [][]float64) {
+	w.Key(key)
 	w.Array()
 	for _, row := range rows {
-		w.Array()
-		for _, v := range row {
-			w.Float(v)
-		}
-		w.EndArray()
+		writeNumbers(w, row)
+	}
+	w.EndArray()
+}
+
+func writeNumbers(w *jsontext.Writer, row []float64) {
+	w.Array()
+	for _, v := range row {
+		w.Float(v)
 	}
 	w.EndArray()
 }
@@ -228,10 +229,12 @@ func decodeEnvelope(raw []byte) (*envelope, error) {
 			e.Points, err = points(v, path)
 		case "batch":
 			e.Batch, err = points(v, path)
+		case "drawing":
+			e.Drawing, err = drawing(v, path)
 		case "accumulate":
 			err = boolean(v, path, &e.Accumulate)
 		case "forward":
-			e.Forward, err = rows(v, path)
+			e.Forward, err = matrix(v, path)
 		default:
 			return errUnknown
 		}
@@ -253,7 +256,7 @@ func members(v *jsontext.Value, path, prefix string, fn func(key string, v *json
 		}
 		if err := fn(m.Key, m.Value, jsontext.Join(prefix, m.Key)); err == errUnknown {
 			return &Error{Part: "envelope", Msg: "unknown field " + strconv.Quote(m.Key) +
-				" (want model or program, view, pos, modes, flags, points, batch, accumulate, forward and their fields)"}
+				" (want model or program, view, pos, modes, flags, points, batch, drawing, accumulate, forward and their fields)"}
 		} else if err != nil {
 			return err
 		}
@@ -267,7 +270,7 @@ func points(v *jsontext.Value, path string) (*pointsJSON, error) {
 		var err error
 		switch key {
 		case "x":
-			p.X, err = rows(v, path)
+			p.X, err = matrix(v, path)
 		case "y":
 			p.Y, err = numbers(v, path)
 		default:
@@ -278,8 +281,8 @@ func points(v *jsontext.Value, path string) (*pointsJSON, error) {
 	return p, err
 }
 
-// rows reads an array of arrays of numbers.
-func rows(v *jsontext.Value, path string) ([][]float64, error) {
+// matrix reads an array of arrays of numbers.
+func matrix(v *jsontext.Value, path string) ([][]float64, error) {
 	if v.Kind != jsontext.Array {
 		return nil, typeError(path, "[][]float64", v)
 	}

@@ -130,6 +130,16 @@ var fixtures = []fixture{
 		m.Params = map[string]*tensor.Tensor{"0.bias": tensor.Vector(0.5, -0.25, 0.125, 0)}
 		return &State{Model: m, View: ViewTrain}
 	}},
+	{"digits-drawing", func(*testing.T) *State {
+		d := app.DefaultCNN(tensor.Shape{1, 8, 8}, 10)
+		m := spec.New(d.Input, d.Loss, d.Layers...)
+		m.Seed = d.Seed
+		m.Dataset = train.DefaultData("digits")
+		m.Optimizer = app.CNNOptimizer()
+		m.BatchSize = app.CNNBatch
+		ink := app.Ink{Strokes: [][]float64{{40, 30, 80, 24, 120, 26, 96, 80, 70, 140}, {60, 84, 112.5, 82}}} // a 7
+		return &State{Model: m, Drawing: &Drawing{Example: 2, Ink: ink}, Pos: Position{Phase: PhaseBackward, Node: 9}}
+	}},
 	{"points", func(*testing.T) *State {
 		m := spec.New(tensor.Shape{2}, nn.MSE, nn.NewLinear(4), nn.ReLU{}, nn.NewLinear(1))
 		m.Seed = 11

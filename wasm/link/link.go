@@ -12,6 +12,7 @@
 //	 "modes": {"compiled": true, "single": true, "eval": true, "l2": 0.01},
 //	 "flags": {"hide": ["lr"], "lock": ["model"], "embed": true},
 //	 "points": {"x": [[0.1, 0.2], …], "y": [1, …]},
+//	 "drawing": {"example": 0, "strokes": [[40, 20, 41, 26, …], …]},
 //	 "accumulate": true}
 //
 // in which every field but model is optional and absent when it holds its
@@ -27,8 +28,8 @@
 // and, in forward mode, its direction, one row per leaf: "forward": [[1, 0],
 // [0.5]]. Links without it open in reverse mode, as before.
 //
-// An envelope holds a model or a program, never both; points and batch
-// belong to models. This is still version 1: the prefix, the deflate
+// An envelope holds a model or a program, never both; points, batch and
+// drawing (see Drawing) belong to models. This is still version 1: the prefix, the deflate
 // dictionary and every model link are unchanged (older pages refuse the
 // unknown "program" field, as they must). Encode is canonical (equal states give equal links). Decode is
 // strict: a bad prefix, broken base64, a cut deflate stream, unknown or
@@ -97,6 +98,9 @@ type State struct {
 	Modes app.Modes
 	// Flags are the classroom settings.
 	Flags Flags
+	// Drawing, when not nil, is an input drawn on the drawing pad that
+	// replaces one example of the mini-batch (an image classifier's).
+	Drawing *Drawing
 	// Accumulate switches off the Step view's "zero gradients before
 	// backward": each backward pass then adds its parameter gradients to
 	// those the earlier passes left (PyTorch's .grad without zero_grad()).

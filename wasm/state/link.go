@@ -56,7 +56,7 @@ func (s *State) apply(st *link.State) {
 	if st.View == link.ViewTrain && st.Program == "" {
 		s.view = link.ViewTrain
 	}
-	s.selected = -1
+	s.selected, s.drawing = -1, nil
 	s.programOn, s.forward = st.Program != "", st.Forward
 	s.changed(All)
 }
@@ -84,8 +84,9 @@ func (s *State) Waiting() string {
 	return ""
 }
 
-// settle records the step of the link Replace took, unless it waits for
-// a data file; what does not apply becomes Opened's error.
+// settle records the step of the link Replace took (its model or program,
+// then its drawing, then its position), unless it waits for a data file;
+// what does not apply becomes Opened's error.
 func (s *State) settle() {
 	st := s.opened
 	if st == nil || s.Waiting() != "" {
@@ -97,6 +98,10 @@ func (s *State) settle() {
 		errs = append(errs, s.program.Open(st.Program, st.Modes))
 	} else {
 		errs = append(errs, s.replaceModel(st))
+		if st.Drawing != nil {
+			_, err := s.useDrawing(*st.Drawing)
+			errs = append(errs, err)
+		}
 	}
 	if stp := s.Source().Stepper(); stp != nil {
 		errs = append(errs, link.Seek(stp, st.Pos))
@@ -147,8 +152,8 @@ func batchOf(p *link.Points, m *spec.Model) (app.Batch, error) {
 // with its modes, forward mode, position and flags; else the model with the training
 // settings, the weights on screen (the training's in the training view,
 // those a link or a training step gave the step in the stepping view,
-// with its batch) and the position. A link that waits for its data file
-// is given back as it came.
+// with its batch), the position and the drawing on the batch. A link that
+// waits for its data file is given back as it came.
 func (s *State) Link() *link.State {
 	s.settle()
 	if s.opened != nil { // waiting for its data file: the link as it came
@@ -182,6 +187,7 @@ func (s *State) Link() *link.State {
 	st.Model = m
 	if stp := pg.Stepper(); stp != nil && s.view == link.ViewStep {
 		st.Pos = link.PositionOf(stp)
+		st.Drawing = s.Drawing()
 	}
 	return st
 }

@@ -97,6 +97,10 @@ type State struct {
 	// (see settle); openErr is what of the last link did not apply.
 	opened  *link.State
 	openErr error
+	// drawing is the input drawn on the pad (UseDrawing) and drawn its
+	// pixels: the drawing stands while the batch holds them.
+	drawing *link.Drawing
+	drawn   []float64
 
 	trainDoc app.Doc                          // the model trained weights belong to
 	trained  func() map[string]*tensor.Tensor // the weights the training view starts from or reached (nil: seeded)

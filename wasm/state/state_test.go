@@ -401,3 +401,53 @@ func TestForwardFitsTheProgram(t *testing.T) {
 		}
 	}
 }
+
+// TestDrawingStaysWhileTheBatchHoldsIt: a drawing made the example is in
+// the link of the stepping view, with the pixels the ink downsamples to;
+// a new batch (another dataset) drops it, and so does the training view.
+func TestDrawingStaysWhileTheBatchHoldsIt(t *testing.T) {
+	s := newState(t)
+	addDataFile(t, s, "digits")
+	if err := s.SetDataset("shapes"); err != nil {
+		t.Fatal(err)
+	}
+	s.SetTraining(DefaultTraining("shapes"))
+	if err := s.Edit(app.DefaultCNN(train.ExampleShape("shapes"), 5)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.UseDrawing(link.Drawing{Example: 1}); err == nil {
+		t.Error("an empty drawing was accepted")
+	}
+	ink := app.Ink{Strokes: [][]float64{{10, 80, 150, 80}}}
+	pr, err := s.UseDrawing(link.Drawing{Example: 1, Ink: ink})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := s.Model().Batch()
+	if px := ink.Pixels(8); !slices.Equal(b.X.Data[64:128], px) || b.Y.Data[1] != float64(pr.Class) {
+		t.Fatalf("example 1 is %v (target %v), want the drawing %v (target %d)", b.X.Data[64:128], b.Y.Data[1], px, pr.Class)
+	}
+	st := s.Link()
+	if st.Drawing == nil || st.Drawing.Example != 1 || !reflect.DeepEqual(st.Drawing.Ink, ink) {
+		t.Fatalf("the link's drawing is %+v", st.Drawing)
+	}
+	again := newState(t)
+	again.Replace(st)
+	if err := again.Opened(); err != nil {
+		t.Fatal(err)
+	}
+	if got := again.Model().Batch(); !slices.Equal(got.X.Data, b.X.Data) || !slices.Equal(got.Y.Data, b.Y.Data) {
+		t.Error("the link's batch differs from the one drawn on")
+	}
+	s.SetView(link.ViewTrain)
+	if s.Link().Drawing != nil {
+		t.Error("the training view's link carries the drawing")
+	}
+	s.SetView(link.ViewStep)
+	if err := s.SetDataset("digits"); err != nil {
+		t.Fatal(err)
+	}
+	if s.Drawing() != nil || s.Link().Drawing != nil {
+		t.Error("the drawing outlived its batch")
+	}
+}

@@ -1,6 +1,9 @@
 package state
 
 import (
+	"errors"
+	"slices"
+
 	"tapelab/engine/tensor"
 	"tapelab/engine/train"
 	"tapelab/wasm/app"
@@ -248,16 +251,52 @@ func (s *State) Inspect(doc app.Doc, params map[string]*tensor.Tensor, b app.Bat
 	return nil
 }
 
-// UseImage makes pixels (a drawing) example ex of the step's batch, with
-// the model's prediction as its target, and records the step again (see
-// app.Playground.UseImage).
-func (s *State) UseImage(ex int, pixels []float64) (app.Prediction, error) {
+// UseDrawing makes d's ink, downsampled to the model's [1 H H] image
+// (app.Ink.Pixels), example d.Example of the step's batch, with the
+// model's prediction as its target, and records the step again (see
+// app.Playground.UseImage). A link of the stepping view carries the
+// drawing while the batch holds it.
+func (s *State) UseDrawing(d link.Drawing) (app.Prediction, error) {
 	s.settle()
-	pr, err := s.model.UseImage(ex, pixels)
+	pr, err := s.useDrawing(d)
 	if err == nil {
 		s.recorded(0)
 	}
 	return pr, err
+}
+
+func (s *State) useDrawing(d link.Drawing) (app.Prediction, error) {
+	in := s.model.Doc().Input
+	if d.Ink.Empty() {
+		return app.Prediction{}, errors.New("nothing is drawn")
+	}
+	if len(in) != 3 || in[0] != 1 || in[1] != in[2] {
+		return app.Prediction{}, errors.New("a drawing needs a model of one-channel square images ([1 H H]), not " + in.String())
+	}
+	px := d.Ink.Pixels(in[1])
+	pr, err := s.model.UseImage(d.Example, px)
+	if err == nil {
+		d.Ink.Strokes = slices.Clone(d.Ink.Strokes)
+		s.drawing, s.drawn = &d, px
+	}
+	return pr, err
+}
+
+// Drawing returns the input drawn on the pad while it is an example of the
+// step's batch (the batch changed since, or nothing was drawn: nil). The
+// caller must not change it.
+func (s *State) Drawing() *link.Drawing {
+	s.settle()
+	b := s.model.Batch()
+	d := s.drawing
+	if d == nil || s.programOn || b.X == nil || b.X.Shape[0] <= d.Example {
+		return nil
+	}
+	n := len(s.drawn)
+	if len(b.X.Data) != n*b.X.Shape[0] || !slices.Equal(b.X.Data[d.Example*n:(d.Example+1)*n], s.drawn) {
+		return nil
+	}
+	return d
 }
 
 // OpenIR opens an IR document in place of the model's step (see

@@ -63,7 +63,8 @@ func open(ls *link.State) (*state.State, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := st.Replace(ls); err != nil {
+	st.Replace(ls)
+	if err := st.Opened(); err != nil {
 		return nil, err
 	}
 	return st, nil
