@@ -88,7 +88,7 @@ func stepRedraw(b *testing.B, motion bool) {
 	// The tape starts with its leaves (the input, the target and the
 	// parameters), whose steps send nothing along an edge: the link opens
 	// past them, and after each reset they are stepped past, untimed.
-	p := openScreenAt(b, screens[4], longLinkAt(b, link.Position{Phase: link.PhaseForward, Node: 40}))
+	p := openScreenFor(b, 10*time.Minute, screens[4], longLinkAt(b, link.Position{Phase: link.PhaseForward, Node: 40}))
 	if !motion {
 		if _, err := chromedp.Call(p.tab, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
 			Features: []*emulation.MediaFeature{{Name: "prefers-reduced-motion", Value: "reduce"}}}); err != nil {

@@ -28,7 +28,13 @@ func openScreen(t testing.TB, s screen) *pgTab {
 // openScreenAt is openScreen opening the link fragment frag.
 func openScreenAt(t testing.TB, s screen, frag string) *pgTab {
 	t.Helper()
-	tab := newBrowser(t)
+	return openScreenFor(t, 90*time.Second, s, frag)
+}
+
+// openScreenFor is openScreenAt with a tab good for d.
+func openScreenFor(t testing.TB, d time.Duration, s screen, frag string) *pgTab {
+	t.Helper()
+	tab := newBrowserFor(t, d)
 	srv := startServer(t, playgroundHandler(t))
 	opts := []chromedp.EmulateViewportOption{chromedp.EmulateScale(s.scale)}
 	if s.touch {

@@ -95,7 +95,12 @@ func newTapeView(pv *playground) *tapeView {
 	defs.SetInnerHTML(tapesvg.Defs)
 	v.world = doc.svg("g", "class", "world")
 	add(v.svg, defs, v.world)
-	add(v.root, bar, v.svg)
+	// The drawing sits in a frame that takes the region's room, placed
+	// absolutely in it: Chromium then lays the drawing out on its own, and
+	// only what a step changed. As a flex item it would be laid out again
+	// with the region, and an SVG laid out from outside lays out every
+	// text in it afresh.
+	add(v.root, bar, add(doc.el("div", "class", "tape-frame"), v.svg))
 	pv.doc.listen(v.svg, "click", "tape click", v.onClick)
 	pv.doc.listen(v.svg, "wheel", "tape zoom", v.onWheel)
 	pv.doc.listen(v.svg, "pointerdown", "tape pan", v.onDown)
