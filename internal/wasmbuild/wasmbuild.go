@@ -1,6 +1,8 @@
 // Package wasmbuild compiles the playground (wasm/) for GOOS=js GOARCH=wasm
 // into a static folder, with the toolchain's matching wasm_exec.js, and
-// tells when that binary is stale.
+// tells when that binary is stale. After the link it rewrites the binary's
+// data section into fewer segments (MergeDataSegments), which leaves the
+// program as it was and its download smaller.
 package wasmbuild
 
 import (
@@ -155,8 +157,9 @@ func (b Builder) newestSource() (string, time.Time, error) {
 	return name, newest, nil
 }
 
-// build compiles wasm/ into the static folder (atomically: a server reading
-// the folder never sees half a file) and copies wasm_exec.js.
+// Build compiles wasm/ into the static folder, merges its data segments
+// (Finish), puts it in place atomically (a server reading the folder never
+// sees half a file) and copies wasm_exec.js.
 func (b Builder) Build(ctx context.Context) error {
 	start := time.Now()
 	tmp := filepath.Join(b.Static, "."+WasmName+".tmp")
@@ -167,6 +170,10 @@ func (b Builder) Build(ctx context.Context) error {
 	if err := cmd.Run(); err != nil {
 		os.Remove(tmp)
 		return fmt.Errorf("compiling wasm/ for js/wasm: %w", err)
+	}
+	if err := Finish(tmp); err != nil {
+		os.Remove(tmp)
+		return err
 	}
 	// Date the binary from when the build began, so that a source edited
 	// during the build counts as newer and is built next time.

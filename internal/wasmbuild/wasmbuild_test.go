@@ -110,6 +110,7 @@ func TestBuild(t *testing.T) {
 	if err != nil || !bytes.HasPrefix(wasm, []byte("\x00asm")) {
 		t.Fatalf("%s is not a wasm binary (%v)", WasmName, err)
 	}
+	checkMerged(t, wasm)
 	goroot, err := exec.Command("go", "env", "GOROOT").Output()
 	if err != nil {
 		t.Fatal(err)
@@ -144,5 +145,26 @@ func TestBuild(t *testing.T) {
 	}
 	if !strings.Contains(log.String(), "up to date") {
 		t.Errorf("second build said %q, want it to report up to date", log.String())
+	}
+}
+
+// checkMerged fails unless the data segments of the module are in address
+// order and more than DataGap bytes apart: Build merged them.
+func checkMerged(tb testing.TB, wasm []byte) {
+	tb.Helper()
+	for _, s := range sections(tb, wasm) {
+		if s.id != dataSection {
+			continue
+		}
+		segs, err := readSegments(s.body)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		for i := 1; i < len(segs); i++ {
+			if end := segs[i-1].end(); uint64(segs[i].offset) <= end+DataGap {
+				tb.Fatalf("data segment %d at %d is %d bytes after the end of the one before: the build did not merge them", i, segs[i].offset, int64(segs[i].offset)-int64(end))
+			}
+		}
+		tb.Logf("%d data segments", len(segs))
 	}
 }

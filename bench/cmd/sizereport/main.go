@@ -61,6 +61,9 @@ func run(ctx context.Context, w io.Writer, pkg string, rows, quality int) error 
 	if _, err := wasmGo(ctx, wasmbuild.BuildArgs(pkg, bin, true)...); err != nil {
 		return err
 	}
+	if err := wasmbuild.Finish(bin); err != nil {
+		return err
+	}
 	deps, err := wasmGo(ctx, "list", "-deps", pkg)
 	if err != nil {
 		return err
