@@ -18,7 +18,8 @@ usage: ./build.sh <command> [args]
   test     every check: gofmt, go vet (native and js/wasm), staticcheck,
            native tests, js/wasm tests under node, then the Chromium tests
   e2e      only the Chromium end-to-end tests (installs Chromium if missing)
-  bench    speed against TensorFlow.js, PyTorch and gorgonia: a table, then RATIO lines
+  bench    speed against TensorFlow.js, PyTorch and gorgonia: a table, then RATIO
+           lines; then Lighthouse scores of the served page (LIGHTHOUSE lines)
   dist     write the static site (hashed, precompressed, offline) into dist/
   worker   build the Cloudflare Worker in web/worker (npm ci, then its wasm
            and assets folder); deploy it with `cd web/worker && npx wrangler deploy`

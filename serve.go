@@ -14,6 +14,7 @@ import (
 	"tapelab/internal/cli"
 	"tapelab/internal/wasmbuild"
 	"tapelab/web"
+	"tapelab/web/firstview"
 )
 
 // defaultAddr is where `go run .` serves: loopback only.
@@ -53,7 +54,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 // It closes ln.
 func serve(ctx context.Context, ln net.Listener, static fs.FS, store web.Store, stdout io.Writer) error {
 	defer ln.Close()
-	h, err := web.NewHandler(web.Options{Static: static, Precompress: true, Store: store})
+	h, err := web.NewHandler(web.Options{Static: static, Precompress: true, Store: store, FirstView: firstview.Page})
 	if err != nil {
 		return err
 	}

@@ -87,10 +87,12 @@ func (t *Trainer) Step() (float64, error) {
 	if err := s.Backward(loss, &t.g); err != nil {
 		return 0, err
 	}
+	lr := t.w.LR
 	for i, id := range ids {
-		p, g := t.params[i].Data, t.g.Of(int(id)).Data
+		p := t.params[i].Data
+		g := t.g.Of(int(id)).Data[:len(p)] // as long as p: no bounds checks in the loop
 		for j := range p {
-			p[j] -= t.w.LR * g[j]
+			p[j] -= lr * g[j]
 		}
 	}
 	return s.Tape().Node(int(loss)).Value.Data[0], nil

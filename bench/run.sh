@@ -57,5 +57,12 @@ say "playground wasm size (as ./build.sh build makes it)"
 go run . build >&2
 go run ./bench/cmd/wasmsize static/tapelab.wasm >&2
 
+say "Lighthouse 12.2.3 on the served page, mobile and desktop presets (Chromium $(/usr/bin/chromium --version 2>/dev/null | cut -d' ' -f2))"
+if [[ ! -d bench/lighthouse/node_modules ]]; then
+	(cd bench/lighthouse && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+fi
+go run ./bench/cmd/lighthouse -static static >"$out/lighthouse.txt"
+
 echo "TapeLab speed comparison, $(date -u +%Y-%m-%d), $(nproc) cores, $(go version | cut -d' ' -f3), node $(node --version)"
 go run ./bench/cmd/benchreport <"$results"
+cat "$out/lighthouse.txt"

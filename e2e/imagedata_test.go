@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -14,7 +15,6 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"tapelab/engine/autograd"
 	"tapelab/engine/nn"
 	"tapelab/engine/tensor"
 	"tapelab/engine/train"
@@ -111,50 +111,15 @@ func TestDigitsCNN(t *testing.T) {
 	}
 	doc := app.Doc{Input: tensor.Shape{1, 8, 8}, Layers: append(layers, nn.NewLinear(10)), Loss: nn.CrossEntropy, Seed: app.DefaultDoc().Seed}
 	ref := digitsReference(t, doc)
-	rs := ref.Stepper()
-	nodes := rs.Nodes()
+	if countOp(ref, "conv2d") != 1 || countOp(ref, "max_pool2d") != 1 {
+		t.Fatalf("the reference tape has no conv2d or max_pool2d node")
+	}
 
 	// Step the tape on a mini-batch of four digits.
 	p.do("opening the stepping view", chromedp.Click(chromedp.ID("view-step")))
 	p.waitFor(`document.getElementById("tape").querySelectorAll("[data-node]").length > 0`, "the tape")
-	if got := int(p.num(`document.querySelectorAll("#tape [data-node]").length`)); got != len(nodes) {
-		t.Fatalf("the tape shows %d nodes, the engine records %d", got, len(nodes))
-	}
-	if countOp(ref, "conv2d") != 1 || countOp(ref, "max_pool2d") != 1 {
-		t.Fatalf("the reference tape has no conv2d or max_pool2d node")
-	}
-	c := rs.Counts()
-	for i := 0; i < c.ForwardTotal; i++ {
-		p.clickAndRedraw("step")
-		rs.Step()
-		if got := p.js(`document.getElementById("insp-node").dataset.node`); got != strconv.Itoa(i) {
-			t.Fatalf("after forward step %d the inspector shows node %s", i, got)
-		}
-		if err := sameNumbers(p.values("insp-value"), rs.Value(i)); err != nil {
-			t.Errorf("node %d (%s) value: %v", i, nodes[i].Title(), err)
-		}
-	}
-	for k, j := range rs.Order() {
-		p.clickAndRedraw("step")
-		rs.Step()
-		if got := p.js(`document.getElementById("insp-node").dataset.node`); got != strconv.Itoa(j) {
-			t.Fatalf("backward step %d: the inspector shows node %s, the engine ran node %d", k, got, j)
-		}
-		if err := sameNumbers(p.values("insp-grad"), rs.Grad(j)); err != nil {
-			t.Errorf("node %d (%s) gradient: %v", j, nodes[j].Title(), err)
-		}
-	}
-	g := oneShotGrads(t, ref)
-	for i, n := range nodes {
-		if n.Kind != autograd.Param {
-			continue
-		}
-		p.clickNode(nodeID(i))
-		p.waitFor(fmt.Sprintf(`document.getElementById("insp-node").dataset.node === "%d"`, i), "the inspector to show "+n.Title())
-		if err := sameNumbers(p.values("insp-grad"), g.Of(i)); err != nil {
-			t.Errorf("%s: shown gradient vs one-shot backward: %v", n.Title(), err)
-		}
-	}
+	p.stepEveryNode(ref.Stepper(), nil)
+	p.paramGrads(ref)
 
 	// Train with the default CNN's settings until the stated accuracy.
 	p.do("opening the training view", chromedp.Click(chromedp.ID("view-train")))
@@ -265,11 +230,44 @@ func TestShapesDefaultCNN(t *testing.T) {
 	if n := eval[string](t, tab, `document.getElementById("train-confusion").dataset.total`); n != "250" {
 		t.Errorf("the confusion matrix counts %s test images, want 250", n)
 	}
-	if k := eval[string](t, tab, `document.getElementById("train-grid-key").textContent`); !strings.Contains(k, "0 horizontal bar") || !strings.Contains(k, "4 ring") {
-		t.Errorf("the class key says %q", k)
+	// The class names, from the dataset's definition, on the confusion
+	// matrix's axes and under the test images.
+	names := strings.Join(train.ClassNames("shapes"), ",")
+	for _, axis := range []string{"col", "row"} {
+		if got := eval[string](t, tab, `[...document.querySelectorAll("#train-confusion th[scope=`+axis+`]")].map(e => e.textContent).join(",")`); got != names {
+			t.Errorf("the confusion matrix's %ss are %q, want %q", axis, got, names)
+		}
+	}
+	said := strings.Split(eval[string](t, tab, `document.getElementById("train-grid").dataset.classes`), ",")
+	if len(said) != 16 {
+		t.Errorf("the grid names %d predictions, want 16: %q", len(said), said)
+	}
+	for _, c := range said {
+		if !slices.Contains(train.ClassNames("shapes"), c) {
+			t.Errorf("the grid predicts %q, not a shape's name", c)
+		}
 	}
 	if msg := eval[string](t, tab, `document.getElementById("train-msg").hidden ? "" : document.getElementById("train-msg").textContent`); msg != "" {
 		t.Errorf("message: %s", msg)
 	}
 	shoot(t, tab, "train-shapes")
+
+	// The stepping view's inspector names the targets' classes.
+	click(t, tab, "#view-step")
+	waitJS(t, tab, `document.getElementById("node-1") !== null`)
+	click(t, tab, "#to-end")
+	click(t, tab, "#node-1")
+	waitJS(t, tab, `document.getElementById("insp-classes") !== null`)
+	tr, _, err := train.Generate(train.DefaultData("shapes"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for _, y := range tr.Y.Data[:4] {
+		want = append(want, train.ClassNames("shapes")[int(y)])
+	}
+	if got := eval[string](t, tab, `document.getElementById("insp-classes").textContent`); got != "classes: "+strings.Join(want, " · ") {
+		t.Errorf("the inspector of y says %q, want the classes %q", got, want)
+	}
+	shoot(t, tab, "step-shapes-classes")
 }

@@ -55,6 +55,21 @@ func shareHandler(t *testing.T) http.Handler {
 	return h
 }
 
+// fileStoreHandler is the real handler, as `go run . serve` runs it, with
+// its share store in files under a temporary folder; it returns both.
+func fileStoreHandler(t *testing.T) (*web.FileStore, http.Handler) {
+	t.Helper()
+	store, err := web.OpenFileStore(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := web.NewHandler(web.Options{Static: os.DirFS(staticDir), Precompress: true, Store: store})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return store, h
+}
+
 // key presses a key as the page's keyboard shortcuts see it.
 func key(t *testing.T, tab context.Context, k string, times int) {
 	t.Helper()

@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"net/http"
 	"strconv"
 	"strings"
 	"testing"
@@ -33,8 +34,15 @@ type pgTab struct {
 // until Go has drawn the tape.
 func openPlayground(t testing.TB, w, h int64) *pgTab {
 	t.Helper()
-	tab := newBrowser(t)
-	srv := startServer(t, playgroundHandler(t))
+	return openPlaygroundOn(t, w, h, playgroundHandler(t), 90*time.Second)
+}
+
+// openPlaygroundOn is openPlayground on the handler given, in a tab good
+// for d.
+func openPlaygroundOn(t testing.TB, w, h int64, handler http.Handler, d time.Duration) *pgTab {
+	t.Helper()
+	tab := newBrowserFor(t, d)
+	srv := startServer(t, handler)
 	if err := chromedp.Do(tab, chromedp.EmulateViewport(w, h), chromedp.Navigate(srv.URL),
 		chromedp.WaitVisible(chromedp.CSS("#tape [data-node]"))); err != nil {
 		t.Fatalf("loading the playground: %v\n%s", err, pageError(tab))
@@ -237,7 +245,7 @@ func reference(t *testing.T, doc app.Doc, modes app.Modes) *app.Playground {
 }
 
 // oneShotGrads runs the engine's one-shot backward pass natively.
-func oneShotGrads(t *testing.T, pg *app.Playground) *autograd.Grads {
+func oneShotGrads(t testing.TB, pg *app.Playground) *autograd.Grads {
 	t.Helper()
 	r, err := app.Record(pg.Model().Clone(), pg.Batch(), app.Modes{}, 1)
 	if err != nil {
@@ -281,4 +289,75 @@ func countOp(pg *app.Playground, name string) int {
 		}
 	}
 	return k
+}
+
+// stepEveryNode steps the page forward through every node and backward
+// through every VJP, stepping the reference rs (the same step run
+// natively) along: the inspector must show each node's value and gradient
+// as rs computes them, each chain-rule card the catalogue's rule, and the
+// counters the whole pass. after, when not nil, checks more after each
+// step: forward is the pass, k the step's index in it, node the node it
+// handled.
+func (p *pgTab) stepEveryNode(rs *app.Stepper, after func(forward bool, k, node int)) {
+	t := p.t
+	t.Helper()
+	nodes := rs.Nodes()
+	if got := int(p.num(`document.querySelectorAll("#tape [data-node]").length`)); got != len(nodes) {
+		t.Fatalf("the tape shows %d nodes, the engine records %d", got, len(nodes))
+	}
+	c := rs.Counts()
+	for i := 0; i < c.ForwardTotal; i++ {
+		p.clickAndRedraw("step")
+		rs.Step()
+		if got := p.js(`document.getElementById("insp-node").dataset.node`); got != strconv.Itoa(i) {
+			t.Fatalf("after forward step %d the inspector shows node %s", i, got)
+		}
+		if err := sameNumbers(p.values("insp-value"), rs.Value(i)); err != nil {
+			t.Errorf("node %d (%s) value: %v", i, nodes[i].Title(), err)
+		}
+		if after != nil {
+			after(true, i, i)
+		}
+	}
+	if s := p.js(`document.getElementById("count-forward").textContent`); s != fmt.Sprintf("forward %d/%d", c.ForwardTotal, c.ForwardTotal) {
+		t.Errorf("forward counter says %q", s)
+	}
+	for k, j := range rs.Order() {
+		p.clickAndRedraw("step")
+		rs.Step()
+		if got := p.js(`document.getElementById("insp-node").dataset.node`); got != strconv.Itoa(j) {
+			t.Fatalf("backward step %d: the inspector shows node %s, the engine ran node %d", k, got, j)
+		}
+		if err := sameNumbers(p.values("insp-grad"), rs.Grad(j)); err != nil {
+			t.Errorf("node %d (%s) gradient: %v", j, nodes[j].Title(), err)
+		}
+		if rule := p.js(`document.querySelector("#insp-rule .rule").textContent`); rule != nodes[j].Op.Rule {
+			t.Errorf("node %d: the card's rule %q, the catalogue's %q", j, rule, nodes[j].Op.Rule)
+		}
+		if after != nil {
+			after(false, k, j)
+		}
+	}
+	if s := p.js(`document.getElementById("count-backward").textContent`); s != fmt.Sprintf("backward %d/%d", c.BackwardTotal, c.BackwardTotal) {
+		t.Errorf("backward counter says %q", s)
+	}
+}
+
+// paramGrads checks every parameter's gradient, as the inspector shows it
+// when its node is clicked, against the engine's one-shot backward pass of
+// the reference step.
+func (p *pgTab) paramGrads(ref *app.Playground) {
+	t := p.t
+	t.Helper()
+	g := oneShotGrads(t, ref)
+	for i, n := range ref.Stepper().Nodes() {
+		if n.Kind != autograd.Param {
+			continue
+		}
+		p.clickNode("node-" + strconv.Itoa(i))
+		p.waitFor(fmt.Sprintf(`document.getElementById("insp-node").dataset.node === "%d"`, i), "the inspector to show "+n.Title())
+		if err := sameNumbers(p.values("insp-grad"), g.Of(i)); err != nil {
+			t.Errorf("%s: shown gradient vs one-shot backward: %v", n.Title(), err)
+		}
+	}
 }

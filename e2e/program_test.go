@@ -5,6 +5,7 @@ package e2e
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -55,49 +56,18 @@ func (p *pgTab) inspectNode(i int) {
 	p.waitFor(fmt.Sprintf(`document.getElementById("insp-node").dataset.node === "%d"`, i), "the inspector to show node "+strconv.Itoa(i))
 }
 
-// stepThrough steps forward through every node and backward through every
-// VJP, checking each value and gradient the inspector shows against the
-// same stepper run natively, and each chain-rule card's rule against the
-// catalogue's.
+// stepThrough checks the program's node titles, steps every node against
+// the same stepper run natively (stepEveryNode), then every leaf's
+// gradient against the program's one-shot pass.
 func stepThrough(t *testing.T, p *pgTab, ref *app.ProgramPlayground) {
 	t.Helper()
-	rs := ref.Stepper()
-	nodes := rs.Nodes()
-	if got := int(p.num(`document.querySelectorAll("#tape [data-node]").length`)); got != len(nodes) {
-		t.Fatalf("the tape shows %d nodes, the engine records %d", got, len(nodes))
-	}
+	nodes := ref.Stepper().Nodes()
 	for i, n := range nodes {
 		if got := p.js(fmt.Sprintf(`document.querySelector("#node-%d .title-text").textContent`, i)); got != n.Title() {
 			t.Errorf("node %d is titled %q, want %q", i, got, n.Title())
 		}
 	}
-	c := rs.Counts()
-	for i := 0; i < c.ForwardTotal; i++ {
-		p.clickAndRedraw("step")
-		rs.Step()
-		if got := p.js(`document.getElementById("insp-node").dataset.node`); got != strconv.Itoa(i) {
-			t.Fatalf("after forward step %d the inspector shows node %s", i, got)
-		}
-		if err := sameNumbers(p.values("insp-value"), rs.Value(i)); err != nil {
-			t.Errorf("node %d (%s) value: %v", i, nodes[i].Title(), err)
-		}
-	}
-	for k, j := range rs.Order() {
-		p.clickAndRedraw("step")
-		rs.Step()
-		if got := p.js(`document.getElementById("insp-node").dataset.node`); got != strconv.Itoa(j) {
-			t.Fatalf("backward step %d: the inspector shows node %s, the engine ran node %d", k, got, j)
-		}
-		if err := sameNumbers(p.values("insp-grad"), rs.Grad(j)); err != nil {
-			t.Errorf("node %d (%s) gradient: %v", j, nodes[j].Title(), err)
-		}
-		if rule := p.js(`document.querySelector("#insp-rule .rule").textContent`); rule != nodes[j].Op.Rule {
-			t.Errorf("node %d: the card's rule %q, the catalogue's %q", j, rule, nodes[j].Op.Rule)
-		}
-	}
-	if s := p.js(`document.getElementById("count-backward").textContent`); s != fmt.Sprintf("backward %d/%d", c.BackwardTotal, c.BackwardTotal) {
-		t.Errorf("backward counter says %q", s)
-	}
+	p.stepEveryNode(ref.Stepper(), nil)
 	// Every leaf's gradient against the program's one-shot pass.
 	one, err := ref.Program().Grad()
 	if err != nil {
@@ -305,7 +275,9 @@ func TestProgramScreenshots(t *testing.T) {
 }
 
 // TestProgramLink steps a program, switches to compiled, copies its link
-// and opens it in a fresh browser: the same text, modes, position and tape.
+// and opens it in a fresh browser: the same text, modes, position and tape;
+// then again with forward mode on along a typed direction: the same
+// direction, tangents and check.
 func TestProgramLink(t *testing.T) {
 	srv := startServer(t, shareHandler(t))
 	a := newBrowser(t)
@@ -341,6 +313,40 @@ func TestProgramLink(t *testing.T) {
 	key(t, b, "ArrowRight", 30)
 	if ta, tb := eval[string](t, a, `tapelabExport("tape-text")`), eval[string](t, b, `tapelabExport("tape-text")`); ta != tb || !strings.Contains(ta, "position done") {
 		t.Errorf("after stepping to the end the tapes differ or are not done")
+	}
+
+	// Forward mode travels too: on, along a typed direction, stepped to
+	// the end of the forward pass, it opens in a fresh browser as it was.
+	click(t, a, "#ad-forward")
+	waitJS(t, a, `document.getElementById("ad-forward").getAttribute("aria-pressed") === "true" && document.getElementById("dir-0").value === "1"`)
+	setValue(t, a, "#dir-2", "0.5")
+	waitJS(t, a, `document.getElementById("dir-2").value === "0.5"`)
+	setValue(t, a, "#dir-4", "-1")
+	waitJS(t, a, `document.getElementById("dir-4").value === "-1" && document.getElementById("count-forward").textContent.startsWith("forward 0/")`)
+	key(t, a, "ArrowRight", neuron.Stepper().Counts().ForwardTotal)
+	waitJS(t, a, `document.getElementById("forward-check").dataset.agree === "true"`)
+	url = settledLink(t, a)
+	st, err = link.Decode(eval[string](t, a, `location.hash`))
+	wantDir := [][]float64{{1}, {0}, {0.5}, {0}, {-1}}
+	if err != nil || !reflect.DeepEqual(st.Forward, wantDir) {
+		t.Fatalf("the forward-mode link holds %+v, %v; want the direction %v", st, err, wantDir)
+	}
+	want = readProgramState(t, a)
+	c := newBrowser(t)
+	openPage(t, c, url)
+	waitJS(t, c, `document.getElementById("forward-check").dataset.agree === "true"`)
+	if got := readProgramState(t, c); got != want {
+		t.Errorf("the forward-mode link opened a different state:\n got %+v\nwant %+v", got, want)
+	}
+	for _, q := range []string{
+		`document.getElementById("ad-forward").getAttribute("aria-pressed")`,
+		`[0, 1, 2, 3, 4].map(i => document.getElementById("dir-" + i).value).join(" ")`,
+		`document.getElementById("forward-check").dataset.forward`,
+		`document.getElementById("tangent-0").textContent`,
+	} {
+		if ga, gc := eval[string](t, a, q), eval[string](t, c, q); ga != gc {
+			t.Errorf("%s: %q in the fresh browser, %q where the link was copied", q, gc, ga)
+		}
 	}
 }
 

@@ -12,8 +12,6 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
-
-	"tapelab/web"
 )
 
 // screen is a device a class uses: a phone, a tablet, a laptop or a
@@ -133,14 +131,7 @@ type screenTab struct {
 // saves a screenshot of stepping and of training at each size (in
 // e2e/screenshots).
 func TestEveryScreen(t *testing.T) {
-	store, err := web.OpenFileStore(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	h, err := web.NewHandler(web.Options{Static: os.DirFS(staticDir), Precompress: true, Store: store})
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, h := fileStoreHandler(t)
 	srv := startServer(t, h)
 	for _, sc := range screens {
 		t.Run(sc.name, func(t *testing.T) {

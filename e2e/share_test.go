@@ -7,7 +7,6 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
-	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -65,14 +64,7 @@ func (l *browserLog) take() []string {
 // other may not.
 func TestSharedModelPages(t *testing.T) {
 	tab := newBrowser(t)
-	store, err := web.OpenFileStore(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	h, err := web.NewHandler(web.Options{Static: os.DirFS(staticDir), Precompress: true, Store: store})
-	if err != nil {
-		t.Fatal(err)
-	}
+	store, h := fileStoreHandler(t)
 	requests := &requestLog{n: map[string]int{}}
 	srv := startServer(t, requests.wrap(h))
 	doc := apitest.ModelDoc(7)
@@ -167,14 +159,7 @@ func (l *requestLog) count(path string) int {
 // showing its default model and saying that the link could not be opened.
 func TestUnknownShareLink(t *testing.T) {
 	tab := newBrowser(t)
-	store, err := web.OpenFileStore(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	h, err := web.NewHandler(web.Options{Static: os.DirFS(staticDir), Precompress: true, Store: store})
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, h := fileStoreHandler(t)
 	srv := startServer(t, h)
 	for _, path := range []string{"/s/aaaaaaaaaaaaaaaa", "/embed/aaaaaaaaaaaaaaaa", "/s/not-an-id"} {
 		expectDefaultModel(t, tab, "go run . serve", srv.URL, path)
@@ -212,14 +197,7 @@ func expectDefaultModel(t *testing.T, tab context.Context, backend, base, path s
 // link to an unknown id opens the default model with a message.
 func TestSharedModelOpens(t *testing.T) {
 	chromium(t) // first: it skips the test when there is no browser
-	store, err := web.OpenFileStore(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	h, err := web.NewHandler(web.Options{Static: os.DirFS(staticDir), Precompress: true, Store: store})
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, h := fileStoreHandler(t)
 	local := startServer(t, h)
 	if err := workerdtest.Install("../web/worker"); err != nil {
 		t.Fatal(err)

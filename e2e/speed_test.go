@@ -146,6 +146,10 @@ func stepRedraw(b *testing.B, motion bool) {
 // "interactive"; the next animation frame, which paints it, is "painted".
 const bootProbe = `(() => {
   const out = window.__tapelabBoot = {};
+  new PerformanceObserver((l) => { for (const e of l.getEntries()) if (e.name === "first-contentful-paint") out.fcp = e.startTime; })
+    .observe({ type: "paint", buffered: true });
+  new PerformanceObserver((l) => { for (const e of l.getEntries()) out.lcp = e.startTime; })
+    .observe({ type: "largest-contentful-paint", buffered: true });
   const sig = () => Array.from(document.querySelectorAll("#tape [data-node]"), (g) => g.getAttribute("class")).join("|") +
     (document.getElementById("count-forward")?.textContent ?? "");
   const tick = () => {
@@ -191,13 +195,15 @@ const bootTimeline = `(() => {
     if (m.name.startsWith("tapelab:")) out[m.name.slice(8)] = m.startTime;
   }
   const probe = window.__tapelabBoot || {};
+  if (probe.fcp) out["first-paint"] = probe.fcp;
+  if (probe.lcp) out["largest-paint"] = probe.lcp;
   if (probe.interactive) out.interactive = probe.interactive;
   if (probe.painted) out.painted = probe.painted;
   return out;
 })()`
 
 // bootOrder lists the milestones in the order they happen, for the log.
-var bootOrder = []string{"html-received", "loader-requested", "loader-received", "dom-ready", "wasm-requested", "wasm-first-byte", "wasm-last-byte",
+var bootOrder = []string{"html-received", "loader-requested", "loader-received", "first-paint", "largest-paint", "dom-ready", "wasm-requested", "wasm-first-byte", "wasm-last-byte",
 	"wasm-received", "wasm-compiled", "wasm-instantiated", "go-main", "playground-built", "first-render", "go-idle",
 	"interactive", "painted"}
 
@@ -205,17 +211,26 @@ var bootOrder = []string{"html-received", "loader-requested", "loader-received",
 // time from navigation start until a click on Step changes a tape node
 // (ms-interactive, measured in the page by bootProbe) and until the frame
 // that shows it (ms-painted), with every milestone of bootTimeline on the
-// way. Metrics are medians over the navigations. "http-cache" navigates
+// way, and the first and the largest contentful paint (the server's first
+// view draws the tape before the wasm runs). The page is served as `go run
+// .` serves it, with its first view, and (the "loading-screen" runs)
+// without it, as before the server drew one. Metrics are medians over the
+// navigations. "http-cache" navigates
 // again in one browser, as a returning visitor (the HTTP cache revalidates
 // and Chromium may reuse compiled code); "no-cache" disables the cache, as
 // a first visit does.
 func BenchmarkNavigationToInteractive(b *testing.B) {
 	for _, mode := range []struct {
-		name    string
-		noCache bool
-	}{{"http-cache", false}, {"no-cache", true}} {
+		name      string
+		noCache   bool
+		firstView bool
+	}{{"http-cache", false, true}, {"no-cache", true, true}, {"http-cache/loading-screen", false, false}, {"no-cache/loading-screen", true, false}} {
 		b.Run(mode.name, func(b *testing.B) {
-			p := openPlayground(b, 1280, 720)
+			h := playgroundHandler(b)
+			if mode.firstView {
+				h = firstViewHandler(b)
+			}
+			p := openPlaygroundOn(b, 1280, 720, h, 10*time.Minute)
 			if _, err := chromedp.Call(p.tab, page.AddScriptToEvaluateOnNewDocument,
 				page.AddScriptToEvaluateOnNewDocumentParams{Source: bootProbe}); err != nil {
 				b.Fatal(err)
@@ -270,6 +285,7 @@ func BenchmarkNavigationToInteractive(b *testing.B) {
 			if med["wasm-wire-bytes"] >= med["wasm-decoded-bytes"] {
 				b.Errorf("the wasm was served uncompressed (%.0f bytes on the wire)", med["wasm-wire-bytes"])
 			}
+			b.ReportMetric(med["largest-paint"], "ms-lcp")
 			b.ReportMetric(med["interactive"], "ms-interactive")
 			b.ReportMetric(med["painted"], "ms-painted")
 			b.ReportMetric(med["wasm-compiled"], "ms-compiled")

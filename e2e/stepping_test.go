@@ -3,7 +3,6 @@
 package e2e
 
 import (
-	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -12,7 +11,6 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
-	"tapelab/engine/autograd"
 	"tapelab/engine/nn"
 	"tapelab/wasm/app"
 )
@@ -39,69 +37,25 @@ func TestBuildAndStepEveryNode(t *testing.T) {
 	doc := app.DefaultDoc().Insert(2, nn.Linear{Out: 3, Bias: true})
 	ref := reference(t, doc, app.Modes{})
 	rs := ref.Stepper()
-	nodes := rs.Nodes()
-	if got := int(p.num(`document.querySelectorAll("#tape [data-node]").length`)); got != len(nodes) {
-		t.Fatalf("the tape shows %d nodes, the engine records %d", got, len(nodes))
-	}
-
-	c := rs.Counts()
-	for i := 0; i < c.ForwardTotal; i++ {
-		p.clickAndRedraw("step")
-		rs.Step()
-		if !p.hasClass("node-"+strconv.Itoa(i), "known") {
-			t.Errorf("node %d is not marked known after its forward step", i)
+	p.stepEveryNode(rs, func(forward bool, k, node int) {
+		id := "node-" + strconv.Itoa(node)
+		switch {
+		case forward && !p.hasClass(id, "known"):
+			t.Errorf("node %d is not marked known after its forward step", node)
+		case !forward && !p.hasClass(id, "final"):
+			t.Errorf("node %d is not marked final after its VJP step", node)
 		}
-		if got := p.js(`document.getElementById("insp-node").dataset.node`); got != strconv.Itoa(i) {
-			t.Fatalf("after forward step %d the inspector shows node %s", i, got)
-		}
-		if err := sameNumbers(p.values("insp-value"), rs.Value(i)); err != nil {
-			t.Errorf("node %d (%s) value: %v", i, nodes[i].Title(), err)
-		}
-		if i == 7 {
+		if forward && k == 7 {
 			p.shot("2-forward")
 		}
-	}
-	if s := p.js(`document.getElementById("count-forward").textContent`); s != fmt.Sprintf("forward %d/%d", c.ForwardTotal, c.ForwardTotal) {
-		t.Errorf("forward counter says %q", s)
-	}
-
-	for k, j := range rs.Order() {
-		p.clickAndRedraw("step")
-		rs.Step()
-		if got := p.js(`document.getElementById("insp-node").dataset.node`); got != strconv.Itoa(j) {
-			t.Fatalf("backward step %d: the inspector shows node %s, the engine ran node %d", k, got, j)
-		}
-		if err := sameNumbers(p.values("insp-grad"), rs.Grad(j)); err != nil {
-			t.Errorf("node %d (%s) gradient: %v", j, nodes[j].Title(), err)
-		}
-		if !p.hasClass("node-"+strconv.Itoa(j), "final") {
-			t.Errorf("node %d is not marked final after its VJP step", j)
-		}
-		if k == 2 {
+		if !forward && k == 2 {
 			p.shot("3-backward")
-			if n := int(p.num(`document.querySelectorAll("#insp-contribs li").length`)); n != len(rs.Contribs(j)) {
-				t.Errorf("the chain-rule card lists %d contributions, the engine made %d", n, len(rs.Contribs(j)))
+			if n := int(p.num(`document.querySelectorAll("#insp-contribs li").length`)); n != len(rs.Contribs(node)) {
+				t.Errorf("the chain-rule card lists %d contributions, the engine made %d", n, len(rs.Contribs(node)))
 			}
 		}
-	}
-	want := fmt.Sprintf("backward %d/%d", c.BackwardTotal, c.BackwardTotal)
-	if s := p.js(`document.getElementById("count-backward").textContent`); s != want {
-		t.Errorf("backward counter says %q, want %q", s, want)
-	}
-
-	// Every parameter's gradient, as the inspector shows it, against the
-	// engine's one-shot backward pass.
-	g := oneShotGrads(t, ref)
-	for i, n := range nodes {
-		if n.Kind != autograd.Param {
-			continue
-		}
-		p.clickNode("node-" + strconv.Itoa(i))
-		p.waitFor(fmt.Sprintf(`document.getElementById("insp-node").dataset.node === "%d"`, i), "the inspector to show "+n.Title())
-		if err := sameNumbers(p.values("insp-grad"), g.Of(i)); err != nil {
-			t.Errorf("%s: shown gradient vs one-shot backward: %v", n.Title(), err)
-		}
-	}
+	})
+	p.paramGrads(ref)
 	p.shot("4-done")
 	p.noPageError()
 }

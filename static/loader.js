@@ -25,11 +25,12 @@
       box.append(pre);
     }
     box.hidden = false;
-    // Before Go has rendered, the error replaces the progress under the heading.
+    // Before Go has rendered, the error replaces the progress: under the
+    // heading of the loading screen, or above the server's first view.
     const loading = $("loading");
     if (loading) {
       for (const el of loading.querySelectorAll(".tagline, progress, .load-label")) el.hidden = true;
-      loading.append(box);
+      if (loading.classList.contains("loading")) loading.append(box);
     }
     $("app").removeAttribute("aria-busy");
   }

@@ -82,17 +82,6 @@ func fetchText(method, url, body string) (int, string, error) {
 	return fetchBody(url, opts, false)
 }
 
-// fetchGunzip fetches url, a gzip file served as it is, decompresses it
-// with the browser's DecompressionStream and returns the text; it must be
-// called from a goroutine, never from an event handler.
-func fetchGunzip(url string) (string, error) {
-	status, text, err := fetchBody(url, map[string]any{}, true)
-	if err == nil && status != 200 {
-		err = errors.New("the server answered " + itoa(status))
-	}
-	return text, err
-}
-
 // fetchBody runs fetch(url, opts) and returns the status and the body as
 // text, decompressed as gzip when gunzip is set (and the status is 200).
 func fetchBody(url string, opts map[string]any, gunzip bool) (int, string, error) {
@@ -292,6 +281,7 @@ func (c canvas) rect(x, y, w, h float64) { c.ctx.Call("rect", x, y, w, h) }
 func (c canvas) circle(x, y, r float64)  { c.ctx.Call("arc", x, y, r, 0, 6.283185307179586) }
 func (c canvas) fill(colour string)      { c.ctx.Set("fillStyle", colour); c.ctx.Call("fill") }
 func (c canvas) roundPen()               { c.ctx.Set("lineCap", "round"); c.ctx.Set("lineJoin", "round") }
+func (c canvas) textAlign(a string)      { c.ctx.Set("textAlign", a) }
 func (c canvas) fillText(s string, x, y float64, colour, font string) {
 	c.ctx.Set("fillStyle", colour)
 	c.ctx.Set("font", font)

@@ -66,7 +66,8 @@ func setIn(list []string, s string, on bool) []string {
 func (sh *shell) setFlags(f link.Flags) { sh.st.SetFlags(f) }
 
 // applyFlags shows the classroom flags: classes on <html> for embed and
-// presenter mode, hidden and inert (locked) regions, the explain panel.
+// presenter mode, hidden and inert (locked) regions (those the views
+// registered in the playground's regions), the explain panel.
 func (sh *shell) applyFlags() {
 	u := sh.u
 	html := u.root()
@@ -74,23 +75,22 @@ func (sh *shell) applyFlags() {
 	html.ToggleClass("embed", f.Embed)
 	html.ToggleClass("presenter", f.Presenter)
 	html.ToggleClass("explaining", f.Explain)
-	// Each region a classroom control governs says so in its data-control
-	// attribute (the views set it when they build the region).
-	u.queryAll("[data-control]", func(e elem) {
-		c := e.GetAttribute("data-control")
-		if f.Hidden(c) {
-			e.SetAttribute("data-hidden-by", "classroom")
-		} else {
-			e.RemoveAttribute("data-hidden-by")
+	for c, rs := range sh.pv.regions {
+		for _, e := range rs {
+			if f.Hidden(c) {
+				e.SetAttribute("data-hidden-by", "classroom")
+			} else {
+				e.RemoveAttribute("data-hidden-by")
+			}
+			if contains(f.Lock, c) {
+				e.SetAttribute("inert", "")
+				e.SetAttribute("data-locked", "true")
+			} else if e.HasAttribute("data-locked") { // inert for another reason stays
+				e.RemoveAttribute("inert")
+				e.RemoveAttribute("data-locked")
+			}
 		}
-		if contains(f.Lock, c) {
-			e.SetAttribute("inert", "")
-			e.SetAttribute("data-locked", "true")
-		} else if e.HasAttribute("data-locked") {
-			e.RemoveAttribute("inert")
-			e.RemoveAttribute("data-locked")
-		}
-	})
+	}
 	for c, b := range sh.boxes {
 		b[0].SetChecked(f.Hidden(c))
 		b[1].SetChecked(contains(f.Lock, c))

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"tapelab/engine/train"
-	"tapelab/wasm/link"
 	"tapelab/wasm/state"
 )
 
@@ -19,33 +18,30 @@ type dataFiles struct {
 	st *state.State
 }
 
-// get returns the named dataset's file as read, or nil when it is not
-// loaded (or the dataset is generated).
-func (f *dataFiles) get(name string) *train.Dataset { return f.st.DataFile(name) }
-
 // missing reports whether the named dataset is read from a file that is
 // not loaded yet.
 func (f *dataFiles) missing(name string) bool {
 	return train.DataFile(name) != "" && f.st.DataFile(name) == nil
 }
 
-// load fetches and reads the named dataset's file; it must be called from
-// a goroutine. Errors name the file.
+// load fetches and reads the named dataset's file (the digits are its only
+// one, read by train.ReadDigits), decompressed by the browser; it must be
+// called from a goroutine. Errors name the file.
 func (f *dataFiles) load(name string) error {
 	path := train.DataFile(name)
-	if path == "" || f.st.DataFile(name) != nil {
+	if !f.missing(name) {
 		return nil
 	}
-	if name != "digits" {
-		return errors.New("no reader for " + path)
+	status, text, err := fetchBody(path, map[string]any{}, true)
+	if err == nil && status != 200 {
+		err = errors.New("the server answered " + itoa(status))
 	}
-	text, err := fetchGunzip(path)
+	var d *train.Dataset
+	if err == nil {
+		d, err = train.ReadDigits(strings.NewReader(text))
+	}
 	if err != nil {
 		return errors.New("cannot load " + path + ": " + err.Error())
-	}
-	d, err := train.ReadDigits(strings.NewReader(text))
-	if err != nil {
-		return errors.New(path + ": " + err.Error())
 	}
 	f.st.AddDataFile(name, d)
 	return nil
@@ -58,17 +54,4 @@ func (f *dataFiles) loadThen(name string, report func(string), done func(error))
 		err := f.load(name)
 		recovered("loading "+name, report, func() { done(err) })
 	}()
-}
-
-// openLater opens st once the data file of its dataset name is loaded; the
-// playground shows its current model meanwhile. A file that cannot be
-// loaded is reported as part of the link's error.
-func (sh *shell) openLater(st *link.State, err error, name string) {
-	sh.pv.rebuilt()
-	sh.pv.files.loadThen(name, sh.u.report, func(lerr error) {
-		if lerr != nil {
-			st, err = link.Default(), errors.Join(err, lerr)
-		}
-		sh.open(st, err)
-	})
 }

@@ -33,17 +33,30 @@ func (d *debouncer) changed() {
 func (d *debouncer) run(quiet, maxWait time.Duration, fn func()) {
 	for range d.changes {
 		start := time.Now()
-		t := time.NewTimer(quiet)
+		quietEnd := elapsed(quiet)
 		for waiting := true; waiting; {
 			select {
 			case <-d.changes:
 				if left := maxWait - time.Since(start); left > 0 {
-					t.Reset(min(quiet, left))
+					quietEnd = elapsed(min(quiet, left)) // the one before is dropped
 				}
-			case <-t.C:
+			case <-quietEnd:
 				waiting = false
 			}
 		}
 		fn()
 	}
+}
+
+// elapsed returns a channel that receives once d has passed. Unlike
+// time.After it links no channel of time.Time, which would bring time's
+// formatting into the page (bench/README.md has the figures); the goroutine
+// that sleeps ends when d has passed, whether or not anyone still waits.
+func elapsed(d time.Duration) <-chan struct{} {
+	c := make(chan struct{}, 1)
+	go func() {
+		time.Sleep(d)
+		c <- struct{}{}
+	}()
+	return c
 }

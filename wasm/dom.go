@@ -460,11 +460,3 @@ func (ev event) PointerID() int { return ev.v.Get("pointerId").Int() }
 
 // PointerType returns a pointer event's device: "mouse", "pen" or "touch".
 func (ev event) PointerType() string { return ev.v.Get("pointerType").String() }
-
-// queryAll calls fn for each element matching sel.
-func (d *document) queryAll(sel string, fn func(elem)) {
-	l := d.v.Call("querySelectorAll", sel)
-	for i := 0; i < l.Length(); i++ {
-		fn(elem{l.Index(i)})
-	}
-}

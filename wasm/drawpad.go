@@ -3,10 +3,11 @@
 package main
 
 import (
+	"slices"
 	"strconv"
 
-	"tapelab/engine/nn"
 	"tapelab/wasm/app"
+	"tapelab/wasm/link"
 )
 
 // drawPad is where a person draws an input with a mouse, pen or finger.
@@ -48,8 +49,9 @@ func newDrawPad(iv *imageView) *drawPad {
 			d.pen(ev, false)
 		}
 	})
-	doc.listen(d.cv.el, "pointerup", "drawing", func(event) { d.lift() })
-	doc.listen(d.cv.el, "pointerleave", "drawing", func(event) { d.lift() })
+	for _, up := range []string{"pointerup", "pointerleave"} {
+		doc.listen(d.cv.el, up, "drawing", d.lift)
+	}
 	iv.pv.insp.root.AppendChild(d.root)
 	return d
 }
@@ -57,12 +59,10 @@ func newDrawPad(iv *imageView) *drawPad {
 // image reports the model's input image side, or 0 when the model does not
 // classify single-channel square images.
 func (d *drawPad) image() int {
-	pv := d.iv.pv
-	m := pv.model().Model()
-	if pv.prog.on() || m == nil || m.Loss != nn.CrossEntropy {
+	if d.iv.names() == nil {
 		return 0
 	}
-	in := m.Seq.Input()
+	in := d.iv.pv.model().Model().Seq.Input()
 	if len(in) != 3 || in[0] != 1 || in[1] != in[2] {
 		return 0
 	}
@@ -100,9 +100,9 @@ func (d *drawPad) draw() {
 	d.cv.background(pal.surface, padSide, padSide)
 	for _, s := range d.ink.Strokes {
 		d.cv.beginPath()
-		d.cv.moveTo(s[0].X, s[0].Y)
-		for _, p := range s {
-			d.cv.lineTo(p.X, p.Y)
+		d.cv.moveTo(s[0], s[1])
+		for i := 0; i+1 < len(s); i += 2 {
+			d.cv.lineTo(s[i], s[i+1])
 		}
 		d.cv.roundPen()
 		d.cv.stroke(pal.ink, padSide/12)
@@ -110,23 +110,35 @@ func (d *drawPad) draw() {
 }
 
 // lift ends a stroke: the drawing becomes the selected example.
-func (d *drawPad) lift() {
+func (d *drawPad) lift(event) {
 	if !d.down {
 		return
 	}
 	d.down = false
-	side := d.image()
-	if side == 0 {
+	if d.image() == 0 {
 		return
 	}
-	pv := d.iv.pv
-	pr, err := pv.st.UseImage(d.iv.example, d.ink.Pixels(side))
-	if err != nil {
+	if _, err := d.iv.pv.st.UseDrawing(link.Drawing{Example: d.iv.example, Ink: d.ink}); err != nil {
 		d.result.SetTextContent("The drawing could not be used: " + err.Error())
+	}
+}
+
+// said shows the state's drawing (after a stroke, or from a link) with the
+// model's prediction for it.
+func (d *drawPad) said() {
+	pv := d.iv.pv
+	dr := pv.st.Drawing()
+	if dr == nil {
 		return
 	}
-	d.result.SetTextContent("Predicted: class " + strconv.Itoa(pr.Class) + " (" + strconv.Itoa(int(pr.Prob*100+0.5)) +
-		"%). It is now the example shown, its target the prediction: step the tape on it.")
+	d.ink = app.Ink{Strokes: slices.Clone(dr.Ink.Strokes)}
+	d.draw()
+	pr, err := pv.model().Predict(dr.Example)
+	if err != nil {
+		return
+	}
+	d.result.SetTextContent("Predicted: " + className(d.iv.names(), pr.Class) + " (" + strconv.Itoa(int(pr.Prob*100+0.5)) +
+		"%). It is now example " + strconv.Itoa(dr.Example+1) + ", its target the prediction: step the tape on it.")
 	d.result.SetAttribute("data-class", strconv.Itoa(pr.Class))
 }
 

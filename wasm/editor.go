@@ -24,7 +24,7 @@ type editorView struct {
 func newEditorView(pv *playground) *editorView {
 	doc := pv.doc
 	v := &editorView{pv: pv, local: map[int]string{}}
-	v.root = doc.el("section", "class", "editor", "data-control", "model", "aria-labelledby", "model-title", "id", "editor")
+	v.root = pv.regions.own("model", doc.el("section", "class", "editor", "aria-labelledby", "model-title", "id", "editor"))
 	bar := doc.el("div", "class", "region-bar")
 	h := doc.el("h2", "id", "model-title")
 	h.SetTextContent("Model")

@@ -36,7 +36,7 @@ func (sh *shell) exportPanel() elem {
 	}
 	sh.exportMsg = u.txt("p", "", "class", "train-msg", "role", "alert", "hidden", "", "id", "export-msg")
 	list.AppendChild(sh.exportMsg)
-	return add(u.el("details", "class", "export", "data-control", "export"), u.txt("summary", "Export"), list)
+	return add(sh.pv.regions.own("export", u.el("details", "class", "export")), u.txt("summary", "Export"), list)
 }
 
 // exposeExports makes the exports callable from the page's console and

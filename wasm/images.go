@@ -7,7 +7,9 @@ import (
 	"strings"
 
 	"tapelab/engine/autograd"
+	"tapelab/engine/nn"
 	"tapelab/engine/tensor"
+	"tapelab/engine/train"
 	"tapelab/wasm/app"
 )
 
@@ -33,10 +35,15 @@ func newImageView(pv *playground) *imageView {
 	return iv
 }
 
-// rebuilt follows a new recording: the pad shows for image classifiers.
+// rebuilt follows a new recording: the pad shows for image classifiers,
+// with the drawing the batch holds, which is the example shown.
 func (iv *imageView) rebuilt() {
 	iv.atNode, iv.at = -1, -1
+	if d := iv.pv.st.Drawing(); d != nil {
+		iv.example = d.Example
+	}
 	iv.pad.update()
+	iv.pad.said()
 }
 
 // inputNode returns the model's input node when it is an image (model
@@ -95,10 +102,18 @@ func (iv *imageView) gradOf(s *app.Stepper, i int) *tensor.Tensor {
 // kernel), else tensorEl's numbers or colour grid. Clicking a pixel of a
 // conv2d's or max_pool2d's value picks the position its card explains.
 func (iv *imageView) tensorEl(n app.NodeInfo, t *tensor.Tensor, id string) elem {
-	if !app.IsImage(t.Shape) {
-		return iv.pv.insp.tensorEl(t, id)
-	}
 	doc := iv.pv.doc
+	if !app.IsImage(t.Shape) {
+		el := iv.pv.insp.tensorEl(t, id)
+		if names := iv.names(); n.Kind == autograd.Input && n.Label == "y" && worded(names) && id == "insp-value" {
+			said := make([]string, len(t.Data))
+			for k, c := range t.Data {
+				said[k] = className(names, int(c))
+			}
+			el.AppendChild(doc.txt("p", "classes: "+strings.Join(said, " · "), "class", "hint", "id", "insp-classes"))
+		}
+		return el
+	}
 	g := app.Grid(t.Shape, iv.example, app.IsKernel(n), 84)
 	st := newImageStrip(doc, iv.pv.p.scale, "insp", 0, "", g, t.Shape, app.IsKernel(n), &iv.example)
 	st.norm = n.Kind == autograd.Input && id == "insp-grad"
@@ -213,6 +228,15 @@ func (iv *imageView) patch(c app.WindowCard, title string, field int) elem {
 		tr.AppendChild(td)
 	}
 	return fig
+}
+
+// names are the class names of the step's dataset (train.ClassNames) when
+// the model is a classifier, else nil.
+func (iv *imageView) names() []string {
+	if m := iv.pv.model().Model(); iv.pv.prog.on() || m == nil || m.Loss != nn.CrossEntropy {
+		return nil
+	}
+	return train.ClassNames(iv.pv.st.Dataset())
 }
 
 // selectExample makes example k the one the images show.

@@ -32,7 +32,7 @@ func newLessonTravel(lv *lessonView) *lessonTravel {
 	t.copy = u.button("Copy lesson link", "Copy a link that opens this lesson at its first stop", t.copyLink, "id", "lesson-copy")
 	t.url = u.el("input", "type", "text", "readonly", "", "id", "lesson-url", "class", "mono", "aria-label", "Link to this lesson", "hidden", "")
 	t.note = u.txt("span", "", "class", "muted small", "id", "lesson-note", "role", "status")
-	t.bar = add(u.el("div", "class", "lesson-tools", "data-control", "share"), lv.tools.edit, t.copy,
+	t.bar = add(lv.sh.pv.regions.own("share", u.el("div", "class", "lesson-tools")), lv.tools.edit, t.copy,
 		u.button("Download JSON", "Save the lesson as a JSON file (open it again from the Lessons menu)", t.download, "id", "lesson-download"),
 		u.button("Close", "Close the lesson; the playground keeps what it shows", lv.close, "id", "lesson-close"),
 		t.url, t.note)
@@ -89,15 +89,13 @@ func (t *lessonTravel) openFile() {
 	tooLarge := readFile(lv.u, t.file, maxLessonFile, func(text string) {
 		t.closeMenu()
 		if err := lv.openDocument([]byte(text)); err != nil {
-			lv.sh.linkErr.SetTextContent("This lesson file could not be opened: " + err.Error())
-			lv.sh.linkErr.show(true)
+			lv.sh.pv.showLinkError("This lesson file could not be opened: " + err.Error())
 			return
 		}
-		lv.sh.linkErr.show(false)
+		lv.sh.pv.showLinkError("")
 	})
 	if tooLarge {
-		lv.sh.linkErr.SetTextContent("This lesson file is larger than " + itoa(maxLessonFile>>20) + " MB: not a lesson.")
-		lv.sh.linkErr.show(true)
+		lv.sh.pv.showLinkError("This lesson file is larger than " + itoa(maxLessonFile>>20) + " MB: not a lesson.")
 	}
 	t.file.SetValue("")
 }

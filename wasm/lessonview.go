@@ -162,7 +162,8 @@ func (lv *lessonView) applyStop() {
 		st.Flags.Presenter = st.Flags.Presenter || f.Presenter
 		st.Flags.Embed = st.Flags.Embed || f.Embed
 		pv.stepper.pause()
-		err = sh.st.Replace(st)
+		sh.st.Replace(st)
+		err = sh.st.Opened() // the stop's step, recorded now: its node is selected below
 	}
 	if s := pv.src().Stepper(); stop.Select != nil && s != nil && *stop.Select < len(s.Nodes()) {
 		pv.inspect(*stop.Select)

@@ -23,13 +23,15 @@ func main() {
 		fmt.Fprintln(os.Stderr, "tapelab:", err)
 		os.Exit(1)
 	}
-	p.app.SetInnerHTML("")
 	pv, err := newPlayground(p)
 	if err != nil {
 		p.showError(err.Error())
 		select {}
 	}
 	mark("playground-built")
+	// The loading screen or the server's first view stays on screen until
+	// the page replaces it; nothing is painted in between.
+	p.app.SetInnerHTML("")
 	pv.mount(p.app)
 	// The training view, share links and classroom; opening the page's
 	// link draws the step, once.

@@ -34,6 +34,8 @@ type playground struct {
 	hygiene *hygieneView // zero gradients before backward, and .grad across passes
 	img     *imageView   // image models: the selected example, saliency, window card, drawing
 	notice  elem         // why the tape is not the current model's
+	linkErr elem         // what of the page's link could not be opened or applied
+	regions regions      // the regions each classroom control governs, as the views build them
 	// work is the row of the editor, the centre and the inspector; centre
 	// holds the tape and the listing. Other views add their regions there.
 	work, centre elem
@@ -52,8 +54,9 @@ func newPlayground(p *page) (*playground, error) {
 	if err != nil {
 		return nil, err
 	}
-	pv := &playground{p: p, doc: doc, st: st, pinned: -1, files: dataFiles{st}, onStop: func(int) bool { return false }}
+	pv := &playground{p: p, doc: doc, st: st, pinned: -1, files: dataFiles{st}, regions: regions{}, onStop: func(int) bool { return false }}
 	pv.root = doc.el("div", "class", "playground", "id", "playground")
+	pv.linkErr = doc.txt("p", "", "id", "link-error", "class", "link-error", "role", "alert", "hidden", "")
 	pv.bar = newBarView(pv)
 	pv.panels = newPanels(pv)
 	pv.editor = newEditorView(pv)
@@ -72,7 +75,7 @@ func newPlayground(p *page) (*playground, error) {
 	pv.work = add(doc.el("div", "class", "workspace"), pv.editor.root, pv.prog.root, pv.centre, pv.insp.root)
 	bottom := doc.el("div", "class", "bottom")
 	add(bottom, pv.stepper.root, pv.list.root)
-	add(pv.root, pv.bar.root, pv.work, bottom, shortcutsDialog(pv))
+	add(pv.root, pv.linkErr, pv.bar.root, pv.work, bottom, shortcutsDialog(pv))
 	return pv, nil
 }
 
@@ -99,6 +102,9 @@ func (pv *playground) mount(parent elem) {
 // changed redraws what a change of the state touched: the whole tape when
 // the step was recorded again, else the pinned node.
 func (pv *playground) changed(c state.Change) {
+	if c.Has(state.Opened) {
+		pv.opened()
+	}
 	if c.Has(state.Step | state.Editing) {
 		pv.stepper.pause()
 		if c.Has(state.Doc) {
@@ -117,6 +123,36 @@ func (pv *playground) changed(c state.Change) {
 	if c.Has(state.Hygiene) {
 		pv.hygiene.showSwitch()
 	}
+	if c.Has(state.Forward) && pv.st.ProgramMode() {
+		pv.prog.forward.changed()
+	}
+}
+
+// opened records the step of the link the state took (the state records
+// it when it is first read) and says what of it did not apply; a link on a
+// dataset read from a data file first fetches the file, and the state
+// announces the link again once it is in. The page is marked
+// data-link-opened when the link's step is the one drawn.
+func (pv *playground) opened() {
+	if name := pv.st.Waiting(); name != "" {
+		pv.files.loadThen(name, pv.doc.report, func(err error) {
+			if err != nil {
+				pv.showLinkError("This link could not be opened, so TapeLab shows its default model instead. " + err.Error())
+				pv.st.Replace(link.Default())
+			}
+		})
+		return
+	}
+	if err := pv.st.Opened(); err != nil {
+		pv.showLinkError("Part of this link could not be applied: " + err.Error())
+	}
+	pv.doc.root().SetAttribute("data-link-opened", "true")
+}
+
+// showLinkError shows msg above the playground (hidden with "").
+func (pv *playground) showLinkError(msg string) {
+	pv.linkErr.SetTextContent(msg)
+	pv.linkErr.show(msg != "")
 }
 
 // rebuilt redraws everything after the model, the modes or the data changed.

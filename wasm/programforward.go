@@ -12,10 +12,12 @@ import (
 // forwardView is forward mode beside reverse: a switch, the direction over
 // the program's leaves (the one-hot of the chosen leaf, or typed), each
 // node's tangent drawn in its box once its value is known, and at the end
-// the check that the output's tangent equals ⟨gradient, direction⟩.
+// the check that the output's tangent equals ⟨gradient, direction⟩. Whether
+// it is on, and along which direction, is the state's (State.Forward): a
+// link carries it.
 type forwardView struct {
 	p        *programView
-	on       bool
+	on       bool // as last drawn from the state
 	rev, fwd elem
 	box      elem // the direction and the check, shown in forward mode
 	dirs     elem
@@ -23,7 +25,6 @@ type forwardView struct {
 	check    elem
 	fm       *app.ForwardMode
 	err      error
-	leaf     int    // the leaf whose one-hot is the direction, or -1 when typed
 	tangents []elem // per node, the tangent row of its box (nil after the tape is redrawn)
 }
 
@@ -43,66 +44,75 @@ func (f *forwardView) build(p *programView) elem {
 	return add(doc.el("div", "class", "forward-mode", "id", "forward-mode"), sw, f.box)
 }
 
-// setOn switches forward mode on or off; either way the stepper starts
-// again.
+// setOn switches forward mode on (along the chosen leaf's one-hot, or the
+// first leaf's) or off; either way the stepper starts again.
 func (f *forwardView) setOn(on bool) {
-	if f.on == on {
+	st := f.p.pv.st
+	if (st.Forward() != nil) == on {
 		return
 	}
-	f.on = on
-	f.rev.SetAttribute("aria-pressed", boolStr(!on))
-	f.fwd.SetAttribute("aria-pressed", boolStr(on))
-	f.box.show(on)
-	f.p.pv.root.ToggleClass("forward-on", on)
-	if on {
-		f.leaf = 0 // the chosen leaf's one-hot, or the first leaf's
-		if sel := f.p.pv.st.Selected(); sel >= 0 && sel < len(f.p.pg().LeafNames()) {
-			f.leaf = sel
+	if !on {
+		f.set(nil)
+	} else {
+		leaf := 0
+		if sel := st.Selected(); sel >= 0 && sel < len(f.p.pg().LeafNames()) {
+			leaf = sel
 		}
-		f.recompute()
+		f.oneHot(leaf)
 	}
 	f.p.pv.reset()
+}
+
+// changed draws forward mode as the state now holds it.
+func (f *forwardView) changed() {
+	f.show()
 	f.p.pv.refresh(nil)
 }
 
-// rebuilt follows a newly recorded program: the direction is the one-hot
-// of the chosen leaf again (or the typed one, when it still fits).
+// rebuilt follows a newly recorded program: the direction is fitted to its
+// leaves again (see State.Forward).
 func (f *forwardView) rebuilt() {
 	f.tangents = nil
-	if f.on {
-		f.recompute()
-	}
+	f.show()
 }
 
-// oneHot makes the one-hot of leaf i the direction (i a leaf's node id).
-func (f *forwardView) oneHot(i int) {
-	if i < 0 || i >= len(f.p.pg().LeafNames()) || i == f.leaf {
+// show draws the switch and, in forward mode, runs forward mode along the
+// state's direction and writes the direction's fields.
+func (f *forwardView) show() {
+	rows := f.p.pv.st.Forward()
+	f.on = rows != nil
+	f.rev.SetAttribute("aria-pressed", boolStr(!f.on))
+	f.fwd.SetAttribute("aria-pressed", boolStr(f.on))
+	f.box.show(f.on)
+	f.p.pv.root.ToggleClass("forward-on", f.on)
+	f.fm, f.err = nil, nil
+	if !f.on {
 		return
 	}
-	f.leaf = i
-	f.recompute()
-	f.p.pv.refresh(nil)
-}
-
-// recompute runs forward mode along the current direction and writes the
-// direction's fields.
-func (f *forwardView) recompute() {
 	pg := f.p.pg()
-	n := len(pg.LeafNames())
-	var dir []*tensor.Tensor
-	var err error
-	if f.leaf < 0 {
-		dir, err = pg.ParseDirection(f.typed())
-	}
-	if f.leaf >= 0 || err != nil {
-		f.leaf = min(max(f.leaf, 0), n-1)
-		dir, err = pg.OneHot(f.leaf)
-	}
-	f.fm, f.err = nil, err
+	dir, err := pg.Direction(rows)
+	f.err = err
 	if err == nil {
 		f.fm, f.err = pg.Forward(dir)
 	}
 	f.fields(dir)
+}
+
+// oneHot makes the one-hot of leaf i the direction (i a leaf's node id).
+func (f *forwardView) oneHot(i int) {
+	dir, err := f.p.pg().OneHot(i)
+	if i < 0 || i >= len(f.p.pg().LeafNames()) || err != nil {
+		return
+	}
+	f.set(app.DirectionRows(dir))
+	f.p.pv.refresh(nil)
+}
+
+// set makes rows forward mode's direction (nil: reverse mode) and draws it
+// at once (the state's change, which a link makes too, draws it again).
+func (f *forwardView) set(rows [][]float64) {
+	f.p.pv.st.SetForward(rows)
+	f.show()
 }
 
 // typed returns the direction's fields as typed.
@@ -139,16 +149,18 @@ func (f *forwardView) fields(dir []*tensor.Tensor) {
 	}
 }
 
-// typedChange runs forward mode along the typed direction.
+// typedChange makes the typed direction forward mode's, and the stepper
+// starts again; a direction that does not read is shown, and changes
+// nothing.
 func (f *forwardView) typedChange() {
-	f.leaf = -1
 	dir, err := f.p.pg().ParseDirection(f.typed())
-	f.fm, f.err = nil, err
-	if err == nil {
-		f.fm, f.err = f.p.pg().Forward(dir)
+	if err != nil {
+		f.fm, f.err = nil, err
+		f.p.pv.refresh(nil)
+		return
 	}
+	f.set(app.DirectionRows(dir))
 	f.p.pv.reset()
-	f.p.pv.refresh(nil)
 }
 
 // refresh draws each known node's tangent in its box, the check once the

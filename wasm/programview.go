@@ -39,7 +39,7 @@ type programView struct {
 func newProgramView(pv *playground) *programView {
 	doc := pv.doc
 	p := &programView{pv: pv}
-	p.root = doc.el("section", "class", "program-editor", "id", "program-editor", "aria-labelledby", "program-title", "data-control", "model", "hidden", "")
+	p.root = pv.regions.own("model", doc.el("section", "class", "program-editor", "id", "program-editor", "aria-labelledby", "program-title", "hidden", ""))
 	head := doc.el("div", "class", "region-bar")
 	p.undo = doc.button("↶", "Undo the last edit of the program (Ctrl+Z)", pv.undo, "id", "program-undo")
 	p.redo = doc.button("↷", "Redo (Ctrl+Y)", pv.redo, "id", "program-redo")

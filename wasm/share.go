@@ -3,6 +3,8 @@
 package main
 
 import (
+	"tapelab/engine/jsontext"
+	"tapelab/engine/program"
 	"tapelab/engine/spec"
 	"tapelab/wasm/app"
 	"tapelab/wasm/link"
@@ -80,4 +82,44 @@ func cloneWithoutParams(m *spec.Model) *spec.Model {
 	c := *m
 	c.Params = nil
 	return &c
+}
+
+// isProgramDocument reports whether a stored document is a program's (a
+// JSON object with a "program" member) rather than a model's.
+func isProgramDocument(body string) bool {
+	v, err := jsontext.Parse([]byte(body), jsontext.Options{})
+	return err == nil && v.Kind == jsontext.Object && v.Field("program") != nil
+}
+
+// decodeProgramDocument returns the program a stored document holds.
+func decodeProgramDocument(body string) (string, error) {
+	src, _, err := program.DecodeDocument([]byte(body))
+	return src, err
+}
+
+// shortenProgram asks the share service to store the program on screen and
+// copies the short link: /s/{id} alone at the start with the default modes,
+// in reverse mode and with no classroom flags, else followed by the
+// program's link, which holds the position, modes, forward mode and flags (a link has no envelope without a model or
+// a program).
+func (sh *shell) shortenProgram() {
+	st := sh.st.Link()
+	doc, err := program.EncodeDocument(st.Program)
+	if err != nil {
+		sh.notes.SetTextContent("No short link: " + err.Error())
+		return
+	}
+	frag := ""
+	if !st.Pos.IsStart() || st.Modes != (app.Modes{}) || !noFlags(st.Flags) || st.Accumulate || st.Forward != nil {
+		if frag, err = link.Encode(st); err != nil {
+			sh.notes.SetTextContent("No short link: " + err.Error())
+			return
+		}
+	}
+	sh.postShare(doc, frag)
+}
+
+// noFlags reports whether f holds no classroom flag.
+func noFlags(f link.Flags) bool {
+	return len(f.Hide) == 0 && len(f.Lock) == 0 && !f.Embed && !f.Presenter && !f.Explain
 }

@@ -33,7 +33,6 @@ type shell struct {
 	presenterBtn, explainBtn  elem
 	boxes                     map[string][2]elem // per classroom control, its hide and lock checkboxes
 	embedBox                  elem
-	linkErr                   elem
 	lastLink                  string
 	linkSync                  *debouncer // re-encodes the link after the state changed
 	linkEncodes               int
@@ -52,8 +51,6 @@ func mountShell(p *page, pv *playground) *shell {
 	sh.lessons = newLessonView(sh)
 	pv.centre.After(sh.tv.root)
 	pv.work.AppendChild(sh.ex.root)
-	sh.linkErr = u.txt("p", "", "id", "link-error", "class", "link-error", "role", "alert", "hidden", "")
-	pv.root.Prepend(sh.linkErr)
 	sh.exposeExports()
 	follow(sh.st, u.report, sh.changed)
 	// Locked or hidden controls stay locked from the keyboard too: the
@@ -63,8 +60,14 @@ func mountShell(p *page, pv *playground) *shell {
 	loc := currentLocation()
 	frag := loc.hash
 	if id, embed, ok := app.SharedPage(loc.path); ok {
-		pv.rebuilt() // the default model, until the share service answers
-		go sh.openShared(id, embed, frag)
+		if doc := u.byID("shared-document"); doc.ok() {
+			// The server put the document in the page (and drew its first
+			// view): open it at once, with no default model in between.
+			sh.openDocument(id, embed, frag, 200, doc.TextContent(), nil)
+		} else {
+			pv.rebuilt() // the default model, until the share service answers
+			go sh.openShared(id, embed, frag)
+		}
 	} else if lesson.IsFragment(frag) {
 		sh.lessons.openFragment(frag) // draws the playground
 	} else {
@@ -74,22 +77,15 @@ func mountShell(p *page, pv *playground) *shell {
 	return sh
 }
 
-// open applies a decoded state; err (a broken link) is shown above the
-// playground, which then shows st (the default model).
+// open makes the decoded state st the page's; err (a broken link) is shown
+// above the playground, which then shows st (the default model). The
+// playground records st's step when it draws it, and says what of it did
+// not apply (see playground.opened).
 func (sh *shell) open(st *link.State, err error) {
-	if st.Program == "" && st.Model != nil && sh.pv.files.missing(st.Model.Dataset.Name) {
-		sh.openLater(st, err, st.Model.Dataset.Name)
-		return
-	}
 	if err != nil {
-		sh.linkErr.SetTextContent("This link could not be opened, so TapeLab shows its default model instead. " + err.Error())
-		sh.linkErr.show(true)
+		sh.pv.showLinkError("This link could not be opened, so TapeLab shows its default model instead. " + err.Error())
 	}
-	if aerr := sh.st.Replace(st); aerr != nil {
-		sh.linkErr.SetTextContent("Part of this link could not be applied: " + aerr.Error())
-		sh.linkErr.show(true)
-	}
-	sh.u.root().SetAttribute("data-link-opened", "true")
+	sh.st.Replace(st)
 }
 
 // changed shows what a change of the state touched of the shell, and
@@ -124,6 +120,12 @@ func (sh *shell) showView() {
 // the share service, with the rest of the state from the fragment.
 func (sh *shell) openShared(id string, embed bool, frag string) {
 	status, body, err := fetchText("GET", "api/share/"+id, "")
+	sh.openDocument(id, embed, frag, status, body, err)
+}
+
+// openDocument opens the shared document body, which the share service
+// answered with status (or err) for id.
+func (sh *shell) openDocument(id string, embed bool, frag string, status int, body string, err error) {
 	recovered("opening a shared model", sh.u.report, func() {
 		st, ferr := link.Open(frag)
 		if err == nil && status != 200 {

@@ -12,13 +12,13 @@ func (sh *shell) buildBar() {
 	sh.bar = u.el("div", "class", "shell-bar", "id", "shell-bar")
 	sh.viewStep = u.button("Step", "Step through the tape of one training step", func() { sh.setView(link.ViewStep) }, "id", "view-step", "aria-pressed", "true")
 	sh.viewTrain = u.button("Train", "Train the model and watch it learn", func() { sh.setView(link.ViewTrain) }, "id", "view-train", "aria-pressed", "false")
-	views := add(u.el("div", "class", "seg views", "role", "group", "aria-label", "View", "data-control", "views"), sh.viewStep, sh.viewTrain)
+	views := add(sh.pv.regions.own("views", u.el("div", "class", "seg views", "role", "group", "aria-label", "View")), sh.viewStep, sh.viewTrain)
 
 	sh.shareURL = u.el("input", "type", "text", "id", "share-url", "readonly", "", "aria-label", "Link to this state", "class", "mono")
 	copyBtn := u.button("Copy link", "Copy a link that reopens exactly this state", sh.copyLink, "id", "copy-link", "class", "primary")
 	sh.shortBtn = u.button("Short link", "Store the model on the share service and copy a short link", sh.shorten, "id", "short-link", "hidden", "")
 	sh.notes = u.txt("span", "", "id", "share-notes", "class", "muted small", "role", "status")
-	share := add(u.el("details", "class", "share", "data-control", "share"), u.txt("summary", "Share"),
+	share := add(sh.pv.regions.own("share", u.el("details", "class", "share")), u.txt("summary", "Share"),
 		add(u.el("div", "class", "pop"), sh.shareURL, add(u.el("div", "class", "row"), copyBtn, sh.shortBtn), sh.notes))
 
 	sh.presenterBtn = u.button("Presenter", "Large type, thick strokes and high contrast for a projector", func() {

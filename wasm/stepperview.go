@@ -24,7 +24,7 @@ type stepperView struct {
 func newStepperView(pv *playground) *stepperView {
 	doc := pv.doc
 	v := &stepperView{pv: pv}
-	v.root = doc.el("section", "class", "stepper", "data-control", "stepper", "aria-label", "Step controls")
+	v.root = pv.regions.own("stepper", doc.el("section", "class", "stepper", "aria-label", "Step controls"))
 	ctl := doc.el("div", "class", "controls", "role", "group", "aria-label", "Step")
 	v.play = pv.doc.button("▶ Play", "Play or pause (space)", v.togglePlay, "id", "play")
 	add(ctl,
@@ -99,7 +99,7 @@ func (v *stepperView) togglePlay() {
 			select {
 			case <-stop:
 				return
-			case <-time.After(time.Second / time.Duration(v.rate())):
+			case <-elapsed(time.Second / time.Duration(v.rate())):
 			}
 			more := true
 			recovered("play", v.pv.p.showError, func() { more = v.pv.stepOnce() })

@@ -44,7 +44,7 @@ func (v *tapeView) rows(n app.NodeInfo, w float64) (val, grad tensorRow) {
 // pixel a rect coloured on the shared scale. Its elements are made once
 // per recorded step; showing a tensor only sets their fills.
 type imageStrip struct {
-	g      elem
+	strip  // its group, label and visibility; its cells are px
 	grid   app.ImageGrid
 	shape  tensor.Shape
 	kernel bool
@@ -52,25 +52,21 @@ type imageStrip struct {
 	rowH   float64
 	// norm scales the colours so that the largest magnitude is drawn
 	// strong: the saliency map's numbers are small on the shared scale.
-	norm  bool
-	sc    *app.Scale
-	cells []elem // plane by plane, row by row
-	shown bool
+	norm bool
+	px   []elem // plane by plane, row by row
 }
 
 func newImageStrip(doc *document, sc *app.Scale, class string, y float64, label string, g app.ImageGrid, shape tensor.Shape, kernel bool, ex *int) *imageStrip {
-	st := &imageStrip{g: doc.svg("g", "class", "strip images "+class, "transform", "translate("+f1(app.StripX)+" "+f1(y)+")", "visibility", "hidden"),
-		sc: sc, grid: g, shape: shape, kernel: kernel, ex: ex, rowH: g.Cell * float64(g.H)}
-	st.g.AppendChild(svgText(doc, "strip-label mono", app.StripLabelPx, 0, app.StripTextY, label))
+	st := &imageStrip{strip: newStrip(doc, sc, "images "+class, y, label, 0, 0), grid: g, shape: shape, kernel: kernel, ex: ex, rowH: g.Cell * float64(g.H)}
 	for k := range g.Offsets {
 		x0, y0 := g.Origin(k)
 		plane := doc.svg("g", "class", "plane", "transform", "translate("+f1(app.StripLabelW+x0)+" "+f1(y0)+")")
 		add(plane, doc.svg("rect", "class", "plane-frame", "x", "-0.5", "y", "-0.5", "width", f1(g.Cell*float64(g.W)+1), "height", f1(g.Cell*float64(g.H)+1)))
 		for r := range g.H {
 			for c := range g.W {
-				cell := doc.svg("rect", "x", f1(float64(c)*g.Cell), "y", f1(float64(r)*g.Cell), "width", f1(g.Cell), "height", f1(g.Cell), "data-k", strconv.Itoa(len(st.cells)))
+				cell := doc.svg("rect", "x", f1(float64(c)*g.Cell), "y", f1(float64(r)*g.Cell), "width", f1(g.Cell), "height", f1(g.Cell), "data-k", strconv.Itoa(len(st.px)))
 				plane.AppendChild(cell)
-				st.cells = append(st.cells, cell)
+				st.px = append(st.px, cell)
 			}
 		}
 		st.g.AppendChild(plane)
@@ -78,40 +74,30 @@ func newImageStrip(doc *document, sc *app.Scale, class string, y float64, label 
 	return st
 }
 
-func (st *imageStrip) group() elem { return st.g }
-
 // at is the grid for the selected example.
 func (st *imageStrip) at() app.ImageGrid { return app.Grid(st.shape, *st.ex, st.kernel, st.rowH) }
 
 // show draws t's planes for the selected example, or hides the grid when t
 // is nil.
 func (st *imageStrip) show(t *tensor.Tensor) {
-	if t == nil {
-		if st.shown {
-			st.g.SetAttribute("visibility", "hidden")
-			st.shown = false
+	if t != nil {
+		g := st.at()
+		per := g.H * g.W
+		k := 1.0
+		if st.norm {
+			k = 2 / max(1e-300, maxAbs(t.Data))
 		}
-		return
-	}
-	g := st.at()
-	per := g.H * g.W
-	k := 1.0
-	if st.norm {
-		k = 2 / max(1e-300, maxAbs(t.Data))
-	}
-	vals := make([]string, 0, len(st.cells))
-	for p, off := range g.Offsets {
-		for j := range per {
-			x := t.Data[off+j]
-			st.cells[p*per+j].SetAttribute("fill", st.sc.Colour(x*k))
-			vals = append(vals, app.Full(x))
+		vals := make([]string, 0, len(st.px))
+		for p, off := range g.Offsets {
+			for j := range per {
+				x := t.Data[off+j]
+				st.px[p*per+j].SetAttribute("fill", st.sc.Colour(x*k))
+				vals = append(vals, app.Full(x))
+			}
 		}
+		st.g.SetAttribute("data-values", strings.Join(vals, ","))
 	}
-	st.g.SetAttribute("data-values", strings.Join(vals, ","))
-	if !st.shown {
-		st.g.SetAttribute("visibility", "visible")
-		st.shown = true
-	}
+	st.strip.show(t)
 }
 
 // maxAbs is the largest magnitude in v.

@@ -9,6 +9,7 @@ import (
 	"tapelab/engine/autograd"
 	"tapelab/wasm/app"
 	"tapelab/wasm/layout"
+	"tapelab/wasm/tapesvg"
 )
 
 // tapeView draws the tape as SVG: one box per node, edges from parents to
@@ -87,12 +88,11 @@ func newTapeView(pv *playground) *tapeView {
 	tools.AppendChild(pv.doc.button("Fit", "Fit the tape to the screen", v.fit, "id", "fit"))
 	tools.AppendChild(pv.doc.button("−", "Zoom out", func() { v.zoomBy(1/1.25, -1, -1) }, "id", "zoom-out"))
 	tools.AppendChild(pv.doc.button("+", "Zoom in", func() { v.zoomBy(1.25, -1, -1) }, "id", "zoom-in"))
-	key := doc.txt("span", "v✓ value known · g… gradient partial · g✓ gradient final · g=0 beside the loss, dY = 0 · skip: not visited · 0·∞, fed, −0: visited beyond the loss's dependencies", "class", "badge-key")
+	key := doc.txt("span", tapesvg.BadgeKey, "class", "badge-key")
 	add(bar, h, legend(doc, pv.p.scale), key, tools)
 	v.svg = doc.svg("svg", "id", "tape", "role", "img", "aria-label", "The tape of one training step, drawn left to right. The text list below reads the same tape.")
 	defs := doc.svg("defs")
-	defs.SetInnerHTML(`<marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0 0 L10 5 L0 10 z" fill="context-stroke"/></marker>` +
-		`<pattern id="hatch" width="8" height="8" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect class="hatch-bg" width="8" height="8"/><line class="hatch-line" x1="0" y1="0" x2="0" y2="8" stroke-width="3"/></pattern>`)
+	defs.SetInnerHTML(tapesvg.Defs)
 	v.world = doc.svg("g", "class", "world")
 	add(v.svg, defs, v.world)
 	add(v.root, bar, v.svg)
@@ -338,9 +338,9 @@ func (v *tapeView) onClick(ev event) {
 // [app.ReadableScale, fitMax].
 const (
 	zoomMin, zoomMax = 0.1, 4.0
-	fitMax           = 1.6
-	fitPad           = 12.0 // where a tape too long to fit starts, in CSS px
-	followPad        = 24.0 // the room kept around the node the view follows
+	fitMax           = tapesvg.FitMax
+	fitPad           = tapesvg.FitPad // where a tape too long to fit starts, in CSS px
+	followPad        = 24.0           // the room kept around the node the view follows
 )
 
 // size is the drawing region's size in CSS pixels, as last measured.

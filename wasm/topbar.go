@@ -40,7 +40,7 @@ func newBarView(pv *playground) *barView {
 	v.root = doc.el("header", "class", "top-bar")
 	title := doc.el("h1", "class", "brand")
 	title.SetTextContent("TapeLab")
-	lab := doc.el("label", "class", "dataset", "data-control", "dataset")
+	lab := pv.regions.own("dataset", doc.el("label", "class", "dataset"))
 	lab.AppendChild(doc.textNode("data "))
 	v.dataset = doc.el("select", "id", "dataset", "aria-label", "Dataset")
 	for _, n := range append(train.DatasetNames(), train.ImageDatasetNames()...) {
@@ -53,7 +53,7 @@ func newBarView(pv *playground) *barView {
 		pv.setDataset(v.dataset.Value())
 	})
 	lab.AppendChild(v.dataset)
-	modes := doc.el("div", "class", "modes", "data-control", "modes")
+	modes := pv.regions.own("modes", doc.el("div", "class", "modes"))
 	add(modes,
 		v.toggle("exec", "Execution", "eager", "compiled", func(m *app.Modes, b bool) { m.Compiled = b }),
 		v.toggle("pass", "Backward pass", "dense", "single-output", func(m *app.Modes, b bool) { m.Single = b }),

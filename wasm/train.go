@@ -147,7 +147,7 @@ func (v *trainView) build(params map[string]*tensor.Tensor) {
 		}
 		data = d
 	}
-	s, err := trainer.New(m, data, v.pv.files.get(m.Dataset.Name))
+	s, err := trainer.New(m, data, v.st.DataFile(m.Dataset.Name))
 	if err != nil {
 		v.message("Cannot train this model on " + v.st.Training().Dataset + ": " + err.Error())
 		v.render()

@@ -107,6 +107,11 @@ func newTrainControls(v *trainView) trainControls {
 		part{"#csv-text", &c.csvText}, part{"#csv-file", &c.csvFile}, part{"#csv-error", &c.csvError},
 		part{"#train-legend", &c.legendBox},
 	)
+	// The classroom controls govern these regions (marked data-control in
+	// the markup).
+	for _, ctl := range []string{"train", "dataset", "lr", "optimizer", "l2", "batch", "noise", "split", "points"} {
+		v.pv.regions.own(ctl, r.QuerySelector(`[data-control="`+ctl+`"]`))
+	}
 	u.onClick(c.play, v.play)
 	u.onClick(step, v.stepOnce)
 	u.onClick(reset, func() {

@@ -42,6 +42,12 @@ type Options struct {
 	// GET /api/share/{id}) and the shared-model pages (/s/{id},
 	// /embed/{id}) on it; see share.go.
 	Store Store
+
+	// FirstView, when set, draws the page's first view into index.html:
+	// the playground's own page once per version of index.html, and a
+	// stored share's page (/s/{id}, /embed/{id}) on each request, with
+	// its document embedded. Nil serves index.html as it is.
+	FirstView FirstViewFunc
 }
 
 // NewHandler returns the handler that serves TapeLab over HTTP.
@@ -66,7 +72,11 @@ func newHandler(opts Options) (http.Handler, *staticFiles, error) {
 	} else if cache, err = precompress.UserCache(); err != nil {
 		cache = nil // memory only
 	}
-	static := newStaticFiles(opts.Static, cache)
+	files := opts.Static
+	if opts.FirstView != nil {
+		files = WithFirstView(opts.Static, opts.FirstView)
+	}
+	static := newStaticFiles(files, cache)
 	if opts.Precompress {
 		if err := static.precompress(); err != nil {
 			return nil, nil, err
@@ -77,11 +87,15 @@ func newHandler(opts Options) (http.Handler, *staticFiles, error) {
 	// no other route claims. They get a mux of their own because a "GET /"
 	// pattern conflicts with the share API's method-less patterns, which
 	// answer its wrong methods with JSON errors.
-	files := http.NewServeMux()
-	files.Handle("GET /", static)
-	mux.Handle("/", files)
+	fileMux := http.NewServeMux()
+	fileMux.Handle("GET /", static)
+	mux.Handle("/", fileMux)
 	if opts.Store != nil {
-		newShareAPI(opts.Store, static.servePage).register(mux)
+		page := PageFunc(static.servePage)
+		if opts.FirstView != nil {
+			page = sharedPages(opts.Store, opts.Static, opts.FirstView, static, page)
+		}
+		newShareAPI(opts.Store, page).register(mux)
 	}
 	return withSecurityHeaders(mux), static, nil
 }

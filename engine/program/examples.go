@@ -1,7 +1,7 @@
 package program
 
 import (
-	"embed"
+	_ "embed" // the examples' files
 	"strings"
 )
 
@@ -15,24 +15,45 @@ type Example struct {
 	Text string
 }
 
-//go:embed examples/*.tl
-var exampleFiles embed.FS
+// The examples' files, each embedded as a string of its own: an embed.FS
+// would link time's formatting into the page (a file's modification time),
+// for nothing.
+var (
+	//go:embed examples/micrograd.tl
+	exampleMicrograd string
+	//go:embed examples/lecture.tl
+	exampleLecture string
+	//go:embed examples/neuron.tl
+	exampleNeuron string
+	//go:embed examples/fanin.tl
+	exampleFanin string
+	//go:embed examples/mlp.tl
+	exampleMlp string
+	//go:embed examples/softmax_ce.tl
+	exampleSoftmaxCe string
+	//go:embed examples/skipped.tl
+	exampleSkipped string
+)
 
-// gallery is the order the page shows the examples in.
-var gallery = []string{"micrograd", "lecture", "neuron", "fanin", "mlp", "softmax_ce", "skipped"}
+// gallery is the order the page shows the examples in, each with its file.
+var gallery = []struct{ name, file string }{
+	{"micrograd", exampleMicrograd},
+	{"lecture", exampleLecture},
+	{"neuron", exampleNeuron},
+	{"fanin", exampleFanin},
+	{"mlp", exampleMlp},
+	{"softmax_ce", exampleSoftmaxCe},
+	{"skipped", exampleSkipped},
+}
 
 // Examples returns the gallery: each program with its caption, in the order
 // the page shows them. Each file under examples/ starts with its caption as
 // a comment line; the rest is the program.
 func Examples() []Example {
 	out := make([]Example, 0, len(gallery))
-	for _, name := range gallery {
-		data, err := exampleFiles.ReadFile("examples/" + name + ".tl")
-		if err != nil {
-			panic("program: " + err.Error()) // the files are embedded at build time
-		}
-		first, rest, _ := strings.Cut(string(data), "\n")
-		out = append(out, Example{Name: name, Caption: strings.TrimPrefix(first, "# "), Text: rest})
+	for _, g := range gallery {
+		first, rest, _ := strings.Cut(g.file, "\n")
+		out = append(out, Example{Name: g.name, Caption: strings.TrimPrefix(first, "# "), Text: rest})
 	}
 	return out
 }

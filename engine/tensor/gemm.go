@@ -104,6 +104,17 @@ func (g *gemm) dot(i, j int) {
 	g.store(i, j, s)
 }
 
+// dots computes the elements of c in rows i0…i1-1 and columns j0…j1-1
+// one by one: what the kernels leave to it (both operands transposed,
+// which no op of the engine asks for).
+func (g *gemm) dots(i0, i1, j0, j1 int) {
+	for i := i0; i < i1; i++ {
+		for j := j0; j < j1; j++ {
+			g.dot(i, j)
+		}
+	}
+}
+
 // blockRows is the height of the band of c that run finishes before moving
 // down: the band's rows of op(a) stay in L1 while it sweeps across op(b),
 // and each tileCols-wide panel of op(b) is reused by every tile of the band.
@@ -123,11 +134,8 @@ func (g *gemm) run() {
 	for i0 := 0; i0 < m4; i0 += blockRows {
 		i1 := min(i0+blockRows, m4)
 		for j := 0; j < n4; j += tileCols {
-			if g.vecTiles(i0, i1, j, tileCols) {
-				continue
-			}
-			for i := i0; i < i1; i += tileRows {
-				g.tile(i, j)
+			if !g.vecTiles(i0, i1, j, tileCols) {
+				g.tiles(i0, i1, j)
 			}
 		}
 		j := n4
@@ -135,15 +143,11 @@ func (g *gemm) run() {
 			j += 2
 		}
 		for ; j < g.n; j++ {
-			for i := i0; i < i1; i += tileRows {
-				g.col(i, j)
-			}
+			g.cols(i0, i1, j)
 		}
 	}
 	for i := m4; i < g.m; i++ {
-		for j := 0; j < n4; j += tileCols {
-			g.row(i, j)
-		}
+		g.rows(i, 0, n4)
 		for j := n4; j < g.n; j++ {
 			g.dot(i, j)
 		}

@@ -5,134 +5,187 @@ package tensor
 // tileRows×tileCols is the block of c a tile kernel keeps in registers.
 const tileRows, tileCols = 2, 4
 
-// tile computes a tileRows×tileCols block of c with its top-left corner at (i, j).
-func (g *gemm) tile(i, j int) {
+// tiles computes the tileRows×tileCols blocks of c at rows i0, i0+tileRows, …, i1-tileRows and columns j…j+tileCols-1.
+func (g *gemm) tiles(i0, i1, j int) {
 	switch {
 	case !g.ta && !g.tb:
-		g.tileNN(i, j)
+		g.tilesNN(i0, i1, j)
 	case !g.ta:
-		g.tileNT(i, j)
+		g.tilesNT(i0, i1, j)
 	case !g.tb:
-		g.tileTN(i, j)
+		g.tilesTN(i0, i1, j)
 	default:
-		g.tileTT(i, j)
+		g.dots(i0, i1, j, j+tileCols)
 	}
 }
 
-func (g *gemm) tileNN(i, j int) {
+func (g *gemm) tilesNN(i0, i1, j int) {
 	k := g.k
-	a0, a1 := g.a[(i+0)*k:][:k], g.a[(i+1)*k:][:k]
-	bb, n, pb := g.b, g.n, j
-	var c00, c01, c02, c03, c10, c11, c12, c13 float64
-	p := 0
-	for ; p+3 < k; p += 4 {
-		{
-			x0, x1 := a0[p+0], a1[p+0]
-			bp := bb[pb:][:4]
-			pb += n
-			y0, y1, y2, y3 := bp[0], bp[1], bp[2], bp[3]
-			c00 += float64(x0 * y0)
-			c01 += float64(x0 * y1)
-			c02 += float64(x0 * y2)
-			c03 += float64(x0 * y3)
-			c10 += float64(x1 * y0)
-			c11 += float64(x1 * y1)
-			c12 += float64(x1 * y2)
-			c13 += float64(x1 * y3)
-		}
-		{
-			x0, x1 := a0[p+1], a1[p+1]
-			bp := bb[pb:][:4]
-			pb += n
-			y0, y1, y2, y3 := bp[0], bp[1], bp[2], bp[3]
-			c00 += float64(x0 * y0)
-			c01 += float64(x0 * y1)
-			c02 += float64(x0 * y2)
-			c03 += float64(x0 * y3)
-			c10 += float64(x1 * y0)
-			c11 += float64(x1 * y1)
-			c12 += float64(x1 * y2)
-			c13 += float64(x1 * y3)
-		}
-		{
-			x0, x1 := a0[p+2], a1[p+2]
-			bp := bb[pb:][:4]
-			pb += n
-			y0, y1, y2, y3 := bp[0], bp[1], bp[2], bp[3]
-			c00 += float64(x0 * y0)
-			c01 += float64(x0 * y1)
-			c02 += float64(x0 * y2)
-			c03 += float64(x0 * y3)
-			c10 += float64(x1 * y0)
-			c11 += float64(x1 * y1)
-			c12 += float64(x1 * y2)
-			c13 += float64(x1 * y3)
-		}
-		{
-			x0, x1 := a0[p+3], a1[p+3]
-			bp := bb[pb:][:4]
-			pb += n
-			y0, y1, y2, y3 := bp[0], bp[1], bp[2], bp[3]
-			c00 += float64(x0 * y0)
-			c01 += float64(x0 * y1)
-			c02 += float64(x0 * y2)
-			c03 += float64(x0 * y3)
-			c10 += float64(x1 * y0)
-			c11 += float64(x1 * y1)
-			c12 += float64(x1 * y2)
-			c13 += float64(x1 * y3)
-		}
-	}
-	for ; p < k; p++ {
-		x0, x1 := a0[p], a1[p]
-		bp := bb[pb:][:4]
-		pb += n
-		y0, y1, y2, y3 := bp[0], bp[1], bp[2], bp[3]
-		c00 += float64(x0 * y0)
-		c01 += float64(x0 * y1)
-		c02 += float64(x0 * y2)
-		c03 += float64(x0 * y3)
-		c10 += float64(x1 * y0)
-		c11 += float64(x1 * y1)
-		c12 += float64(x1 * y2)
-		c13 += float64(x1 * y3)
-	}
 	al, be, nc := g.alpha, g.beta, g.n
-	cr0 := g.c[(i+0)*nc+j:][:4]
-	cr1 := g.c[(i+1)*nc+j:][:4]
-	if be == 0 {
-		cr0[0] = al * c00
-		cr0[1] = al * c01
-		cr0[2] = al * c02
-		cr0[3] = al * c03
-		cr1[0] = al * c10
-		cr1[1] = al * c11
-		cr1[2] = al * c12
-		cr1[3] = al * c13
-		return
+	for i := i0; i < i1; i += 2 {
+		a0, a1 := g.a[(i+0)*k:][:k], g.a[(i+1)*k:][:k]
+		bb, n, pb := g.b, g.n, j
+		var c00, c01, c02, c03, c10, c11, c12, c13 float64
+		p := 0
+		for ; p+3 < k; p += 4 {
+			{
+				x0, x1 := a0[p+0], a1[p+0]
+				bp := bb[pb:][:4]
+				pb += n
+				y0, y1, y2, y3 := bp[0], bp[1], bp[2], bp[3]
+				c00 += float64(x0 * y0)
+				c01 += float64(x0 * y1)
+				c02 += float64(x0 * y2)
+				c03 += float64(x0 * y3)
+				c10 += float64(x1 * y0)
+				c11 += float64(x1 * y1)
+				c12 += float64(x1 * y2)
+				c13 += float64(x1 * y3)
+			}
+			{
+				x0, x1 := a0[p+1], a1[p+1]
+				bp := bb[pb:][:4]
+				pb += n
+				y0, y1, y2, y3 := bp[0], bp[1], bp[2], bp[3]
+				c00 += float64(x0 * y0)
+				c01 += float64(x0 * y1)
+				c02 += float64(x0 * y2)
+				c03 += float64(x0 * y3)
+				c10 += float64(x1 * y0)
+				c11 += float64(x1 * y1)
+				c12 += float64(x1 * y2)
+				c13 += float64(x1 * y3)
+			}
+			{
+				x0, x1 := a0[p+2], a1[p+2]
+				bp := bb[pb:][:4]
+				pb += n
+				y0, y1, y2, y3 := bp[0], bp[1], bp[2], bp[3]
+				c00 += float64(x0 * y0)
+				c01 += float64(x0 * y1)
+				c02 += float64(x0 * y2)
+				c03 += float64(x0 * y3)
+				c10 += float64(x1 * y0)
+				c11 += float64(x1 * y1)
+				c12 += float64(x1 * y2)
+				c13 += float64(x1 * y3)
+			}
+			{
+				x0, x1 := a0[p+3], a1[p+3]
+				bp := bb[pb:][:4]
+				pb += n
+				y0, y1, y2, y3 := bp[0], bp[1], bp[2], bp[3]
+				c00 += float64(x0 * y0)
+				c01 += float64(x0 * y1)
+				c02 += float64(x0 * y2)
+				c03 += float64(x0 * y3)
+				c10 += float64(x1 * y0)
+				c11 += float64(x1 * y1)
+				c12 += float64(x1 * y2)
+				c13 += float64(x1 * y3)
+			}
+		}
+		for ; p < k; p++ {
+			x0, x1 := a0[p], a1[p]
+			bp := bb[pb:][:4]
+			pb += n
+			y0, y1, y2, y3 := bp[0], bp[1], bp[2], bp[3]
+			c00 += float64(x0 * y0)
+			c01 += float64(x0 * y1)
+			c02 += float64(x0 * y2)
+			c03 += float64(x0 * y3)
+			c10 += float64(x1 * y0)
+			c11 += float64(x1 * y1)
+			c12 += float64(x1 * y2)
+			c13 += float64(x1 * y3)
+		}
+		cr0 := g.c[(i+0)*nc+j:][:4]
+		cr1 := g.c[(i+1)*nc+j:][:4]
+		if be == 0 {
+			cr0[0] = al * c00
+			cr0[1] = al * c01
+			cr0[2] = al * c02
+			cr0[3] = al * c03
+			cr1[0] = al * c10
+			cr1[1] = al * c11
+			cr1[2] = al * c12
+			cr1[3] = al * c13
+			continue
+		}
+		sr0 := g.src(i+0, j, 4)
+		sr1 := g.src(i+1, j, 4)
+		cr0[0] = float64(al*c00) + float64(be*sr0[0])
+		cr0[1] = float64(al*c01) + float64(be*sr0[1])
+		cr0[2] = float64(al*c02) + float64(be*sr0[2])
+		cr0[3] = float64(al*c03) + float64(be*sr0[3])
+		cr1[0] = float64(al*c10) + float64(be*sr1[0])
+		cr1[1] = float64(al*c11) + float64(be*sr1[1])
+		cr1[2] = float64(al*c12) + float64(be*sr1[2])
+		cr1[3] = float64(al*c13) + float64(be*sr1[3])
 	}
-	sr0 := g.src(i+0, j, 4)
-	sr1 := g.src(i+1, j, 4)
-	cr0[0] = float64(al*c00) + float64(be*sr0[0])
-	cr0[1] = float64(al*c01) + float64(be*sr0[1])
-	cr0[2] = float64(al*c02) + float64(be*sr0[2])
-	cr0[3] = float64(al*c03) + float64(be*sr0[3])
-	cr1[0] = float64(al*c10) + float64(be*sr1[0])
-	cr1[1] = float64(al*c11) + float64(be*sr1[1])
-	cr1[2] = float64(al*c12) + float64(be*sr1[2])
-	cr1[3] = float64(al*c13) + float64(be*sr1[3])
 }
 
-func (g *gemm) tileNT(i, j int) {
+func (g *gemm) tilesNT(i0, i1, j int) {
 	k := g.k
-	a0, a1 := g.a[(i+0)*k:][:k], g.a[(i+1)*k:][:k]
+	al, be, nc := g.alpha, g.beta, g.n
 	b0, b1, b2, b3 := g.b[(j+0)*k:][:k], g.b[(j+1)*k:][:k], g.b[(j+2)*k:][:k], g.b[(j+3)*k:][:k]
-	var c00, c01, c02, c03, c10, c11, c12, c13 float64
-	p := 0
-	for ; p+3 < k; p += 4 {
-		{
-			x0, x1 := a0[p+0], a1[p+0]
-			y0, y1, y2, y3 := b0[p+0], b1[p+0], b2[p+0], b3[p+0]
+	for i := i0; i < i1; i += 2 {
+		a0, a1 := g.a[(i+0)*k:][:k], g.a[(i+1)*k:][:k]
+		var c00, c01, c02, c03, c10, c11, c12, c13 float64
+		p := 0
+		for ; p+3 < k; p += 4 {
+			{
+				x0, x1 := a0[p+0], a1[p+0]
+				y0, y1, y2, y3 := b0[p+0], b1[p+0], b2[p+0], b3[p+0]
+				c00 += float64(x0 * y0)
+				c01 += float64(x0 * y1)
+				c02 += float64(x0 * y2)
+				c03 += float64(x0 * y3)
+				c10 += float64(x1 * y0)
+				c11 += float64(x1 * y1)
+				c12 += float64(x1 * y2)
+				c13 += float64(x1 * y3)
+			}
+			{
+				x0, x1 := a0[p+1], a1[p+1]
+				y0, y1, y2, y3 := b0[p+1], b1[p+1], b2[p+1], b3[p+1]
+				c00 += float64(x0 * y0)
+				c01 += float64(x0 * y1)
+				c02 += float64(x0 * y2)
+				c03 += float64(x0 * y3)
+				c10 += float64(x1 * y0)
+				c11 += float64(x1 * y1)
+				c12 += float64(x1 * y2)
+				c13 += float64(x1 * y3)
+			}
+			{
+				x0, x1 := a0[p+2], a1[p+2]
+				y0, y1, y2, y3 := b0[p+2], b1[p+2], b2[p+2], b3[p+2]
+				c00 += float64(x0 * y0)
+				c01 += float64(x0 * y1)
+				c02 += float64(x0 * y2)
+				c03 += float64(x0 * y3)
+				c10 += float64(x1 * y0)
+				c11 += float64(x1 * y1)
+				c12 += float64(x1 * y2)
+				c13 += float64(x1 * y3)
+			}
+			{
+				x0, x1 := a0[p+3], a1[p+3]
+				y0, y1, y2, y3 := b0[p+3], b1[p+3], b2[p+3], b3[p+3]
+				c00 += float64(x0 * y0)
+				c01 += float64(x0 * y1)
+				c02 += float64(x0 * y2)
+				c03 += float64(x0 * y3)
+				c10 += float64(x1 * y0)
+				c11 += float64(x1 * y1)
+				c12 += float64(x1 * y2)
+				c13 += float64(x1 * y3)
+			}
+		}
+		for ; p < k; p++ {
+			x0, x1 := a0[p], a1[p]
+			y0, y1, y2, y3 := b0[p], b1[p], b2[p], b3[p]
 			c00 += float64(x0 * y0)
 			c01 += float64(x0 * y1)
 			c02 += float64(x0 * y2)
@@ -142,574 +195,411 @@ func (g *gemm) tileNT(i, j int) {
 			c12 += float64(x1 * y2)
 			c13 += float64(x1 * y3)
 		}
-		{
-			x0, x1 := a0[p+1], a1[p+1]
-			y0, y1, y2, y3 := b0[p+1], b1[p+1], b2[p+1], b3[p+1]
-			c00 += float64(x0 * y0)
-			c01 += float64(x0 * y1)
-			c02 += float64(x0 * y2)
-			c03 += float64(x0 * y3)
-			c10 += float64(x1 * y0)
-			c11 += float64(x1 * y1)
-			c12 += float64(x1 * y2)
-			c13 += float64(x1 * y3)
+		cr0 := g.c[(i+0)*nc+j:][:4]
+		cr1 := g.c[(i+1)*nc+j:][:4]
+		if be == 0 {
+			cr0[0] = al * c00
+			cr0[1] = al * c01
+			cr0[2] = al * c02
+			cr0[3] = al * c03
+			cr1[0] = al * c10
+			cr1[1] = al * c11
+			cr1[2] = al * c12
+			cr1[3] = al * c13
+			continue
 		}
-		{
-			x0, x1 := a0[p+2], a1[p+2]
-			y0, y1, y2, y3 := b0[p+2], b1[p+2], b2[p+2], b3[p+2]
-			c00 += float64(x0 * y0)
-			c01 += float64(x0 * y1)
-			c02 += float64(x0 * y2)
-			c03 += float64(x0 * y3)
-			c10 += float64(x1 * y0)
-			c11 += float64(x1 * y1)
-			c12 += float64(x1 * y2)
-			c13 += float64(x1 * y3)
-		}
-		{
-			x0, x1 := a0[p+3], a1[p+3]
-			y0, y1, y2, y3 := b0[p+3], b1[p+3], b2[p+3], b3[p+3]
-			c00 += float64(x0 * y0)
-			c01 += float64(x0 * y1)
-			c02 += float64(x0 * y2)
-			c03 += float64(x0 * y3)
-			c10 += float64(x1 * y0)
-			c11 += float64(x1 * y1)
-			c12 += float64(x1 * y2)
-			c13 += float64(x1 * y3)
-		}
+		sr0 := g.src(i+0, j, 4)
+		sr1 := g.src(i+1, j, 4)
+		cr0[0] = float64(al*c00) + float64(be*sr0[0])
+		cr0[1] = float64(al*c01) + float64(be*sr0[1])
+		cr0[2] = float64(al*c02) + float64(be*sr0[2])
+		cr0[3] = float64(al*c03) + float64(be*sr0[3])
+		cr1[0] = float64(al*c10) + float64(be*sr1[0])
+		cr1[1] = float64(al*c11) + float64(be*sr1[1])
+		cr1[2] = float64(al*c12) + float64(be*sr1[2])
+		cr1[3] = float64(al*c13) + float64(be*sr1[3])
 	}
-	for ; p < k; p++ {
-		x0, x1 := a0[p], a1[p]
-		y0, y1, y2, y3 := b0[p], b1[p], b2[p], b3[p]
-		c00 += float64(x0 * y0)
-		c01 += float64(x0 * y1)
-		c02 += float64(x0 * y2)
-		c03 += float64(x0 * y3)
-		c10 += float64(x1 * y0)
-		c11 += float64(x1 * y1)
-		c12 += float64(x1 * y2)
-		c13 += float64(x1 * y3)
-	}
-	al, be, nc := g.alpha, g.beta, g.n
-	cr0 := g.c[(i+0)*nc+j:][:4]
-	cr1 := g.c[(i+1)*nc+j:][:4]
-	if be == 0 {
-		cr0[0] = al * c00
-		cr0[1] = al * c01
-		cr0[2] = al * c02
-		cr0[3] = al * c03
-		cr1[0] = al * c10
-		cr1[1] = al * c11
-		cr1[2] = al * c12
-		cr1[3] = al * c13
-		return
-	}
-	sr0 := g.src(i+0, j, 4)
-	sr1 := g.src(i+1, j, 4)
-	cr0[0] = float64(al*c00) + float64(be*sr0[0])
-	cr0[1] = float64(al*c01) + float64(be*sr0[1])
-	cr0[2] = float64(al*c02) + float64(be*sr0[2])
-	cr0[3] = float64(al*c03) + float64(be*sr0[3])
-	cr1[0] = float64(al*c10) + float64(be*sr1[0])
-	cr1[1] = float64(al*c11) + float64(be*sr1[1])
-	cr1[2] = float64(al*c12) + float64(be*sr1[2])
-	cr1[3] = float64(al*c13) + float64(be*sr1[3])
 }
 
-func (g *gemm) tileTN(i, j int) {
+func (g *gemm) tilesTN(i0, i1, j int) {
 	k := g.k
-	a, m, pa := g.a, g.m, i
-	bb, n, pb := g.b, g.n, j
-	var c00, c01, c02, c03, c10, c11, c12, c13 float64
-	p := 0
-	for ; p+3 < k; p += 4 {
-		{
-			ap := a[pa:][:2]
-			pa += m
-			x0, x1 := ap[0], ap[1]
-			bp := bb[pb:][:4]
-			pb += n
-			y0, y1, y2, y3 := bp[0], bp[1], bp[2], bp[3]
-			c00 += float64(x0 * y0)
-			c01 += float64(x0 * y1)
-			c02 += float64(x0 * y2)
-			c03 += float64(x0 * y3)
-			c10 += float64(x1 * y0)
-			c11 += float64(x1 * y1)
-			c12 += float64(x1 * y2)
-			c13 += float64(x1 * y3)
-		}
-		{
-			ap := a[pa:][:2]
-			pa += m
-			x0, x1 := ap[0], ap[1]
-			bp := bb[pb:][:4]
-			pb += n
-			y0, y1, y2, y3 := bp[0], bp[1], bp[2], bp[3]
-			c00 += float64(x0 * y0)
-			c01 += float64(x0 * y1)
-			c02 += float64(x0 * y2)
-			c03 += float64(x0 * y3)
-			c10 += float64(x1 * y0)
-			c11 += float64(x1 * y1)
-			c12 += float64(x1 * y2)
-			c13 += float64(x1 * y3)
-		}
-		{
-			ap := a[pa:][:2]
-			pa += m
-			x0, x1 := ap[0], ap[1]
-			bp := bb[pb:][:4]
-			pb += n
-			y0, y1, y2, y3 := bp[0], bp[1], bp[2], bp[3]
-			c00 += float64(x0 * y0)
-			c01 += float64(x0 * y1)
-			c02 += float64(x0 * y2)
-			c03 += float64(x0 * y3)
-			c10 += float64(x1 * y0)
-			c11 += float64(x1 * y1)
-			c12 += float64(x1 * y2)
-			c13 += float64(x1 * y3)
-		}
-		{
-			ap := a[pa:][:2]
-			pa += m
-			x0, x1 := ap[0], ap[1]
-			bp := bb[pb:][:4]
-			pb += n
-			y0, y1, y2, y3 := bp[0], bp[1], bp[2], bp[3]
-			c00 += float64(x0 * y0)
-			c01 += float64(x0 * y1)
-			c02 += float64(x0 * y2)
-			c03 += float64(x0 * y3)
-			c10 += float64(x1 * y0)
-			c11 += float64(x1 * y1)
-			c12 += float64(x1 * y2)
-			c13 += float64(x1 * y3)
-		}
-	}
-	for ; p < k; p++ {
-		ap := a[pa:][:2]
-		pa += m
-		x0, x1 := ap[0], ap[1]
-		bp := bb[pb:][:4]
-		pb += n
-		y0, y1, y2, y3 := bp[0], bp[1], bp[2], bp[3]
-		c00 += float64(x0 * y0)
-		c01 += float64(x0 * y1)
-		c02 += float64(x0 * y2)
-		c03 += float64(x0 * y3)
-		c10 += float64(x1 * y0)
-		c11 += float64(x1 * y1)
-		c12 += float64(x1 * y2)
-		c13 += float64(x1 * y3)
-	}
 	al, be, nc := g.alpha, g.beta, g.n
-	cr0 := g.c[(i+0)*nc+j:][:4]
-	cr1 := g.c[(i+1)*nc+j:][:4]
-	if be == 0 {
-		cr0[0] = al * c00
-		cr0[1] = al * c01
-		cr0[2] = al * c02
-		cr0[3] = al * c03
-		cr1[0] = al * c10
-		cr1[1] = al * c11
-		cr1[2] = al * c12
-		cr1[3] = al * c13
-		return
+	for i := i0; i < i1; i += 2 {
+		a, m, pa := g.a, g.m, i
+		bb, n, pb := g.b, g.n, j
+		var c00, c01, c02, c03, c10, c11, c12, c13 float64
+		p := 0
+		for ; p+3 < k; p += 4 {
+			{
+				ap := a[pa:][:2]
+				pa += m
+				x0, x1 := ap[0], ap[1]
+				bp := bb[pb:][:4]
+				pb += n
+				y0, y1, y2, y3 := bp[0], bp[1], bp[2], bp[3]
+				c00 += float64(x0 * y0)
+				c01 += float64(x0 * y1)
+				c02 += float64(x0 * y2)
+				c03 += float64(x0 * y3)
+				c10 += float64(x1 * y0)
+				c11 += float64(x1 * y1)
+				c12 += float64(x1 * y2)
+				c13 += float64(x1 * y3)
+			}
+			{
+				ap := a[pa:][:2]
+				pa += m
+				x0, x1 := ap[0], ap[1]
+				bp := bb[pb:][:4]
+				pb += n
+				y0, y1, y2, y3 := bp[0], bp[1], bp[2], bp[3]
+				c00 += float64(x0 * y0)
+				c01 += float64(x0 * y1)
+				c02 += float64(x0 * y2)
+				c03 += float64(x0 * y3)
+				c10 += float64(x1 * y0)
+				c11 += float64(x1 * y1)
+				c12 += float64(x1 * y2)
+				c13 += float64(x1 * y3)
+			}
+			{
+				ap := a[pa:][:2]
+				pa += m
+				x0, x1 := ap[0], ap[1]
+				bp := bb[pb:][:4]
+				pb += n
+				y0, y1, y2, y3 := bp[0], bp[1], bp[2], bp[3]
+				c00 += float64(x0 * y0)
+				c01 += float64(x0 * y1)
+				c02 += float64(x0 * y2)
+				c03 += float64(x0 * y3)
+				c10 += float64(x1 * y0)
+				c11 += float64(x1 * y1)
+				c12 += float64(x1 * y2)
+				c13 += float64(x1 * y3)
+			}
+			{
+				ap := a[pa:][:2]
+				pa += m
+				x0, x1 := ap[0], ap[1]
+				bp := bb[pb:][:4]
+				pb += n
+				y0, y1, y2, y3 := bp[0], bp[1], bp[2], bp[3]
+				c00 += float64(x0 * y0)
+				c01 += float64(x0 * y1)
+				c02 += float64(x0 * y2)
+				c03 += float64(x0 * y3)
+				c10 += float64(x1 * y0)
+				c11 += float64(x1 * y1)
+				c12 += float64(x1 * y2)
+				c13 += float64(x1 * y3)
+			}
+		}
+		for ; p < k; p++ {
+			ap := a[pa:][:2]
+			pa += m
+			x0, x1 := ap[0], ap[1]
+			bp := bb[pb:][:4]
+			pb += n
+			y0, y1, y2, y3 := bp[0], bp[1], bp[2], bp[3]
+			c00 += float64(x0 * y0)
+			c01 += float64(x0 * y1)
+			c02 += float64(x0 * y2)
+			c03 += float64(x0 * y3)
+			c10 += float64(x1 * y0)
+			c11 += float64(x1 * y1)
+			c12 += float64(x1 * y2)
+			c13 += float64(x1 * y3)
+		}
+		cr0 := g.c[(i+0)*nc+j:][:4]
+		cr1 := g.c[(i+1)*nc+j:][:4]
+		if be == 0 {
+			cr0[0] = al * c00
+			cr0[1] = al * c01
+			cr0[2] = al * c02
+			cr0[3] = al * c03
+			cr1[0] = al * c10
+			cr1[1] = al * c11
+			cr1[2] = al * c12
+			cr1[3] = al * c13
+			continue
+		}
+		sr0 := g.src(i+0, j, 4)
+		sr1 := g.src(i+1, j, 4)
+		cr0[0] = float64(al*c00) + float64(be*sr0[0])
+		cr0[1] = float64(al*c01) + float64(be*sr0[1])
+		cr0[2] = float64(al*c02) + float64(be*sr0[2])
+		cr0[3] = float64(al*c03) + float64(be*sr0[3])
+		cr1[0] = float64(al*c10) + float64(be*sr1[0])
+		cr1[1] = float64(al*c11) + float64(be*sr1[1])
+		cr1[2] = float64(al*c12) + float64(be*sr1[2])
+		cr1[3] = float64(al*c13) + float64(be*sr1[3])
 	}
-	sr0 := g.src(i+0, j, 4)
-	sr1 := g.src(i+1, j, 4)
-	cr0[0] = float64(al*c00) + float64(be*sr0[0])
-	cr0[1] = float64(al*c01) + float64(be*sr0[1])
-	cr0[2] = float64(al*c02) + float64(be*sr0[2])
-	cr0[3] = float64(al*c03) + float64(be*sr0[3])
-	cr1[0] = float64(al*c10) + float64(be*sr1[0])
-	cr1[1] = float64(al*c11) + float64(be*sr1[1])
-	cr1[2] = float64(al*c12) + float64(be*sr1[2])
-	cr1[3] = float64(al*c13) + float64(be*sr1[3])
 }
 
-func (g *gemm) tileTT(i, j int) {
-	k := g.k
-	a, m, pa := g.a, g.m, i
-	b0, b1, b2, b3 := g.b[(j+0)*k:][:k], g.b[(j+1)*k:][:k], g.b[(j+2)*k:][:k], g.b[(j+3)*k:][:k]
-	var c00, c01, c02, c03, c10, c11, c12, c13 float64
-	p := 0
-	for ; p+3 < k; p += 4 {
-		{
-			ap := a[pa:][:2]
-			pa += m
-			x0, x1 := ap[0], ap[1]
-			y0, y1, y2, y3 := b0[p+0], b1[p+0], b2[p+0], b3[p+0]
-			c00 += float64(x0 * y0)
-			c01 += float64(x0 * y1)
-			c02 += float64(x0 * y2)
-			c03 += float64(x0 * y3)
-			c10 += float64(x1 * y0)
-			c11 += float64(x1 * y1)
-			c12 += float64(x1 * y2)
-			c13 += float64(x1 * y3)
-		}
-		{
-			ap := a[pa:][:2]
-			pa += m
-			x0, x1 := ap[0], ap[1]
-			y0, y1, y2, y3 := b0[p+1], b1[p+1], b2[p+1], b3[p+1]
-			c00 += float64(x0 * y0)
-			c01 += float64(x0 * y1)
-			c02 += float64(x0 * y2)
-			c03 += float64(x0 * y3)
-			c10 += float64(x1 * y0)
-			c11 += float64(x1 * y1)
-			c12 += float64(x1 * y2)
-			c13 += float64(x1 * y3)
-		}
-		{
-			ap := a[pa:][:2]
-			pa += m
-			x0, x1 := ap[0], ap[1]
-			y0, y1, y2, y3 := b0[p+2], b1[p+2], b2[p+2], b3[p+2]
-			c00 += float64(x0 * y0)
-			c01 += float64(x0 * y1)
-			c02 += float64(x0 * y2)
-			c03 += float64(x0 * y3)
-			c10 += float64(x1 * y0)
-			c11 += float64(x1 * y1)
-			c12 += float64(x1 * y2)
-			c13 += float64(x1 * y3)
-		}
-		{
-			ap := a[pa:][:2]
-			pa += m
-			x0, x1 := ap[0], ap[1]
-			y0, y1, y2, y3 := b0[p+3], b1[p+3], b2[p+3], b3[p+3]
-			c00 += float64(x0 * y0)
-			c01 += float64(x0 * y1)
-			c02 += float64(x0 * y2)
-			c03 += float64(x0 * y3)
-			c10 += float64(x1 * y0)
-			c11 += float64(x1 * y1)
-			c12 += float64(x1 * y2)
-			c13 += float64(x1 * y3)
-		}
-	}
-	for ; p < k; p++ {
-		ap := a[pa:][:2]
-		pa += m
-		x0, x1 := ap[0], ap[1]
-		y0, y1, y2, y3 := b0[p], b1[p], b2[p], b3[p]
-		c00 += float64(x0 * y0)
-		c01 += float64(x0 * y1)
-		c02 += float64(x0 * y2)
-		c03 += float64(x0 * y3)
-		c10 += float64(x1 * y0)
-		c11 += float64(x1 * y1)
-		c12 += float64(x1 * y2)
-		c13 += float64(x1 * y3)
-	}
-	al, be, nc := g.alpha, g.beta, g.n
-	cr0 := g.c[(i+0)*nc+j:][:4]
-	cr1 := g.c[(i+1)*nc+j:][:4]
-	if be == 0 {
-		cr0[0] = al * c00
-		cr0[1] = al * c01
-		cr0[2] = al * c02
-		cr0[3] = al * c03
-		cr1[0] = al * c10
-		cr1[1] = al * c11
-		cr1[2] = al * c12
-		cr1[3] = al * c13
-		return
-	}
-	sr0 := g.src(i+0, j, 4)
-	sr1 := g.src(i+1, j, 4)
-	cr0[0] = float64(al*c00) + float64(be*sr0[0])
-	cr0[1] = float64(al*c01) + float64(be*sr0[1])
-	cr0[2] = float64(al*c02) + float64(be*sr0[2])
-	cr0[3] = float64(al*c03) + float64(be*sr0[3])
-	cr1[0] = float64(al*c10) + float64(be*sr1[0])
-	cr1[1] = float64(al*c11) + float64(be*sr1[1])
-	cr1[2] = float64(al*c12) + float64(be*sr1[2])
-	cr1[3] = float64(al*c13) + float64(be*sr1[3])
-}
-
-// col computes a tileRows×1 strip (the columns left over after the tiles) of c with its top-left corner at (i, j).
-func (g *gemm) col(i, j int) {
+// cols computes the tileRows×1 strips of c at rows i0, i0+tileRows, …, i1-tileRows and column j (the columns left over after the tiles).
+func (g *gemm) cols(i0, i1, j int) {
 	switch {
 	case !g.ta && !g.tb:
-		g.colNN(i, j)
+		g.colsNN(i0, i1, j)
 	case !g.ta:
-		g.colNT(i, j)
+		g.colsNT(i0, i1, j)
 	case !g.tb:
-		g.colTN(i, j)
+		g.colsTN(i0, i1, j)
 	default:
-		g.colTT(i, j)
+		g.dots(i0, i1, j, j+1)
 	}
 }
 
-func (g *gemm) colNN(i, j int) {
+func (g *gemm) colsNN(i0, i1, j int) {
 	k := g.k
-	a0, a1 := g.a[(i+0)*k:][:k], g.a[(i+1)*k:][:k]
-	bb, n, pb := g.b, g.n, j
-	var c00, c10 float64
-	p := 0
-	for ; p+3 < k; p += 4 {
-		{
-			x0, x1 := a0[p+0], a1[p+0]
-			y0 := bb[pb]
-			pb += n
-			c00 += float64(x0 * y0)
-			c10 += float64(x1 * y0)
-		}
-		{
-			x0, x1 := a0[p+1], a1[p+1]
-			y0 := bb[pb]
-			pb += n
-			c00 += float64(x0 * y0)
-			c10 += float64(x1 * y0)
-		}
-		{
-			x0, x1 := a0[p+2], a1[p+2]
-			y0 := bb[pb]
-			pb += n
-			c00 += float64(x0 * y0)
-			c10 += float64(x1 * y0)
-		}
-		{
-			x0, x1 := a0[p+3], a1[p+3]
-			y0 := bb[pb]
-			pb += n
-			c00 += float64(x0 * y0)
-			c10 += float64(x1 * y0)
-		}
-	}
-	for ; p < k; p++ {
-		x0, x1 := a0[p], a1[p]
-		y0 := bb[pb]
-		pb += n
-		c00 += float64(x0 * y0)
-		c10 += float64(x1 * y0)
-	}
 	al, be, nc := g.alpha, g.beta, g.n
-	cr0 := g.c[(i+0)*nc+j:][:1]
-	cr1 := g.c[(i+1)*nc+j:][:1]
-	if be == 0 {
-		cr0[0] = al * c00
-		cr1[0] = al * c10
-		return
+	for i := i0; i < i1; i += 2 {
+		a0, a1 := g.a[(i+0)*k:][:k], g.a[(i+1)*k:][:k]
+		bb, n, pb := g.b, g.n, j
+		var c00, c10 float64
+		p := 0
+		for ; p+3 < k; p += 4 {
+			{
+				x0, x1 := a0[p+0], a1[p+0]
+				y0 := bb[pb]
+				pb += n
+				c00 += float64(x0 * y0)
+				c10 += float64(x1 * y0)
+			}
+			{
+				x0, x1 := a0[p+1], a1[p+1]
+				y0 := bb[pb]
+				pb += n
+				c00 += float64(x0 * y0)
+				c10 += float64(x1 * y0)
+			}
+			{
+				x0, x1 := a0[p+2], a1[p+2]
+				y0 := bb[pb]
+				pb += n
+				c00 += float64(x0 * y0)
+				c10 += float64(x1 * y0)
+			}
+			{
+				x0, x1 := a0[p+3], a1[p+3]
+				y0 := bb[pb]
+				pb += n
+				c00 += float64(x0 * y0)
+				c10 += float64(x1 * y0)
+			}
+		}
+		for ; p < k; p++ {
+			x0, x1 := a0[p], a1[p]
+			y0 := bb[pb]
+			pb += n
+			c00 += float64(x0 * y0)
+			c10 += float64(x1 * y0)
+		}
+		cr0 := g.c[(i+0)*nc+j:][:1]
+		cr1 := g.c[(i+1)*nc+j:][:1]
+		if be == 0 {
+			cr0[0] = al * c00
+			cr1[0] = al * c10
+			continue
+		}
+		sr0 := g.src(i+0, j, 1)
+		sr1 := g.src(i+1, j, 1)
+		cr0[0] = float64(al*c00) + float64(be*sr0[0])
+		cr1[0] = float64(al*c10) + float64(be*sr1[0])
 	}
-	sr0 := g.src(i+0, j, 1)
-	sr1 := g.src(i+1, j, 1)
-	cr0[0] = float64(al*c00) + float64(be*sr0[0])
-	cr1[0] = float64(al*c10) + float64(be*sr1[0])
 }
 
-func (g *gemm) colNT(i, j int) {
+func (g *gemm) colsNT(i0, i1, j int) {
 	k := g.k
-	a0, a1 := g.a[(i+0)*k:][:k], g.a[(i+1)*k:][:k]
+	al, be, nc := g.alpha, g.beta, g.n
 	b0 := g.b[(j+0)*k:][:k]
-	var c00, c10 float64
-	p := 0
-	for ; p+3 < k; p += 4 {
-		{
-			x0, x1 := a0[p+0], a1[p+0]
-			y0 := b0[p+0]
+	for i := i0; i < i1; i += 2 {
+		a0, a1 := g.a[(i+0)*k:][:k], g.a[(i+1)*k:][:k]
+		var c00, c10 float64
+		p := 0
+		for ; p+3 < k; p += 4 {
+			{
+				x0, x1 := a0[p+0], a1[p+0]
+				y0 := b0[p+0]
+				c00 += float64(x0 * y0)
+				c10 += float64(x1 * y0)
+			}
+			{
+				x0, x1 := a0[p+1], a1[p+1]
+				y0 := b0[p+1]
+				c00 += float64(x0 * y0)
+				c10 += float64(x1 * y0)
+			}
+			{
+				x0, x1 := a0[p+2], a1[p+2]
+				y0 := b0[p+2]
+				c00 += float64(x0 * y0)
+				c10 += float64(x1 * y0)
+			}
+			{
+				x0, x1 := a0[p+3], a1[p+3]
+				y0 := b0[p+3]
+				c00 += float64(x0 * y0)
+				c10 += float64(x1 * y0)
+			}
+		}
+		for ; p < k; p++ {
+			x0, x1 := a0[p], a1[p]
+			y0 := b0[p]
 			c00 += float64(x0 * y0)
 			c10 += float64(x1 * y0)
 		}
-		{
-			x0, x1 := a0[p+1], a1[p+1]
-			y0 := b0[p+1]
-			c00 += float64(x0 * y0)
-			c10 += float64(x1 * y0)
+		cr0 := g.c[(i+0)*nc+j:][:1]
+		cr1 := g.c[(i+1)*nc+j:][:1]
+		if be == 0 {
+			cr0[0] = al * c00
+			cr1[0] = al * c10
+			continue
 		}
-		{
-			x0, x1 := a0[p+2], a1[p+2]
-			y0 := b0[p+2]
-			c00 += float64(x0 * y0)
-			c10 += float64(x1 * y0)
-		}
-		{
-			x0, x1 := a0[p+3], a1[p+3]
-			y0 := b0[p+3]
-			c00 += float64(x0 * y0)
-			c10 += float64(x1 * y0)
-		}
+		sr0 := g.src(i+0, j, 1)
+		sr1 := g.src(i+1, j, 1)
+		cr0[0] = float64(al*c00) + float64(be*sr0[0])
+		cr1[0] = float64(al*c10) + float64(be*sr1[0])
 	}
-	for ; p < k; p++ {
-		x0, x1 := a0[p], a1[p]
-		y0 := b0[p]
-		c00 += float64(x0 * y0)
-		c10 += float64(x1 * y0)
-	}
-	al, be, nc := g.alpha, g.beta, g.n
-	cr0 := g.c[(i+0)*nc+j:][:1]
-	cr1 := g.c[(i+1)*nc+j:][:1]
-	if be == 0 {
-		cr0[0] = al * c00
-		cr1[0] = al * c10
-		return
-	}
-	sr0 := g.src(i+0, j, 1)
-	sr1 := g.src(i+1, j, 1)
-	cr0[0] = float64(al*c00) + float64(be*sr0[0])
-	cr1[0] = float64(al*c10) + float64(be*sr1[0])
 }
 
-func (g *gemm) colTN(i, j int) {
+func (g *gemm) colsTN(i0, i1, j int) {
 	k := g.k
-	a, m, pa := g.a, g.m, i
-	bb, n, pb := g.b, g.n, j
-	var c00, c10 float64
-	p := 0
-	for ; p+3 < k; p += 4 {
-		{
-			ap := a[pa:][:2]
-			pa += m
-			x0, x1 := ap[0], ap[1]
-			y0 := bb[pb]
-			pb += n
-			c00 += float64(x0 * y0)
-			c10 += float64(x1 * y0)
-		}
-		{
-			ap := a[pa:][:2]
-			pa += m
-			x0, x1 := ap[0], ap[1]
-			y0 := bb[pb]
-			pb += n
-			c00 += float64(x0 * y0)
-			c10 += float64(x1 * y0)
-		}
-		{
-			ap := a[pa:][:2]
-			pa += m
-			x0, x1 := ap[0], ap[1]
-			y0 := bb[pb]
-			pb += n
-			c00 += float64(x0 * y0)
-			c10 += float64(x1 * y0)
-		}
-		{
-			ap := a[pa:][:2]
-			pa += m
-			x0, x1 := ap[0], ap[1]
-			y0 := bb[pb]
-			pb += n
-			c00 += float64(x0 * y0)
-			c10 += float64(x1 * y0)
-		}
-	}
-	for ; p < k; p++ {
-		ap := a[pa:][:2]
-		pa += m
-		x0, x1 := ap[0], ap[1]
-		y0 := bb[pb]
-		pb += n
-		c00 += float64(x0 * y0)
-		c10 += float64(x1 * y0)
-	}
 	al, be, nc := g.alpha, g.beta, g.n
-	cr0 := g.c[(i+0)*nc+j:][:1]
-	cr1 := g.c[(i+1)*nc+j:][:1]
-	if be == 0 {
-		cr0[0] = al * c00
-		cr1[0] = al * c10
-		return
+	for i := i0; i < i1; i += 2 {
+		a, m, pa := g.a, g.m, i
+		bb, n, pb := g.b, g.n, j
+		var c00, c10 float64
+		p := 0
+		for ; p+3 < k; p += 4 {
+			{
+				ap := a[pa:][:2]
+				pa += m
+				x0, x1 := ap[0], ap[1]
+				y0 := bb[pb]
+				pb += n
+				c00 += float64(x0 * y0)
+				c10 += float64(x1 * y0)
+			}
+			{
+				ap := a[pa:][:2]
+				pa += m
+				x0, x1 := ap[0], ap[1]
+				y0 := bb[pb]
+				pb += n
+				c00 += float64(x0 * y0)
+				c10 += float64(x1 * y0)
+			}
+			{
+				ap := a[pa:][:2]
+				pa += m
+				x0, x1 := ap[0], ap[1]
+				y0 := bb[pb]
+				pb += n
+				c00 += float64(x0 * y0)
+				c10 += float64(x1 * y0)
+			}
+			{
+				ap := a[pa:][:2]
+				pa += m
+				x0, x1 := ap[0], ap[1]
+				y0 := bb[pb]
+				pb += n
+				c00 += float64(x0 * y0)
+				c10 += float64(x1 * y0)
+			}
+		}
+		for ; p < k; p++ {
+			ap := a[pa:][:2]
+			pa += m
+			x0, x1 := ap[0], ap[1]
+			y0 := bb[pb]
+			pb += n
+			c00 += float64(x0 * y0)
+			c10 += float64(x1 * y0)
+		}
+		cr0 := g.c[(i+0)*nc+j:][:1]
+		cr1 := g.c[(i+1)*nc+j:][:1]
+		if be == 0 {
+			cr0[0] = al * c00
+			cr1[0] = al * c10
+			continue
+		}
+		sr0 := g.src(i+0, j, 1)
+		sr1 := g.src(i+1, j, 1)
+		cr0[0] = float64(al*c00) + float64(be*sr0[0])
+		cr1[0] = float64(al*c10) + float64(be*sr1[0])
 	}
-	sr0 := g.src(i+0, j, 1)
-	sr1 := g.src(i+1, j, 1)
-	cr0[0] = float64(al*c00) + float64(be*sr0[0])
-	cr1[0] = float64(al*c10) + float64(be*sr1[0])
 }
 
-func (g *gemm) colTT(i, j int) {
-	k := g.k
-	a, m, pa := g.a, g.m, i
-	b0 := g.b[(j+0)*k:][:k]
-	var c00, c10 float64
-	p := 0
-	for ; p+3 < k; p += 4 {
-		{
-			ap := a[pa:][:2]
-			pa += m
-			x0, x1 := ap[0], ap[1]
-			y0 := b0[p+0]
-			c00 += float64(x0 * y0)
-			c10 += float64(x1 * y0)
-		}
-		{
-			ap := a[pa:][:2]
-			pa += m
-			x0, x1 := ap[0], ap[1]
-			y0 := b0[p+1]
-			c00 += float64(x0 * y0)
-			c10 += float64(x1 * y0)
-		}
-		{
-			ap := a[pa:][:2]
-			pa += m
-			x0, x1 := ap[0], ap[1]
-			y0 := b0[p+2]
-			c00 += float64(x0 * y0)
-			c10 += float64(x1 * y0)
-		}
-		{
-			ap := a[pa:][:2]
-			pa += m
-			x0, x1 := ap[0], ap[1]
-			y0 := b0[p+3]
-			c00 += float64(x0 * y0)
-			c10 += float64(x1 * y0)
-		}
-	}
-	for ; p < k; p++ {
-		ap := a[pa:][:2]
-		pa += m
-		x0, x1 := ap[0], ap[1]
-		y0 := b0[p]
-		c00 += float64(x0 * y0)
-		c10 += float64(x1 * y0)
-	}
-	al, be, nc := g.alpha, g.beta, g.n
-	cr0 := g.c[(i+0)*nc+j:][:1]
-	cr1 := g.c[(i+1)*nc+j:][:1]
-	if be == 0 {
-		cr0[0] = al * c00
-		cr1[0] = al * c10
-		return
-	}
-	sr0 := g.src(i+0, j, 1)
-	sr1 := g.src(i+1, j, 1)
-	cr0[0] = float64(al*c00) + float64(be*sr0[0])
-	cr1[0] = float64(al*c10) + float64(be*sr1[0])
-}
-
-// row computes a 1×tileCols strip (the rows left over after the tiles) of c with its top-left corner at (i, j).
-func (g *gemm) row(i, j int) {
+// rows computes the 1×tileCols strips of c at row i0 and columns j, j+tileCols, …, j1-tileCols (the rows left over after the tiles).
+func (g *gemm) rows(i0, j, j1 int) {
 	switch {
 	case !g.ta && !g.tb:
-		g.rowNN(i, j)
+		g.rowsNN(i0, j, j1)
 	case !g.ta:
-		g.rowNT(i, j)
+		g.rowsNT(i0, j, j1)
 	case !g.tb:
-		g.rowTN(i, j)
+		g.rowsTN(i0, j, j1)
 	default:
-		g.rowTT(i, j)
+		g.dots(i0, i0+1, j, j1)
 	}
 }
 
-func (g *gemm) rowNN(i, j int) {
+func (g *gemm) rowsNN(i0, j, j1 int) {
 	k := g.k
+	al, be, nc := g.alpha, g.beta, g.n
+	i := i0
 	a0 := g.a[(i+0)*k:][:k]
-	bb, n, pb := g.b, g.n, j
-	var c00, c01, c02, c03 float64
-	p := 0
-	for ; p+3 < k; p += 4 {
-		{
-			x0 := a0[p+0]
+	for ; j < j1; j += 4 {
+		bb, n, pb := g.b, g.n, j
+		var c00, c01, c02, c03 float64
+		p := 0
+		for ; p+3 < k; p += 4 {
+			{
+				x0 := a0[p+0]
+				bp := bb[pb:][:4]
+				pb += n
+				y0, y1, y2, y3 := bp[0], bp[1], bp[2], bp[3]
+				c00 += float64(x0 * y0)
+				c01 += float64(x0 * y1)
+				c02 += float64(x0 * y2)
+				c03 += float64(x0 * y3)
+			}
+			{
+				x0 := a0[p+1]
+				bp := bb[pb:][:4]
+				pb += n
+				y0, y1, y2, y3 := bp[0], bp[1], bp[2], bp[3]
+				c00 += float64(x0 * y0)
+				c01 += float64(x0 * y1)
+				c02 += float64(x0 * y2)
+				c03 += float64(x0 * y3)
+			}
+			{
+				x0 := a0[p+2]
+				bp := bb[pb:][:4]
+				pb += n
+				y0, y1, y2, y3 := bp[0], bp[1], bp[2], bp[3]
+				c00 += float64(x0 * y0)
+				c01 += float64(x0 * y1)
+				c02 += float64(x0 * y2)
+				c03 += float64(x0 * y3)
+			}
+			{
+				x0 := a0[p+3]
+				bp := bb[pb:][:4]
+				pb += n
+				y0, y1, y2, y3 := bp[0], bp[1], bp[2], bp[3]
+				c00 += float64(x0 * y0)
+				c01 += float64(x0 * y1)
+				c02 += float64(x0 * y2)
+				c03 += float64(x0 * y3)
+			}
+		}
+		for ; p < k; p++ {
+			x0 := a0[p]
 			bp := bb[pb:][:4]
 			pb += n
 			y0, y1, y2, y3 := bp[0], bp[1], bp[2], bp[3]
@@ -718,271 +608,167 @@ func (g *gemm) rowNN(i, j int) {
 			c02 += float64(x0 * y2)
 			c03 += float64(x0 * y3)
 		}
-		{
-			x0 := a0[p+1]
-			bp := bb[pb:][:4]
-			pb += n
-			y0, y1, y2, y3 := bp[0], bp[1], bp[2], bp[3]
-			c00 += float64(x0 * y0)
-			c01 += float64(x0 * y1)
-			c02 += float64(x0 * y2)
-			c03 += float64(x0 * y3)
+		cr0 := g.c[(i+0)*nc+j:][:4]
+		if be == 0 {
+			cr0[0] = al * c00
+			cr0[1] = al * c01
+			cr0[2] = al * c02
+			cr0[3] = al * c03
+			continue
 		}
-		{
-			x0 := a0[p+2]
-			bp := bb[pb:][:4]
-			pb += n
-			y0, y1, y2, y3 := bp[0], bp[1], bp[2], bp[3]
-			c00 += float64(x0 * y0)
-			c01 += float64(x0 * y1)
-			c02 += float64(x0 * y2)
-			c03 += float64(x0 * y3)
-		}
-		{
-			x0 := a0[p+3]
-			bp := bb[pb:][:4]
-			pb += n
-			y0, y1, y2, y3 := bp[0], bp[1], bp[2], bp[3]
-			c00 += float64(x0 * y0)
-			c01 += float64(x0 * y1)
-			c02 += float64(x0 * y2)
-			c03 += float64(x0 * y3)
-		}
+		sr0 := g.src(i+0, j, 4)
+		cr0[0] = float64(al*c00) + float64(be*sr0[0])
+		cr0[1] = float64(al*c01) + float64(be*sr0[1])
+		cr0[2] = float64(al*c02) + float64(be*sr0[2])
+		cr0[3] = float64(al*c03) + float64(be*sr0[3])
 	}
-	for ; p < k; p++ {
-		x0 := a0[p]
-		bp := bb[pb:][:4]
-		pb += n
-		y0, y1, y2, y3 := bp[0], bp[1], bp[2], bp[3]
-		c00 += float64(x0 * y0)
-		c01 += float64(x0 * y1)
-		c02 += float64(x0 * y2)
-		c03 += float64(x0 * y3)
-	}
-	al, be, nc := g.alpha, g.beta, g.n
-	cr0 := g.c[(i+0)*nc+j:][:4]
-	if be == 0 {
-		cr0[0] = al * c00
-		cr0[1] = al * c01
-		cr0[2] = al * c02
-		cr0[3] = al * c03
-		return
-	}
-	sr0 := g.src(i+0, j, 4)
-	cr0[0] = float64(al*c00) + float64(be*sr0[0])
-	cr0[1] = float64(al*c01) + float64(be*sr0[1])
-	cr0[2] = float64(al*c02) + float64(be*sr0[2])
-	cr0[3] = float64(al*c03) + float64(be*sr0[3])
 }
 
-func (g *gemm) rowNT(i, j int) {
+func (g *gemm) rowsNT(i0, j, j1 int) {
 	k := g.k
+	al, be, nc := g.alpha, g.beta, g.n
+	i := i0
 	a0 := g.a[(i+0)*k:][:k]
-	b0, b1, b2, b3 := g.b[(j+0)*k:][:k], g.b[(j+1)*k:][:k], g.b[(j+2)*k:][:k], g.b[(j+3)*k:][:k]
-	var c00, c01, c02, c03 float64
-	p := 0
-	for ; p+3 < k; p += 4 {
-		{
-			x0 := a0[p+0]
-			y0, y1, y2, y3 := b0[p+0], b1[p+0], b2[p+0], b3[p+0]
+	for ; j < j1; j += 4 {
+		b0, b1, b2, b3 := g.b[(j+0)*k:][:k], g.b[(j+1)*k:][:k], g.b[(j+2)*k:][:k], g.b[(j+3)*k:][:k]
+		var c00, c01, c02, c03 float64
+		p := 0
+		for ; p+3 < k; p += 4 {
+			{
+				x0 := a0[p+0]
+				y0, y1, y2, y3 := b0[p+0], b1[p+0], b2[p+0], b3[p+0]
+				c00 += float64(x0 * y0)
+				c01 += float64(x0 * y1)
+				c02 += float64(x0 * y2)
+				c03 += float64(x0 * y3)
+			}
+			{
+				x0 := a0[p+1]
+				y0, y1, y2, y3 := b0[p+1], b1[p+1], b2[p+1], b3[p+1]
+				c00 += float64(x0 * y0)
+				c01 += float64(x0 * y1)
+				c02 += float64(x0 * y2)
+				c03 += float64(x0 * y3)
+			}
+			{
+				x0 := a0[p+2]
+				y0, y1, y2, y3 := b0[p+2], b1[p+2], b2[p+2], b3[p+2]
+				c00 += float64(x0 * y0)
+				c01 += float64(x0 * y1)
+				c02 += float64(x0 * y2)
+				c03 += float64(x0 * y3)
+			}
+			{
+				x0 := a0[p+3]
+				y0, y1, y2, y3 := b0[p+3], b1[p+3], b2[p+3], b3[p+3]
+				c00 += float64(x0 * y0)
+				c01 += float64(x0 * y1)
+				c02 += float64(x0 * y2)
+				c03 += float64(x0 * y3)
+			}
+		}
+		for ; p < k; p++ {
+			x0 := a0[p]
+			y0, y1, y2, y3 := b0[p], b1[p], b2[p], b3[p]
 			c00 += float64(x0 * y0)
 			c01 += float64(x0 * y1)
 			c02 += float64(x0 * y2)
 			c03 += float64(x0 * y3)
 		}
-		{
-			x0 := a0[p+1]
-			y0, y1, y2, y3 := b0[p+1], b1[p+1], b2[p+1], b3[p+1]
-			c00 += float64(x0 * y0)
-			c01 += float64(x0 * y1)
-			c02 += float64(x0 * y2)
-			c03 += float64(x0 * y3)
+		cr0 := g.c[(i+0)*nc+j:][:4]
+		if be == 0 {
+			cr0[0] = al * c00
+			cr0[1] = al * c01
+			cr0[2] = al * c02
+			cr0[3] = al * c03
+			continue
 		}
-		{
-			x0 := a0[p+2]
-			y0, y1, y2, y3 := b0[p+2], b1[p+2], b2[p+2], b3[p+2]
-			c00 += float64(x0 * y0)
-			c01 += float64(x0 * y1)
-			c02 += float64(x0 * y2)
-			c03 += float64(x0 * y3)
-		}
-		{
-			x0 := a0[p+3]
-			y0, y1, y2, y3 := b0[p+3], b1[p+3], b2[p+3], b3[p+3]
-			c00 += float64(x0 * y0)
-			c01 += float64(x0 * y1)
-			c02 += float64(x0 * y2)
-			c03 += float64(x0 * y3)
-		}
+		sr0 := g.src(i+0, j, 4)
+		cr0[0] = float64(al*c00) + float64(be*sr0[0])
+		cr0[1] = float64(al*c01) + float64(be*sr0[1])
+		cr0[2] = float64(al*c02) + float64(be*sr0[2])
+		cr0[3] = float64(al*c03) + float64(be*sr0[3])
 	}
-	for ; p < k; p++ {
-		x0 := a0[p]
-		y0, y1, y2, y3 := b0[p], b1[p], b2[p], b3[p]
-		c00 += float64(x0 * y0)
-		c01 += float64(x0 * y1)
-		c02 += float64(x0 * y2)
-		c03 += float64(x0 * y3)
-	}
-	al, be, nc := g.alpha, g.beta, g.n
-	cr0 := g.c[(i+0)*nc+j:][:4]
-	if be == 0 {
-		cr0[0] = al * c00
-		cr0[1] = al * c01
-		cr0[2] = al * c02
-		cr0[3] = al * c03
-		return
-	}
-	sr0 := g.src(i+0, j, 4)
-	cr0[0] = float64(al*c00) + float64(be*sr0[0])
-	cr0[1] = float64(al*c01) + float64(be*sr0[1])
-	cr0[2] = float64(al*c02) + float64(be*sr0[2])
-	cr0[3] = float64(al*c03) + float64(be*sr0[3])
 }
 
-func (g *gemm) rowTN(i, j int) {
+func (g *gemm) rowsTN(i0, j, j1 int) {
 	k := g.k
-	a, m, pa := g.a, g.m, i
-	bb, n, pb := g.b, g.n, j
-	var c00, c01, c02, c03 float64
-	p := 0
-	for ; p+3 < k; p += 4 {
-		{
-			x0 := a[pa]
-			pa += m
-			bp := bb[pb:][:4]
-			pb += n
-			y0, y1, y2, y3 := bp[0], bp[1], bp[2], bp[3]
-			c00 += float64(x0 * y0)
-			c01 += float64(x0 * y1)
-			c02 += float64(x0 * y2)
-			c03 += float64(x0 * y3)
-		}
-		{
-			x0 := a[pa]
-			pa += m
-			bp := bb[pb:][:4]
-			pb += n
-			y0, y1, y2, y3 := bp[0], bp[1], bp[2], bp[3]
-			c00 += float64(x0 * y0)
-			c01 += float64(x0 * y1)
-			c02 += float64(x0 * y2)
-			c03 += float64(x0 * y3)
-		}
-		{
-			x0 := a[pa]
-			pa += m
-			bp := bb[pb:][:4]
-			pb += n
-			y0, y1, y2, y3 := bp[0], bp[1], bp[2], bp[3]
-			c00 += float64(x0 * y0)
-			c01 += float64(x0 * y1)
-			c02 += float64(x0 * y2)
-			c03 += float64(x0 * y3)
-		}
-		{
-			x0 := a[pa]
-			pa += m
-			bp := bb[pb:][:4]
-			pb += n
-			y0, y1, y2, y3 := bp[0], bp[1], bp[2], bp[3]
-			c00 += float64(x0 * y0)
-			c01 += float64(x0 * y1)
-			c02 += float64(x0 * y2)
-			c03 += float64(x0 * y3)
-		}
-	}
-	for ; p < k; p++ {
-		x0 := a[pa]
-		pa += m
-		bp := bb[pb:][:4]
-		pb += n
-		y0, y1, y2, y3 := bp[0], bp[1], bp[2], bp[3]
-		c00 += float64(x0 * y0)
-		c01 += float64(x0 * y1)
-		c02 += float64(x0 * y2)
-		c03 += float64(x0 * y3)
-	}
 	al, be, nc := g.alpha, g.beta, g.n
-	cr0 := g.c[(i+0)*nc+j:][:4]
-	if be == 0 {
-		cr0[0] = al * c00
-		cr0[1] = al * c01
-		cr0[2] = al * c02
-		cr0[3] = al * c03
-		return
-	}
-	sr0 := g.src(i+0, j, 4)
-	cr0[0] = float64(al*c00) + float64(be*sr0[0])
-	cr0[1] = float64(al*c01) + float64(be*sr0[1])
-	cr0[2] = float64(al*c02) + float64(be*sr0[2])
-	cr0[3] = float64(al*c03) + float64(be*sr0[3])
-}
-
-func (g *gemm) rowTT(i, j int) {
-	k := g.k
-	a, m, pa := g.a, g.m, i
-	b0, b1, b2, b3 := g.b[(j+0)*k:][:k], g.b[(j+1)*k:][:k], g.b[(j+2)*k:][:k], g.b[(j+3)*k:][:k]
-	var c00, c01, c02, c03 float64
-	p := 0
-	for ; p+3 < k; p += 4 {
-		{
+	i := i0
+	for ; j < j1; j += 4 {
+		a, m, pa := g.a, g.m, i
+		bb, n, pb := g.b, g.n, j
+		var c00, c01, c02, c03 float64
+		p := 0
+		for ; p+3 < k; p += 4 {
+			{
+				x0 := a[pa]
+				pa += m
+				bp := bb[pb:][:4]
+				pb += n
+				y0, y1, y2, y3 := bp[0], bp[1], bp[2], bp[3]
+				c00 += float64(x0 * y0)
+				c01 += float64(x0 * y1)
+				c02 += float64(x0 * y2)
+				c03 += float64(x0 * y3)
+			}
+			{
+				x0 := a[pa]
+				pa += m
+				bp := bb[pb:][:4]
+				pb += n
+				y0, y1, y2, y3 := bp[0], bp[1], bp[2], bp[3]
+				c00 += float64(x0 * y0)
+				c01 += float64(x0 * y1)
+				c02 += float64(x0 * y2)
+				c03 += float64(x0 * y3)
+			}
+			{
+				x0 := a[pa]
+				pa += m
+				bp := bb[pb:][:4]
+				pb += n
+				y0, y1, y2, y3 := bp[0], bp[1], bp[2], bp[3]
+				c00 += float64(x0 * y0)
+				c01 += float64(x0 * y1)
+				c02 += float64(x0 * y2)
+				c03 += float64(x0 * y3)
+			}
+			{
+				x0 := a[pa]
+				pa += m
+				bp := bb[pb:][:4]
+				pb += n
+				y0, y1, y2, y3 := bp[0], bp[1], bp[2], bp[3]
+				c00 += float64(x0 * y0)
+				c01 += float64(x0 * y1)
+				c02 += float64(x0 * y2)
+				c03 += float64(x0 * y3)
+			}
+		}
+		for ; p < k; p++ {
 			x0 := a[pa]
 			pa += m
-			y0, y1, y2, y3 := b0[p+0], b1[p+0], b2[p+0], b3[p+0]
+			bp := bb[pb:][:4]
+			pb += n
+			y0, y1, y2, y3 := bp[0], bp[1], bp[2], bp[3]
 			c00 += float64(x0 * y0)
 			c01 += float64(x0 * y1)
 			c02 += float64(x0 * y2)
 			c03 += float64(x0 * y3)
 		}
-		{
-			x0 := a[pa]
-			pa += m
-			y0, y1, y2, y3 := b0[p+1], b1[p+1], b2[p+1], b3[p+1]
-			c00 += float64(x0 * y0)
-			c01 += float64(x0 * y1)
-			c02 += float64(x0 * y2)
-			c03 += float64(x0 * y3)
+		cr0 := g.c[(i+0)*nc+j:][:4]
+		if be == 0 {
+			cr0[0] = al * c00
+			cr0[1] = al * c01
+			cr0[2] = al * c02
+			cr0[3] = al * c03
+			continue
 		}
-		{
-			x0 := a[pa]
-			pa += m
-			y0, y1, y2, y3 := b0[p+2], b1[p+2], b2[p+2], b3[p+2]
-			c00 += float64(x0 * y0)
-			c01 += float64(x0 * y1)
-			c02 += float64(x0 * y2)
-			c03 += float64(x0 * y3)
-		}
-		{
-			x0 := a[pa]
-			pa += m
-			y0, y1, y2, y3 := b0[p+3], b1[p+3], b2[p+3], b3[p+3]
-			c00 += float64(x0 * y0)
-			c01 += float64(x0 * y1)
-			c02 += float64(x0 * y2)
-			c03 += float64(x0 * y3)
-		}
+		sr0 := g.src(i+0, j, 4)
+		cr0[0] = float64(al*c00) + float64(be*sr0[0])
+		cr0[1] = float64(al*c01) + float64(be*sr0[1])
+		cr0[2] = float64(al*c02) + float64(be*sr0[2])
+		cr0[3] = float64(al*c03) + float64(be*sr0[3])
 	}
-	for ; p < k; p++ {
-		x0 := a[pa]
-		pa += m
-		y0, y1, y2, y3 := b0[p], b1[p], b2[p], b3[p]
-		c00 += float64(x0 * y0)
-		c01 += float64(x0 * y1)
-		c02 += float64(x0 * y2)
-		c03 += float64(x0 * y3)
-	}
-	al, be, nc := g.alpha, g.beta, g.n
-	cr0 := g.c[(i+0)*nc+j:][:4]
-	if be == 0 {
-		cr0[0] = al * c00
-		cr0[1] = al * c01
-		cr0[2] = al * c02
-		cr0[3] = al * c03
-		return
-	}
-	sr0 := g.src(i+0, j, 4)
-	cr0[0] = float64(al*c00) + float64(be*sr0[0])
-	cr0[1] = float64(al*c01) + float64(be*sr0[1])
-	cr0[2] = float64(al*c02) + float64(be*sr0[2])
-	cr0[3] = float64(al*c03) + float64(be*sr0[3])
 }

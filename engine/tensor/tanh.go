@@ -45,10 +45,7 @@ func Tanh(y, x *Tensor) {
 			ys[i] = v + float64(float64(v*s)*num)/den
 			continue
 		}
-		if v < 0 {
-			z = -z
-		}
-		ys[i] = z
+		ys[i] = math.Copysign(z, v) // z ≥ 0: -z for v < 0, without a branch
 	}
 }
 

@@ -64,7 +64,9 @@ func (t *Tensor) Clone() *Tensor {
 // Reshape makes t hold a tensor of the given shape, reusing its storage when
 // the capacity suffices. Values are left as they were (not cleared).
 func (t *Tensor) Reshape(shape Shape) {
-	t.Shape = append(t.Shape[:0], shape...)
+	if !t.Shape.Equal(shape) { // re-recording a step reshapes to the same shape: no copy then
+		t.Shape = append(t.Shape[:0], shape...)
+	}
 	n := shape.Size()
 	if cap(t.Data) >= n {
 		t.Data = t.Data[:n]

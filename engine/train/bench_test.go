@@ -54,8 +54,8 @@ func workloadTrainer(tb testing.TB, w bench.Workload) *train.Trainer {
 }
 
 // BenchmarkTrainStep runs one training step (batch, forward, loss,
-// backward, NaN/Inf checks, SGD update) of the two workloads of the engine
-// issue, through the hand-built engine program of package bench ("engine")
+// backward, NaN/Inf checks, SGD update) of the two workloads of package
+// bench, through the hand-built engine program of package bench ("engine")
 // and through spec → nn → train ("spec"), side by side.
 func BenchmarkTrainStep(b *testing.B) {
 	for _, w := range bench.Workloads() {
@@ -72,7 +72,7 @@ func BenchmarkTrainStep(b *testing.B) {
 
 // BenchmarkTrainStepRatio alternates blocks of steps of the two paths so
 // that both see the same machine load, and reports each path's time per
-// step and the ratio spec/engine (the issue asks for at most 1.10).
+// step and the ratio spec/engine (the target is at most 1.10).
 func BenchmarkTrainStepRatio(b *testing.B) {
 	for _, w := range bench.Workloads() {
 		b.Run(w.Name, func(b *testing.B) {

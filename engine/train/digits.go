@@ -1,15 +1,10 @@
 package train
 
 import (
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"strconv"
-	"strings"
-
-	"tapelab/engine/tensor"
 )
 
 // The digits dataset: the test set of the UCI optical recognition of
@@ -28,57 +23,35 @@ const (
 // digitsFields is the number of fields on a line: 64 pixels and the label.
 const digitsFields = ImageSide*ImageSide + 1
 
-// ReadDigits reads the digits CSV (DigitsFile once decompressed): exactly
-// DigitsImages lines of 64 whole grey levels from 0 to DigitsLevels and a
-// digit from 0 to 9. It returns X [1797 64] holding the grey levels as
-// read, Y [1797 1] the digits, and Classes 10. Errors name the line and
-// column (and the pixel) at fault, or say that the file ends early.
+// ReadDigits reads the digits CSV (DigitsFile once decompressed) as
+// ReadCSV reads it with one target column: exactly DigitsImages lines of 64
+// whole grey levels from 0 to DigitsLevels and a digit from 0 to 9. It
+// returns X [1797 64] holding the grey levels as read, Y [1797 1] the
+// digits, and Classes 10. Errors name the line (and the column or pixel)
+// at fault, or say that the file ends early.
 func ReadDigits(r io.Reader) (*Dataset, error) {
-	cr := csv.NewReader(r)
-	cr.FieldsPerRecord = -1
-	cr.ReuseRecord = true
-	x := make([]float64, 0, DigitsImages*(digitsFields-1))
-	y := make([]float64, 0, DigitsImages)
-	for {
-		rec, err := cr.Read()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, fmt.Errorf("digits: %w", csvError(err))
-		}
-		line, _ := cr.FieldPos(0)
-		if len(y) == DigitsImages {
-			return nil, fmt.Errorf("digits: line %d: more than %d images", line, DigitsImages)
-		}
-		if len(rec) != digitsFields {
-			return nil, fmt.Errorf("digits: line %d: %d fields, want %d (64 pixels and the digit)", line, len(rec), digitsFields)
-		}
-		for j, f := range rec {
-			hi, what := DigitsLevels, fmt.Sprintf("pixel %d", j)
-			if j == digitsFields-1 {
-				hi, what = 9, "the digit"
-			}
-			v, err := strconv.Atoi(strings.TrimSpace(f))
-			if err != nil || v < 0 || v > hi {
-				_, col := cr.FieldPos(j)
-				return nil, fmt.Errorf("digits: line %d, column %d (%s): %q is not a whole number from 0 to %d", line, col, what, f, hi)
-			}
-			if j == digitsFields-1 {
-				y = append(y, float64(v))
-			} else {
-				x = append(x, float64(v))
-			}
+	d, err := ReadCSV(r, 1)
+	if err != nil {
+		return nil, errors.New("digits: " + err.Error())
+	}
+	if w := d.X.Shape[1] + 1; w != digitsFields {
+		return nil, fmt.Errorf("digits: %d fields, want %d (64 pixels and the digit)", w, digitsFields)
+	}
+	for i, v := range d.X.Data {
+		if v != float64(int(v)) || v < 0 || v > DigitsLevels {
+			return nil, fmt.Errorf("digits: line %d (pixel %d): %v is not a whole number from 0 to %d", i/64+1, i%64, v, DigitsLevels)
 		}
 	}
-	if len(y) != DigitsImages {
-		return nil, fmt.Errorf("digits: %d images, want %d (the file ends early)", len(y), DigitsImages)
+	for i, v := range d.Y.Data {
+		if v != float64(int(v)) || v < 0 || v > 9 {
+			return nil, fmt.Errorf("digits: line %d (the digit): %v is not a whole number from 0 to 9", i+1, v)
+		}
 	}
-	return &Dataset{
-		X:       &tensor.Tensor{Shape: tensor.Shape{DigitsImages, digitsFields - 1}, Data: x},
-		Y:       &tensor.Tensor{Shape: tensor.Shape{DigitsImages, 1}, Data: y},
-		Classes: 10,
-	}, nil
+	if n := d.Len(); n != DigitsImages {
+		return nil, fmt.Errorf("digits: %d images, want %d", n, DigitsImages)
+	}
+	d.Classes = 10
+	return d, nil
 }
 
 // GenerateFrom is Generate for a dataset read from a data file (see

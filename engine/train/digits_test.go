@@ -99,15 +99,16 @@ func TestReadDigitsErrors(t *testing.T) {
 	line := "0" + strings.Repeat(",0", 63) + ",7\n"
 	many := strings.Repeat(line, DigitsImages)
 	tests := []struct{ in, want string }{
-		{"", "digits: 0 images, want 1797 (the file ends early)"},
-		{line + line, "digits: 2 images, want 1797 (the file ends early)"},
-		{many + line, "digits: line 1798: more than 1797 images"},
-		{line + "1,2,3\n", "digits: line 2: 3 fields, want 65 (64 pixels and the digit)"},
-		{"17" + line[1:], `digits: line 1, column 1 (pixel 0): "17" is not a whole number from 0 to 16`},
-		{"0,x" + line[3:], `digits: line 1, column 3 (pixel 1): "x" is not a whole number from 0 to 16`},
-		{"0,1.5" + line[3:], `digits: line 1, column 3 (pixel 1): "1.5" is not a whole number from 0 to 16`},
-		{"0,-1" + line[3:], `digits: line 1, column 3 (pixel 1): "-1" is not a whole number from 0 to 16`},
-		{line[:len(line)-2] + "10\n", `digits: line 1, column 129 (the digit): "10" is not a whole number from 0 to 9`},
+		{"", "digits: no data rows"},
+		{line + line, "digits: 2 images, want 1797"},
+		{many + line, "digits: 1798 images, want 1797"},
+		{line + "1,2,3\n", "digits: line 2: 3 columns, but line 1 has 65"},
+		{"1,2,3\n", "digits: 3 fields, want 65 (64 pixels and the digit)"},
+		{"17" + line[1:], `digits: line 1 (pixel 0): 17 is not a whole number from 0 to 16`},
+		{line + "0,x" + line[3:], `digits: line 2, column 3 (field 2): "x" is not a finite number`},
+		{"0,1.5" + line[3:], `digits: line 1 (pixel 1): 1.5 is not a whole number from 0 to 16`},
+		{line + "0,-1" + line[3:], `digits: line 2 (pixel 1): -1 is not a whole number from 0 to 16`},
+		{line[:len(line)-2] + "10\n", `digits: line 1 (the digit): 10 is not a whole number from 0 to 9`},
 		{line + "0,\"0\n", "digits: line 2, column 6: extraneous or missing \" in quoted-field"},
 	}
 	for _, tc := range tests {

@@ -3,9 +3,10 @@ package app
 import "math"
 
 // Ink is a drawing made with a mouse, pen or finger: strokes of points, in
-// any unit (the page uses the canvas's CSS pixels).
+// any unit (the page uses the canvas's CSS pixels), each stroke its
+// points' coordinates in order: x0, y0, x1, y1, ….
 type Ink struct {
-	Strokes [][]Point
+	Strokes [][]float64
 }
 
 // Point is one point of a stroke.
@@ -28,7 +29,7 @@ func (k *Ink) Add(p Point, down bool) {
 		k.Strokes = append(k.Strokes, nil)
 	}
 	n := len(k.Strokes) - 1
-	k.Strokes[n] = append(k.Strokes[n], p)
+	k.Strokes[n] = append(k.Strokes[n], p.X, p.Y)
 }
 
 // Empty reports whether nothing has been drawn.
@@ -55,13 +56,13 @@ func (k *Ink) Pixels(side int) []float64 {
 	offX := (float64(bits) - (x1-x0)*scale) / 2
 	offY := (float64(bits) - (y1-y0)*scale) / 2
 	var segs [][2]Point
+	at := func(s []float64, i int) Point { return Point{(s[i]-x0)*scale + offX, (s[i+1]-y0)*scale + offY} }
 	for _, s := range k.Strokes {
-		for i := range s {
-			a := Point{(s[i].X-x0)*scale + offX, (s[i].Y-y0)*scale + offY}
-			b := a
-			if i+1 < len(s) {
-				b = Point{(s[i+1].X-x0)*scale + offX, (s[i+1].Y-y0)*scale + offY}
-			} else if len(s) > 1 {
+		for i := 0; i+1 < len(s); i += 2 {
+			a, b := at(s, i), at(s, i)
+			if i+3 < len(s) {
+				b = at(s, i+2)
+			} else if len(s) > 2 {
 				continue
 			}
 			segs = append(segs, [2]Point{a, b})
@@ -89,9 +90,9 @@ func (k *Ink) bounds() (x0, y0, x1, y1 float64, ok bool) {
 	x0, y0 = math.Inf(1), math.Inf(1)
 	x1, y1 = math.Inf(-1), math.Inf(-1)
 	for _, s := range k.Strokes {
-		for _, p := range s {
-			x0, y0 = math.Min(x0, p.X), math.Min(y0, p.Y)
-			x1, y1 = math.Max(x1, p.X), math.Max(y1, p.Y)
+		for i := 0; i+1 < len(s); i += 2 {
+			x0, y0 = math.Min(x0, s[i]), math.Min(y0, s[i+1])
+			x1, y1 = math.Max(x1, s[i]), math.Max(y1, s[i+1])
 			ok = true
 		}
 	}

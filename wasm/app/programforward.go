@@ -63,6 +63,16 @@ func (p *ProgramPlayground) OneHot(leaf int) ([]*tensor.Tensor, error) {
 	return p.prog.OneHot(leaf, 0)
 }
 
+// DirectionRows gives a direction as rows, one per leaf holding its entries
+// row-major (as a link carries it); Direction undoes it.
+func DirectionRows(dir []*tensor.Tensor) [][]float64 {
+	rows := make([][]float64, len(dir))
+	for i, d := range dir {
+		rows[i] = append([]float64(nil), d.Data...)
+	}
+	return rows
+}
+
 // FormatDirection writes a direction's tensor as the direction editor
 // shows it: its entries, row-major, separated by spaces.
 func FormatDirection(t *tensor.Tensor) string {
@@ -84,20 +94,39 @@ func (p *ProgramPlayground) ParseDirection(texts []string) ([]*tensor.Tensor, er
 	if len(texts) != len(leaves) {
 		return nil, fmt.Errorf("direction: %d entries for %d leaves", len(texts), len(leaves))
 	}
-	dir := make([]*tensor.Tensor, len(leaves))
+	rows := make([][]float64, len(leaves))
 	for i, l := range leaves {
 		fields := strings.FieldsFunc(texts[i], func(r rune) bool { return r == ' ' || r == ',' || r == '\t' })
-		if len(fields) != len(l.Value.Data) {
-			return nil, fmt.Errorf("direction of %s: %d numbers, want %d (its shape is %v)", l.Name, len(fields), len(l.Value.Data), l.Value.Shape)
-		}
-		d := tensor.Zeros(l.Value.Shape)
+		rows[i] = make([]float64, len(fields))
 		for k, f := range fields {
 			v, err := strconv.ParseFloat(f, 64)
 			if err != nil {
 				return nil, fmt.Errorf("direction of %s, entry %d: %q is not a number", l.Name, k+1, f)
 			}
-			d.Data[k] = v
+			rows[i][k] = v
 		}
+	}
+	return p.Direction(rows)
+}
+
+// Direction makes a direction of rows, one per leaf holding its entries
+// row-major (as a link carries it). An error names the leaf whose row does
+// not fit its shape.
+func (p *ProgramPlayground) Direction(rows [][]float64) ([]*tensor.Tensor, error) {
+	if p.prog == nil {
+		return nil, errors.New("no program recorded")
+	}
+	leaves := p.prog.Leaves()
+	if len(rows) != len(leaves) {
+		return nil, fmt.Errorf("direction: %d entries for %d leaves", len(rows), len(leaves))
+	}
+	dir := make([]*tensor.Tensor, len(leaves))
+	for i, l := range leaves {
+		if len(rows[i]) != len(l.Value.Data) {
+			return nil, fmt.Errorf("direction of %s: %d numbers, want %d (its shape is %v)", l.Name, len(rows[i]), len(l.Value.Data), l.Value.Shape)
+		}
+		d := tensor.Zeros(l.Value.Shape)
+		copy(d.Data, rows[i])
 		dir[i] = d
 	}
 	return dir, nil

@@ -1,16 +1,29 @@
 package lesson
 
 import (
-	"embed"
+	_ "embed" // the built-in lessons' files
 	"fmt"
 )
 
-//go:embed builtin/*.json
-var builtinFiles embed.FS
+// The built-in lessons' files, each embedded as a string of its own: an
+// embed.FS would link time's formatting into the page (a file's
+// modification time), for nothing.
+var (
+	//go:embed builtin/chain-rule.json
+	builtinChainRule string
+	//go:embed builtin/fan-in.json
+	builtinFanIn string
+	//go:embed builtin/linear-backward.json
+	builtinLinearBackward string
+)
 
 // builtinOrder is the order the examples menu shows the built-in lessons
-// in, by file name under builtin/.
-var builtinOrder = []string{"chain-rule", "fan-in", "linear-backward"}
+// in, each by its file name under builtin/ and with that file.
+var builtinOrder = []struct{ name, file string }{
+	{"chain-rule", builtinChainRule},
+	{"fan-in", builtinFanIn},
+	{"linear-backward", builtinLinearBackward},
+}
 
 // Builtin is one lesson of the examples menu.
 type Builtin struct {
@@ -26,16 +39,12 @@ type Builtin struct {
 // menu.
 func Builtins() ([]Builtin, error) {
 	out := make([]Builtin, 0, len(builtinOrder))
-	for _, name := range builtinOrder {
-		data, err := builtinFiles.ReadFile("builtin/" + name + ".json")
+	for _, b := range builtinOrder {
+		l, err := Decode([]byte(b.file))
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("built-in lesson %s: %w", b.name, err)
 		}
-		l, err := Decode(data)
-		if err != nil {
-			return nil, fmt.Errorf("built-in lesson %s: %w", name, err)
-		}
-		out = append(out, Builtin{Name: name, Lesson: l})
+		out = append(out, Builtin{Name: b.name, Lesson: l})
 	}
 	return out, nil
 }

@@ -1,7 +1,6 @@
 package lesson
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -10,6 +9,7 @@ import (
 	"tapelab/engine/program"
 	"tapelab/engine/spec"
 	"tapelab/engine/tensor"
+	"tapelab/internal/kept"
 	"tapelab/wasm/app"
 	"tapelab/wasm/link"
 )
@@ -134,19 +134,7 @@ func TestBuiltins(t *testing.T) {
 		t.Run(b.name, func(t *testing.T) {
 			want := b.lesson(t)
 			path := filepath.Join("builtin", b.name+".json")
-			if *updateFixtures {
-				doc, err := Encode(want)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(path, append(doc, '\n'), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			data, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
+			data := kept.File(t, path, *updateFixtures, func() ([]byte, error) { return Encode(want) })
 			l, err := Decode(data)
 			if err != nil {
 				t.Fatalf("the kept lesson %s no longer decodes: %v", path, err)

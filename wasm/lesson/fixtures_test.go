@@ -2,12 +2,12 @@ package lesson
 
 import (
 	"flag"
-	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
+	"tapelab/internal/kept"
 	"tapelab/wasm/app"
 	"tapelab/wasm/link"
 )
@@ -47,30 +47,11 @@ func TestFixtures(t *testing.T) {
 			want := f.want(t)
 			docPath := filepath.Join("testdata", f.name+".json")
 			linkPath := filepath.Join("testdata", f.name+".lesson")
-			if *updateFixtures {
-				doc, err := Encode(want)
-				if err != nil {
-					t.Fatal(err)
-				}
-				frag, err := Fragment(want)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(docPath, append(doc, '\n'), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(linkPath, []byte(frag+"\n"), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			doc, err := os.ReadFile(docPath)
-			if err != nil {
-				t.Fatal(err)
-			}
-			frag, err := os.ReadFile(linkPath)
-			if err != nil {
-				t.Fatal(err)
-			}
+			doc := kept.File(t, docPath, *updateFixtures, func() ([]byte, error) { return Encode(want) })
+			frag := kept.File(t, linkPath, *updateFixtures, func() ([]byte, error) {
+				f, err := Fragment(want)
+				return []byte(f), err
+			})
 			fromDoc, err := Decode(doc)
 			if err != nil {
 				t.Fatalf("the kept lesson %s no longer decodes: %v", docPath, err)

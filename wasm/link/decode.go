@@ -96,7 +96,7 @@ func DecodeJSON(raw []byte) (*State, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &State{View: e.View, Accumulate: e.Accumulate}
+	s := &State{View: e.View, Drawing: e.Drawing, Accumulate: e.Accumulate}
 	hasModel := len(e.Model) > 0 && string(e.Model) != "null"
 	switch {
 	case hasModel && e.Program != nil:
@@ -142,6 +142,7 @@ func DecodeJSON(raw []byte) (*State, error) {
 		}
 		s.Batch = &Points{X: e.Batch.X, Y: e.Batch.Y}
 	}
+	s.Forward = e.Forward
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}

@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 
+	"tapelab/engine/nn"
 	"tapelab/engine/program"
 	"tapelab/engine/spec"
 )
@@ -47,7 +49,9 @@ func JSON(s *State) ([]byte, error) {
 	if s.Batch != nil {
 		e.Batch = &pointsJSON{X: s.Batch.X, Y: s.Batch.Y}
 	}
+	e.Drawing = s.Drawing
 	e.Accumulate = s.Accumulate
+	e.Forward = s.Forward
 	return e.writeJSON()
 }
 
@@ -104,7 +108,9 @@ func Deflate(raw []byte) (string, error) {
 
 // Validate checks everything Decode checks after parsing: the model
 // document (or the program, which must parse and check), the view, the
-// position's phase, the modes, the flags' control names and the points.
+// position's phase, the modes, the flags' control names, and the points
+// and the batch against the model (their inputs' size, their targets'
+// classes).
 func (s *State) Validate() error {
 	if err := s.validateSource(); err != nil {
 		return err
@@ -145,7 +151,12 @@ func (s *State) Validate() error {
 		}
 	}
 	if s.Batch != nil {
-		return s.Batch.check(s.Model, "batch")
+		if err := s.Batch.check(s.Model, "batch"); err != nil {
+			return err
+		}
+	}
+	if s.Drawing != nil {
+		return s.Drawing.check(s.Model)
 	}
 	return nil
 }
@@ -174,15 +185,51 @@ func (p *Points) check(m *spec.Model, part string) error {
 		if len(row) != width {
 			return &Error{Part: fmt.Sprintf("%s.x[%d]", part, i), Msg: fmt.Sprintf("%d numbers, the model's input %v has %d", len(row), m.Input, width)}
 		}
+	}
+	if err := finite(p.X, part+".x"); err != nil {
+		return err
+	}
+	if err := finite([][]float64{p.Y}, part+".y"); err != nil {
+		return err
+	}
+	return p.checkTargets(m, part)
+}
+
+// finite checks that every number of rows is finite; part names rows in
+// the error, which names the first number at fault (part[i][j], or
+// part[j] for a single row, such as the targets).
+func finite(rows [][]float64, part string) error {
+	for i, row := range rows {
 		for j, v := range row {
 			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return &Error{Part: fmt.Sprintf("%s.x[%d][%d]", part, i, j), Msg: "not a finite number"}
+				at := "[" + strconv.Itoa(j) + "]"
+				if len(rows) > 1 || part[len(part)-1] != 'y' {
+					at = "[" + strconv.Itoa(i) + "]" + at
+				}
+				return &Error{Part: part + at, Msg: "not a finite number"}
 			}
 		}
 	}
+	return nil
+}
+
+// checkTargets checks the targets against the model's loss: one number per
+// example, and for cross-entropy a class the model's output has.
+func (p *Points) checkTargets(m *spec.Model, part string) error {
+	seq, err := m.Seq()
+	if err != nil {
+		return &Error{Part: "model", Err: err}
+	}
+	if tgt := m.Loss.Target(seq.Output()); tgt.Size() != 1 {
+		return &Error{Part: part + ".y", Msg: fmt.Sprintf("one number per example, but the model's %s targets have shape %v", m.Loss, tgt)}
+	}
+	if m.Loss != nn.CrossEntropy {
+		return nil
+	}
+	classes := seq.Output()[0]
 	for i, v := range p.Y {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return &Error{Part: fmt.Sprintf("%s.y[%d]", part, i), Msg: "not a finite number"}
+		if v < 0 || v >= float64(classes) || v != math.Trunc(v) {
+			return &Error{Part: fmt.Sprintf("%s.y[%d]", part, i), Msg: fmt.Sprintf("class %v is not one of the model's (a whole number from 0 to %d)", v, classes-1)}
 		}
 	}
 	return nil
@@ -198,6 +245,9 @@ func (s *State) validateSource() error {
 		if err := s.Model.Validate(); err != nil {
 			return &Error{Part: "model", Err: err}
 		}
+		if s.Forward != nil {
+			return &Error{Part: "forward", Msg: "belongs to a program; a model is stepped in reverse mode"}
+		}
 		return nil
 	}
 	switch {
@@ -207,11 +257,36 @@ func (s *State) validateSource() error {
 		return &Error{Part: "points", Msg: "belong to a model; a program's data are its inputs"}
 	case s.Batch != nil:
 		return &Error{Part: "batch", Msg: "belongs to a model; a program's data are its inputs"}
+	case s.Drawing != nil:
+		return &Error{Part: "drawing", Msg: "belongs to a model; a program's data are its inputs"}
 	case s.View == ViewTrain:
 		return &Error{Part: "view", Msg: "a program has no training view (want step)"}
 	}
-	if _, err := program.Parse(s.Program); err != nil {
+	p, err := program.Parse(s.Program)
+	if err != nil {
 		return &Error{Part: "program", Err: err}
+	}
+	return checkForward(s.Forward, p.Leaves())
+}
+
+// checkForward validates forward mode's direction against the program's
+// leaves (nil: reverse mode, always valid).
+func checkForward(dir [][]float64, leaves []program.Leaf) error {
+	if dir == nil {
+		return nil
+	}
+	if len(dir) != len(leaves) {
+		return &Error{Part: "forward", Msg: fmt.Sprintf("%d rows for the program's %d leaves", len(dir), len(leaves))}
+	}
+	for i, row := range dir {
+		if n := len(leaves[i].Value.Data); len(row) != n {
+			return &Error{Part: fmt.Sprintf("forward[%d]", i), Msg: fmt.Sprintf("%d numbers, leaf %s of shape %v has %d", len(row), leaves[i].Name, leaves[i].Value.Shape, n)}
+		}
+		for j, v := range row {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return &Error{Part: fmt.Sprintf("forward[%d][%d]", i, j), Msg: "not a finite number"}
+			}
+		}
 	}
 	return nil
 }

@@ -19,7 +19,9 @@ type envelope struct {
 	Flags      *flagsJSON
 	Points     *pointsJSON
 	Batch      *pointsJSON
+	Drawing    *Drawing
 	Accumulate bool
+	Forward    [][]float64
 }
 
 type posJSON struct {
@@ -101,7 +103,11 @@ func (e *envelope) writeJSON() ([]byte, error) {
 	}
 	writePoints(&w, "points", e.Points)
 	writePoints(&w, "batch", e.Batch)
+	writeDrawing(&w, e.Drawing)
 	writeFlag(&w, "accumulate", e.Accumulate)
+	if e.Forward != nil {
+		writeMatrix(&w, "forward", e.Forward)
+	}
 	w.EndObject()
 	return w.Bytes()
 }
@@ -120,23 +126,28 @@ func writePoints(w *jsontext.Writer, key string, p *pointsJSON) {
 	}
 	w.Key(key)
 	w.Object()
-	w.Key("x")
+	writeMatrix(w, "x", p.X)
+	w.Key("y")
+	writeNumbers(w, p.Y)
+	w.EndObject()
+}
+
+// writeMatrix writes key: rows, an array of arrays of numbers.
+func writeMatrix(w *jsontext.Writer, key string, rows [][]float64) {
+	w.Key(key)
 	w.Array()
-	for _, row := range p.X {
-		w.Array()
-		for _, v := range row {
-			w.Float(v)
-		}
-		w.EndArray()
+	for _, row := range rows {
+		writeNumbers(w, row)
 	}
 	w.EndArray()
-	w.Key("y")
+}
+
+func writeNumbers(w *jsontext.Writer, row []float64) {
 	w.Array()
-	for _, v := range p.Y {
+	for _, v := range row {
 		w.Float(v)
 	}
 	w.EndArray()
-	w.EndObject()
 }
 
 // errUnknown marks a member decodeEnvelope does not know.
@@ -218,8 +229,12 @@ func decodeEnvelope(raw []byte) (*envelope, error) {
 			e.Points, err = points(v, path)
 		case "batch":
 			e.Batch, err = points(v, path)
+		case "drawing":
+			e.Drawing, err = drawing(v, path)
 		case "accumulate":
 			err = boolean(v, path, &e.Accumulate)
+		case "forward":
+			e.Forward, err = matrix(v, path)
 		default:
 			return errUnknown
 		}
@@ -241,7 +256,7 @@ func members(v *jsontext.Value, path, prefix string, fn func(key string, v *json
 		}
 		if err := fn(m.Key, m.Value, jsontext.Join(prefix, m.Key)); err == errUnknown {
 			return &Error{Part: "envelope", Msg: "unknown field " + strconv.Quote(m.Key) +
-				" (want model or program, view, pos, modes, flags, points, batch, accumulate and their fields)"}
+				" (want model or program, view, pos, modes, flags, points, batch, drawing, accumulate, forward and their fields)"}
 		} else if err != nil {
 			return err
 		}
@@ -255,15 +270,7 @@ func points(v *jsontext.Value, path string) (*pointsJSON, error) {
 		var err error
 		switch key {
 		case "x":
-			if v.Kind != jsontext.Array {
-				return typeError(path, "[][]float64", v)
-			}
-			p.X = make([][]float64, len(v.Elems))
-			for i, row := range v.Elems {
-				if p.X[i], err = numbers(row, path+"["+strconv.Itoa(i)+"]"); err != nil {
-					return err
-				}
-			}
+			p.X, err = matrix(v, path)
 		case "y":
 			p.Y, err = numbers(v, path)
 		default:
@@ -272,6 +279,21 @@ func points(v *jsontext.Value, path string) (*pointsJSON, error) {
 		return err
 	})
 	return p, err
+}
+
+// matrix reads an array of arrays of numbers.
+func matrix(v *jsontext.Value, path string) ([][]float64, error) {
+	if v.Kind != jsontext.Array {
+		return nil, typeError(path, "[][]float64", v)
+	}
+	out := make([][]float64, len(v.Elems))
+	for i, row := range v.Elems {
+		var err error
+		if out[i], err = numbers(row, path+"["+strconv.Itoa(i)+"]"); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 func numbers(v *jsontext.Value, path string) ([]float64, error) {

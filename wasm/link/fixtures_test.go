@@ -2,7 +2,6 @@ package link
 
 import (
 	"flag"
-	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -13,6 +12,7 @@ import (
 	"tapelab/engine/spec"
 	"tapelab/engine/tensor"
 	"tapelab/engine/train"
+	"tapelab/internal/kept"
 	"tapelab/wasm/app"
 )
 
@@ -105,6 +105,14 @@ var fixtures = []fixture{
 			Pos: Position{Phase: PhaseDone, Node: -1}, Modes: app.Modes{Single: true},
 			Flags: Flags{Presenter: true, Lock: []string{"model"}}}
 	}},
+	{"programs/forward-onehot", func(*testing.T) *State {
+		return &State{Program: program.Examples()[1].Text, View: ViewStep,
+			Pos: Position{Phase: PhaseForward, Node: 4}, Forward: [][]float64{{0}, {0}, {1}}}
+	}},
+	{"programs/forward-typed", func(*testing.T) *State {
+		return &State{Program: program.Examples()[5].Text, View: ViewStep,
+			Forward: [][]float64{{1, 0, -0.5, 0, 0.25, 0}, {0, 0, 0, 0, 0, 0}}}
+	}},
 	{"accumulate", func(*testing.T) *State {
 		s := Default()
 		s.Pos = Position{Phase: PhaseDone, Node: -1}
@@ -121,6 +129,16 @@ var fixtures = []fixture{
 		m.BatchSize = app.CNNBatch
 		m.Params = map[string]*tensor.Tensor{"0.bias": tensor.Vector(0.5, -0.25, 0.125, 0)}
 		return &State{Model: m, View: ViewTrain}
+	}},
+	{"digits-drawing", func(*testing.T) *State {
+		d := app.DefaultCNN(tensor.Shape{1, 8, 8}, 10)
+		m := spec.New(d.Input, d.Loss, d.Layers...)
+		m.Seed = d.Seed
+		m.Dataset = train.DefaultData("digits")
+		m.Optimizer = app.CNNOptimizer()
+		m.BatchSize = app.CNNBatch
+		ink := app.Ink{Strokes: [][]float64{{40, 30, 80, 24, 120, 26, 96, 80, 70, 140}, {60, 84, 112.5, 82}}} // a 7
+		return &State{Model: m, Drawing: &Drawing{Example: 2, Ink: ink}, Pos: Position{Phase: PhaseBackward, Node: 9}}
 	}},
 	{"points", func(*testing.T) *State {
 		m := spec.New(tensor.Shape{2}, nn.MSE, nn.NewLinear(4), nn.ReLU{}, nn.NewLinear(1))
@@ -141,33 +159,17 @@ func TestFixtures(t *testing.T) {
 			want := f.want(t)
 			linkPath := filepath.Join("testdata", f.name+".link")
 			jsonPath := filepath.Join("testdata", f.name+".json")
-			if *update {
+			data := kept.File(t, linkPath, *update, func() ([]byte, error) {
 				l, err := Encode(want)
-				if err != nil {
-					t.Fatal(err)
-				}
-				j, _ := JSON(want)
-				if err := os.WriteFile(linkPath, []byte(l+"\n"), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(jsonPath, append(j, '\n'), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			data, err := os.ReadFile(linkPath)
-			if err != nil {
-				t.Fatal(err)
-			}
-			kept := strings.TrimSpace(string(data))
-			got, err := Decode("#" + kept)
+				return []byte(l), err
+			})
+			stored := strings.TrimSpace(string(data))
+			got, err := Decode("#" + stored)
 			if err != nil {
 				t.Fatalf("the kept v1 link %s no longer decodes: %v", linkPath, err)
 			}
 			equalStates(t, got, want)
-			wantJSON, err := os.ReadFile(jsonPath)
-			if err != nil {
-				t.Fatal(err)
-			}
+			wantJSON := kept.File(t, jsonPath, *update, func() ([]byte, error) { return JSON(want) })
 			gotJSON, err := JSON(got)
 			if err != nil {
 				t.Fatal(err)
@@ -175,7 +177,7 @@ func TestFixtures(t *testing.T) {
 			if string(gotJSON) != strings.TrimSpace(string(wantJSON)) {
 				t.Errorf("envelope differs from %s:\n got %s\nwant %s", jsonPath, gotJSON, wantJSON)
 			}
-			if l, _ := Encode(want); l != kept {
+			if l, _ := Encode(want); l != stored {
 				t.Errorf("the encoder no longer writes the kept link %s", linkPath)
 			}
 		})

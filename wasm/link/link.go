@@ -12,6 +12,7 @@
 //	 "modes": {"compiled": true, "single": true, "eval": true, "l2": 0.01},
 //	 "flags": {"hide": ["lr"], "lock": ["model"], "embed": true},
 //	 "points": {"x": [[0.1, 0.2], …], "y": [1, …]},
+//	 "drawing": {"example": 0, "strokes": [[40, 20, 41, 26, …], …]},
 //	 "accumulate": true}
 //
 // in which every field but model is optional and absent when it holds its
@@ -24,8 +25,11 @@
 //
 //	{"program": "a = param(2.0)\nb = a * a\n", "pos": {"phase": "backward", "node": 2}}
 //
-// An envelope holds a model or a program, never both; points and batch
-// belong to models. This is still version 1: the prefix, the deflate
+// and, in forward mode, its direction, one row per leaf: "forward": [[1, 0],
+// [0.5]]. Links without it open in reverse mode, as before.
+//
+// An envelope holds a model or a program, never both; points, batch and
+// drawing (see Drawing) belong to models. This is still version 1: the prefix, the deflate
 // dictionary and every model link are unchanged (older pages refuse the
 // unknown "program" field, as they must). Encode is canonical (equal states give equal links). Decode is
 // strict: a bad prefix, broken base64, a cut deflate stream, unknown or
@@ -94,11 +98,19 @@ type State struct {
 	Modes app.Modes
 	// Flags are the classroom settings.
 	Flags Flags
+	// Drawing, when not nil, is an input drawn on the drawing pad that
+	// replaces one example of the mini-batch (an image classifier's).
+	Drawing *Drawing
 	// Accumulate switches off the Step view's "zero gradients before
 	// backward": each backward pass then adds its parameter gradients to
 	// those the earlier passes left (PyTorch's .grad without zero_grad()).
 	// False, the default, zeroes them before every pass.
 	Accumulate bool
+	// Forward, when not nil, opens a program in forward mode along this
+	// direction: one row per leaf of the program, in the order the program
+	// writes them, holding the leaf's entries row-major (a one-hot when the
+	// page chose a leaf). nil is reverse mode; models have no forward mode.
+	Forward [][]float64
 }
 
 // Position is where the stepper stands: the phase and the node its next

@@ -29,6 +29,9 @@ func pack(t *testing.T, raw string) string {
 	return Prefix + base64.RawURLEncoding.EncodeToString(buf.Bytes())
 }
 
+// cnnModel is an image classifier a drawing fits.
+const cnnModel = `{"version":1,"input":[1,8,8],"layers":[{"type":"flatten"},{"type":"linear","out":3}],"loss":"cross_entropy","seed":1}`
+
 const defaultModel = `{"version":1,"input":[2],"layers":[{"type":"linear","out":4},{"type":"tanh"},{"type":"linear","out":1}],"loss":"mse","seed":7}`
 
 func TestRoundTrip(t *testing.T) {
@@ -118,6 +121,9 @@ func TestDecodeErrors(t *testing.T) {
 		{"points half", pack(t, `{"model":`+defaultModel+`,"points":{"x":[[1,2]]}}`), "points", "both x and y"},
 		{"batch half", pack(t, `{"model":`+defaultModel+`,"batch":{"y":[1]}}`), "batch", "both x and y"},
 		{"batch width", pack(t, `{"model":`+defaultModel+`,"batch":{"x":[[1,2,3]],"y":[1]}}`), "batch.x[0]", "3 numbers"},
+		{"batch class", pack(t, `{"model":{"version":1,"input":[2],"layers":[{"type":"linear","out":2}],"loss":"cross_entropy","seed":7},"batch":{"x":[[1,2]],"y":[2]}}`), "batch.y[0]", "whole number from 0 to 1"},
+		{"points class", pack(t, `{"model":{"version":1,"input":[2],"layers":[{"type":"linear","out":2}],"loss":"cross_entropy","seed":7},"points":{"x":[[1,2]],"y":[0.5]}}`), "points.y[0]", "class 0.5"},
+		{"wide targets", pack(t, `{"model":{"version":1,"input":[2],"layers":[{"type":"linear","out":3}],"loss":"mse","seed":7},"batch":{"x":[[1,2]],"y":[1]}}`), "batch.y", "shape [3]"},
 		{"trailing", pack(t, `{"model":`+defaultModel+`}{}`), "envelope", "trailing"},
 		{"ends early", pack(t, `{"model":`+defaultModel), "envelope", "ends early"},
 		{"duplicate key", pack(t, `{"model":`+defaultModel+`,"view":"train","view":"step"}`), "view", "appears more than once"},
@@ -126,6 +132,14 @@ func TestDecodeErrors(t *testing.T) {
 		{"unknown nested field", pack(t, `{"model":`+defaultModel+`,"flags":{"hidden":["lr"]}}`), "envelope", `unknown field "hidden"`},
 		{"not an object", pack(t, `[1]`), "envelope", "want an object, got a JSON array"},
 		{"accumulate type", pack(t, `{"model":`+defaultModel+`,"accumulate":1}`), "accumulate", "want bool, got a JSON number 1"},
+		{"drawing on points", pack(t, `{"model":`+defaultModel+`,"drawing":{"example":0,"strokes":[[1,2]]}}`), "drawing", "one-channel square images"},
+		{"drawing odd", pack(t, `{"model":`+cnnModel+`,"drawing":{"example":0,"strokes":[[1,2,3]]}}`), "drawing.strokes[0]", "want x, y pairs"},
+		{"drawing no example", pack(t, `{"model":`+cnnModel+`,"drawing":{"strokes":[[1,2]]}}`), "drawing.example", "got -1"},
+		{"drawing nan", pack(t, `{"model":`+cnnModel+`,"drawing":{"example":1,"strokes":[[1,2],[3,"x"]]}}`), "drawing.strokes[1][1]", "want float64"},
+		{"drawing empty stroke", pack(t, `{"model":`+cnnModel+`,"drawing":{"example":1,"strokes":[[1,2],[]]}}`), "drawing.strokes[1]", "want x, y pairs, at least one"},
+		{"drawing no strokes", pack(t, `{"model":`+cnnModel+`,"drawing":{"example":1,"strokes":[]}}`), "drawing.strokes", "0 numbers, want 2 to"},
+		{"drawing field", pack(t, `{"model":`+cnnModel+`,"drawing":{"example":1,"ink":[]}}`), "envelope", `unknown field "ink"`},
+		{"drawing in a program", pack(t, `{"program":"a = param(1.0)\n","drawing":{"example":0,"strokes":[[1,2]]}}`), "drawing", "belongs to a model"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -177,7 +191,7 @@ func stepperFor(t *testing.T, s *State) *app.Stepper {
 	t.Helper()
 	d := app.Doc{Input: s.Model.Input, Layers: s.Model.Layers, Loss: s.Model.Loss, Seed: s.Model.Seed}
 	x := [][]float64{{0.5, -1}, {1, 2}, {-0.25, 0.75}, {3, 1}}
-	b, err := app.MiniBatch(matrix(x), matrix([][]float64{{1}, {0}, {1}, {0}}), 4, d.Loss)
+	b, err := app.MiniBatch(newMatrix(x), newMatrix([][]float64{{1}, {0}, {1}, {0}}), 4, d.Loss)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -228,7 +242,7 @@ func TestSeek(t *testing.T) {
 	}
 }
 
-// TestSizes logs the link sizes the issue asks for and checks that packing
+// TestSizes logs each kept link's size and checks that packing
 // beats the plain JSON envelope, even percent-encoded as a URL would carry it.
 func TestSizes(t *testing.T) {
 	for _, f := range fixtures {
@@ -245,8 +259,4 @@ func TestSizes(t *testing.T) {
 	if len(def) > 40 {
 		t.Errorf("the default link is %d characters, want a short one", len(def))
 	}
-}
-
-func matrix(rows [][]float64) *tensorT {
-	return newMatrix(rows)
 }

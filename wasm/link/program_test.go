@@ -27,6 +27,10 @@ func TestProgramLinkErrors(t *testing.T) {
 		{"batch", `{"program":` + micrograd + `,"batch":{"x":[[1,2]],"y":[0]}}`, "batch", "belongs to a model"},
 		{"train view", `{"program":` + micrograd + `,"view":"train"}`, "view", "a program has no training view"},
 		{"bad phase", `{"program":` + micrograd + `,"pos":{"phase":"up","node":1}}`, "pos.phase", "not a phase"},
+		{"forward on a model", `{"model":` + defaultModel + `,"forward":[[1]]}`, "forward", "belongs to a program"},
+		{"forward rows", `{"program":` + micrograd + `,"forward":[[1]]}`, "forward", "1 rows for the program's 2 leaves"},
+		{"forward row", `{"program":` + micrograd + `,"forward":[[1],[0,1]]}`, "forward[1]", "2 numbers, leaf b of shape [] has 1"},
+		{"forward type", `{"program":` + micrograd + `,"forward":{"leaf":1}}`, "forward", "want [][]float64, got a JSON object"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

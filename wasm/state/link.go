@@ -5,55 +5,113 @@ import (
 
 	"tapelab/engine/spec"
 	"tapelab/engine/tensor"
+	"tapelab/engine/train"
 	"tapelab/wasm/app"
 	"tapelab/wasm/link"
 )
 
-// Replace makes the state the one a link carries, and announces All: its
-// view, flags, training settings (a model document without a dataset
-// trains on link.DefaultDataset) and points (with them, the training view
-// trains on the points); then its model, recorded on the link's batch (or
-// the dataset's first examples) with its weights and modes, or its
-// program; then its position. What does not apply (weights that do not
-// fit, a position the tape never reaches) is the error, and the rest
-// stands.
-func (s *State) Replace(st *link.State) error {
-	m := st.Model
+// Replace makes the state the one the link st carries, and announces All.
+// st is a decoded link (link.Decode checks its numbers against its model),
+// and the state keeps it: the caller must not change it afterwards.
+//
+// Its view, flags, training settings (a model document without a dataset
+// trains on link.DefaultDataset), points and trained weights apply at
+// once. Its step (the model recorded on the link's batch, or the dataset's
+// first examples, with its weights and modes, or its program; then its
+// position) is recorded from st when a view first reads the step (Source,
+// Model, Program, Link, or a method that changes the step), so it is
+// recorded once, for the view that draws it; Opened reports what of it
+// did not apply.
+//
+// A link on a dataset read from a data file that the state lacks waits
+// for it (Waiting): Replace announces only Opened, the state stays as it
+// was, and AddDataFile applies the link when the file comes.
+func (s *State) Replace(st *link.State) {
+	s.opened, s.openErr = st, nil
+	if s.Waiting() != "" {
+		s.changed(Opened)
+		return
+	}
+	s.apply(st)
+}
+
+// apply makes the state st's but for its step, which settle records, and
+// announces All.
+func (s *State) apply(st *link.State) {
 	t := DefaultTraining(link.DefaultDataset) // a program's: the model side stays the default
-	if st.Program == "" {
+	s.trainDoc, s.trained = app.Doc{}, nil
+	if m := st.Model; st.Program == "" {
 		t.Optimizer, t.Batch = m.Optimizer, m.BatchSize
 		if m.Dataset.Name != "" {
 			t.Dataset, t.Data = m.Dataset.Name, m.Dataset
 		}
+		s.trainDoc = docOf(m)
+		s.trained = weights(m.Params)
 	}
 	if st.Points != nil {
 		t.Dataset = PointsDataset
 	}
-	s.training, s.points, s.flags, s.accumulate = t, st.Points, cloneFlags(st.Flags), st.Accumulate
+	s.training, s.points, s.flags, s.accumulate = t, st.Points, st.Flags, st.Accumulate
 	s.view = link.ViewStep
 	if st.View == link.ViewTrain && st.Program == "" {
 		s.view = link.ViewTrain
 	}
-	s.selected = -1
+	s.selected, s.drawing = -1, nil
+	s.programOn, s.forward = st.Program != "", st.Forward
+	s.changed(All)
+}
+
+// Opened reports what of the link Replace took last did not apply (a
+// dataset that cannot be generated, a position the tape never reaches),
+// recording its step first if no view has read it yet; the rest of the
+// link stands. It is nil when all of it applied, or while the link waits
+// for its data file.
+func (s *State) Opened() error {
+	s.settle()
+	return s.openErr
+}
+
+// Waiting returns the dataset whose data file (train.DataFile) the link
+// Replace took needs and the state lacks, or "" when it needs none.
+func (s *State) Waiting() string {
+	st := s.opened
+	if st == nil || st.Model == nil {
+		return ""
+	}
+	if name := st.Model.Dataset.Name; train.DataFile(name) != "" && s.files[name] == nil {
+		return name
+	}
+	return ""
+}
+
+// settle records the step of the link Replace took (its model or program,
+// then its drawing, then its position), unless it waits for a data file;
+// what does not apply becomes Opened's error.
+func (s *State) settle() {
+	st := s.opened
+	if st == nil || s.Waiting() != "" {
+		return
+	}
+	s.opened = nil
 	var errs []error
 	if st.Program != "" {
-		s.programOn = true
 		errs = append(errs, s.program.Open(st.Program, st.Modes))
 	} else {
-		s.programOn = false
-		errs = append(errs, s.replaceModel(m, st))
+		errs = append(errs, s.replaceModel(st))
+		if st.Drawing != nil {
+			_, err := s.useDrawing(*st.Drawing)
+			errs = append(errs, err)
+		}
 	}
 	if stp := s.Source().Stepper(); stp != nil {
 		errs = append(errs, link.Seek(stp, st.Pos))
 	}
-	s.changed(All)
-	return errors.Join(errs...)
+	s.openErr = errors.Join(errs...)
 }
 
-// replaceModel records the link's model m with its modes, batch and
-// weights.
-func (s *State) replaceModel(m *spec.Model, st *link.State) error {
-	doc := app.Doc{Input: m.Input, Layers: m.Layers, Loss: m.Loss, Seed: m.Seed}
+// replaceModel records the link's model with its modes, batch and weights.
+func (s *State) replaceModel(st *link.State) error {
+	m := st.Model
 	var errs []error
 	s.useDataset(s.training.Data.Name)
 	errs = append(errs, s.model.SetModes(st.Modes))
@@ -62,19 +120,23 @@ func (s *State) replaceModel(m *spec.Model, st *link.State) error {
 	if st.Batch != nil {
 		b, err = batchOf(st.Batch, m)
 	} else {
-		b, err = s.batch(doc)
+		b, err = s.batch(docOf(m))
 	}
 	if err != nil {
 		errs = append(errs, err)
 		b = s.model.Batch()
 	}
-	errs = append(errs, s.model.Inspect(doc, m.Params, b))
+	errs = append(errs, s.model.Inspect(docOf(m), m.Params, b))
 	s.custom, s.customBatch = nil, false
 	if len(m.Params) > 0 || st.Batch != nil {
 		s.custom, s.customBatch = s.model.Model(), st.Batch != nil
 	}
-	s.trainDoc, s.trained = doc, weights(m.Params)
 	return errors.Join(errs...)
+}
+
+// docOf is the playground's document of the model m.
+func docOf(m *spec.Model) app.Doc {
+	return app.Doc{Input: m.Input, Layers: m.Layers, Loss: m.Loss, Seed: m.Seed}
 }
 
 // batchOf turns a link's batch into the playground's.
@@ -87,15 +149,21 @@ func batchOf(p *link.Points, m *spec.Model) (app.Batch, error) {
 }
 
 // Link returns the state as a link carries it: in Program mode the program
-// with its modes, position and flags; else the model with the training
+// with its modes, forward mode, position and flags; else the model with the training
 // settings, the weights on screen (the training's in the training view,
 // those a link or a training step gave the step in the stepping view,
-// with its batch) and the position.
+// with its batch), the position and the drawing on the batch. A link that
+// waits for its data file is given back as it came.
 func (s *State) Link() *link.State {
+	s.settle()
+	if s.opened != nil { // waiting for its data file: the link as it came
+		st := *s.opened
+		return &st
+	}
 	st := &link.State{View: s.view, Flags: s.Flags(), Accumulate: s.accumulate}
 	if s.programOn {
 		pg := s.program
-		st.Program, st.Modes = pg.Text(), pg.Modes()
+		st.Program, st.Modes, st.Forward = pg.Text(), pg.Modes(), s.Forward()
 		if stp := pg.Stepper(); stp != nil && pg.Recorded() {
 			st.Pos = link.PositionOf(stp)
 		}
@@ -119,6 +187,7 @@ func (s *State) Link() *link.State {
 	st.Model = m
 	if stp := pg.Stepper(); stp != nil && s.view == link.ViewStep {
 		st.Pos = link.PositionOf(stp)
+		st.Drawing = s.Drawing()
 	}
 	return st
 }

@@ -50,7 +50,8 @@ const (
 	Trained                      // the weights the training view starts from or reached
 	Opened                       // a link replaced the state
 	Hygiene                      // whether gradients are zeroed before each backward pass
-	All       = View | Flags | Training | Points | Step | Doc | Editing | Position | Selection | Trained | Opened | Hygiene
+	Forward                      // the program's forward mode: on or off, and its direction
+	All       = View | Flags | Training | Points | Step | Doc | Editing | Position | Selection | Trained | Opened | Hygiene | Forward
 )
 
 // Has reports whether c touched any part of parts.
@@ -82,6 +83,7 @@ type State struct {
 	model     *app.Playground
 	program   *app.ProgramPlayground
 	programOn bool
+	forward   [][]float64               // the program's forward-mode direction, one row per leaf (nil: reverse mode)
 	dataset   string                    // the stepping view's dataset
 	data      *train.Dataset            // its generated examples (nil until needed)
 	files     map[string]*train.Dataset // the datasets read from data files, once fetched
@@ -91,6 +93,14 @@ type State struct {
 	custom      *nn.Model
 	customBatch bool
 	selected    int // the node pinned in the inspector, or -1
+	// opened is the link Replace took while its step is not recorded yet
+	// (see settle); openErr is what of the last link did not apply.
+	opened  *link.State
+	openErr error
+	// drawing is the input drawn on the pad (UseDrawing) and drawn its
+	// pixels: the drawing stands while the batch holds them.
+	drawing *link.Drawing
+	drawn   []float64
 
 	trainDoc app.Doc                          // the model trained weights belong to
 	trained  func() map[string]*tensor.Tensor // the weights the training view starts from or reached (nil: seeded)

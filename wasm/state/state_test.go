@@ -3,6 +3,7 @@ package state
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -68,7 +69,8 @@ func TestLinksSurviveReplaceThenLink(t *testing.T) {
 			if st.Model != nil {
 				addDataFile(t, s, st.Model.Dataset.Name) // as the page fetches it before opening the link
 			}
-			if err := s.Replace(st); err != nil {
+			s.Replace(st)
+			if err := s.Opened(); err != nil {
 				t.Fatalf("Replace: %v", err)
 			}
 			want, err := link.Encode(st)
@@ -88,7 +90,8 @@ func TestLinksSurviveReplaceThenLink(t *testing.T) {
 			if st.Model != nil {
 				addDataFile(t, again, st.Model.Dataset.Name)
 			}
-			if err := again.Replace(s.Link()); err != nil {
+			again.Replace(s.Link())
+			if err := again.Opened(); err != nil {
 				t.Fatal(err)
 			}
 			if twice, _ := link.Encode(again.Link()); twice != got {
@@ -132,7 +135,8 @@ func TestReplaceThenLink(t *testing.T) {
 		Flags:  link.Flags{Hide: []string{"lr"}, Lock: []string{"model"}, Presenter: true},
 		Points: &link.Points{X: [][]float64{{1, 2}}, Y: []float64{1}}}
 	s := newState(t)
-	if err := s.Replace(in); err != nil {
+	s.Replace(in)
+	if err := s.Opened(); err != nil {
 		t.Fatal(err)
 	}
 	if s.View() != link.ViewTrain || s.Training().Dataset != PointsDataset || s.Training().Data.Name != "xor" ||
@@ -158,7 +162,8 @@ func TestReplaceThenLink(t *testing.T) {
 // dataset: the training view uses the default dataset's full settings.
 func TestReplaceWithoutDataset(t *testing.T) {
 	s := newState(t)
-	if err := s.Replace(&link.State{Model: model()}); err != nil {
+	s.Replace(&link.State{Model: model()})
+	if err := s.Opened(); err != nil {
 		t.Fatal(err)
 	}
 	if got := s.Training(); got.Dataset != link.DefaultDataset || got.Data != DefaultTraining(link.DefaultDataset).Data {
@@ -173,7 +178,8 @@ func TestReplaceWithoutDataset(t *testing.T) {
 // reaches: the error names it and the model stands.
 func TestReplaceKeepsWhatApplies(t *testing.T) {
 	s := newState(t)
-	err := s.Replace(&link.State{Model: model(), Pos: link.Position{Phase: link.PhaseForward, Node: 999}})
+	s.Replace(&link.State{Model: model(), Pos: link.Position{Phase: link.PhaseForward, Node: 999}})
+	err := s.Opened()
 	if err == nil || !strings.Contains(err.Error(), "pos.node") {
 		t.Fatalf("error %v, want one naming pos.node", err)
 	}
@@ -212,7 +218,8 @@ func TestChangesAreAnnounced(t *testing.T) {
 		{"SetProgramMode", func() { s.SetProgramMode(true) }, recorded | Editing | View},
 		{"EditProgram", func() { _ = s.EditProgram("a = param(1.0)\nb = a * a\n") }, recorded},
 		{"OpenProgram", func() { _ = s.OpenProgram("a = param(2.0)\n", app.Modes{}) }, recorded | Doc | Editing | View},
-		{"Replace", func() { _ = s.Replace(&link.State{Model: model()}) }, All},
+		{"SetForward", func() { s.SetForward([][]float64{{1}}) }, Forward},
+		{"Replace", func() { s.Replace(&link.State{Model: model()}) }, All},
 	} {
 		c.do()
 		select {
@@ -318,5 +325,129 @@ func TestFlagsAreCopied(t *testing.T) {
 	got.Lock[0] = "share"
 	if !s.Locked("model") || s.Locked("stepper") || s.Locked("share") {
 		t.Errorf("the state's flags changed from outside: %+v", s.Flags())
+	}
+}
+
+// TestLinkWaitsForItsDataFile opens a link on a dataset read from a data
+// file before the file is there: the state stays as it was and gives the
+// link back as it came; the file applies the link (All), and the step is
+// then the link's.
+func TestLinkWaitsForItsDataFile(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "link", "testdata", "digits-cnn.link"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := link.Open(strings.TrimSpace(string(b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := link.Encode(st)
+	s := newState(t)
+	before := s.Model().Doc()
+	l := s.Listen(8)
+	defer l.Close()
+	s.Replace(st)
+	if c := <-l.Ch(); c != Opened {
+		t.Errorf("a waiting link announced %b, want Opened alone", c)
+	}
+	if s.Waiting() != "digits" {
+		t.Fatalf("Waiting() = %q, want digits", s.Waiting())
+	}
+	if err := s.Opened(); err != nil || !s.Model().Doc().Equal(before) {
+		t.Fatalf("while waiting: error %v, model %v (want the one it had)", err, s.Model().Doc())
+	}
+	if got, _ := link.Encode(s.Link()); got != want {
+		t.Errorf("while waiting the state's link is not the one it took")
+	}
+	addDataFile(t, s, "digits")
+	select {
+	case c := <-l.Ch():
+		if c != All {
+			t.Errorf("the data file announced %b, want All", c)
+		}
+	case <-time.After(time.Second):
+		t.Fatal("the data file did not announce the waiting link")
+	}
+	if s.Waiting() != "" || s.Opened() != nil || !s.Model().Doc().Equal(docOf(st.Model)) {
+		t.Errorf("after the file: waiting %q, model %v", s.Waiting(), s.Model().Doc())
+	}
+}
+
+// TestForwardFitsTheProgram checks that forward mode's direction follows
+// the program's leaves: one that no longer fits is the first leaf's
+// one-hot, and the link carries the fitted direction.
+func TestForwardFitsTheProgram(t *testing.T) {
+	s := newState(t)
+	if err := s.OpenProgram("a = param(2.0)\nb = param([1.0, 2.0])\nc = a * sum(b)\n", app.Modes{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name     string
+		set, get [][]float64
+	}{
+		{"off", nil, nil},
+		{"fits", [][]float64{{0.5}, {0, 2}}, [][]float64{{0.5}, {0, 2}}},
+		{"misfit", [][]float64{{1}, {0}}, [][]float64{{1}, {0, 0}}},
+	} {
+		s.SetForward(c.set)
+		if got := s.Forward(); !reflect.DeepEqual(got, c.get) {
+			t.Errorf("%s: Forward() = %v, want %v", c.name, got, c.get)
+		}
+		if got := s.Link().Forward; !reflect.DeepEqual(got, c.get) {
+			t.Errorf("%s: the link carries %v, want %v", c.name, got, c.get)
+		}
+		if _, err := link.Encode(s.Link()); err != nil {
+			t.Errorf("%s: the state's link does not encode: %v", c.name, err)
+		}
+	}
+}
+
+// TestDrawingStaysWhileTheBatchHoldsIt: a drawing made the example is in
+// the link of the stepping view, with the pixels the ink downsamples to;
+// a new batch (another dataset) drops it, and so does the training view.
+func TestDrawingStaysWhileTheBatchHoldsIt(t *testing.T) {
+	s := newState(t)
+	addDataFile(t, s, "digits")
+	if err := s.SetDataset("shapes"); err != nil {
+		t.Fatal(err)
+	}
+	s.SetTraining(DefaultTraining("shapes"))
+	if err := s.Edit(app.DefaultCNN(train.ExampleShape("shapes"), 5)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.UseDrawing(link.Drawing{Example: 1}); err == nil {
+		t.Error("an empty drawing was accepted")
+	}
+	ink := app.Ink{Strokes: [][]float64{{10, 80, 150, 80}}}
+	pr, err := s.UseDrawing(link.Drawing{Example: 1, Ink: ink})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := s.Model().Batch()
+	if px := ink.Pixels(8); !slices.Equal(b.X.Data[64:128], px) || b.Y.Data[1] != float64(pr.Class) {
+		t.Fatalf("example 1 is %v (target %v), want the drawing %v (target %d)", b.X.Data[64:128], b.Y.Data[1], px, pr.Class)
+	}
+	st := s.Link()
+	if st.Drawing == nil || st.Drawing.Example != 1 || !reflect.DeepEqual(st.Drawing.Ink, ink) {
+		t.Fatalf("the link's drawing is %+v", st.Drawing)
+	}
+	again := newState(t)
+	again.Replace(st)
+	if err := again.Opened(); err != nil {
+		t.Fatal(err)
+	}
+	if got := again.Model().Batch(); !slices.Equal(got.X.Data, b.X.Data) || !slices.Equal(got.Y.Data, b.Y.Data) {
+		t.Error("the link's batch differs from the one drawn on")
+	}
+	s.SetView(link.ViewTrain)
+	if s.Link().Drawing != nil {
+		t.Error("the training view's link carries the drawing")
+	}
+	s.SetView(link.ViewStep)
+	if err := s.SetDataset("digits"); err != nil {
+		t.Fatal(err)
+	}
+	if s.Drawing() != nil || s.Link().Drawing != nil {
+		t.Error("the drawing outlived its batch")
 	}
 }

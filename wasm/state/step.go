@@ -1,6 +1,9 @@
 package state
 
 import (
+	"errors"
+	"slices"
+
 	"tapelab/engine/tensor"
 	"tapelab/engine/train"
 	"tapelab/wasm/app"
@@ -26,11 +29,17 @@ type Source interface {
 
 // Model returns the model playground, to read: change it through the
 // State's methods.
-func (s *State) Model() *app.Playground { return s.model }
+func (s *State) Model() *app.Playground {
+	s.settle()
+	return s.model
+}
 
 // Program returns the program playground, to read: change it through the
 // State's methods.
-func (s *State) Program() *app.ProgramPlayground { return s.program }
+func (s *State) Program() *app.ProgramPlayground {
+	s.settle()
+	return s.program
+}
 
 // ProgramMode reports whether the program, not the model, is stepped.
 func (s *State) ProgramMode() bool { return s.programOn }
@@ -38,6 +47,7 @@ func (s *State) ProgramMode() bool { return s.programOn }
 // Source returns what is stepped: the program in Program mode, else the
 // model.
 func (s *State) Source() Source {
+	s.settle()
 	if s.programOn {
 		return s.program
 	}
@@ -54,6 +64,7 @@ func (s *State) recorded(c Change) {
 // SetProgramMode switches between stepping the model and the program; the
 // program is stepped in the stepping view.
 func (s *State) SetProgramMode(on bool) {
+	s.settle()
 	if s.programOn == on {
 		return
 	}
@@ -70,6 +81,7 @@ func (s *State) SetProgramMode(on bool) {
 // step from the seed; the error is the engine's reason when doc does not
 // build (the edit is kept, to be fixed or undone).
 func (s *State) Edit(doc app.Doc) error {
+	s.settle()
 	if cur := s.model.Doc(); doc.Loss != cur.Loss || !doc.Input.Equal(cur.Input) {
 		if b, err := s.batch(doc); err == nil { // the batch changes shape
 			err = s.model.EditOn(doc, b)
@@ -85,6 +97,7 @@ func (s *State) Edit(doc app.Doc) error {
 // EditProgram makes src the program's text, as an edit, and records it
 // when it runs; the error is the program's *program.Error.
 func (s *State) EditProgram(src string) error {
+	s.settle()
 	err := s.program.Edit(src)
 	s.recorded(0)
 	return err
@@ -93,11 +106,36 @@ func (s *State) EditProgram(src string) error {
 // OpenProgram shows src (an example of the gallery) in Program mode with
 // the modes m, as one edit.
 func (s *State) OpenProgram(src string, m app.Modes) error {
+	s.settle()
 	err := s.program.Open(src, m)
 	s.programOn = true
 	s.view = link.ViewStep
 	s.recorded(Doc | Editing | View)
 	return err
+}
+
+// Forward returns the direction of the program's forward mode, one row
+// per leaf (nil: reverse mode), fitted to the recorded program's leaves as
+// forward mode draws it: a direction that no longer fits (after an edit)
+// becomes the one-hot of the first leaf. The caller must not change it.
+func (s *State) Forward() [][]float64 {
+	s.settle()
+	if s.forward == nil {
+		return nil
+	}
+	if _, err := s.program.Direction(s.forward); err != nil {
+		if dir, err := s.program.OneHot(0); err == nil {
+			return app.DirectionRows(dir)
+		}
+	}
+	return s.forward
+}
+
+// SetForward turns the program's forward mode on along dir (one row per
+// leaf), or off (nil). The state keeps dir: the caller must not change it.
+func (s *State) SetForward(dir [][]float64) {
+	s.forward = dir
+	s.changed(Forward)
 }
 
 // Undo takes back the last edit of what is stepped.
@@ -112,6 +150,7 @@ type history interface {
 }
 
 func (s *State) history(move func(history) (bool, error)) bool {
+	s.settle()
 	var h history = s.model
 	if s.programOn {
 		h = s.program
@@ -125,6 +164,7 @@ func (s *State) history(move func(history) (bool, error)) bool {
 
 // SetModes switches the modes of what is stepped and records it again.
 func (s *State) SetModes(m app.Modes) error {
+	s.settle()
 	var err error
 	if s.programOn {
 		err = s.program.SetModes(m)
@@ -136,12 +176,16 @@ func (s *State) SetModes(m app.Modes) error {
 }
 
 // Dataset returns the stepping view's dataset.
-func (s *State) Dataset() string { return s.dataset }
+func (s *State) Dataset() string {
+	s.settle()
+	return s.dataset
+}
 
 // SetDataset makes the step's mini-batch the first examples of the
 // generated dataset name and records it again; an unknown name is an
 // error and changes nothing.
 func (s *State) SetDataset(name string) error {
+	s.settle()
 	old, oldData := s.dataset, s.data
 	s.useDataset(name)
 	b, err := s.batch(s.model.Doc())
@@ -156,11 +200,17 @@ func (s *State) SetDataset(name string) error {
 
 // AddDataFile keeps d, read from the named dataset's data file
 // (train.DataFile), for the batches and the training on that dataset.
+// When the link Replace took was waiting for it, the link applies now
+// (announcing All).
 func (s *State) AddDataFile(name string, d *train.Dataset) {
 	if s.files == nil {
 		s.files = map[string]*train.Dataset{}
 	}
+	waited := s.Waiting() == name
 	s.files[name] = d
+	if waited {
+		s.apply(s.opened)
+	}
 }
 
 // DataFile returns what AddDataFile kept for the named dataset, or nil.
@@ -189,6 +239,7 @@ func (s *State) batch(d app.Doc) (app.Batch, error) {
 // weights params (a moment of training, in the stepping view); a link of
 // that state carries both.
 func (s *State) Inspect(doc app.Doc, params map[string]*tensor.Tensor, b app.Batch) error {
+	s.settle()
 	if err := s.model.Inspect(doc, params, b); err != nil {
 		s.recorded(Doc)
 		return err
@@ -200,20 +251,58 @@ func (s *State) Inspect(doc app.Doc, params map[string]*tensor.Tensor, b app.Bat
 	return nil
 }
 
-// UseImage makes pixels (a drawing) example ex of the step's batch, with
-// the model's prediction as its target, and records the step again (see
-// app.Playground.UseImage).
-func (s *State) UseImage(ex int, pixels []float64) (app.Prediction, error) {
-	pr, err := s.model.UseImage(ex, pixels)
+// UseDrawing makes d's ink, downsampled to the model's [1 H H] image
+// (app.Ink.Pixels), example d.Example of the step's batch, with the
+// model's prediction as its target, and records the step again (see
+// app.Playground.UseImage). A link of the stepping view carries the
+// drawing while the batch holds it.
+func (s *State) UseDrawing(d link.Drawing) (app.Prediction, error) {
+	s.settle()
+	pr, err := s.useDrawing(d)
 	if err == nil {
 		s.recorded(0)
 	}
 	return pr, err
 }
 
+func (s *State) useDrawing(d link.Drawing) (app.Prediction, error) {
+	in := s.model.Doc().Input
+	if d.Ink.Empty() {
+		return app.Prediction{}, errors.New("nothing is drawn")
+	}
+	if len(in) != 3 || in[0] != 1 || in[1] != in[2] {
+		return app.Prediction{}, errors.New("a drawing needs a model of one-channel square images ([1 H H]), not " + in.String())
+	}
+	px := d.Ink.Pixels(in[1])
+	pr, err := s.model.UseImage(d.Example, px)
+	if err == nil {
+		d.Ink.Strokes = slices.Clone(d.Ink.Strokes)
+		s.drawing, s.drawn = &d, px
+	}
+	return pr, err
+}
+
+// Drawing returns the input drawn on the pad while it is an example of the
+// step's batch (the batch changed since, or nothing was drawn: nil). The
+// caller must not change it.
+func (s *State) Drawing() *link.Drawing {
+	s.settle()
+	b := s.model.Batch()
+	d := s.drawing
+	if d == nil || s.programOn || b.X == nil || b.X.Shape[0] <= d.Example {
+		return nil
+	}
+	n := len(s.drawn)
+	if len(b.X.Data) != n*b.X.Shape[0] || !slices.Equal(b.X.Data[d.Example*n:(d.Example+1)*n], s.drawn) {
+		return nil
+	}
+	return d
+}
+
 // OpenIR opens an IR document in place of the model's step (see
 // app.Playground.OpenIR); when it is refused the step stays.
 func (s *State) OpenIR(data []byte) error {
+	s.settle()
 	err := s.model.OpenIR(data)
 	if err == nil {
 		s.recorded(0)
@@ -225,6 +314,7 @@ func (s *State) OpenIR(data []byte) error {
 // whether it moved; Move announces the new position and reports the same.
 // The pinned node is let go first.
 func (s *State) Move(move func(*app.Stepper) bool) bool {
+	s.settle()
 	st := s.Source().Stepper()
 	if st == nil {
 		return false

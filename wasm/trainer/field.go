@@ -95,21 +95,14 @@ func (s *Session) Curve(b Bounds, n int) (xs, ys []float64, err error) {
 // Predict runs the model in eval mode on examples given as consecutive
 // rows of x and returns one value per example, as Field describes.
 func (s *Session) Predict(x []float64) ([]float64, error) {
-	m := s.model
-	in := m.Seq.Input()
-	w := in.Size()
-	if w == 0 || len(x)%w != 0 {
-		return nil, errors.New("the inputs do not fill whole examples")
+	if len(x) == 0 {
+		return []float64{}, nil
 	}
-	n := len(x) / w
-	xt := &tensor.Tensor{Shape: append(tensor.Shape{n}, in...), Data: x}
-	yt := tensor.Zeros(append(tensor.Shape{n}, m.Loss.Target(m.Seq.Output())...))
-	p := nn.NewPass(m)
-	if err := p.Forward(xt, yt, nn.Eval, 0); err != nil {
+	out, c, err := s.outputs(x)
+	if err != nil {
 		return nil, err
 	}
-	out := p.Output().Data
-	c := len(out) / n
+	m, n := s.model, len(out)/c
 	ys := make([]float64, n)
 	cls := s.Classification()
 	for i := range ys {
@@ -121,6 +114,26 @@ func (s *Session) Predict(x []float64) ([]float64, error) {
 		ys[i] = 2*probability(m.Loss, row) - 1
 	}
 	return ys, nil
+}
+
+// outputs runs the model in eval mode on the examples x (flattened, one
+// after the other) and returns its outputs, c numbers per example.
+func (s *Session) outputs(x []float64) (out []float64, c int, err error) {
+	m := s.model
+	in := m.Seq.Input()
+	w := in.Size()
+	if w == 0 || len(x)%w != 0 || len(x) == 0 {
+		return nil, 0, errors.New("the inputs do not fill whole examples")
+	}
+	n := len(x) / w
+	xt := &tensor.Tensor{Shape: append(tensor.Shape{n}, in...), Data: x}
+	yt := tensor.Zeros(append(tensor.Shape{n}, m.Loss.Target(m.Seq.Output())...))
+	p := nn.NewPass(m)
+	if err := p.Forward(xt, yt, nn.Eval, 0); err != nil {
+		return nil, 0, err
+	}
+	out = p.Output().Data
+	return out, len(out) / n, nil
 }
 
 // probability is the model's probability of class 1 for one output row.

@@ -36,21 +36,18 @@ type Predictions struct {
 // predictions. It needs a cross_entropy model on a classification set
 // with a test set.
 func (s *Session) Classify() (*Predictions, error) {
-	m, d := s.model, s.testSet
-	if m.Loss != nn.CrossEntropy || d.Classes == 0 {
+	d := s.testSet
+	if s.model.Loss != nn.CrossEntropy || d.Classes == 0 {
 		return nil, errors.New("predictions need a cross_entropy model on a classification set")
 	}
 	n := d.Len()
 	if n == 0 {
 		return nil, errors.New("there is no test set (the training data is 100%)")
 	}
-	p := nn.NewPass(m)
-	x, y := d.Batch(m)
-	if err := p.Forward(x, y, nn.Eval, 0); err != nil {
+	out, c, err := s.outputs(d.X.Data)
+	if err != nil {
 		return nil, err
 	}
-	out := p.Output().Data
-	c := len(out) / n
 	pr := &Predictions{Class: make([]int, n), Want: make([]int, n), Confusion: make([][]int, d.Classes)}
 	for i := range pr.Confusion {
 		pr.Confusion[i] = make([]int, c)

@@ -10,6 +10,8 @@ import (
 	"os"
 	"sort"
 
+	"tapelab/web"
+	"tapelab/web/firstview"
 	"tapelab/web/site"
 )
 
@@ -18,7 +20,9 @@ func main() {
 	out := flag.String("out", "dist", "the `folder` to write (must be empty or absent)")
 	level := flag.Int("brotli", site.BestBrotli, "brotli `quality` of the .br copies (0–11)")
 	flag.Parse()
-	man, err := site.Write(os.DirFS(*static), *out, *level)
+	// The page carries its first view: the default model's tape, drawn
+	// before the wasm arrives.
+	man, err := site.Write(web.WithFirstView(os.DirFS(*static), firstview.Page), *out, *level)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "tapelab-dist:", err)
 		os.Exit(1)

@@ -1,0 +1,158 @@
+//go:build !js
+
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"net/http"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"tapelab/web"
+	"tapelab/web/firstview"
+)
+
+// nodeBoxes returns, per node id, the on-screen rectangle (x, y, w, h) of
+// the box of each node of the tape drawn in svgID, and its title.
+func nodeBoxes(t *testing.T, tab context.Context, svgID string) map[string][5]any {
+	t.Helper()
+	got, err := chromedp.Run(tab, chromedp.Evaluate[map[string][5]any](fmt.Sprintf(`Object.fromEntries(
+		[...document.querySelectorAll("#%s [data-node]")].map((g) => {
+			const r = g.querySelector(".box").getBoundingClientRect();
+			return [g.dataset.node, [r.x, r.y, r.width, r.height, g.querySelector(".title-text").textContent]];
+		}))`, svgID)))
+	if err != nil {
+		t.Fatalf("reading the boxes of #%s: %v", svgID, err)
+	}
+	return got
+}
+
+// TestFirstViewBeforeTheWasm holds the page's wasm download and checks that
+// the server's first view already shows the tape (its node titles and
+// boxes: the default model's on the playground's page, the shared model's
+// on its /s/ page), then lets the wasm arrive and checks that when Go has
+// drawn the page every box is where the first view drew it (within half a
+// pixel), at a laptop's and a phone's size.
+func TestFirstViewBeforeTheWasm(t *testing.T) {
+	store, err := web.OpenFileStore(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A model unlike the default one: its tape has relu nodes.
+	doc := []byte(`{"version":1,"input":[2],"layers":[{"type":"linear","out":3},{"type":"relu"},{"type":"linear","out":3},{"type":"relu"},{"type":"linear","out":1}],"loss":"mse","seed":5}`)
+	id := web.ShareID(doc)
+	if err := store.Put(context.Background(), id, doc); err != nil {
+		t.Fatal(err)
+	}
+	h, err := web.NewHandler(web.Options{Static: os.DirFS(staticDir), Precompress: true, Store: store, FirstView: firstview.Page})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sc := range []screen{screens[4], screens[0]} {
+		for _, path := range []string{"/", "/s/" + id} {
+			t.Run(sc.name+path, func(t *testing.T) {
+				release := make(chan struct{})
+				held := false
+				srv := startServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					if r.URL.Path == "/tapelab.wasm" {
+						select {
+						case <-release:
+						case <-r.Context().Done():
+							return
+						}
+					}
+					h.ServeHTTP(w, r)
+				}))
+				defer func() {
+					if !held {
+						close(release)
+					}
+				}()
+				tab := newBrowser(t)
+				if err := chromedp.Do(tab, sc.emulate()); err != nil {
+					t.Fatal(err)
+				}
+				if err := chromedp.Do(tab, chromedp.Navigate(srv.URL+path)); err != nil {
+					t.Fatalf("loading %s: %v", path, err)
+				}
+				if _, err := chromedp.Run(tab, chromedp.Poll[bool](`document.querySelectorAll("#tape-preview [data-node]").length > 0`,
+					chromedp.WithPollingTimeout(10*time.Second))); err != nil {
+					t.Fatalf("no first view while the wasm is held: %v\n%s", err, pageError(tab))
+				}
+				if n, _ := chromedp.Run(tab, chromedp.Evaluate[int](`document.querySelectorAll("#tape [data-node]").length`)); n != 0 {
+					t.Fatalf("the wasm's tape (%d nodes) is drawn while its download is held", n)
+				}
+				before := nodeBoxes(t, tab, "tape-preview")
+				if len(before) < 8 {
+					t.Fatalf("the first view draws %d nodes, want the whole tape", len(before))
+				}
+				relus := 0
+				for _, b := range before {
+					if s, _ := b[4].(string); len(s) > 5 && s[len(s)-5:] == " relu" {
+						relus++
+					}
+				}
+				if shared := path != "/"; shared != (relus == 2) {
+					t.Errorf("the first view of %s draws %d relu nodes, want the shared model's two (none on the default)", path, relus)
+				}
+				shot(t, tab, "firstview-"+sc.name+"-"+pathName(path)+"-before")
+
+				close(release)
+				held = true
+				if _, err := chromedp.Run(tab, chromedp.Poll[bool](`document.getElementById("app").dataset.renderedMs !== undefined && !document.getElementById("tape-preview")`,
+					chromedp.WithPollingTimeout(30*time.Second))); err != nil {
+					t.Fatalf("Go did not take over: %v\n%s", err, pageError(tab))
+				}
+				// Let the shared model's document open and the views draw.
+				time.Sleep(300 * time.Millisecond)
+				after := nodeBoxes(t, tab, "tape")
+				shot(t, tab, "firstview-"+sc.name+"-"+pathName(path)+"-after")
+				if len(after) != len(before) {
+					t.Fatalf("the first view drew %d nodes, the page %d", len(before), len(after))
+				}
+				moved := 0
+				for k, b := range before {
+					a, ok := after[k]
+					if !ok {
+						t.Errorf("node %s of the first view is not on the page", k)
+						continue
+					}
+					if a[4] != b[4] {
+						t.Errorf("node %s is titled %v in the first view, %v on the page", k, b[4], a[4])
+					}
+					for i := range 4 {
+						if d := math.Abs(a[i].(float64) - b[i].(float64)); d > 0.5 {
+							moved++
+							t.Errorf("node %s (%v) moved when the wasm took over: %v then %v", k, b[4], b[:4], a[:4])
+							break
+						}
+					}
+				}
+				t.Logf("%s %s: %d nodes, %d moved", sc.name, path, len(before), moved)
+			})
+		}
+	}
+}
+
+// pathName names a page path in a screenshot's file name.
+func pathName(path string) string {
+	if path == "/" {
+		return "index"
+	}
+	return "shared"
+}
+
+// shot saves a screenshot of tab as name.
+func shot(t *testing.T, tab context.Context, name string) {
+	t.Helper()
+	png, err := chromedp.Run(tab, chromedp.CaptureScreenshot())
+	if err != nil {
+		t.Fatal(err)
+	}
+	saveScreenshot(t, name, png)
+}

@@ -1,0 +1,140 @@
+// Package tapesvg writes a laid-out tape as SVG markup: the edges, and per
+// node its box, title, shape, role and state classes, as the playground's
+// tape view draws them (the stylesheet styles both alike). It is plain Go
+// (no DOM), so that the server can draw a page's first view of the tape
+// before the page's wasm has arrived; the wasm then draws the same boxes at
+// the same places.
+package tapesvg
+
+import (
+	"math"
+	"strconv"
+	"strings"
+
+	"tapelab/engine/autograd"
+	"tapelab/wasm/app"
+	"tapelab/wasm/layout"
+)
+
+// How the tape view fits a drawing to its region: as large as fits, no
+// smaller than app.ReadableScale and no larger than FitMax; a drawing
+// that does not fit at app.ReadableScale starts FitPad CSS pixels from
+// the region's edge and is panned.
+const (
+	FitMax = 1.6
+	FitPad = 12.0
+)
+
+// Defs is the content of the drawing's <defs>: the edges' arrowhead
+// (#arrow) and the hatching of skipped boxes (#hatch).
+const Defs = `<marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0 0 L10 5 L0 10 z" fill="context-stroke"/></marker>` +
+	`<pattern id="hatch" width="8" height="8" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect class="hatch-bg" width="8" height="8"/><line class="hatch-line" x1="0" y1="0" x2="0" y2="8" stroke-width="3"/></pattern>`
+
+// BadgeKey is the key to the state badges, shown in the tape's bar.
+const BadgeKey = "v✓ value known · g… gradient partial · g✓ gradient final · g=0 beside the loss, dY = 0 · skip: not visited · 0·∞, fed, −0: visited beyond the loss's dependencies"
+
+// F1 formats a coordinate with at most one decimal, as every coordinate of
+// the drawing is written.
+func F1(v float64) string { return strconv.FormatFloat(math.Round(v*10)/10, 'f', -1, 64) }
+
+// Kind is the class that names a node's kind: "param", "input" (inputs
+// and constants) or "op".
+func Kind(k autograd.Kind) string {
+	switch k {
+	case autograd.Param:
+		return "param"
+	case autograd.Input, autograd.Const:
+		return "input"
+	}
+	return "op"
+}
+
+// StateClasses returns the classes a node in state st carries after its
+// kind ("node op"), each with a leading space: known, has-grad, final,
+// ran, next, focus, and one of skipped, extra or zero.
+func StateClasses(st app.State) string {
+	var b strings.Builder
+	for _, c := range []struct {
+		f    app.State
+		name string
+	}{{app.Known, "known"}, {app.HasGrad, "has-grad"}, {app.Final, "final"}, {app.Ran, "ran"},
+		{app.Next, "next"}, {app.Focus, "focus"}} {
+		if st.Has(c.f) {
+			b.WriteString(" " + c.name)
+		}
+	}
+	switch {
+	case st.Has(app.Skipped):
+		b.WriteString(" skipped")
+	case st.Has(app.Extra):
+		b.WriteString(" extra")
+	case st.Has(app.Side):
+		b.WriteString(" zero")
+	}
+	return b.String()
+}
+
+// BoxRadius is the corner radius of a node's box: a parameter's is rounder.
+func BoxRadius(k autograd.Kind) float64 {
+	if k == autograd.Param {
+		return app.ParamRadius
+	}
+	return app.OpRadius
+}
+
+// RoleTag is the tag drawn at a box's right ("param" for a parameter
+// without a role), or "" for none.
+func RoleTag(n app.NodeInfo) string {
+	if n.Role == "" && n.Kind == autograd.Param {
+		return "param"
+	}
+	return n.Role
+}
+
+// text escapes s for an SVG text node or a quoted attribute.
+var text = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;")
+
+// Write appends to b the drawing's two layers, <g class="edges"> and
+// <g class="nodes">, for the nodes laid out by lay (app.Layout) in the
+// states given (one per node; a missing state is the empty one). Each
+// node is a <g class="node …" data-node="i"> translated to its box, with
+// the ring, the box and the three texts of the tape view; the value and
+// gradient strips and the state badge are left out (a first view shows
+// no values).
+func Write(b *strings.Builder, nodes []app.NodeInfo, states []app.State, lay *layout.Layout) {
+	b.WriteString(`<g class="edges">`)
+	for _, e := range lay.Edges {
+		b.WriteString(`<path class="edge" d="` + e.Path() + `" marker-end="url(#arrow)"></path>`)
+	}
+	b.WriteString(`</g><g class="nodes">`)
+	for i, n := range nodes {
+		var st app.State
+		if i < len(states) {
+			st = states[i]
+		}
+		box := lay.Boxes[i]
+		b.WriteString(`<g class="node ` + Kind(n.Kind) + StateClasses(st) + `" data-node="` + strconv.Itoa(i) +
+			`" transform="translate(` + F1(box.X) + " " + F1(box.Y) + `)">`)
+		p := app.RingPad
+		b.WriteString(`<rect class="ring" x="` + F1(-p) + `" y="` + F1(-p) + `" width="` + F1(box.W+2*p) +
+			`" height="` + F1(box.H+2*p) + `" rx="` + F1(app.RingRadius) + `"></rect>`)
+		b.WriteString(`<rect class="box" width="` + F1(box.W) + `" height="` + F1(box.H) + `" rx="` + F1(BoxRadius(n.Kind)) + `"></rect>`)
+		writeText(b, "title-text", app.TitlePx, app.BoxInset, app.TitleY, "", n.Title())
+		writeText(b, "shape-text mono", app.ShapePx, app.BoxInset, app.ShapeY, "", n.Shape.String())
+		if tag := RoleTag(n); tag != "" {
+			writeText(b, "role-text", app.RolePx, box.W-app.BoxInset, app.ShapeY, "end", tag)
+		}
+		b.WriteString(`</g>`)
+	}
+	b.WriteString(`</g>`)
+}
+
+// writeText appends an SVG text of class at (x, y), size px, anchored at
+// anchor ("" for the start).
+func writeText(b *strings.Builder, class string, px, x, y float64, anchor, s string) {
+	b.WriteString(`<text class="` + class + `" font-size="` + F1(px) + `" x="` + F1(x) + `" y="` + F1(y) + `"`)
+	if anchor != "" {
+		b.WriteString(` text-anchor="` + anchor + `"`)
+	}
+	b.WriteString(">" + text.Replace(s) + "</text>")
+}

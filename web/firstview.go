@@ -1,0 +1,149 @@
+package web
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"io"
+	"io/fs"
+	"log"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+
+	"tapelab/web/precompress"
+)
+
+// FirstViewFunc draws a page's first view into the playground's page: given
+// index.html and a shared page's stored document (nil for the playground's
+// own page), it returns the page to serve. tapelab/web/firstview.Page is
+// the one the playground uses; it is an option so that the share worker,
+// which does not draw, does not link the engine for it.
+type FirstViewFunc func(index, doc []byte) ([]byte, error)
+
+// WithFirstView returns fsys with draw's first view drawn into its
+// index.html (the playground's own page: draw is given no document); the
+// other files are fsys's. ./build.sh dist writes the site from it.
+func WithFirstView(fsys fs.FS, draw FirstViewFunc) fs.FS {
+	return &firstViewFS{FS: fsys, draw: draw}
+}
+
+// firstViewFS is a file system whose index.html is its base's, with the
+// first view drawn in. The page is made once per version of the base's
+// index.html.
+type firstViewFS struct {
+	fs.FS
+	draw FirstViewFunc
+
+	mu      sync.Mutex
+	version string // the base index.html's size and modification time
+	page    []byte
+	modTime time.Time
+}
+
+// Open opens name; index.html is the drawn page. If drawing fails, the
+// base's page is served as it is and the failure logged.
+func (f *firstViewFS) Open(name string) (fs.File, error) {
+	if name != "index.html" {
+		return f.FS.Open(name)
+	}
+	info, err := fs.Stat(f.FS, name)
+	if err != nil {
+		return nil, err
+	}
+	version := strconv.FormatInt(info.Size(), 10) + " " + info.ModTime().String()
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if version != f.version {
+		index, err := fs.ReadFile(f.FS, name)
+		if err != nil {
+			return nil, err
+		}
+		page, err := f.draw(index, nil)
+		if err != nil {
+			log.Printf("web: drawing the first view: %v; the page is served without it", err)
+			page = index
+		}
+		f.version, f.page, f.modTime = version, page, info.ModTime()
+	}
+	return &memFile{Reader: bytes.NewReader(f.page), name: name, size: int64(len(f.page)), modTime: f.modTime}, nil
+}
+
+// memFile is an fs.File over bytes in memory.
+type memFile struct {
+	*bytes.Reader
+	name    string
+	size    int64
+	modTime time.Time
+}
+
+func (m *memFile) Stat() (fs.FileInfo, error) { return m, nil }
+func (m *memFile) Close() error               { return nil }
+
+// memFile is its own fs.FileInfo.
+func (m *memFile) Name() string       { return m.name }
+func (m *memFile) Size() int64        { return m.size }
+func (m *memFile) Mode() fs.FileMode  { return 0o444 }
+func (m *memFile) ModTime() time.Time { return m.modTime }
+func (m *memFile) IsDir() bool        { return false }
+func (m *memFile) Sys() any           { return nil }
+
+var _ io.ReaderAt = (*memFile)(nil)
+
+// sharedPages answers a stored share's page with its first view drawn in
+// (and its document embedded), or as base's index.html is when it cannot
+// be drawn, and every other answer as page does.
+func sharedPages(store Store, base fs.FS, draw FirstViewFunc, static *staticFiles, page PageFunc) PageFunc {
+	return func(w http.ResponseWriter, r *http.Request, status int) {
+		if status != http.StatusOK {
+			page(w, r, status)
+			return
+		}
+		doc, err := store.Get(r.Context(), r.PathValue("id"))
+		var index, drawn []byte
+		if err == nil {
+			index, err = fs.ReadFile(base, "index.html")
+		}
+		if err == nil {
+			drawn, err = draw(index, doc)
+		}
+		if err != nil {
+			log.Printf("web: %s: drawing the first view: %v; the page is served without it", r.URL.Path, err)
+			if index == nil {
+				page(w, r, status)
+				return
+			}
+			drawn = index // the loading screen: not another model's tape
+		}
+		static.serveBytes(w, r, "index.html", drawn)
+	}
+}
+
+// serveBytes answers with raw as the file name, compressed as a static
+// file is (brotli through the cache), uncached by the client.
+func (s *staticFiles) serveBytes(w http.ResponseWriter, r *http.Request, name string, raw []byte) {
+	sum := sha256.Sum256(raw)
+	a := &asset{name: name, contentType: contentType(name, raw), etag: `"` + hex.EncodeToString(sum[:12]) + `"`, raw: raw}
+	if gz, err := precompress.Gzip(raw); err == nil && len(gz) < len(raw) {
+		a.gzip = gz
+	}
+	if br, err := s.brotli(raw); err == nil {
+		a.setBrotli(br)
+	}
+	h := w.Header()
+	h.Set("Content-Type", a.contentType)
+	h.Set("Cache-Control", "no-cache")
+	h.Set("ETag", a.etag)
+	if a.varies() {
+		h.Add("Vary", "Accept-Encoding")
+	}
+	enc, body := a.encoded(r.Header.Get("Accept-Encoding"))
+	if enc != "" {
+		h.Set("Content-Encoding", enc)
+	}
+	h.Set("Content-Length", strconv.Itoa(len(body)))
+	if r.Method != http.MethodHead {
+		w.Write(body)
+	}
+}
