@@ -3,6 +3,7 @@
 package main
 
 import (
+	"strings"
 	"syscall/js"
 )
 
@@ -75,6 +76,74 @@ func (d *document) txt(tag, s string, attrs ...string) elem {
 	return e
 }
 
+// html is constant markup: a view's static skeleton. No string converts
+// to it implicitly, only an untyped constant does, so user text cannot
+// reach markup by accident: it goes into the skeleton's elements as text
+// (SetTextContent, textNode).
+type html string
+
+// build returns the element that the constant markup h describes, built
+// through a <template> (whose content is inert: nothing in it loads or
+// runs). h holds one element and may be indented over lines: a line break
+// and the indentation after it vanish between two tags and are one space
+// elsewhere. A <slot name=…> in h marks where the view puts an element it
+// builds itself (fill).
+func (d *document) build(h html) elem {
+	t := d.v.Call("createElement", d.name("template"))
+	t.Set("innerHTML", dropIndent(string(h)))
+	return elem{t.Get("content").Get("firstElementChild")}
+}
+
+// dropIndent removes each line break and the indentation after it, leaving
+// one space unless it lies between a '>' and a '<'.
+func dropIndent(s string) string {
+	var b strings.Builder
+	for {
+		i := strings.IndexByte(s, '\n')
+		if i < 0 {
+			b.WriteString(s)
+			return b.String()
+		}
+		b.WriteString(s[:i])
+		after := i > 0 && s[i-1] == '>'
+		s = strings.TrimLeft(s[i+1:], " \t")
+		if b.Len() > 0 && s != "" && !(after && s[0] == '<') {
+			b.WriteByte(' ')
+		}
+	}
+}
+
+// part is an element of a skeleton, found by a CSS selector, and where
+// the view keeps it.
+type part struct {
+	sel string
+	to  *elem
+}
+
+// parts finds each part inside e. A part missing from the skeleton is a
+// mistake in the view's code: it panics, naming the selector.
+func (e elem) parts(ps ...part) {
+	for _, p := range ps {
+		*p.to = e.QuerySelector(p.sel)
+		if !p.to.ok() {
+			panic("skeleton without " + p.sel)
+		}
+	}
+}
+
+// find returns the element inside e with the given id (none when absent).
+func (e elem) find(id string) elem { return e.QuerySelector("#" + id) }
+
+// fill puts c in place of the <slot name=name> inside e.
+func (e elem) fill(name string, c elem) {
+	e.QuerySelector(`slot[name="`+name+`"]`).v.Call("replaceWith", c.v)
+}
+
+// onClick calls fn when b is clicked, through the panic-safe listener.
+func (d *document) onClick(b elem, fn func()) {
+	d.listen(b, "click", "button "+b.TextContent(), func(event) { fn() })
+}
+
 // textNode returns a text node holding s.
 func (d *document) textNode(s string) elem { return elem{d.v.Call("createTextNode", s)} }
 
@@ -111,7 +180,12 @@ func (d *document) labelled(caption string, control elem, attrs ...string) elem 
 // sel returns a <select> with the given values and labels (label "" means
 // the value itself), value chosen.
 func (d *document) sel(id string, values, labels []string, value string) elem {
-	s := d.el("select", "id", id)
+	return d.options(d.el("select", "id", id), values, labels, value)
+}
+
+// options fills the <select> s with the given values and labels (label ""
+// means the value itself), value chosen, and returns s.
+func (d *document) options(s elem, values, labels []string, value string) elem {
 	for i, v := range values {
 		l := v
 		if i < len(labels) && labels[i] != "" {
@@ -205,6 +279,9 @@ func (e elem) Prepend(c elem) { e.v.Call("prepend", c.v) }
 
 // After inserts c after e.
 func (e elem) After(c elem) { e.v.Call("after", c.v) }
+
+// Parent returns the element holding e (none when it has no parent element).
+func (e elem) Parent() elem { return elem{e.v.Get("parentElement")} }
 
 // Remove takes e out of the document.
 func (e elem) Remove() { e.v.Call("remove") }

@@ -26,20 +26,48 @@ type authorTools struct {
 	edit                      elem // "Edit lesson", shown in play mode
 }
 
+// authorMarkup is the author tools' skeleton.
+const authorMarkup html = `
+<div class="lesson-author" id="lesson-author">
+  <div class="row">
+    <label><span class="cap">Title</span><input type="text" id="lesson-title-input"></label>
+    <button type="button" id="lesson-add" class="primary"
+      title="Add what the playground shows now (model or program, position, modes, selected node) after the current stop">＋ Add this state as a stop</button>
+    <button type="button" id="lesson-play" title="Play the lesson from this stop as a student sees it">Preview ▶</button>
+  </div>
+  <ol class="lesson-stops" id="lesson-stops"></ol>
+  <textarea id="lesson-caption" rows="4" aria-label="Caption of this stop"
+    placeholder="What the class should look at. **bold**, &#96;code&#96;, a blank line between paragraphs."></textarea>
+  <div class="row lesson-q" role="group" aria-label="Question">
+    <label class="check"><span class="cap">Ask for a prediction</span><input type="checkbox" id="lesson-ask-on"></label>
+    <label><span class="cap">the</span><select id="lesson-q-of"></select></label>
+    <label><span class="cap">of node</span><input type="number" min="0" id="lesson-q-node" class="num"></label>
+    <label><span class="cap">element</span><input type="number" min="0" value="0" id="lesson-q-element" class="num"></label>
+    <label><span class="cap">answered with</span><select id="lesson-q-answer"></select></label>
+  </div>
+  <p class="lesson-msg" id="lesson-q-error" role="alert" hidden></p>
+</div>`
+
 func newAuthorTools(lv *lessonView) *authorTools {
 	u := lv.u
-	a := &authorTools{lv: lv}
-	a.root = u.el("div", "class", "lesson-author", "id", "lesson-author")
-	a.title = u.el("input", "type", "text", "id", "lesson-title-input", "maxlength", itoa(lesson.MaxTitle))
+	a := &authorTools{lv: lv, root: u.build(authorMarkup)}
+	var add1, play elem
+	a.root.parts(
+		part{"#lesson-title-input", &a.title}, part{"#lesson-add", &add1}, part{"#lesson-play", &play},
+		part{"#lesson-stops", &a.list}, part{"#lesson-caption", &a.caption}, part{"#lesson-ask-on", &a.ask},
+		part{"#lesson-q-of", &a.of}, part{"#lesson-q-node", &a.node}, part{"#lesson-q-element", &a.elem},
+		part{"#lesson-q-answer", &a.kind}, part{"#lesson-q-error", &a.qErr},
+	)
+	a.title.SetAttribute("maxlength", itoa(lesson.MaxTitle))
+	a.caption.SetAttribute("maxlength", itoa(lesson.MaxCaption))
+	u.options(a.of, []string{lesson.OfGrad, lesson.OfValue}, []string{"gradient", "value"}, lesson.OfGrad)
+	u.options(a.kind, []string{lesson.AnswerNumber, lesson.AnswerSign}, []string{"a number", "its sign"}, lesson.AnswerNumber)
 	u.listen(a.title, "input", "lesson title", func(event) {
 		lv.l.Title = a.title.Value()
 		lv.heading.SetTextContent(lv.l.Title)
 	})
-	add1 := u.button("＋ Add this state as a stop", "Add what the playground shows now (model or program, position, modes, selected node) after the current stop", a.addStop, "id", "lesson-add", "class", "primary")
-	play := u.button("Preview ▶", "Play the lesson from this stop as a student sees it", func() { lv.setMode(false) }, "id", "lesson-play")
-	a.list = u.el("ol", "class", "lesson-stops", "id", "lesson-stops")
-	a.caption = u.el("textarea", "id", "lesson-caption", "rows", "4", "maxlength", itoa(lesson.MaxCaption),
-		"aria-label", "Caption of this stop", "placeholder", "What the class should look at. **bold**, `code`, a blank line between paragraphs.")
+	u.onClick(add1, a.addStop)
+	u.onClick(play, func() { lv.setMode(false) })
 	u.listen(a.caption, "input", "lesson caption", func(event) {
 		if len(lv.l.Stops) == 0 {
 			return
@@ -49,21 +77,10 @@ func newAuthorTools(lv *lessonView) *authorTools {
 		renderCaption(u, lv.caption, a.caption.Value())
 		a.renderList()
 	})
-	a.ask = u.el("input", "type", "checkbox", "id", "lesson-ask-on")
-	a.of = u.sel("lesson-q-of", []string{lesson.OfGrad, lesson.OfValue}, []string{"gradient", "value"}, lesson.OfGrad)
-	a.node = u.el("input", "type", "number", "min", "0", "id", "lesson-q-node", "class", "num")
-	a.elem = u.el("input", "type", "number", "min", "0", "value", "0", "id", "lesson-q-element", "class", "num")
-	a.kind = u.sel("lesson-q-answer", []string{lesson.AnswerNumber, lesson.AnswerSign}, []string{"a number", "its sign"}, lesson.AnswerNumber)
 	for _, c := range []elem{a.ask, a.of, a.node, a.elem, a.kind} {
 		u.listen(c, "change", "lesson question", func(event) { a.setQuestion() })
 	}
-	a.qErr = u.txt("p", "", "class", "lesson-msg", "id", "lesson-q-error", "role", "alert", "hidden", "")
-	question := add(u.el("div", "class", "row lesson-q", "role", "group", "aria-label", "Question"),
-		u.labelled("Ask for a prediction", a.ask, "class", "check"),
-		u.labelled("the", a.of), u.labelled("of node", a.node), u.labelled("element", a.elem), u.labelled("answered with", a.kind))
 	a.edit = u.button("✎ Edit lesson", "Author mode: add, reorder and caption the stops", func() { lv.setMode(true) }, "id", "lesson-edit")
-	add(a.root, add(u.el("div", "class", "row"), u.labelled("Title", a.title), add1, play),
-		a.list, a.caption, question, a.qErr)
 	return a
 }
 

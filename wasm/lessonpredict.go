@@ -27,27 +27,43 @@ type predictBox struct {
 	passed   bool // the student stepped past before answering
 }
 
+// predictMarkup is the question's skeleton.
+const predictMarkup html = `
+<div class="lesson-question" id="lesson-question" hidden>
+  <p class="lesson-ask" id="lesson-ask"></p>
+  <div class="row">
+    <input type="text" inputmode="decimal" id="lesson-guess" class="mono" autocomplete="off" aria-label="Your prediction" placeholder="your prediction">
+    <button type="button" id="lesson-check" class="primary" title="Compare your prediction with what the engine computes, then see it">Check</button>
+  </div>
+  <div class="row" role="group" aria-label="Its sign">
+    <button type="button" id="lesson-sign-plus" title="Predict a positive number">+ positive</button>
+    <button type="button" id="lesson-sign-minus" title="Predict a negative number">− negative</button>
+    <button type="button" id="lesson-sign-zero" title="Predict zero">0 zero</button>
+  </div>
+  <p class="lesson-verdict" id="lesson-verdict" role="status" hidden></p>
+</div>`
+
 func newPredictBox(lv *lessonView) *predictBox {
 	u := lv.u
-	b := &predictBox{lv: lv}
-	b.root = u.el("div", "class", "lesson-question", "id", "lesson-question", "hidden", "")
-	b.ask = u.el("p", "class", "lesson-ask", "id", "lesson-ask")
-	b.guess = u.el("input", "type", "text", "inputmode", "decimal", "id", "lesson-guess", "class", "mono",
-		"autocomplete", "off", "aria-label", "Your prediction", "placeholder", "your prediction")
+	b := &predictBox{lv: lv, root: u.build(predictMarkup)}
+	var check, plus, minus, zero elem
+	b.root.parts(
+		part{"#lesson-ask", &b.ask}, part{"#lesson-guess", &b.guess}, part{"#lesson-check", &check},
+		part{"#lesson-sign-plus", &plus}, part{"#lesson-sign-minus", &minus}, part{"#lesson-sign-zero", &zero},
+		part{"#lesson-verdict", &b.verdict},
+	)
+	b.form = b.guess.Parent()
+	b.signs = plus.Parent()
 	u.listen(b.guess, "keydown", "prediction", func(ev event) {
 		if ev.Key() == "Enter" {
 			ev.PreventDefault()
 			b.check(b.guess.Value())
 		}
 	})
-	b.form = add(u.el("div", "class", "row"), b.guess,
-		u.button("Check", "Compare your prediction with what the engine computes, then see it", func() { b.check(b.guess.Value()) }, "id", "lesson-check", "class", "primary"))
-	b.signs = add(u.el("div", "class", "row", "role", "group", "aria-label", "Its sign"),
-		u.button("+ positive", "Predict a positive number", func() { b.check("+") }, "id", "lesson-sign-plus"),
-		u.button("− negative", "Predict a negative number", func() { b.check("-") }, "id", "lesson-sign-minus"),
-		u.button("0 zero", "Predict zero", func() { b.check("0") }, "id", "lesson-sign-zero"))
-	b.verdict = u.el("p", "class", "lesson-verdict", "id", "lesson-verdict", "role", "status", "hidden", "")
-	add(b.root, b.ask, b.form, b.signs, b.verdict)
+	u.onClick(check, func() { b.check(b.guess.Value()) })
+	u.onClick(plus, func() { b.check("+") })
+	u.onClick(minus, func() { b.check("-") })
+	u.onClick(zero, func() { b.check("0") })
 	return b
 }
 

@@ -43,26 +43,48 @@ type lessonView struct {
 // with the stop (Back to stop, the question's "stepped past").
 const lessonQuiet = 120 * time.Millisecond
 
+// lessonMarkup is the lesson panel's skeleton.
+const lessonMarkup html = `
+<section class="lesson" id="lesson" aria-labelledby="lesson-title" hidden>
+  <div class="lesson-head">
+    <h2 id="lesson-title"></h2>
+    <div class="lesson-nav" role="group" aria-label="Stops">
+      <button type="button" id="lesson-prev" title="Previous stop (PgUp or P)">◀ Previous</button>
+      <span id="lesson-count" class="lesson-count mono" aria-live="polite"></span>
+      <button type="button" id="lesson-next" class="primary" title="Next stop (PgDn or N)">Next ▶</button>
+      <button type="button" id="lesson-back" title="Show this stop's state again, as the lesson set it" hidden>↺ Back to stop</button>
+    </div>
+    <slot name="travel"></slot>
+  </div>
+  <div class="lesson-body">
+    <div class="lesson-caption" id="lesson-caption-view"></div>
+    <slot name="question"></slot>
+  </div>
+  <p class="lesson-msg" id="lesson-msg" role="alert" hidden></p>
+  <slot name="author"></slot>
+</section>`
+
 // newLessonView builds the lesson panel (hidden until a lesson opens) and
 // the Lessons menu of the shell's bar.
 func newLessonView(sh *shell) *lessonView {
 	u := sh.u
 	lv := &lessonView{sh: sh, u: u}
 	lv.watch = newDebouncer(lessonQuiet, time.Second, func() { recovered("lesson", u.report, lv.changed) })
-	lv.root = u.el("section", "class", "lesson", "id", "lesson", "aria-labelledby", "lesson-title", "hidden", "")
-	lv.heading = u.txt("h2", "", "id", "lesson-title")
-	lv.prev = u.button("◀ Previous", "Previous stop (PgUp or P)", func() { lv.goTo(lv.cur - 1) }, "id", "lesson-prev")
-	lv.count = u.txt("span", "", "id", "lesson-count", "class", "lesson-count mono", "aria-live", "polite")
-	lv.next = u.button("Next ▶", "Next stop (PgDn or N)", func() { lv.goTo(lv.cur + 1) }, "id", "lesson-next", "class", "primary")
-	lv.back = u.button("↺ Back to stop", "Show this stop's state again, as the lesson set it", lv.backToStop, "id", "lesson-back", "hidden", "")
-	nav := add(u.el("div", "class", "lesson-nav", "role", "group", "aria-label", "Stops"), lv.prev, lv.count, lv.next, lv.back)
-	lv.caption = u.el("div", "class", "lesson-caption", "id", "lesson-caption-view")
-	lv.msg = u.txt("p", "", "class", "lesson-msg", "id", "lesson-msg", "role", "alert", "hidden", "")
+	lv.root = u.build(lessonMarkup)
+	lv.root.parts(
+		part{"#lesson-title", &lv.heading}, part{"#lesson-prev", &lv.prev}, part{"#lesson-count", &lv.count},
+		part{"#lesson-next", &lv.next}, part{"#lesson-back", &lv.back}, part{"#lesson-caption-view", &lv.caption},
+		part{"#lesson-msg", &lv.msg},
+	)
+	u.onClick(lv.prev, func() { lv.goTo(lv.cur - 1) })
+	u.onClick(lv.next, func() { lv.goTo(lv.cur + 1) })
+	u.onClick(lv.back, lv.backToStop)
 	lv.predict = newPredictBox(lv)
 	lv.tools = newAuthorTools(lv)
 	lv.travel = newLessonTravel(lv)
-	head := add(u.el("div", "class", "lesson-head"), lv.heading, nav, lv.travel.bar)
-	add(lv.root, head, add(u.el("div", "class", "lesson-body"), lv.caption, lv.predict.root), lv.msg, lv.tools.root)
+	lv.root.fill("travel", lv.travel.bar)
+	lv.root.fill("question", lv.predict.root)
+	lv.root.fill("author", lv.tools.root)
 	sh.pv.bar.root.After(lv.root)
 	sh.bar.Prepend(lv.travel.menu())
 	sh.pv.onStop = func(d int) bool {

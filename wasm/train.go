@@ -45,7 +45,7 @@ const trainedEvery = 500
 
 func newTrainView(u *document, pv *playground, st *state.State) *trainView {
 	v := &trainView{u: u, pv: pv, st: st}
-	v.root = u.el("section", "id", "train-view", "class", "train-view", "aria-label", "Training", "hidden", "")
+	v.root = u.build(trainMarkup)
 	v.plot = newPlot(u, 360, pv.p.scale)
 	v.loss = newChart(u, 300, 110)
 	v.img = newImagePanel(u)

@@ -26,52 +26,123 @@ type trainControls struct {
 	counts, msg, legendBox                    elem
 }
 
+// trainMarkup is the training view's skeleton; newTrainControls wires it
+// and fills its slots with the pictures and charts.
+const trainMarkup html = `
+<section id="train-view" class="train-view" aria-label="Training" hidden>
+  <div class="train-run" data-control="train" role="group" aria-label="Training">
+    <button type="button" id="train-play" class="primary" title="Play or pause training (the page stays responsive)">▶ Train</button>
+    <button type="button" id="train-step" title="Train on one mini-batch">Step one batch</button>
+    <button type="button" id="train-reset" title="Start again from the seeded weights">Reset</button>
+    <button type="button" id="train-inspect" title="Open the last mini-batch's tape, with the current weights, in the stepping view">Inspect this step</button>
+    <button type="button" id="train-settings-toggle" class="settings-toggle" aria-controls="train-settings" aria-expanded="false"
+      title="Show or hide the training settings">Settings</button>
+  </div>
+  <div class="train-main">
+    <div class="train-settings" id="train-settings">
+      <label data-control="dataset"><span class="cap">Data</span><select id="train-dataset"></select></label>
+      <label data-control="lr"><span class="cap">Learning rate</span><select id="train-lr"></select></label>
+      <label data-control="optimizer"><span class="cap">Optimizer</span><select id="train-opt"></select></label>
+      <label data-control="l2"><span class="cap">L2 (weight decay)</span><select id="train-l2"></select></label>
+      <label data-control="batch"><span class="cap">Batch size</span><input type="range" id="train-batch" min="1" max="64"><output for="train-batch" class="mono"></output></label>
+      <label data-control="noise"><span class="cap">Noise</span><input type="range" id="train-noise" min="0" max="50" step="5" value="0"><output for="train-noise" class="mono">0%</output></label>
+      <label data-control="split"><span class="cap">Training data</span><input type="range" id="train-split" min="10" max="90" step="10" value="50"><output for="train-split" class="mono">50%</output></label>
+      <p class="when-images"><button type="button" id="train-cnn"
+        title="conv2d 4×3×3 → relu → max_pool2d 2 → flatten → linear, cross-entropy; Adam at 0.01, batches of 32">Use the default CNN</button></p>
+    </div>
+    <div class="train-picture">
+      <slot name="plot"></slot>
+      <div class="train-legend" id="train-legend"></div>
+    </div>
+    <slot name="images"></slot>
+    <div class="train-side">
+      <dl class="train-figures" aria-live="off">
+        <div class="fig"><dt>Steps</dt><dd id="train-steps" class="mono">—</dd></div>
+        <div class="fig"><dt>Training loss</dt><dd id="train-loss" class="mono">—</dd></div>
+        <div class="fig"><dt>Test loss</dt><dd id="test-loss" class="mono">—</dd></div>
+        <div class="fig"><dt>Accuracy (train / test)</dt><dd id="train-acc" class="mono">—</dd></div>
+        <div class="fig"><dt>Steps/s</dt><dd id="train-rate" class="mono">—</dd></div>
+      </dl>
+      <slot name="loss"></slot>
+      <p class="chart-key"><span class="key-train">training loss</span><span class="key-test">test loss</span></p>
+      <slot name="accuracy"></slot>
+      <p class="train-counts muted"></p>
+      <p id="train-msg" class="train-msg" role="alert" hidden></p>
+    </div>
+  </div>
+  <details class="train-data" data-control="points">
+    <summary>Your own data</summary>
+    <p class="muted">Click on the picture to add a point of the chosen class; or paste or upload a CSV (inputs, then the target).</p>
+    <div class="row">
+      <label class="when-classes"><span class="cap">New points</span><select id="train-class"></select></label>
+      <label class="when-regression"><span class="cap">Target</span><input type="number" id="train-target" value="1" step="0.1"></label>
+      <button type="button" id="train-clear" title="Forget the points you added or pasted">Clear my points</button>
+    </div>
+    <textarea id="csv-text" rows="4" spellcheck="false" placeholder="x1,x2,label&#10;0.5,-1.2,1&#10;…"></textarea>
+    <div class="row">
+      <input type="file" id="csv-file" accept=".csv,text/csv,text/plain">
+      <button type="button" id="csv-use" title="Train on the pasted data">Use this CSV</button>
+    </div>
+    <p id="csv-error" class="train-msg" role="alert" hidden></p>
+  </details>
+</section>`
+
+// newTrainControls wires the controls of the view's skeleton (v.root) and
+// puts the view's pictures and charts in it.
 func newTrainControls(v *trainView) trainControls {
-	u := v.u
+	u, r := v.u, v.root
 	c := trainControls{v: v}
-	c.play = u.button("▶ Train", "Play or pause training (the page stays responsive)", v.play, "id", "train-play", "class", "primary")
-	step := u.button("Step one batch", "Train on one mini-batch", v.stepOnce, "id", "train-step")
-	reset := u.button("Reset", "Start again from the seeded weights", func() {
+	var step, reset, inspect, settingsBtn, cnn, clearPoints, useCSV elem
+	r.parts(
+		part{"#train-play", &c.play}, part{"#train-step", &step}, part{"#train-reset", &reset},
+		part{"#train-inspect", &inspect}, part{"#train-settings-toggle", &settingsBtn}, part{"#train-cnn", &cnn},
+		part{"#train-clear", &clearPoints}, part{"#csv-use", &useCSV},
+		part{"#train-dataset", &c.dataset}, part{"#train-lr", &c.lr}, part{"#train-opt", &c.opt}, part{"#train-l2", &c.l2},
+		part{"#train-batch", &c.batch}, part{"[for=train-batch]", &c.batchOut},
+		part{"#train-noise", &c.noise}, part{"[for=train-noise]", &c.noiseOut},
+		part{"#train-split", &c.split}, part{"[for=train-split]", &c.splitOut},
+		part{"#train-steps", &c.steps}, part{"#train-loss", &c.trainLoss}, part{"#test-loss", &c.testLoss},
+		part{"#train-acc", &c.acc}, part{"#train-rate", &c.rate}, part{".train-counts", &c.counts}, part{"#train-msg", &c.msg},
+		part{"#train-class", &c.class}, part{"#train-target", &c.target},
+		part{"#csv-text", &c.csvText}, part{"#csv-file", &c.csvFile}, part{"#csv-error", &c.csvError},
+		part{"#train-legend", &c.legendBox},
+	)
+	// The classroom controls govern these regions (marked data-control in
+	// the markup).
+	for _, ctl := range []string{"train", "dataset", "lr", "optimizer", "l2", "batch", "noise", "split", "points"} {
+		v.pv.regions.own(ctl, r.QuerySelector(`[data-control="`+ctl+`"]`))
+	}
+	u.onClick(c.play, v.play)
+	u.onClick(step, v.stepOnce)
+	u.onClick(reset, func() {
 		if v.running {
 			v.play()
 		}
 		v.reset(false)
-	}, "id", "train-reset")
-	inspect := u.button("Inspect this step", "Open the last mini-batch's tape, with the current weights, in the stepping view", v.inspect, "id", "train-inspect")
+	})
+	u.onClick(inspect, v.inspect)
 	// On a phone the settings are a panel this button opens (static/train.css).
-	var settingsBtn elem
-	settingsBtn = u.button("Settings", "Show or hide the training settings", func() {
+	u.onClick(settingsBtn, func() {
 		on := settingsBtn.GetAttribute("aria-expanded") != "true"
 		settingsBtn.SetAttribute("aria-expanded", boolStr(on))
 		v.root.ToggleClass("settings-open", on)
-	}, "id", "train-settings-toggle", "class", "settings-toggle", "aria-controls", "train-settings", "aria-expanded", "false")
-	run := add(v.pv.regions.own("train", u.el("div", "class", "train-run", "role", "group", "aria-label", "Training")), c.play, step, reset, inspect, settingsBtn)
+	})
+	u.onClick(cnn, v.useCNN)
+	u.onClick(clearPoints, v.clearPoints)
+	u.onClick(useCSV, func() { v.useCSV(c.csvText.Value()) })
 
 	names := append(append(train.DatasetNames(), train.ImageDatasetNames()...), state.PointsDataset)
 	labels := make([]string, len(names))
 	labels[len(labels)-1] = "your points"
 	set := v.st.Training()
-	c.dataset = u.sel("train-dataset", names, labels, set.Dataset)
-	c.lr = u.sel("train-lr", learningRates, nil, "0.03")
-	c.opt = u.sel("train-opt", train.OptimizerNames(), []string{"SGD", "momentum", "Adam"}, "sgd")
-	c.l2 = u.sel("train-l2", weightDecays, nil, "0")
-	c.batch = u.el("input", "type", "range", "id", "train-batch", "min", "1", "max", "64", "value", strconv.Itoa(set.Batch))
-	c.batchOut = u.txt("output", strconv.Itoa(set.Batch), "for", "train-batch", "class", "mono")
-	c.noise = u.el("input", "type", "range", "id", "train-noise", "min", "0", "max", "50", "step", "5", "value", "0")
-	c.noiseOut = u.txt("output", "0%", "for", "train-noise", "class", "mono")
-	c.split = u.el("input", "type", "range", "id", "train-split", "min", "10", "max", "90", "step", "10", "value", "50")
-	c.splitOut = u.txt("output", "50%", "for", "train-split", "class", "mono")
-	settings := add(u.el("div", "class", "train-settings", "id", "train-settings"),
-		v.pv.regions.own("dataset", u.labelled("Data", c.dataset)),
-		v.pv.regions.own("lr", u.labelled("Learning rate", c.lr)),
-		v.pv.regions.own("optimizer", u.labelled("Optimizer", c.opt)),
-		v.pv.regions.own("l2", u.labelled("L2 (weight decay)", c.l2)),
-		add(v.pv.regions.own("batch", u.labelled("Batch size", c.batch)), c.batchOut),
-		add(v.pv.regions.own("noise", u.labelled("Noise", c.noise)), c.noiseOut),
-		add(v.pv.regions.own("split", u.labelled("Training data", c.split)), c.splitOut),
-		add(u.el("p", "class", "when-images"), u.button("Use the default CNN",
-			"conv2d 4×3×3 → relu → max_pool2d 2 → flatten → linear, cross-entropy; Adam at 0.01, batches of 32", v.useCNN, "id", "train-cnn")),
-	)
+	u.options(c.dataset, names, labels, set.Dataset)
+	u.options(c.lr, learningRates, nil, "0.03")
+	u.options(c.opt, train.OptimizerNames(), []string{"SGD", "momentum", "Adam"}, "sgd")
+	u.options(c.l2, weightDecays, nil, "0")
+	u.options(c.class, []string{"0", "1"}, []string{"class 0 (blue ●)", "class 1 (orange ■)"}, "1")
+	c.batch.SetAttribute("value", strconv.Itoa(set.Batch))
+	c.batchOut.SetTextContent(strconv.Itoa(set.Batch))
+
 	u.listen(c.dataset, "change", "dataset", func(event) { v.setDataset(c.dataset.Value()) })
 	u.listen(c.lr, "change", "learning rate", func(event) { c.read(); v.reset(true) })
 	u.listen(c.opt, "change", "optimizer", func(event) { c.read(); v.reset(true) })
@@ -82,40 +153,7 @@ func newTrainControls(v *trainView) trainControls {
 	u.listen(c.noise, "change", "noise", func(event) { c.read(); v.reset(false) })
 	u.listen(c.split, "input", "split", func(event) { c.read() })
 	u.listen(c.split, "change", "split", func(event) { c.read(); v.reset(false) })
-
-	// Figures.
-	fig := func(id, label string) (elem, elem) {
-		val := u.txt("dd", "—", "id", id, "class", "mono")
-		return add(u.el("div", "class", "fig"), u.txt("dt", label), val), val
-	}
-	var f [5]elem
-	f[0], c.steps = fig("train-steps", "Steps")
-	f[1], c.trainLoss = fig("train-loss", "Training loss")
-	f[2], c.testLoss = fig("test-loss", "Test loss")
-	f[3], c.acc = fig("train-acc", "Accuracy (train / test)")
-	f[4], c.rate = fig("train-rate", "Steps/s")
-	figures := add(u.el("dl", "class", "train-figures", "aria-live", "off"), f[:]...)
-	c.counts = u.txt("p", "", "class", "train-counts muted")
-	c.msg = u.txt("p", "", "id", "train-msg", "class", "train-msg", "role", "alert", "hidden", "")
-	chartKey := add(u.el("p", "class", "chart-key"), u.txt("span", "training loss", "class", "key-train"), u.txt("span", "test loss", "class", "key-test"))
-
-	// Data points and CSV.
-	c.class = u.sel("train-class", []string{"0", "1"}, []string{"class 0 (blue ●)", "class 1 (orange ■)"}, "1")
-	c.target = u.el("input", "type", "number", "id", "train-target", "value", "1", "step", "0.1")
-	clearPoints := u.button("Clear my points", "Forget the points you added or pasted", v.clearPoints, "id", "train-clear")
-	c.csvText = u.el("textarea", "id", "csv-text", "rows", "4", "spellcheck", "false",
-		"placeholder", "x1,x2,label\n0.5,-1.2,1\n…")
-	c.csvFile = u.el("input", "type", "file", "id", "csv-file", "accept", ".csv,text/csv,text/plain")
-	useCSV := u.button("Use this CSV", "Train on the pasted data", func() { v.useCSV(c.csvText.Value()) }, "id", "csv-use")
-	c.csvError = u.txt("p", "", "id", "csv-error", "class", "train-msg", "role", "alert", "hidden", "")
 	u.listen(c.csvFile, "change", "CSV file", func(event) { v.readFile(c.csvFile) })
-	data := add(v.pv.regions.own("points", u.el("details", "class", "train-data")),
-		u.txt("summary", "Your own data"),
-		u.txt("p", "Click on the picture to add a point of the chosen class; or paste or upload a CSV (inputs, then the target).", "class", "muted"),
-		add(u.el("div", "class", "row"), u.labelled("New points", c.class, "class", "when-classes"), u.labelled("Target", c.target, "class", "when-regression"), clearPoints),
-		c.csvText, add(u.el("div", "class", "row"), c.csvFile, useCSV), c.csvError)
-
-	c.legendBox = u.el("div", "class", "train-legend", "id", "train-legend")
 	u.listen(v.plot.canvas.el, "click", "add point", func(ev event) {
 		r := v.plot.canvas.el.Rect()
 		scale := v.plot.size / r.Width
@@ -123,10 +161,10 @@ func newTrainControls(v *trainView) trainControls {
 		v.addPoint((x-r.Left)*scale, (y-r.Top)*scale)
 	})
 
-	picture := add(u.el("div", "class", "train-picture"), v.plot.canvas.el, c.legendBox)
-	side := add(u.el("div", "class", "train-side"), figures, v.loss.canvas.el, chartKey, v.img.acc.canvas.el, c.counts, c.msg)
-	body := add(u.el("div", "class", "train-main"), settings, picture, v.img.root, side)
-	add(v.root, run, body, data)
+	r.fill("plot", v.plot.canvas.el)
+	r.fill("images", v.img.root)
+	r.fill("loss", v.loss.canvas.el)
+	r.fill("accuracy", v.img.acc.canvas.el)
 	return c
 }
 
