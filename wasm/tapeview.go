@@ -262,23 +262,7 @@ func nodeClass(old string, st app.State) string {
 	case containsWord(old, "input"):
 		base = "node input"
 	}
-	for _, c := range []struct {
-		f    app.State
-		name string
-	}{{app.Known, "known"}, {app.HasGrad, "has-grad"}, {app.Final, "final"}, {app.Ran, "ran"},
-		{app.Next, "next"}, {app.Focus, "focus"}} {
-		if st.Has(c.f) {
-			base += " " + c.name
-		}
-	}
-	switch {
-	case st.Has(app.Skipped):
-		base += " skipped"
-	case st.Has(app.Extra):
-		base += " extra"
-	case st.Has(app.Side):
-		base += " zero"
-	}
+	base += tapesvg.StateClasses(st)
 	if containsWord(old, "selected") {
 		base += " selected"
 	}

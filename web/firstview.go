@@ -131,19 +131,6 @@ func (s *staticFiles) serveBytes(w http.ResponseWriter, r *http.Request, name st
 	if br, err := s.brotli(raw); err == nil {
 		a.setBrotli(br)
 	}
-	h := w.Header()
-	h.Set("Content-Type", a.contentType)
-	h.Set("Cache-Control", "no-cache")
-	h.Set("ETag", a.etag)
-	if a.varies() {
-		h.Add("Vary", "Accept-Encoding")
-	}
-	enc, body := a.encoded(r.Header.Get("Accept-Encoding"))
-	if enc != "" {
-		h.Set("Content-Encoding", enc)
-	}
-	h.Set("Content-Length", strconv.Itoa(len(body)))
-	if r.Method != http.MethodHead {
-		w.Write(body)
-	}
+	w.Header().Set("ETag", a.etag)
+	a.writeWhole(w, r, http.StatusOK, "no-cache")
 }

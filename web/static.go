@@ -219,9 +219,16 @@ func (s *staticFiles) servePage(w http.ResponseWriter, r *http.Request, status i
 		http.Error(w, "the playground's page could not be read", http.StatusInternalServerError)
 		return
 	}
+	a.writeWhole(w, r, status, "no-store")
+}
+
+// writeWhole answers with the whole of a, encoded as the request accepts,
+// with the status and Cache-Control given (no conditional requests, no
+// ranges).
+func (a *asset) writeWhole(w http.ResponseWriter, r *http.Request, status int, cacheControl string) {
 	h := w.Header()
 	h.Set("Content-Type", a.contentType)
-	h.Set("Cache-Control", "no-store")
+	h.Set("Cache-Control", cacheControl)
 	if a.varies() {
 		h.Add("Vary", "Accept-Encoding")
 	}
