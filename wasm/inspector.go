@@ -17,6 +17,7 @@ type inspectorView struct {
 	pv   *playground
 	root elem
 	body elem
+	head elem // the shown node's heading (#insp-node), or none
 }
 
 func newInspectorView(pv *playground) *inspectorView {
@@ -30,10 +31,22 @@ func newInspectorView(pv *playground) *inspectorView {
 	return v
 }
 
+// addSection puts box right under the shown node's heading (at the top
+// when no node is shown); a view that explains more of the node, such as
+// forward mode's tangent, adds its part with it.
+func (v *inspectorView) addSection(box elem) {
+	if v.head.ok() {
+		v.head.After(box)
+		return
+	}
+	v.body.Prepend(box)
+}
+
 // show explains node i of s (i < 0: a hint).
 func (v *inspectorView) show(s *app.Stepper, i int) {
 	doc := v.pv.doc
 	v.body.clear()
+	v.head = elem{}
 	if s == nil || i < 0 || i >= len(s.Nodes()) {
 		v.body.AppendChild(doc.txt("p", "Press → to evaluate the tape node by node, or click a node to inspect it.", "class", "hint"))
 		return
@@ -54,6 +67,7 @@ func (v *inspectorView) show(s *app.Stepper, i int) {
 		head.AppendChild(doc.txt("span", kind, "class", "insp-kind"))
 	}
 	v.body.AppendChild(head)
+	v.head = head
 
 	dl := doc.el("dl", "class", "facts")
 	fact := func(k string, val elem) {

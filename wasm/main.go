@@ -9,8 +9,6 @@ import (
 	"fmt"
 	"os"
 	"runtime"
-
-	"tapelab/engine/op"
 )
 
 // version is TapeLab's version, shown in the page.
@@ -40,29 +38,10 @@ func main() {
 	// let them, before the render is marked done.
 	runtime.Gosched()
 	mark("first-render")
-	showVersion(p)
 	p.app.RemoveAttribute("aria-busy")
 	// When Go finished rendering, in ms since navigation: the end-to-end
 	// test reads it to measure start-up.
 	p.app.SetAttribute("data-rendered-ms", fmt.Sprintf("%.0f", now()))
 	mark("go-idle")
 	select {} // keep the program alive for the views' event listeners
-}
-
-// showVersion puts the version line (TapeLab's version and the Go
-// toolchain that built it; the op count on hover) beside the page's heading.
-func showVersion(p *page) {
-	v := p.doc.txt("span", fmt.Sprintf("v%s · %s %s/%s", version, runtime.Version(), runtime.GOOS, runtime.GOARCH), "class", "version mono", "id", "version")
-	v.SetAttribute("title", fmt.Sprintf("TapeLab v%s, built with %s for %s/%s; %d ops in the catalogue",
-		version, runtime.Version(), runtime.GOOS, runtime.GOARCH, len(op.All())))
-	if foot := p.app.QuerySelector(".menu-foot"); foot.ok() {
-		foot.AppendChild(v) // the playground's menu
-		return
-	}
-	h := p.app.QuerySelector("h1")
-	if !h.ok() {
-		p.app.AppendChild(v)
-		return
-	}
-	h.After(v)
 }

@@ -264,8 +264,5 @@ func (f *forwardView) inspect(s *app.Stepper, i int) {
 		}
 		add(box, doc.txt("p", what, "class", "hint"), pv.insp.tensorEl(tg, "insp-tangent"))
 	}
-	pv.insp.body.Prepend(box)
-	if head := pv.insp.body.QuerySelector("#insp-node"); head.ok() {
-		head.After(box)
-	}
+	pv.insp.addSection(box)
 }

@@ -3,10 +3,13 @@
 package main
 
 import (
+	"fmt"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
 
+	"tapelab/engine/op"
 	"tapelab/engine/train"
 	"tapelab/wasm/app"
 )
@@ -77,7 +80,7 @@ func newBarView(pv *playground) *barView {
 	v.result = doc.el("span", "class", "check-result mono", "id", "gradcheck-result", "role", "status")
 	v.passes = doc.el("p", "class", "passes mono", "id", "passes")
 	v.main = doc.el("div", "class", "bar-main")
-	foot := add(doc.el("div", "class", "menu-foot"), v.passes)
+	foot := add(doc.el("div", "class", "menu-foot"), v.passes, versionLine(doc))
 	v.more = add(doc.el("div", "class", "menu-rest", "id", "bar-more"), lab, add(doc.el("div", "class", "check-row"), v.check, v.result), foot)
 	v.menu = add(doc.el("div", "class", "bar-menu", "id", "bar-menu"), add(doc.el("div", "class", "menu-modes"), modes), v.more)
 	v.menuBtn = doc.button("Menu", "The data, the modes, the gradient check, sharing and the classroom settings", v.toggleMenu,
@@ -212,4 +215,13 @@ func (v *barView) gradCheck() {
 				strconv.Itoa(res.Index) + "], " + strconv.Itoa(res.Checked) + " checked)")
 		})
 	}()
+}
+
+// versionLine is the menu's version line: TapeLab's version and the Go
+// toolchain that built it, the op count on hover.
+func versionLine(doc *document) elem {
+	v := doc.txt("span", fmt.Sprintf("v%s · %s %s/%s", version, runtime.Version(), runtime.GOOS, runtime.GOARCH), "class", "version mono", "id", "version")
+	v.SetAttribute("title", fmt.Sprintf("TapeLab v%s, built with %s for %s/%s; %d ops in the catalogue",
+		version, runtime.Version(), runtime.GOOS, runtime.GOARCH, len(op.All())))
+	return v
 }
