@@ -131,9 +131,6 @@ func (e elem) parts(ps ...part) {
 	}
 }
 
-// find returns the element inside e with the given id (none when absent).
-func (e elem) find(id string) elem { return e.QuerySelector("#" + id) }
-
 // fill puts c in place of the <slot name=name> inside e.
 func (e elem) fill(name string, c elem) {
 	e.QuerySelector(`slot[name="`+name+`"]`).v.Call("replaceWith", c.v)
@@ -175,12 +172,6 @@ func hasLetter(s string) bool {
 // labelled wraps control in a <label> with caption text before it.
 func (d *document) labelled(caption string, control elem, attrs ...string) elem {
 	return add(d.el("label", attrs...), d.txt("span", caption, "class", "cap"), control)
-}
-
-// sel returns a <select> with the given values and labels (label "" means
-// the value itself), value chosen.
-func (d *document) sel(id string, values, labels []string, value string) elem {
-	return d.options(d.el("select", "id", id), values, labels, value)
 }
 
 // options fills the <select> s with the given values and labels (label ""

@@ -2,8 +2,6 @@ package link
 
 import "tapelab/engine/tensor"
 
-type tensorT = tensor.Tensor
-
 func newMatrix(rows [][]float64) *tensor.Tensor {
 	t := tensor.Zeros(tensor.Shape{len(rows), len(rows[0])})
 	for i, r := range rows {
