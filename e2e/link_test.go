@@ -166,6 +166,10 @@ func TestLinkRoundTrip(t *testing.T) {
 	if got.Hash != want.Hash {
 		t.Errorf("the reopened page rewrote the link")
 	}
+	// The status line says where the opened tape stands, not a step it never took.
+	if said, count := text(t, b, "#said"), text(t, b, "#count-backward"); said != "Tape recorded, at "+count+"." {
+		t.Errorf("the status line of the opened link says %q (counter %q)", said, count)
+	}
 	// Stepping on in both gives the same gradients.
 	key(t, a, "ArrowRight", 30)
 	key(t, b, "ArrowRight", 30)

@@ -191,6 +191,7 @@ func (pv *playground) rebuilt() {
 			recovered("redraw", pv.p.showError, func() { pv.refresh(&e) })
 		}
 	}()
+	pv.stepper.recorded(s)
 	pv.refresh(nil)
 }
 

@@ -84,6 +84,22 @@ func (v *stepperView) update(s *app.Stepper, e *autograd.Event) {
 	}
 }
 
+// recorded says where a newly recorded tape stands (a link, a lesson stop
+// or an edit recorded it), so that no step of the old tape is still said.
+func (v *stepperView) recorded(s *app.Stepper) {
+	c := s.Counts()
+	switch {
+	case s.Position().Phase == autograd.PhaseDone:
+		v.said.SetTextContent("Tape recorded, at its end: every gradient is final.")
+	case c.Backward > 0:
+		v.said.SetTextContent("Tape recorded, at backward " + strconv.Itoa(c.Backward) + "/" + strconv.Itoa(c.BackwardTotal) + ".")
+	case c.Forward > 0:
+		v.said.SetTextContent("Tape recorded, at forward " + strconv.Itoa(c.Forward) + "/" + strconv.Itoa(c.ForwardTotal) + ".")
+	default:
+		v.said.SetTextContent("Tape recorded: nothing computed yet. Press → to step.")
+	}
+}
+
 // togglePlay starts or stops stepping on a timer at the chosen speed.
 func (v *stepperView) togglePlay() {
 	if v.stop != nil {
