@@ -95,8 +95,8 @@ func (v *stepperView) recorded(s *app.Stepper) {
 		v.said.SetTextContent("Tape recorded, at backward " + strconv.Itoa(c.Backward) + "/" + strconv.Itoa(c.BackwardTotal) + ".")
 	case c.Forward > 0:
 		v.said.SetTextContent("Tape recorded, at forward " + strconv.Itoa(c.Forward) + "/" + strconv.Itoa(c.ForwardTotal) + ".")
-	default:
-		v.said.SetTextContent("Tape recorded: nothing computed yet. Press → to step.")
+	default: // at the start there is nothing to say (the server's first view has no line either)
+		v.said.SetTextContent("")
 	}
 }
 
