@@ -6,8 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/chromedp/chromedp"
-
 	"tapelab/engine/nn"
 	"tapelab/wasm/app"
 )
@@ -19,9 +17,7 @@ import (
 func TestLayerNormFromTheEditor(t *testing.T) {
 	p := openPlayground(t, 1280, 720)
 	p.noPageError()
-	p.do("choosing layer_norm", chromedp.SetValue(chromedp.ID("add-type"), "layer_norm"))
-	p.clickAndRedraw("add-layer")
-	p.waitFor(`document.getElementById("layer-3") !== null`, "a fourth layer")
+	p.addLayer("layer_norm", 4)
 	if s := p.js(`document.getElementById("layer-2").textContent`); !strings.Contains(s, "layer_norm") {
 		t.Fatalf("the new layer 2 reads %q, want a layer_norm", s)
 	}

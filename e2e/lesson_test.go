@@ -132,16 +132,7 @@ func (l *lessonTab) shot(name string, w, h int64) {
 // values reads the numbers of a data-values attribute.
 func (l *lessonTab) values(id string) []float64 {
 	l.t.Helper()
-	s := l.js(fmt.Sprintf(`document.getElementById(%q).dataset.values`, id))
-	var out []float64
-	for _, f := range strings.Split(s, ",") {
-		v, err := strconv.ParseFloat(f, 64)
-		if err != nil {
-			l.t.Fatalf("#%s holds %q", id, s)
-		}
-		out = append(out, v)
-	}
-	return out
+	return parseValues(l.t, id, l.js(fmt.Sprintf(`document.getElementById(%q).dataset.values`, id)))
 }
 
 // openBuiltin opens a built-in lesson from the Lessons menu.

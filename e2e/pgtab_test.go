@@ -182,15 +182,31 @@ func (p *pgTab) values(id string) []float64 {
 	if s == "missing" {
 		p.t.Fatalf("#%s is not shown", id)
 	}
+	return parseValues(p.t, id, s)
+}
+
+// parseValues reads the comma-separated numbers s of element id's
+// data-values attribute.
+func parseValues(t testing.TB, id, s string) []float64 {
+	t.Helper()
 	var out []float64
 	for _, f := range strings.Split(s, ",") {
 		v, err := strconv.ParseFloat(f, 64)
 		if err != nil {
-			p.t.Fatalf("#%s holds %q", id, s)
+			t.Fatalf("#%s holds %q", id, s)
 		}
 		out = append(out, v)
 	}
 	return out
+}
+
+// addLayer chooses typ in the editor's menu and adds it, as a person
+// would: the new layer goes before the output layer.
+func (p *pgTab) addLayer(typ string, layers int) {
+	p.t.Helper()
+	p.do("choosing "+typ, chromedp.SetValue(chromedp.ID("add-type"), typ))
+	p.clickAndRedraw("add-layer")
+	p.waitFor(fmt.Sprintf(`document.getElementById("layer-%d") !== null`, layers-1), "layer "+strconv.Itoa(layers-1))
 }
 
 // hasClass reports whether the element id has class c.

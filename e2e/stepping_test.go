@@ -24,9 +24,7 @@ func TestBuildAndStepEveryNode(t *testing.T) {
 	p.noPageError()
 
 	// Add a linear layer before the output and give it 3 features.
-	p.do("choosing linear", chromedp.SetValue(chromedp.ID("add-type"), "linear"))
-	p.clickAndRedraw("add-layer")
-	p.waitFor(`document.getElementById("layer-3") !== null`, "a fourth layer")
+	p.addLayer("linear", 4)
 	p.typeInto("field-2-out", "3")
 	p.waitFor(`document.querySelector("#layer-2 .layer-shape").textContent.includes("[3]")`, "layer 2 to give [3]")
 	if s := p.js(`document.querySelector("#layer-3 .layer-shape").textContent`); !strings.Contains(s, "[1]") {
