@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"strconv"
 )
 
 // version is TapeLab's version, shown in the page.
@@ -31,6 +32,7 @@ func main() {
 	// the page replaces it; nothing is painted in between.
 	p.app.SetInnerHTML("")
 	pv.mount(p.app)
+	mark("playground-mounted")
 	// The training view, share links and classroom; opening the page's
 	// link draws the step, once.
 	mountShell(p, pv)
@@ -43,5 +45,17 @@ func main() {
 	// test reads it to measure start-up.
 	p.app.SetAttribute("data-rendered-ms", fmt.Sprintf("%.0f", now()))
 	mark("go-idle")
+	recordStartup(p.app)
 	select {} // keep the program alive for the views' event listeners
+}
+
+// recordStartup writes what Go allocated during its start-up (objects,
+// bytes, collections) into app's data-go-mallocs, data-go-alloc-bytes and
+// data-go-gcs, for the end-to-end start-up benchmark.
+func recordStartup(app elem) {
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	app.SetAttribute("data-go-mallocs", strconv.FormatUint(m.Mallocs, 10))
+	app.SetAttribute("data-go-alloc-bytes", strconv.FormatUint(m.TotalAlloc, 10))
+	app.SetAttribute("data-go-gcs", strconv.FormatUint(uint64(m.NumGC), 10))
 }
