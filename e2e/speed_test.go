@@ -235,11 +235,9 @@ const bootTimeline = `(() => {
   if (probe.lcp) out["largest-paint"] = probe.lcp;
   if (probe.interactive) out.interactive = probe.interactive;
   if (probe.painted) out.painted = probe.painted;
-  // The counts at Go's first render, at interactive and when Go went
-  // idle; the long tasks' time, and the part of it beyond 50 ms per task
+  // The counts at each of Go's marks and at interactive; the long tasks' time, and the part of it beyond 50 ms per task
   // (Lighthouse's total blocking time, here from navigation on).
   for (const [m, v] of Object.entries(probe.at || {})) {
-    if (m !== "first-render" && m !== "interactive" && m !== "go-idle") continue;
     out["js-calls@" + m] = v.js;
     out["elements-created@" + m] = v.created;
     out["elements@" + m] = v.elements;
@@ -262,14 +260,14 @@ const bootTimeline = `(() => {
 
 // bootOrder lists the milestones in the order they happen, for the log.
 var bootOrder = []string{"html-received", "loader-requested", "loader-received", "first-paint", "largest-paint", "dom-ready", "wasm-requested", "wasm-first-byte", "wasm-last-byte",
-	"wasm-received", "wasm-compiled", "wasm-instantiated", "go-main", "playground-built", "playground-mounted", "first-render", "go-idle",
+	"wasm-received", "wasm-compiled", "wasm-instantiated", "go-main", "playground-built", "shell-built", "first-render", "go-idle",
 	"interactive", "painted"}
 
 // bootCounts lists the load-independent figures of a start-up, for the log:
 // calls across syscall/js, elements created and in the document (at Go's
 // first render, at interactive and when Go went idle), Go's allocations
 // (objects, bytes, collections) until it went idle, and the long tasks.
-var bootCounts = []string{"js-calls@first-render", "js-calls@interactive", "js-calls@go-idle",
+var bootCounts = []string{"js-calls@first-render", "js-calls@interactive", "js-calls@go-idle", // logged with bootOrder
 	"elements-created@first-render", "elements-created@interactive", "elements-created@go-idle",
 	"elements@first-render", "elements@interactive", "elements@go-idle",
 	"go-mallocs", "go-alloc-bytes", "go-gcs", "long-tasks", "long-task-ms", "blocking-ms"}
@@ -376,7 +374,12 @@ func BenchmarkNavigationToInteractive(b *testing.B) {
 				}
 			}
 			var counts strings.Builder
-			for _, k := range bootCounts {
+			for _, k := range bootOrder {
+				if _, ok := runs["js-calls@"+k]; ok {
+					fmt.Fprintf(&counts, " js-calls@%s %.0f;", k, med["js-calls@"+k])
+				}
+			}
+			for _, k := range bootCounts[3:] {
 				if _, ok := runs[k]; ok {
 					fmt.Fprintf(&counts, " %s %.0f;", k, med[k])
 				}

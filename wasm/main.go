@@ -28,14 +28,22 @@ func main() {
 		select {}
 	}
 	mark("playground-built")
-	// The loading screen or the server's first view stays on screen until
-	// the page replaces it; nothing is painted in between.
+	// The views are built off screen while the loading screen or the
+	// server's first view stays on it. Between the parts of start-up the
+	// browser runs its own tasks (paint, input), so that start-up is not
+	// one long task.
+	yieldToBrowser()
+	// Share links, classroom, lessons; the training view is built when
+	// first shown.
+	sh := newShell(p, pv)
+	mark("shell-built")
+	yieldToBrowser()
+	// The page replaces what is on screen in one task: nothing is painted
+	// in between.
 	p.app.SetInnerHTML("")
 	pv.mount(p.app)
-	mark("playground-mounted")
-	// The training view, share links and classroom; opening the page's
-	// link draws the step, once.
-	mountShell(p, pv)
+	// Opening the page's link draws the step, once.
+	sh.start()
 	// The views draw the state the link opened on their own goroutines:
 	// let them, before the render is marked done.
 	runtime.Gosched()
