@@ -8,6 +8,7 @@ import (
 	"math"
 	"net/http"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -35,7 +36,8 @@ func nodeBoxes(t *testing.T, tab context.Context, svgID string) map[string][5]an
 // TestFirstViewBeforeTheWasm holds the page's wasm download and checks that
 // the server's first view already shows the tape (its node titles and
 // boxes: the default model's on the playground's page, the shared model's
-// on its /s/ page), then lets the wasm arrive and checks that when Go has
+// on its /s/ page, and on its /embed/ page laid out as an embed from the
+// first paint), then lets the wasm arrive and checks that when Go has
 // drawn the page every box is where the first view drew it (within half a
 // pixel), at a laptop's and a phone's size.
 func TestFirstViewBeforeTheWasm(t *testing.T) {
@@ -54,7 +56,7 @@ func TestFirstViewBeforeTheWasm(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, sc := range []screen{screens[4], screens[0]} {
-		for _, path := range []string{"/", "/s/" + id} {
+		for _, path := range []string{"/", "/s/" + id, "/embed/" + id} {
 			t.Run(sc.name+path, func(t *testing.T) {
 				release := make(chan struct{})
 				held := false
@@ -100,6 +102,9 @@ func TestFirstViewBeforeTheWasm(t *testing.T) {
 				if shared := path != "/"; shared != (relus == 2) {
 					t.Errorf("the first view of %s draws %d relu nodes, want the shared model's two (none on the default)", path, relus)
 				}
+				if embed := strings.HasPrefix(path, "/embed/"); embed != eval[bool](t, tab, `document.documentElement.classList.contains("embed")`) {
+					t.Errorf("the first view of %s has the embed class: %v, want %v", path, !embed, embed)
+				}
 				shot(t, tab, "firstview-"+sc.name+"-"+pathName(path)+"-before")
 
 				close(release)
@@ -141,8 +146,11 @@ func TestFirstViewBeforeTheWasm(t *testing.T) {
 
 // pathName names a page path in a screenshot's file name.
 func pathName(path string) string {
-	if path == "/" {
+	switch {
+	case path == "/":
 		return "index"
+	case strings.HasPrefix(path, "/embed/"):
+		return "embed"
 	}
 	return "shared"
 }
