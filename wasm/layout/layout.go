@@ -8,6 +8,9 @@
 // isotonic regression (the closest placement to the neighbours' mean that
 // keeps the column's order and gaps). Leaves marked Above (parameters) sit
 // in the column just before their first consumer, above the chain they feed.
+//
+// A drawing too long for its viewport folds into rows (Layout.Wrap), the
+// number of rows chosen for the viewport by PickRows.
 package layout
 
 import (
