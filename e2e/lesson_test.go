@@ -545,3 +545,29 @@ func TestBuiltinLessons(t *testing.T) {
 		t.Error(e)
 	}
 }
+
+// TestLessonBrokenStopSaysSoOnce opens a lesson whose second stop stands
+// past the end of its tape: the stop's error shows once, under the stop,
+// not again above the playground; the first stop, which opens, shows
+// neither.
+func TestLessonBrokenStopSaysSoOnce(t *testing.T) {
+	good, bad := link.Default(), link.Default()
+	bad.Pos = link.Position{Phase: link.PhaseForward, Node: 999}
+	frag, err := lesson.Fragment(&lesson.Lesson{Title: "A broken stop", Stops: []lesson.Stop{{State: good}, {State: bad}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := startServer(t, playgroundHandler(t))
+	l := newLessonTab(t, srv.URL+"/#"+frag)
+	l.waitStop("1 / 2")
+	const shown = `(id => (e => e.hidden ? "" : e.textContent)(document.getElementById(id)))`
+	if m, e := l.js(shown+`("lesson-msg")`), l.js(shown+`("link-error")`); m != "" || e != "" {
+		t.Errorf("the first stop opens, yet the page says %q under it and %q above the playground", m, e)
+	}
+	l.click("lesson-next")
+	l.waitStop("2 / 2")
+	l.wait(`!document.getElementById("lesson-msg").hidden`)
+	if e := l.js(shown + `("link-error")`); e != "" {
+		t.Errorf("the broken stop's error shows twice: under the stop (%q) and above the playground (%q)", l.js(shown+`("lesson-msg")`), e)
+	}
+}
