@@ -17,6 +17,7 @@ import (
 type drawPad struct {
 	iv       *imageView
 	root     elem
+	jump     elem // the inspector's button that brings the pad into view
 	cv       canvas
 	examples elem
 	result   elem
@@ -30,7 +31,7 @@ const padSide = 160.0
 func newDrawPad(iv *imageView) *drawPad {
 	doc := iv.pv.doc
 	d := &drawPad{iv: iv}
-	d.root = doc.el("section", "class", "drawpad", "id", "drawpad", "aria-labelledby", "drawpad-title", "hidden", "")
+	d.root = doc.el("section", "class", "drawpad", "id", "drawpad", "aria-labelledby", "drawpad-title", "tabindex", "-1", "hidden", "")
 	h := doc.txt("h3", "Draw your own input", "id", "drawpad-title")
 	d.cv = newCanvas(doc, padSide, padSide, "id", "draw-canvas", "class", "draw-canvas",
 		"aria-label", "Drawing area: draw a digit or shape with the mouse, a pen or a finger")
@@ -53,6 +54,10 @@ func newDrawPad(iv *imageView) *drawPad {
 		doc.listen(d.cv.el, up, "drawing", d.lift)
 	}
 	iv.pv.insp.root.AppendChild(d.root)
+	// The pad comes after the inspector's node, often far below it: a
+	// button by the inspector's title brings it into view.
+	d.jump = doc.button("✎ Draw", "Draw your own input: show the drawing pad", d.reveal, "id", "draw-jump", "hidden", "")
+	iv.pv.insp.bar.AppendChild(d.jump)
 	return d
 }
 
@@ -72,6 +77,7 @@ func (d *drawPad) image() int {
 // update shows the pad for image classifiers, with the example buttons.
 func (d *drawPad) update() {
 	d.root.show(d.image() > 0)
+	d.jump.show(d.image() > 0)
 	b := d.iv.pv.model().Batch()
 	if d.image() == 0 || b.X == nil {
 		return
@@ -81,6 +87,12 @@ func (d *drawPad) update() {
 		d.examples.AppendChild(d.iv.pv.doc.txt("option", strconv.Itoa(k+1), "value", strconv.Itoa(k)))
 	}
 	d.examples.SetValue(strconv.Itoa(d.iv.example))
+}
+
+// reveal scrolls the pad into view and moves the focus to it.
+func (d *drawPad) reveal() {
+	d.root.ScrollIntoView()
+	d.root.Focus()
 }
 
 // pen adds the pointer's position to the drawing (down: a new stroke).

@@ -97,6 +97,15 @@ func (iv *imageView) gradOf(s *app.Stepper, i int) *tensor.Tensor {
 	return iv.sal
 }
 
+// The inspector draws an image tensor's planes up to inspImageH pixels
+// tall, wrapped to fit inspImageW, the inspector column's narrowest width
+// for its content (18rem less its padding and a scrollbar): larger than
+// the tape's, and never wider than the column.
+const (
+	inspImageH = 96.0
+	inspImageW = 248.0
+)
+
 // tensorEl shows node n's tensor t in the inspector: for an image tensor
 // the tape's images, larger (the selected example's channels, or every
 // kernel), else tensorEl's numbers or colour grid. Clicking a pixel of a
@@ -114,7 +123,7 @@ func (iv *imageView) tensorEl(n app.NodeInfo, t *tensor.Tensor, id string) elem 
 		}
 		return el
 	}
-	g := app.Grid(t.Shape, iv.example, app.IsKernel(n), 84)
+	g := app.GridWithin(t.Shape, iv.example, app.IsKernel(n), inspImageH, inspImageW-app.StripX-app.StripLabelW-1)
 	st := newImageStrip(doc, iv.pv.p.scale, "insp", 0, "", g, t.Shape, app.IsKernel(n), &iv.example)
 	st.norm = n.Kind == autograd.Input && id == "insp-grad"
 	st.show(t)

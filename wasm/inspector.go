@@ -16,6 +16,7 @@ import (
 type inspectorView struct {
 	pv   *playground
 	root elem
+	bar  elem // the title's row, where a view may add a button
 	body elem
 	head elem // the shown node's heading (#insp-node), or none
 }
@@ -26,8 +27,9 @@ func newInspectorView(pv *playground) *inspectorView {
 	v.root = doc.el("aside", "class", "inspector", "aria-labelledby", "insp-title", "id", "inspector")
 	h := doc.el("h2", "id", "insp-title")
 	h.SetTextContent("Inspector")
+	v.bar = add(doc.el("div", "class", "region-bar"), h)
 	v.body = doc.el("div", "class", "insp-body", "aria-live", "polite")
-	add(v.root, h, v.body)
+	add(v.root, v.bar, v.body)
 	return v
 }
 

@@ -45,6 +45,34 @@ type ImageGrid struct {
 // pixel's side is a whole number, at least 2 and at most rowH/3 (so that a
 // 1×1 or 2×2 plane stays small).
 func Grid(s tensor.Shape, n int, kernel bool, rowH float64) ImageGrid {
+	g := planes(s, n, kernel)
+	return g.arranged(g.Cols, maxCell(rowH, g.H))
+}
+
+// GridWithin arranges the planes as Grid does, for a column wide pixels
+// wide: the planes wrap into the number of columns that draws a pixel
+// largest (at most Grid's side for rowH, at least 2), so that the grid
+// fits in wide when any arrangement does. A kernel grid with I > 1 keeps
+// one output channel per row.
+func GridWithin(s tensor.Shape, n int, kernel bool, rowH, wide float64) ImageGrid {
+	g := planes(s, n, kernel)
+	most, fewest := g.Cols, 1
+	if kernel && s[1] > 1 {
+		fewest = most
+	}
+	best := g.arranged(fewest, imageMinCell) // the narrowest, when no pixel larger fits
+	for cols := most; cols >= fewest; cols-- {
+		cell := math.Min(maxCell(rowH, g.H), math.Floor((wide-float64(cols-1)*ImageGap)/float64(cols*g.W)))
+		if cell > best.Cell {
+			best = g.arranged(cols, cell)
+		}
+	}
+	return best
+}
+
+// planes is the grid of Grid's planes, arranged in Grid's columns but not
+// yet sized.
+func planes(s tensor.Shape, n int, kernel bool) ImageGrid {
 	g := ImageGrid{H: s[2], W: s[3]}
 	plane := s[2] * s[3]
 	if kernel {
@@ -65,8 +93,19 @@ func Grid(s tensor.Shape, n int, kernel bool, rowH float64) ImageGrid {
 		g.Cols = min(s[1], ImageMaxCols)
 	}
 	g.Cols = max(1, min(g.Cols, ImageMaxCols))
+	return g
+}
+
+// maxCell is the side of a pixel for planes h pixels tall in rows rowH
+// tall: a whole number, at least 2 and at most rowH/3.
+func maxCell(rowH float64, h int) float64 {
+	return math.Max(imageMinCell, math.Min(math.Floor(rowH/3), math.Floor(rowH/float64(h))))
+}
+
+// arranged is g in cols columns with pixels cell wide.
+func (g ImageGrid) arranged(cols int, cell float64) ImageGrid {
+	g.Cols, g.Cell = cols, cell
 	g.Rows = (len(g.Offsets) + g.Cols - 1) / g.Cols
-	g.Cell = math.Max(imageMinCell, math.Min(math.Floor(rowH/3), math.Floor(rowH/float64(g.H))))
 	pw, ph := g.Cell*float64(g.W), g.Cell*float64(g.H)
 	g.Width = float64(g.Cols)*pw + float64(g.Cols-1)*ImageGap
 	g.Height = float64(g.Rows)*ph + float64(g.Rows-1)*ImageGap

@@ -86,6 +86,34 @@ func TestGridArrangesPlanes(t *testing.T) {
 	}
 }
 
+func TestGridWithin(t *testing.T) {
+	for _, c := range []struct {
+		name               string
+		shape              tensor.Shape
+		kernel             bool
+		wide               float64
+		cols, rows         int
+		cell, gridW, gridH float64
+	}{
+		{"feature maps wrap to keep their pixels large", tensor.Shape{4, 4, 6, 6}, false, 240, 2, 2, 14, 2*84 + ImageGap, 2*84 + ImageGap},
+		{"feature maps in one row when it fits", tensor.Shape{4, 4, 6, 6}, false, 400, 4, 1, 14, 4*84 + 3*ImageGap, 84},
+		{"kernels keep one output channel per row", tensor.Shape{2, 2, 3, 3}, true, 100, 2, 2, 16, 2*48 + ImageGap, 2*48 + ImageGap},
+		{"one column when only it fits", tensor.Shape{1, 8, 8, 8}, false, 40, 1, 8, 5, 40, 8*40 + 7*ImageGap},
+		{"nothing fits: the narrowest", tensor.Shape{1, 3, 8, 8}, false, 10, 1, 3, 2, 16, 3*16 + 2*ImageGap},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			g := GridWithin(c.shape, 0, c.kernel, 84, c.wide)
+			if g.Cols != c.cols || g.Rows != c.rows || g.Cell != c.cell || g.Width != c.gridW || g.Height != c.gridH {
+				t.Fatalf("got %d×%d, cell %v, %v×%v; want %d×%d, cell %v, %v×%v",
+					g.Cols, g.Rows, g.Cell, g.Width, g.Height, c.cols, c.rows, c.cell, c.gridW, c.gridH)
+			}
+			if want := Grid(c.shape, 0, c.kernel, 84); !equalInts(g.Offsets, want.Offsets) {
+				t.Errorf("planes %v, Grid's %v", g.Offsets, want.Offsets)
+			}
+		})
+	}
+}
+
 func equalInts(a, b []int) bool {
 	if len(a) != len(b) {
 		return false

@@ -1,0 +1,67 @@
+//go:build !js
+
+package e2e
+
+import (
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"tapelab/wasm/link"
+)
+
+// TestDigitsCNNScreens opens the default CNN trained on digits at the
+// laptop and the projector size, steps its tape to the end and inspects
+// its conv2d node, saving screenshots of both.
+func TestDigitsCNNScreens(t *testing.T) {
+	m := trainedDigitsCNN(t, 300)
+	frag, err := link.Encode(&link.State{Model: m})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := startServer(t, playgroundHandler(t))
+	for _, size := range []struct{ w, h int64 }{{1280, 720}, {1024, 768}} {
+		name := strconv.FormatInt(size.w, 10) + "x" + strconv.FormatInt(size.h, 10)
+		t.Run(name, func(t *testing.T) {
+			tab := newBrowserFor(t, 2*time.Minute)
+			p := &pgTab{t: t, tab: tab, size: name}
+			p.do("sizing", chromedp.EmulateViewport(size.w, size.h))
+			openPage(t, tab, srv.URL+"/#"+frag)
+			p.noPageError()
+			p.waitFor(`document.getElementById("drawpad").hidden === false`, "the drawing pad")
+			p.clickAndRedraw("to-end")
+			p.shot("cnn-end")
+			conv := p.js(`[...document.querySelectorAll("#tape .node")].find(g => g.textContent.includes("conv2d")).id`)
+			p.clickNode(conv)
+			p.waitFor(`document.getElementById("insp-value") !== null`, "the inspector to show the conv2d's value")
+			p.shot("cnn-conv")
+
+			// The feature maps: each 6×6 plane at least 84 pixels wide, the
+			// grid inside the inspector's column.
+			if w := p.num(`+document.querySelector("#insp-value .plane-frame").getAttribute("width")`); w < 6*14 {
+				t.Errorf("the inspector draws a 6×6 feature map %v pixels wide, want at least 84", w)
+			}
+			if over := p.js(`(s => { const e = document.getElementById("inspector"), r = e.getBoundingClientRect();
+				const right = r.left + e.clientLeft + e.clientWidth - parseFloat(getComputedStyle(e).paddingRight);
+				return s.getBoundingClientRect().right > right + 0.5 ? s.getBoundingClientRect().right + " > " + right : "" })(document.querySelector("#insp-value svg"))`); over != "" {
+				t.Errorf("the inspector's feature maps are wider than its column: right edge %s", over)
+			}
+			p.js(`document.getElementById("insp-value").scrollIntoView({block: "start"})`)
+			p.shot("cnn-conv-value")
+
+			// The draw button brings the pad, far below, into view.
+			if p.js(`(r => r.top >= 0 && r.bottom <= innerHeight)(document.getElementById("draw-canvas").getBoundingClientRect())`) == "true" {
+				t.Log("the pad is in view before the draw button is pressed")
+			}
+			p.click("draw-jump")
+			p.waitFor(`document.activeElement === document.getElementById("drawpad")`, "the focus on the pad")
+			if got := p.js(`(c => { const r = c.getBoundingClientRect(), x = r.left + r.width / 2, y = r.top + r.height / 2;
+				return r.top >= 0 && r.bottom <= innerHeight && document.elementFromPoint(x, y) === c ? "" : r.top + ".." + r.bottom + " of " + innerHeight })(document.getElementById("draw-canvas"))`); got != "" {
+				t.Errorf("after the draw button the pad is not in view: %s", got)
+			}
+			p.shot("cnn-draw")
+		})
+	}
+}
