@@ -52,6 +52,7 @@ func mountShell(p *page, pv *playground) *shell {
 	pv.centre.After(sh.tv.root)
 	pv.work.AppendChild(sh.ex.root)
 	sh.exposeExports()
+	exposeMemStats(sh.u)
 	follow(sh.st, u.report, sh.changed)
 	// Locked or hidden controls stay locked from the keyboard too: the
 	// playground's shortcuts are stopped before they reach it.
