@@ -8,6 +8,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"sync"
 
 	"tapelab/engine/nn"
 	"tapelab/engine/program"
@@ -93,10 +94,16 @@ func Pack(raw []byte) (string, error) {
 // pack themselves with it under their own prefix; Inflate undoes it.
 func Deflate(raw []byte) (string, error) {
 	var buf bytes.Buffer
-	w, err := flate.NewWriterDict(&buf, flate.BestCompression, []byte(dictionary))
-	if err != nil {
-		return "", err
+	w, _ := deflaters.Get().(*flate.Writer)
+	if w == nil {
+		var err error
+		if w, err = flate.NewWriterDict(&buf, flate.BestCompression, []byte(dictionary)); err != nil {
+			return "", err
+		}
+	} else {
+		w.Reset(&buf)
 	}
+	defer deflaters.Put(w)
 	if _, err := w.Write(raw); err != nil {
 		return "", err
 	}
@@ -105,6 +112,12 @@ func Deflate(raw []byte) (string, error) {
 	}
 	return base64.RawURLEncoding.EncodeToString(buf.Bytes()), nil
 }
+
+// deflaters keeps Deflate's writers for the next link: a writer at
+// BestCompression allocates about 600 KB, and the page encodes its link
+// after every step. Reset makes one the same as a new one (same level,
+// same dictionary), so the bytes do not change.
+var deflaters sync.Pool
 
 // Validate checks everything Decode checks after parsing: the model
 // document (or the program, which must parse and check), the view, the
