@@ -226,6 +226,12 @@ func BenchmarkStepLayout60(b *testing.B) {
 	counterDelta(probe, read(), read(), nil)
 	probe["go.gcs"], probe["go.pause-ms"] = 0, 0
 	counts := map[string]float64{}
+	// between adds up what the page's Go allocated and collected from one
+	// step's end to the next one's start: the link's encoding and the
+	// dots' timers, whose garbage a later step's collection pays for.
+	between := map[string]float64{}
+	var last map[string]float64
+	gaps := 0.0
 	var (
 		mu   sync.Mutex
 		raw  [][]byte
@@ -265,12 +271,18 @@ func BenchmarkStepLayout60(b *testing.B) {
 		if p.js(`document.getElementById("count-backward").textContent.split(" ")[1].split("/").reduce((a, b) => a === b)`) == "true" {
 			p.clickAndRedraw("reset")
 			p.js(pastLeaves)
+			last = nil // not a step's aftermath alone
 		}
 		before := read()
 		if _, err := chromedp.Run(p.tab, chromedp.Evaluate[[]float64](markedStep)); err != nil {
 			b.Fatal(err)
 		}
-		counterDelta(counts, before, read(), probe)
+		if last != nil {
+			counterDelta(between, last, before, probe)
+			gaps++
+		}
+		last = read()
+		counterDelta(counts, before, last, probe)
 		// Let the step's dots travel, as a person watching would.
 		time.Sleep(400 * time.Millisecond)
 	}
@@ -329,6 +341,10 @@ func BenchmarkStepLayout60(b *testing.B) {
 		"dom.created", "dom.innerHTML", "dom.setAttribute", "dom.textContent", "dom.classList",
 		"go.mallocs", "go.bytes", "go.gcs"} {
 		b.ReportMetric(counts[k]/n, k+"/step")
+	}
+	if gaps > 0 {
+		b.ReportMetric(between["go.bytes"]/gaps, "go.bytes-between/step")
+		b.ReportMetric(between["go.gcs"]/gaps, "go.gcs-between/step")
 	}
 	crossings := 0.0
 	for k, v := range counts {
