@@ -1,18 +1,16 @@
 package link
 
 import (
-	"bytes"
-	"compress/flate"
 	"encoding/base64"
 	"fmt"
 	"math"
 	"slices"
 	"strconv"
-	"sync"
 
 	"tapelab/engine/nn"
 	"tapelab/engine/program"
 	"tapelab/engine/spec"
+	"tapelab/wasm/link/deflate"
 )
 
 // JSON returns the state's canonical envelope, uncompressed: the text a
@@ -74,50 +72,23 @@ func Encode(s *State) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return Pack(raw)
+	return Pack(raw), nil
 }
 
 // Pack deflates an envelope with the v1 dictionary and adds the prefix,
 // without validating it: Encode uses it, and tests use it to make links
 // whose content is broken on purpose.
-func Pack(raw []byte) (string, error) {
-	body, err := Deflate(raw)
-	if err != nil {
-		return "", err
-	}
-	return Prefix + body, nil
+func Pack(raw []byte) string {
+	return Prefix + Deflate(raw)
 }
 
 // Deflate returns the base64url text (no padding) of raw deflated with the
 // v1 dictionary: a link's body without its prefix. Documents that travel
 // in fragments beside state links (lessons, whose stops are envelopes)
 // pack themselves with it under their own prefix; Inflate undoes it.
-func Deflate(raw []byte) (string, error) {
-	var buf bytes.Buffer
-	w, _ := deflaters.Get().(*flate.Writer)
-	if w == nil {
-		var err error
-		if w, err = flate.NewWriterDict(&buf, flate.BestCompression, []byte(dictionary)); err != nil {
-			return "", err
-		}
-	} else {
-		w.Reset(&buf)
-	}
-	defer deflaters.Put(w)
-	if _, err := w.Write(raw); err != nil {
-		return "", err
-	}
-	if err := w.Close(); err != nil {
-		return "", err
-	}
-	return base64.RawURLEncoding.EncodeToString(buf.Bytes()), nil
+func Deflate(raw []byte) string {
+	return base64.RawURLEncoding.EncodeToString(deflate.Compress(raw, []byte(dictionary)))
 }
-
-// deflaters keeps Deflate's writers for the next link: a writer at
-// BestCompression allocates about 600 KB, and the page encodes its link
-// after every step. Reset makes one the same as a new one (same level,
-// same dictionary), so the bytes do not change.
-var deflaters sync.Pool
 
 // Validate checks everything Decode checks after parsing: the model
 // document (or the program, which must parse and check), the view, the
