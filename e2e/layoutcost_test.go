@@ -6,6 +6,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"errors"
+	"math"
 	"slices"
 	"strings"
 	"sync"
@@ -27,6 +28,7 @@ const markedStep = `(() => { performance.mark("tapelab-step"); const r = ` + ste
 type traceEvent struct {
 	Name string  `json:"name"`
 	Ts   float64 `json:"ts"`   // µs
+	Dur  float64 `json:"dur"`  // wall time, µs
 	Tdur float64 `json:"tdur"` // thread time, µs
 	Args struct {
 		BeginData struct {
@@ -34,14 +36,17 @@ type traceEvent struct {
 		} `json:"beginData"`
 		ElementCount float64 `json:"elementCount"`
 		Data         struct {
-			NodeName string `json:"nodeName"`
-			Reason   string `json:"reason"`
+			NodeName string    `json:"nodeName"`
+			Reason   string    `json:"reason"`
+			Type     string    `json:"type"`
+			Clip     []float64 `json:"clip"` // a paint's quad: x, y of its four corners
 		} `json:"data"`
 	} `json:"args"`
 }
 
 // layoutCost is what the steps cost the browser, added up over the steps,
-// counting only the work done between a step's click and its laid-out page.
+// counting only the work done between a step's click and its laid-out page,
+// and (the paints) in the frame that shows it.
 type layoutCost struct {
 	steps         int
 	layouts       float64 // layout passes
@@ -50,25 +55,51 @@ type layoutCost struct {
 	styled        float64 // elements whose style was recalculated
 	layoutThread  float64 // ms of thread time in layout
 	styleThread   float64 // ms of thread time in style recalculation
+	clickThread   float64 // ms of thread time in the click's handlers: the page's Go, and what it made the browser do at once
+	forced        float64 // layout passes and style recalculations inside the click's handlers: the page read what it had just changed
+	jsGCs         float64 // JavaScript collections (V8's minor and major GC)
+	paints        float64 // paints in the frame that shows the step
+	paintArea     float64 // their area, in device pixels
 	outsideLayout float64 // layout passes between steps (the dots' frames)
 	outsideTexts  float64 // SVG texts laid out again between steps
 }
 
 // add attributes the trace's events to the steps, by the marks.
 func (c *layoutCost) add(events []traceEvent) {
-	in := false
+	in, frame := false, false
+	clickEnd := -1.0 // when the step's click handlers ended, µs
 	for _, e := range events {
+		inClick := e.Ts < clickEnd
 		switch e.Name {
 		case "tapelab-step":
-			in = true
+			in, frame = true, false
 			c.steps++
 		case "tapelab-stepped":
-			in = false
+			in, frame = false, true
+		case "EventDispatch":
+			if in && e.Args.Data.Type == "click" {
+				c.clickThread += e.Tdur / 1000
+				clickEnd = e.Ts + e.Dur
+			}
+		case "Layerize":
+			frame = false // the frame that shows the step is painted
+		case "Paint":
+			if frame {
+				c.paints++
+				c.paintArea += quadArea(e.Args.Data.Clip)
+			}
+		case "MinorGC", "MajorGC":
+			if in {
+				c.jsGCs++
+			}
 		case "Layout":
 			if in {
 				c.layouts++
 				c.dirty += e.Args.BeginData.DirtyObjects
 				c.layoutThread += e.Tdur / 1000
+				if inClick {
+					c.forced++
+				}
 			} else {
 				c.outsideLayout++
 			}
@@ -76,6 +107,9 @@ func (c *layoutCost) add(events []traceEvent) {
 			if in {
 				c.styled += e.Args.ElementCount
 				c.styleThread += e.Tdur / 1000
+				if inClick {
+					c.forced++
+				}
 			}
 		case "LayoutInvalidationTracking":
 			// Chromium lays out an SVG text again when its <svg> is laid
@@ -91,17 +125,110 @@ func (c *layoutCost) add(events []traceEvent) {
 	}
 }
 
+// quadArea is the area of a paint's clip quad (x, y of four corners, in
+// order), by the shoelace formula.
+func quadArea(q []float64) float64 {
+	if len(q) != 8 {
+		return 0
+	}
+	a := 0.0
+	for k := 0; k < 4; k++ {
+		x0, y0, x1, y1 := q[2*k], q[2*k+1], q[(2*k+2)%8], q[(2*k+3)%8]
+		a += x0*y1 - x1*y0
+	}
+	return math.Abs(a) / 2
+}
+
+// pageCounters counts, in the page, what its Go asks of JavaScript: each
+// crossing of syscall/js (a call into the browser from Go: a method call,
+// a property read or write, a Go string made a JavaScript one, …, by kind)
+// and, of the DOM, the elements and text nodes created, markup parsed
+// (innerHTML), attributes set, text set and class lists changed. It wraps
+// the Go program's imports as the page instantiates it and the DOM's
+// methods, before the page's scripts run; window.__tapelabCounts holds the
+// totals.
+const pageCounters = `(() => {
+  const n = window.__tapelabCounts = {};
+  const count = (k) => { n[k] = (n[k] || 0) + 1; };
+  const inst = WebAssembly.instantiate;
+  WebAssembly.instantiate = function (mod, imports) {
+    const g = imports && imports.gojs;
+    if (g) for (const k of Object.keys(g)) {
+      if (!k.startsWith("syscall/js.")) continue;
+      const f = g[k], name = "js." + k.slice(11);
+      g[k] = (sp) => { count(name); return f(sp); };
+    }
+    return inst.apply(this, arguments);
+  };
+  const wrap = (proto, m, name) => {
+    const f = proto[m];
+    proto[m] = function () { count(name); return f.apply(this, arguments); };
+  };
+  wrap(Document.prototype, "createElement", "dom.created");
+  wrap(Document.prototype, "createElementNS", "dom.created");
+  wrap(Document.prototype, "createTextNode", "dom.created");
+  wrap(Element.prototype, "setAttribute", "dom.setAttribute");
+  wrap(Element.prototype, "removeAttribute", "dom.setAttribute");
+  wrap(DOMTokenList.prototype, "add", "dom.classList");
+  wrap(DOMTokenList.prototype, "remove", "dom.classList");
+  wrap(DOMTokenList.prototype, "toggle", "dom.classList");
+  const setter = (proto, p, name) => {
+    const d = Object.getOwnPropertyDescriptor(proto, p);
+    Object.defineProperty(proto, p, { ...d, set(v) { count(name); d.set.call(this, v); } });
+  };
+  setter(Element.prototype, "innerHTML", "dom.innerHTML");
+  setter(Node.prototype, "textContent", "dom.textContent");
+})()`
+
+// countsAndHeap reads the page's counters and then the Go heap's
+// (tapelabMemStats: mallocs, bytes, collections, pause ns), in that order.
+const countsAndHeap = `(() => { const c = Object.assign({}, window.__tapelabCounts);
+  const m = tapelabMemStats("").split(" ").map(Number);
+  c["go.mallocs"] = m[0]; c["go.bytes"] = m[1]; c["go.gcs"] = m[2]; c["go.pause-ms"] = m[3] / 1e6; return c; })()`
+
+// counterDelta adds b − a to sum, minus what reading them costs (probe).
+func counterDelta(sum, a, b, probe map[string]float64) {
+	for k, v := range b {
+		sum[k] += v - a[k] - probe[k]
+	}
+}
+
 // BenchmarkStepLayout60 counts what a step's redraw on the 67-node tape
-// costs the browser, in measures that do not depend on how busy the
-// machine is: per step (from the click to the laid-out page), the layout
-// passes, the layout objects they laid out, the SVG texts laid out again,
-// the elements whose style was recalculated, and the thread time in layout
-// and in style; and, between steps (the frames that move the dots), the
-// layout passes and the SVG texts laid out again. The motion is on.
-// Chromium's trace (with invalidation tracking) gives the counts.
+// costs, in measures that do not depend on how busy the machine is. Per
+// step, from the click to the laid-out page: the layout passes, the layout
+// objects they laid out, the SVG texts laid out again, the elements whose
+// style was recalculated, the thread time in layout, in style and in the
+// click's handlers (the page's Go), the layouts and style recalculations
+// the page forced while it ran, JavaScript's collections; the paints of
+// the frame that shows the step and their area; between steps (the frames
+// that move the dots), the layout passes and the SVG texts laid out again.
+// Chromium's trace (with invalidation tracking) gives those. In the page,
+// per step: the crossings of syscall/js by kind, the DOM's elements
+// created, markup parsed, attributes, text and classes set (pageCounters),
+// and the Go heap's allocations and collections (tapelabMemStats). The
+// motion is on.
 func BenchmarkStepLayout60(b *testing.B) {
-	p := openScreenFor(b, 10*time.Minute, screens[4], longLinkAt(b, link.Position{Phase: link.PhaseForward, Node: 40}))
+	p := openScreenWith(b, 10*time.Minute, screens[4], longLinkAt(b, link.Position{Phase: link.PhaseForward, Node: 40}), pageCounters)
 	p.waitFor(`document.querySelectorAll("#tape [data-node]").length >= 60`, "the long model's tape")
+	read := func() map[string]float64 {
+		m, err := chromedp.Run(p.tab, chromedp.Evaluate[map[string]float64](countsAndHeap))
+		if err != nil {
+			b.Fatal(err)
+		}
+		return m
+	}
+	// What reading the counters costs: one read's crossings and
+	// allocations fall between the next two.
+	probe := map[string]float64{}
+	counterDelta(probe, read(), read(), nil)
+	probe["go.gcs"], probe["go.pause-ms"] = 0, 0
+	counts := map[string]float64{}
+	// between adds up what the page's Go allocated and collected from one
+	// step's end to the next one's start: the link's encoding and the
+	// dots' timers, whose garbage a later step's collection pays for.
+	between := map[string]float64{}
+	var last map[string]float64
+	gaps := 0.0
 	var (
 		mu   sync.Mutex
 		raw  [][]byte
@@ -141,10 +268,18 @@ func BenchmarkStepLayout60(b *testing.B) {
 		if p.js(`document.getElementById("count-backward").textContent.split(" ")[1].split("/").reduce((a, b) => a === b)`) == "true" {
 			p.clickAndRedraw("reset")
 			p.js(pastLeaves)
+			last = nil // not a step's aftermath alone
 		}
+		before := read()
 		if _, err := chromedp.Run(p.tab, chromedp.Evaluate[[]float64](markedStep)); err != nil {
 			b.Fatal(err)
 		}
+		if last != nil {
+			counterDelta(between, last, before, probe)
+			gaps++
+		}
+		last = read()
+		counterDelta(counts, before, last, probe)
 		// Let the step's dots travel, as a person watching would.
 		time.Sleep(400 * time.Millisecond)
 	}
@@ -178,6 +313,13 @@ func BenchmarkStepLayout60(b *testing.B) {
 	slices.SortStableFunc(events, func(a, b traceEvent) int { return cmp.Compare(a.Ts, b.Ts) })
 	var c layoutCost
 	c.add(events)
+	{ // TEMP
+		names := map[string]int{}
+		for _, e := range events {
+			names[e.Name]++
+		}
+		b.Logf("TEMP names %v", names)
+	}
 	if c.steps != b.N {
 		names := map[string]int{}
 		for _, e := range events {
@@ -194,4 +336,35 @@ func BenchmarkStepLayout60(b *testing.B) {
 	b.ReportMetric(c.styleThread/n, "style-thread-ms/step")
 	b.ReportMetric(c.outsideLayout/n, "frame-layouts/step")
 	b.ReportMetric(c.outsideTexts/n, "frame-svg-texts-relaid/step")
+	b.ReportMetric(c.clickThread/n, "click-thread-ms/step")
+	b.ReportMetric(c.forced/n, "forced-layouts/step")
+	b.ReportMetric(c.jsGCs/n, "js-gcs/step")
+	b.ReportMetric(c.paints/n, "paints/step")
+	b.ReportMetric(c.paintArea/n, "paint-px/step")
+	for _, k := range []string{"js.valueCall", "js.valueGet", "js.valueSet", "js.stringVal", "js.finalizeRef",
+		"dom.created", "dom.innerHTML", "dom.setAttribute", "dom.textContent", "dom.classList",
+		"go.mallocs", "go.bytes", "go.gcs"} {
+		b.ReportMetric(counts[k]/n, k+"/step")
+	}
+	if gaps > 0 {
+		b.ReportMetric(between["go.bytes"]/gaps, "go.bytes-between/step")
+		b.ReportMetric(between["go.gcs"]/gaps, "go.gcs-between/step")
+	}
+	crossings := 0.0
+	for k, v := range counts {
+		if strings.HasPrefix(k, "js.") {
+			crossings += v
+		}
+	}
+	b.ReportMetric(crossings/n, "js-crossings/step")
+	b.Logf("per step, all counters: %v; reading them cost %v", scaled(counts, 1/n), probe)
+}
+
+// scaled returns m with every value times f, rounded to 0.1.
+func scaled(m map[string]float64, f float64) map[string]float64 {
+	out := make(map[string]float64, len(m))
+	for k, v := range m {
+		out[k] = math.Round(v*f*10) / 10
+	}
+	return out
 }

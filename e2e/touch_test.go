@@ -12,6 +12,7 @@ import (
 
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
 	"tapelab/engine/nn"
@@ -34,7 +35,20 @@ func openScreenAt(t testing.TB, s screen, frag string) *pgTab {
 // openScreenFor is openScreenAt with a tab good for d.
 func openScreenFor(t testing.TB, d time.Duration, s screen, frag string) *pgTab {
 	t.Helper()
+	return openScreenWith(t, d, s, frag, "")
+}
+
+// openScreenWith is openScreenFor with a script (when not "") that runs in
+// the document before the page's own scripts.
+func openScreenWith(t testing.TB, d time.Duration, s screen, frag, script string) *pgTab {
+	t.Helper()
 	tab := newBrowserFor(t, d)
+	if script != "" {
+		if _, err := chromedp.Call(tab, page.AddScriptToEvaluateOnNewDocument,
+			page.AddScriptToEvaluateOnNewDocumentParams{Source: script}); err != nil {
+			t.Fatal(err)
+		}
+	}
 	srv := startServer(t, playgroundHandler(t))
 	opts := []chromedp.EmulateViewportOption{chromedp.EmulateScale(s.scale)}
 	if s.touch {

@@ -67,8 +67,11 @@ func (h *hygieneView) showSwitch() {
 // update follows the stepper: a new tape starts .grad afresh, and each
 // arrival at the end of a backward pass that began since the last one
 // folds that pass into .grad.
+// What it shows changes only then (or with the switch, or a click on a
+// row, which render on their own): other steps write nothing.
 func (h *hygieneView) update(s *app.Stepper) {
-	if s != h.s {
+	changed := s != h.s
+	if changed {
 		h.s, h.acc, h.armed, h.passes, h.folds, h.cards, h.shown = s, autograd.Grads{}, true, 0, nil, nil, -1
 	}
 	if s.Counts().Backward == 0 {
@@ -77,8 +80,11 @@ func (h *hygieneView) update(s *app.Stepper) {
 	if h.armed && s.Position().Phase == autograd.PhaseDone {
 		h.armed = false
 		h.fold(s)
+		changed = true
 	}
-	h.render()
+	if changed {
+		h.render()
+	}
 }
 
 // fold runs the step's backward pass into .grad, zeroing it first when

@@ -57,6 +57,7 @@ func newShell(p *page, pv *playground) *shell {
 func (sh *shell) start() {
 	u, pv := sh.u, sh.pv
 	sh.exposeExports()
+	exposeMemStats(sh.u)
 	follow(sh.st, u.report, sh.changed)
 	// Locked or hidden controls stay locked from the keyboard too: the
 	// playground's shortcuts are stopped before they reach it.

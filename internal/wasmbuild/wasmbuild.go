@@ -36,14 +36,17 @@ const WasmName = "tapelab.wasm"
 // engine packages whose loops run in every step and in compiling a graph
 // (in wasm, engine/graph's CompileChecked takes a third longer without
 // inlining; the page's own code, such as its layout, does not measurably
-// slow down). Everything else is compiled without inlining (-l), which
+// slow down), and syscall/js, whose Call, Invoke and New keep their
+// arguments on the stack only when its makeArgSlices is inlined (without
+// it each call into JavaScript allocates 384 bytes: a step's redraw,
+// 160 KB). Everything else is compiled without inlining (-l), which
 // leaves the page's code about as long but far more repetitive: the
 // download at brotli quality 11 is about 90 KB smaller (bench/README.md
 // has the figures).
 var inlined = []string{
 	"runtime", "internal/runtime/...", "internal/abi", "internal/goarch", "internal/cpu",
 	"internal/bytealg", "internal/byteorder", "internal/chacha8rand", "internal/stringslite",
-	"internal/strconv", "math", "math/bits",
+	"internal/strconv", "math", "math/bits", "syscall/js",
 	"tapelab/engine/tensor", "tapelab/engine/op", "tapelab/engine/autograd",
 	"tapelab/engine/nn", "tapelab/engine/train", "tapelab/engine/graph",
 }
