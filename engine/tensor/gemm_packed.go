@@ -1,0 +1,112 @@
+//go:build !amd64
+
+package tensor
+
+// packK bounds the shared dimension k of a product packedTiles takes: its
+// buffers live on the stack (40 KiB), so that it allocates nothing.
+const packK = 256
+
+// packedTiles computes the tiles of c in rows 0…m4-1 and columns 0…n4-1
+// (m4, n4 multiples of the tile) and reports true when it has a packed
+// kernel for the product: aᵀ·b with k ≤ packK.
+func (g *gemm) packedTiles(m4, n4 int) bool {
+	if !g.ta || g.tb || g.k > packK {
+		return false
+	}
+	g.tilesTNPacked(m4, n4)
+	return true
+}
+
+// tilesTNPacked computes the tileRows×tileCols blocks of c = alpha·aᵀ·b +
+// beta·c in rows 0…m4-1 and columns 0…n4-1 (m4, n4 multiples of the tile),
+// for k ≤ packK: dW = dYᵀ·X, the weight gradient of every linear layer.
+// Both operands are read down their columns there (a(i,p) = a[p·m+i],
+// b(p,j) = b[p·n+j]), which in wasm costs two bounds checks per operand and
+// step of p in the register-tiled kernel. So the rows of op(a) of a band,
+// two at a time, and the four columns of op(b) of a block are first copied
+// into arrays laid out in the order the tile reads them, and the tile runs
+// over those with no bounds checks at all. Each element's sum is the same:
+// s = +0, then s += a(i,p)·b(p,j) for p = 0, 1, … in order, each product
+// rounded before it is added, finished as store finishes it.
+func (g *gemm) tilesTNPacked(m4, n4 int) {
+	var ap [4096 / 2][2]float64 // pairs of rows of op(a) of one band: ap[r·k+p] = a(i0+2r, p), a(i0+2r+1, p)
+	var bp [packK][4]float64    // four columns of op(b): bp[p] = b(p, j…j+3)
+	k, m, n := g.k, g.m, g.n
+	band := min(m4, len(ap)*2/k&^1)
+	for i0 := 0; i0 < m4; i0 += band {
+		i1 := min(i0+band, m4)
+		for r := 0; r < (i1-i0)/2; r++ {
+			pairs := ap[r*k:][:k]
+			for p := range pairs {
+				row := g.a[p*m+i0+2*r:][:2]
+				pairs[p] = [2]float64{row[0], row[1]}
+			}
+		}
+		for j := 0; j < n4; j += tileCols {
+			cols := bp[:k]
+			for p := range cols {
+				col := g.b[p*n+j:][:4]
+				cols[p] = [4]float64{col[0], col[1], col[2], col[3]}
+			}
+			for i := i0; i < i1; i += 2 {
+				g.tilePacked(i, j, ap[(i-i0)/2*k:][:k], cols)
+			}
+		}
+	}
+}
+
+// tilePacked computes the 2×4 block of c at row i and column j from the
+// packed rows a2 (a2[p] = a(i,p), a(i+1,p)) and columns b4 (b4[p] =
+// b(p,j…j+3)), len(b4) = len(a2) = k.
+func (g *gemm) tilePacked(i, j int, a2 [][2]float64, b4 [][4]float64) {
+	b4 = b4[:len(a2)]
+	var c00, c01, c02, c03, c10, c11, c12, c13 float64
+	p := 0
+	for ; p+1 < len(a2); p += 2 {
+		x, y := a2[p], b4[p]
+		c00 += float64(x[0] * y[0])
+		c01 += float64(x[0] * y[1])
+		c02 += float64(x[0] * y[2])
+		c03 += float64(x[0] * y[3])
+		c10 += float64(x[1] * y[0])
+		c11 += float64(x[1] * y[1])
+		c12 += float64(x[1] * y[2])
+		c13 += float64(x[1] * y[3])
+		x, y = a2[p+1], b4[p+1]
+		c00 += float64(x[0] * y[0])
+		c01 += float64(x[0] * y[1])
+		c02 += float64(x[0] * y[2])
+		c03 += float64(x[0] * y[3])
+		c10 += float64(x[1] * y[0])
+		c11 += float64(x[1] * y[1])
+		c12 += float64(x[1] * y[2])
+		c13 += float64(x[1] * y[3])
+	}
+	if p < len(a2) {
+		x, y := a2[p], b4[p]
+		c00 += float64(x[0] * y[0])
+		c01 += float64(x[0] * y[1])
+		c02 += float64(x[0] * y[2])
+		c03 += float64(x[0] * y[3])
+		c10 += float64(x[1] * y[0])
+		c11 += float64(x[1] * y[1])
+		c12 += float64(x[1] * y[2])
+		c13 += float64(x[1] * y[3])
+	}
+	n, al, be := g.n, g.alpha, g.beta
+	cr0, cr1 := g.c[i*n+j:][:4], g.c[(i+1)*n+j:][:4]
+	if be == 0 {
+		cr0[0], cr0[1], cr0[2], cr0[3] = al*c00, al*c01, al*c02, al*c03
+		cr1[0], cr1[1], cr1[2], cr1[3] = al*c10, al*c11, al*c12, al*c13
+		return
+	}
+	sr0, sr1 := g.src(i, j, 4), g.src(i+1, j, 4)
+	cr0[0] = float64(al*c00) + float64(be*sr0[0])
+	cr0[1] = float64(al*c01) + float64(be*sr0[1])
+	cr0[2] = float64(al*c02) + float64(be*sr0[2])
+	cr0[3] = float64(al*c03) + float64(be*sr0[3])
+	cr1[0] = float64(al*c10) + float64(be*sr1[0])
+	cr1[1] = float64(al*c11) + float64(be*sr1[1])
+	cr1[2] = float64(al*c12) + float64(be*sr1[2])
+	cr1[3] = float64(al*c13) + float64(be*sr1[3])
+}
