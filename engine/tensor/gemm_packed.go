@@ -25,28 +25,28 @@ func (g *gemm) packedTiles(m4, n4 int) bool {
 // step of p in the register-tiled kernel. So the rows of op(a) of a band,
 // two at a time, and the four columns of op(b) of a block are first copied
 // into arrays laid out in the order the tile reads them, and the tile runs
-// over those with no bounds checks at all. Each element's sum is the same:
-// s = +0, then s += a(i,p)·b(p,j) for p = 0, 1, … in order, each product
-// rounded before it is added, finished as store finishes it.
+// over those with one bounds check per step of p.
 func (g *gemm) tilesTNPacked(m4, n4 int) {
-	var ap [4096 / 2][2]float64 // pairs of rows of op(a) of one band: ap[r·k+p] = a(i0+2r, p), a(i0+2r+1, p)
-	var bp [packK][4]float64    // four columns of op(b): bp[p] = b(p, j…j+3)
+	var ap [2048][2]float64  // pairs of rows of op(a) of one band: ap[r·k+p] = a(i0+2r, p), a(i0+2r+1, p)
+	var bp [packK][4]float64 // four columns of op(b): bp[p] = b(p, j…j+3)
 	k, m, n := g.k, g.m, g.n
 	band := min(m4, len(ap)*2/k&^1)
 	for i0 := 0; i0 < m4; i0 += band {
 		i1 := min(i0+band, m4)
 		for r := 0; r < (i1-i0)/2; r++ {
-			pairs := ap[r*k:][:k]
+			pairs, pa := ap[r*k:][:k], i0+2*r
 			for p := range pairs {
-				row := g.a[p*m+i0+2*r:][:2]
-				pairs[p] = [2]float64{row[0], row[1]}
+				x := g.a[pa:][:2]
+				pairs[p][0], pairs[p][1] = x[0], x[1]
+				pa += m
 			}
 		}
 		for j := 0; j < n4; j += tileCols {
-			cols := bp[:k]
+			cols, pb := bp[:k], j
 			for p := range cols {
-				col := g.b[p*n+j:][:4]
-				cols[p] = [4]float64{col[0], col[1], col[2], col[3]}
+				y := g.b[pb:][:4]
+				cols[p][0], cols[p][1], cols[p][2], cols[p][3] = y[0], y[1], y[2], y[3]
+				pb += n
 			}
 			for i := i0; i < i1; i += 2 {
 				g.tilePacked(i, j, ap[(i-i0)/2*k:][:k], cols)
@@ -62,28 +62,54 @@ func (g *gemm) tilePacked(i, j int, a2 [][2]float64, b4 [][4]float64) {
 	b4 = b4[:len(a2)]
 	var c00, c01, c02, c03, c10, c11, c12, c13 float64
 	p := 0
-	for ; p+1 < len(a2); p += 2 {
-		x, y := a2[p], b4[p]
-		c00 += float64(x[0] * y[0])
-		c01 += float64(x[0] * y[1])
-		c02 += float64(x[0] * y[2])
-		c03 += float64(x[0] * y[3])
-		c10 += float64(x[1] * y[0])
-		c11 += float64(x[1] * y[1])
-		c12 += float64(x[1] * y[2])
-		c13 += float64(x[1] * y[3])
-		x, y = a2[p+1], b4[p+1]
-		c00 += float64(x[0] * y[0])
-		c01 += float64(x[0] * y[1])
-		c02 += float64(x[0] * y[2])
-		c03 += float64(x[0] * y[3])
-		c10 += float64(x[1] * y[0])
-		c11 += float64(x[1] * y[1])
-		c12 += float64(x[1] * y[2])
-		c13 += float64(x[1] * y[3])
+	for ; p+3 < len(a2); p += 4 {
+		{
+			x, y := &a2[p], &b4[p]
+			c00 += float64(x[0] * y[0])
+			c01 += float64(x[0] * y[1])
+			c02 += float64(x[0] * y[2])
+			c03 += float64(x[0] * y[3])
+			c10 += float64(x[1] * y[0])
+			c11 += float64(x[1] * y[1])
+			c12 += float64(x[1] * y[2])
+			c13 += float64(x[1] * y[3])
+		}
+		{
+			x, y := &a2[p+1], &b4[p+1]
+			c00 += float64(x[0] * y[0])
+			c01 += float64(x[0] * y[1])
+			c02 += float64(x[0] * y[2])
+			c03 += float64(x[0] * y[3])
+			c10 += float64(x[1] * y[0])
+			c11 += float64(x[1] * y[1])
+			c12 += float64(x[1] * y[2])
+			c13 += float64(x[1] * y[3])
+		}
+		{
+			x, y := &a2[p+2], &b4[p+2]
+			c00 += float64(x[0] * y[0])
+			c01 += float64(x[0] * y[1])
+			c02 += float64(x[0] * y[2])
+			c03 += float64(x[0] * y[3])
+			c10 += float64(x[1] * y[0])
+			c11 += float64(x[1] * y[1])
+			c12 += float64(x[1] * y[2])
+			c13 += float64(x[1] * y[3])
+		}
+		{
+			x, y := &a2[p+3], &b4[p+3]
+			c00 += float64(x[0] * y[0])
+			c01 += float64(x[0] * y[1])
+			c02 += float64(x[0] * y[2])
+			c03 += float64(x[0] * y[3])
+			c10 += float64(x[1] * y[0])
+			c11 += float64(x[1] * y[1])
+			c12 += float64(x[1] * y[2])
+			c13 += float64(x[1] * y[3])
+		}
 	}
-	if p < len(a2) {
-		x, y := a2[p], b4[p]
+	for ; p < len(a2); p++ {
+		x, y := &a2[p], &b4[p]
 		c00 += float64(x[0] * y[0])
 		c01 += float64(x[0] * y[1])
 		c02 += float64(x[0] * y[2])
