@@ -6,11 +6,17 @@ package tensor
 // buffers live on the stack (40 KiB), so that it allocates nothing.
 const packK = 256
 
+// packReuse is the fewest tiles that must read each packed value.
+const packReuse = 8
+
 // packedTiles computes the tiles of c in rows 0…m4-1 and columns 0…n4-1
 // (m4, n4 multiples of the tile) and reports true when it has a packed
-// kernel for the product: aᵀ·b with k ≤ packK.
+// kernel for the product: aᵀ·b with k ≤ packK, and c large enough that
+// each packed value is read by at least packReuse tiles (packing costs
+// about what a tile's step costs, so it is not worth it for the 16×16
+// weight gradient of the tiny benchmark).
 func (g *gemm) packedTiles(m4, n4 int) bool {
-	if !g.ta || g.tb || g.k > packK {
+	if !g.ta || g.tb || g.k > packK || m4 < packReuse*tileRows || n4 < packReuse*tileCols {
 		return false
 	}
 	g.tilesTNPacked(m4, n4)
