@@ -11,21 +11,22 @@ const packReuse = 8
 
 // packedTiles computes the tiles of c in rows 0…m4-1 and columns 0…n4-1
 // (m4, n4 multiples of the tile) and reports true when it has a packed
-// kernel for the product: aᵀ·b with k ≤ packK, and c large enough that
-// each packed value is read by at least packReuse tiles (packing costs
-// about what a tile's step costs, so it is not worth it for the 16×16
-// weight gradient of the tiny benchmark).
+// kernel for the product: aᵀ·b with beta = 0 (as every weight gradient
+// is) and k ≤ packK, and c large enough that each packed value is read by
+// at least packReuse tiles (packing costs about what a tile's step costs,
+// so it is not worth it for the 16×16 weight gradient of the tiny
+// benchmark).
 func (g *gemm) packedTiles(m4, n4 int) bool {
-	if !g.ta || g.tb || g.k > packK || m4 < packReuse*tileRows || n4 < packReuse*tileCols {
+	if !g.ta || g.tb || g.beta != 0 || g.k > packK || m4 < packReuse*tileRows || n4 < packReuse*tileCols {
 		return false
 	}
 	g.tilesTNPacked(m4, n4)
 	return true
 }
 
-// tilesTNPacked computes the tileRows×tileCols blocks of c = alpha·aᵀ·b +
-// beta·c in rows 0…m4-1 and columns 0…n4-1 (m4, n4 multiples of the tile),
-// for k ≤ packK: dW = dYᵀ·X, the weight gradient of every linear layer.
+// tilesTNPacked computes the tileRows×tileCols blocks of c = alpha·aᵀ·b
+// in rows 0…m4-1 and columns 0…n4-1 (m4, n4 multiples of the tile), for
+// k ≤ packK: dW = dYᵀ·X, the weight gradient of every linear layer.
 // Both operands are read down their columns there (a(i,p) = a[p·m+i],
 // b(p,j) = b[p·n+j]), which in wasm costs two bounds checks per operand and
 // step of p in the register-tiled kernel. So the rows of op(a) of a band,
@@ -63,7 +64,7 @@ func (g *gemm) tilesTNPacked(m4, n4 int) {
 
 // tilePacked computes the 2×4 block of c at row i and column j from the
 // packed rows a2 (a2[p] = a(i,p), a(i+1,p)) and columns b4 (b4[p] =
-// b(p,j…j+3)), len(b4) = len(a2) = k.
+// b(p,j…j+3)), len(b4) = len(a2) = k, as store finishes it with beta = 0.
 func (g *gemm) tilePacked(i, j int, a2 [][2]float64, b4 [][4]float64) {
 	b4 = b4[:len(a2)]
 	var c00, c01, c02, c03, c10, c11, c12, c13 float64
@@ -125,20 +126,8 @@ func (g *gemm) tilePacked(i, j int, a2 [][2]float64, b4 [][4]float64) {
 		c12 += float64(x[1] * y[2])
 		c13 += float64(x[1] * y[3])
 	}
-	n, al, be := g.n, g.alpha, g.beta
+	n, al := g.n, g.alpha
 	cr0, cr1 := g.c[i*n+j:][:4], g.c[(i+1)*n+j:][:4]
-	if be == 0 {
-		cr0[0], cr0[1], cr0[2], cr0[3] = al*c00, al*c01, al*c02, al*c03
-		cr1[0], cr1[1], cr1[2], cr1[3] = al*c10, al*c11, al*c12, al*c13
-		return
-	}
-	sr0, sr1 := g.src(i, j, 4), g.src(i+1, j, 4)
-	cr0[0] = float64(al*c00) + float64(be*sr0[0])
-	cr0[1] = float64(al*c01) + float64(be*sr0[1])
-	cr0[2] = float64(al*c02) + float64(be*sr0[2])
-	cr0[3] = float64(al*c03) + float64(be*sr0[3])
-	cr1[0] = float64(al*c10) + float64(be*sr1[0])
-	cr1[1] = float64(al*c11) + float64(be*sr1[1])
-	cr1[2] = float64(al*c12) + float64(be*sr1[2])
-	cr1[3] = float64(al*c13) + float64(be*sr1[3])
+	cr0[0], cr0[1], cr0[2], cr0[3] = al*c00, al*c01, al*c02, al*c03
+	cr1[0], cr1[1], cr1[2], cr1[3] = al*c10, al*c11, al*c12, al*c13
 }
