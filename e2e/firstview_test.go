@@ -36,7 +36,8 @@ func nodeBoxes(t *testing.T, tab context.Context, svgID string) map[string][5]an
 // TestFirstViewBeforeTheWasm holds the page's wasm download and checks that
 // the server's first view already shows the tape (its node titles and
 // boxes: the default model's on the playground's page, the shared model's
-// on its /s/ page), then lets the wasm arrive and checks that when Go has
+// on its /s/ page, and on its /embed/ page laid out as an embed from the
+// first paint), then lets the wasm arrive and checks that when Go has
 // drawn the page every box is where the first view drew it (within half a
 // pixel), at a laptop's and a phone's size.
 func TestFirstViewBeforeTheWasm(t *testing.T) {
@@ -67,7 +68,7 @@ func TestFirstViewBeforeTheWasm(t *testing.T) {
 	}
 	var visits []visit
 	for _, sc := range []screen{screens[4], screens[0]} {
-		visits = append(visits, visit{sc, "/", 0, false}, visit{sc, "/s/" + id, 2, false})
+		visits = append(visits, visit{sc, "/", 0, false}, visit{sc, "/s/" + id, 2, false}, visit{sc, "/embed/" + id, 2, false})
 	}
 	visits = append(visits, visit{screens[2], "/s/" + longID, 0, true})
 	for _, vi := range visits {
@@ -121,6 +122,9 @@ func TestFirstViewBeforeTheWasm(t *testing.T) {
 			if vi.folded && rows == "1" {
 				t.Errorf("the first view of %s is drawn in one row, want it folded into rows", path)
 			}
+			if embed := strings.HasPrefix(path, "/embed/"); embed != eval[bool](t, tab, `document.documentElement.classList.contains("embed")`) {
+				t.Errorf("the first view of %s has the embed class: %v, want %v", path, !embed, embed)
+			}
 			shot(t, tab, "firstview-"+sc.name+"-"+pathName(path)+"-before")
 
 			close(release)
@@ -164,8 +168,11 @@ func TestFirstViewBeforeTheWasm(t *testing.T) {
 
 // pathName names a page path in a screenshot's file name.
 func pathName(path string) string {
-	if path == "/" {
+	switch {
+	case path == "/":
 		return "index"
+	case strings.HasPrefix(path, "/embed/"):
+		return "embed"
 	}
 	return "shared"
 }

@@ -369,9 +369,5 @@ func badModelLink(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bad, err := link.Pack([]byte(strings.Replace(string(raw), `"out":4`, `"out":0`, 1)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return bad
+	return link.Pack([]byte(strings.Replace(string(raw), `"out":4`, `"out":0`, 1)))
 }

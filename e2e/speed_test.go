@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -150,6 +151,40 @@ const bootProbe = `(() => {
     .observe({ type: "paint", buffered: true });
   new PerformanceObserver((l) => { for (const e of l.getEntries()) out.lcp = e.startTime; })
     .observe({ type: "largest-contentful-paint", buffered: true });
+  // Load-independent counts: the Go program's calls across syscall/js
+  // (every import it makes from wasm_exec.js's gojs table), the elements
+  // the page creates, and the long tasks (over 50 ms) on the main thread.
+  // Each tapelab: mark takes a snapshot of the first two.
+  const c = out.counts = { js: 0, created: 0 };
+  out.at = {};
+  out.long = [];
+  const inst = WebAssembly.instantiate;
+  WebAssembly.instantiate = function (m, imports) {
+    const g = imports && imports.gojs;
+    if (g) {
+      for (const k of Object.keys(g)) {
+        if (!k.startsWith("syscall/js.")) continue;
+        const f = g[k];
+        g[k] = (sp) => { c.js++; return f(sp); };
+      }
+    }
+    return inst.apply(this, arguments);
+  };
+  for (const k of ["createElement", "createElementNS"]) {
+    const f = Document.prototype[k];
+    Document.prototype[k] = function () { c.created++; return f.apply(this, arguments); };
+  }
+  const mk = performance.mark;
+  performance.mark = function (name) {
+    if (String(name).startsWith("tapelab:")) {
+      out.at[String(name).slice(8)] = { js: c.js, created: c.created, elements: document.getElementsByTagName("*").length };
+    }
+    return mk.apply(this, arguments);
+  };
+  try {
+    new PerformanceObserver((l) => { for (const e of l.getEntries()) out.long.push([e.startTime, e.duration]); })
+      .observe({ type: "longtask", buffered: true });
+  } catch (e) {}
   const sig = () => Array.from(document.querySelectorAll("#tape [data-node]"), (g) => g.getAttribute("class")).join("|") +
     (document.getElementById("count-forward")?.textContent ?? "");
   const tick = () => {
@@ -159,6 +194,7 @@ const bootProbe = `(() => {
       step.click();
       if (sig() !== before) {
         out.interactive = performance.now();
+        out.at.interactive = { js: c.js, created: c.created, elements: document.getElementsByTagName("*").length };
         requestAnimationFrame(() => { out.painted = performance.now(); });
         return;
       }
@@ -199,13 +235,57 @@ const bootTimeline = `(() => {
   if (probe.lcp) out["largest-paint"] = probe.lcp;
   if (probe.interactive) out.interactive = probe.interactive;
   if (probe.painted) out.painted = probe.painted;
+  // The counts at each of Go's marks and at interactive; the long tasks' time, and the part of it beyond 50 ms per task
+  // (Lighthouse's total blocking time, here from navigation on).
+  for (const [m, v] of Object.entries(probe.at || {})) {
+    out["js-calls@" + m] = v.js;
+    out["elements-created@" + m] = v.created;
+    out["elements@" + m] = v.elements;
+  }
+  let long = 0, blocking = 0;
+  for (const [, d] of probe.long || []) {
+    long += d;
+    blocking += Math.max(0, d - 50);
+  }
+  out["long-tasks"] = (probe.long || []).length;
+  out["long-task-ms"] = long;
+  out["blocking-ms"] = blocking;
+  const app = document.getElementById("app");
+  for (const k of ["mallocs", "alloc-bytes", "gcs"]) {
+    const v = app && app.getAttribute("data-go-" + k);
+    if (v) out["go-" + k] = Number(v);
+  }
   return out;
 })()`
 
 // bootOrder lists the milestones in the order they happen, for the log.
 var bootOrder = []string{"html-received", "loader-requested", "loader-received", "first-paint", "largest-paint", "dom-ready", "wasm-requested", "wasm-first-byte", "wasm-last-byte",
-	"wasm-received", "wasm-compiled", "wasm-instantiated", "go-main", "playground-built", "first-render", "go-idle",
+	"wasm-received", "wasm-compiled", "wasm-instantiated", "go-main", "playground-built", "shell-built", "first-render", "go-idle",
 	"interactive", "painted"}
+
+// bootCounts lists the load-independent figures of a start-up, for the log:
+// calls across syscall/js, elements created and in the document (at Go's
+// first render, at interactive and when Go went idle), Go's allocations
+// (objects, bytes, collections) until it went idle, and the long tasks.
+var bootCounts = []string{"js-calls@first-render", "js-calls@interactive", "js-calls@go-idle", // logged with bootOrder
+	"elements-created@first-render", "elements-created@interactive", "elements-created@go-idle",
+	"elements@first-render", "elements@interactive", "elements@go-idle",
+	"go-mallocs", "go-alloc-bytes", "go-gcs", "long-tasks", "long-task-ms", "blocking-ms"}
+
+// cpuThrottle is the CPU slowdown the start-up benchmark asks Chromium for
+// ($TAPELAB_CPU_THROTTLE, e.g. 4 as Lighthouse's mobile preset; unset or
+// 1: none).
+func cpuThrottle(b *testing.B) float64 {
+	v := os.Getenv("TAPELAB_CPU_THROTTLE")
+	if v == "" {
+		return 1
+	}
+	r, err := strconv.ParseFloat(v, 64)
+	if err != nil || r < 1 {
+		b.Fatalf("TAPELAB_CPU_THROTTLE=%q: want a slowdown factor of at least 1", v)
+	}
+	return r
+}
 
 // BenchmarkNavigationToInteractive measures start-up: per navigation, the
 // time from navigation start until a click on Step changes a tape node
@@ -241,6 +321,11 @@ func BenchmarkNavigationToInteractive(b *testing.B) {
 			if _, err := chromedp.Call(p.tab, network.SetCacheDisabled, network.SetCacheDisabledParams{CacheDisabled: mode.noCache}); err != nil {
 				b.Fatal(err)
 			}
+			if rate := cpuThrottle(b); rate > 1 {
+				if _, err := chromedp.Call(p.tab, emulation.SetCPUThrottlingRate, emulation.SetCPUThrottlingRateParams{Rate: rate}); err != nil {
+					b.Fatal(err)
+				}
+			}
 			url := p.js(`location.origin + "/"`)
 			runs := map[string][]float64{}
 			b.ResetTimer()
@@ -258,6 +343,14 @@ func BenchmarkNavigationToInteractive(b *testing.B) {
 					b.Fatalf("the page never became interactive: %v\n%s", err, pageError(p.tab))
 				}
 				b.StopTimer()
+				// Go finishes its start-up (the work it defers past the first
+				// render included) before the counts are read; the long tasks
+				// are reported a little after they end.
+				if _, err := chromedp.Run(p.tab, chromedp.Poll[bool](`document.getElementById("app").hasAttribute("data-go-mallocs")`,
+					chromedp.WithPollingTimeout(20*time.Second))); err != nil {
+					b.Fatalf("Go never finished its start-up: %v\n%s", err, pageError(p.tab))
+				}
+				time.Sleep(100 * time.Millisecond)
 				tl, err := chromedp.Run(p.tab, chromedp.Evaluate[map[string]float64](bootTimeline))
 				if err != nil {
 					b.Fatal(err)
@@ -280,8 +373,19 @@ func BenchmarkNavigationToInteractive(b *testing.B) {
 					fmt.Fprintf(&log, " %s %.0f (%.0f-%.0f);", k, med[k], v[0], v[len(v)-1])
 				}
 			}
-			b.Logf("%d navigations (%s), ms since navigation start, median (min-max):%s wasm bytes: %.0f on the wire, %.0f decoded",
-				b.N, mode.name, log.String(), med["wasm-wire-bytes"], med["wasm-decoded-bytes"])
+			var counts strings.Builder
+			for _, k := range bootOrder {
+				if _, ok := runs["js-calls@"+k]; ok {
+					fmt.Fprintf(&counts, " js-calls@%s %.0f;", k, med["js-calls@"+k])
+				}
+			}
+			for _, k := range bootCounts[3:] {
+				if _, ok := runs[k]; ok {
+					fmt.Fprintf(&counts, " %s %.0f;", k, med[k])
+				}
+			}
+			b.Logf("%d navigations (%s, CPU slowed %gx), ms since navigation start, median (min-max):%s wasm bytes: %.0f on the wire, %.0f decoded; medians:%s",
+				b.N, mode.name, max(1, cpuThrottle(b)), log.String(), med["wasm-wire-bytes"], med["wasm-decoded-bytes"], counts.String())
 			if med["wasm-wire-bytes"] >= med["wasm-decoded-bytes"] {
 				b.Errorf("the wasm was served uncompressed (%.0f bytes on the wire)", med["wasm-wire-bytes"])
 			}
@@ -290,6 +394,9 @@ func BenchmarkNavigationToInteractive(b *testing.B) {
 			b.ReportMetric(med["painted"], "ms-painted")
 			b.ReportMetric(med["wasm-compiled"], "ms-compiled")
 			b.ReportMetric(med["first-render"], "ms-first-render")
+			b.ReportMetric(med["blocking-ms"], "ms-blocking")
+			b.ReportMetric(med["js-calls@interactive"], "js-calls")
+			b.ReportMetric(med["go-mallocs"], "go-mallocs")
 		})
 	}
 }

@@ -343,6 +343,21 @@ func after(doc *document, ms float64, what string, fn func()) {
 	js.Global().Call("setTimeout", f, ms)
 }
 
+// yieldToBrowser returns once the browser has run the tasks waiting for
+// it (a setTimeout of 0): the Go program blocks meanwhile, so the page
+// can paint and answer input between two parts of a long piece of work.
+func yieldToBrowser() {
+	done := make(chan struct{})
+	var f js.Func
+	f = js.FuncOf(func(js.Value, []js.Value) any {
+		f.Release()
+		close(done)
+		return nil
+	})
+	js.Global().Call("setTimeout", f, 0)
+	<-done
+}
+
 // drawPixelsAt draws p at (x, y) as an s × s square, each pixel a sharp
 // square (no smoothing).
 func (c canvas) drawPixelsAt(p *pixels, x, y, s float64) {

@@ -84,7 +84,7 @@ func newPlayground(p *page) (*playground, error) {
 func (pv *playground) model() *app.Playground { return pv.st.Model() }
 
 // mount puts the playground into parent. It does not draw the step: the
-// shell draws it once, when it opens the page's link (see mountShell).
+// shell draws it once, when it opens the page's link (see shell.start).
 func (pv *playground) mount(parent elem) {
 	parent.AddClass("wide")
 	parent.AppendChild(pv.root)

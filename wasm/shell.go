@@ -20,7 +20,7 @@ import (
 type shell struct {
 	u  *document
 	pv *playground
-	tv *trainView
+	tv *trainView // built when the training view is first shown
 	ex *explainPanel
 	// lessons is the lesson panel and the Lessons menu.
 	lessons *lessonView
@@ -38,19 +38,24 @@ type shell struct {
 	linkEncodes               int
 }
 
-// mountShell adds the training view, the share bar and the classroom
-// features to a mounted playground and opens the link the page was loaded
-// with.
-func mountShell(p *page, pv *playground) *shell {
+// newShell adds the share bar, the classroom features, the explain panel
+// and the lessons to the playground (the training view waits until it is
+// first shown). It draws nothing: start opens the page's link.
+func newShell(p *page, pv *playground) *shell {
 	u := p.doc
 	sh := &shell{u: u, pv: pv, st: pv.st, boxes: map[string][2]elem{}}
 	sh.linkSync = newDebouncer(linkQuiet, linkMaxWait, func() { recovered("share link", u.report, sh.syncOnce) })
-	sh.tv = newTrainView(u, pv, sh.st)
 	sh.ex = newExplainPanel(u, pv)
 	sh.buildBar()
 	sh.lessons = newLessonView(sh)
-	pv.centre.After(sh.tv.root)
 	pv.work.AppendChild(sh.ex.root)
+	return sh
+}
+
+// start follows the page's state and opens the link the page was loaded
+// with, once the playground is mounted.
+func (sh *shell) start() {
+	u, pv := sh.u, sh.pv
 	sh.exposeExports()
 	follow(sh.st, u.report, sh.changed)
 	// Locked or hidden controls stay locked from the keyboard too: the
@@ -74,7 +79,6 @@ func mountShell(p *page, pv *playground) *shell {
 		st, err := link.Open(frag)
 		sh.open(st, err) // the views draw the state it opens
 	}
-	return sh
 }
 
 // open makes the decoded state st the page's; err (a broken link) is shown
@@ -110,10 +114,25 @@ func (sh *shell) setView(view string) { sh.st.SetView(view) }
 // switch is hidden (a program is stepped, not trained).
 func (sh *shell) showView() {
 	train := sh.st.View() == link.ViewTrain
+	if train && sh.tv == nil {
+		sh.buildTrainView()
+	}
 	sh.pv.root.ToggleClass("view-train", train)
 	sh.viewStep.SetAttribute("aria-pressed", boolStr(!train))
 	sh.viewTrain.SetAttribute("aria-pressed", boolStr(train))
 	sh.viewStep.Closest(".seg").show(!sh.st.ProgramMode())
+}
+
+// buildTrainView builds the training view the first time it is shown, as
+// it would have been at start-up: its controls hold the state's training
+// settings, the classroom's flags govern its regions, and it shows itself
+// (training from the state's weights); from then on it follows the state.
+func (sh *shell) buildTrainView() {
+	sh.tv = newTrainView(sh.u, sh.pv, sh.st)
+	sh.pv.centre.After(sh.tv.root)
+	sh.tv.ctl.write()
+	sh.applyFlags()
+	sh.tv.shown()
 }
 
 // openShared opens /s/{id} or /embed/{id}: the stored model document from

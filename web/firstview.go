@@ -8,7 +8,9 @@ import (
 	"io/fs"
 	"log"
 	"net/http"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -116,8 +118,24 @@ func sharedPages(store Store, base fs.FS, draw FirstViewFunc, static *staticFile
 			}
 			drawn = index // the loading screen: not another model's tape
 		}
+		if strings.HasPrefix(r.URL.Path, "/embed/") {
+			drawn = embedded(drawn)
+		}
 		static.serveBytes(w, r, "index.html", drawn)
 	}
+}
+
+// embedded returns page laid out as an embed from its first paint: its
+// <html> element (which must have no class attribute) gets the class
+// "embed", as the page gives it once it runs. A page without one is
+// returned as it is.
+func embedded(page []byte) []byte {
+	i := bytes.Index(page, []byte("<html"))
+	if i < 0 {
+		return page
+	}
+	i += len("<html")
+	return slices.Concat(page[:i], []byte(` class="embed"`), page[i:])
 }
 
 // serveBytes answers with raw as the file name, compressed as a static

@@ -66,3 +66,16 @@ func TestFirstView(t *testing.T) {
 		}
 	}
 }
+
+// TestEmbedded marks an embed's page as an embed on its <html> element.
+func TestEmbedded(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{`<!doctype html><html lang="en"><head>`, `<!doctype html><html class="embed" lang="en"><head>`},
+		{`<!doctype html><html><body>`, `<!doctype html><html class="embed"><body>`},
+		{page, page},
+	} {
+		if got := string(embedded([]byte(tc.in))); got != tc.want {
+			t.Errorf("embedded(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}

@@ -73,7 +73,7 @@ func denoteNode(g *Graph, n *Node, vals, inputs []*tensor.Tensor) (*tensor.Tenso
 		return nil, op.AtNode(err, n.ID)
 	}
 	y := tensor.Zeros(n.OutShape)
-	if ref := reference[n.Kind]; ref != nil {
+	if ref := reference(n.Kind); ref != nil {
 		ref(y, x, a)
 	} else {
 		o.Forward(y, x, a)
@@ -83,4 +83,4 @@ func denoteNode(g *Graph, n *Node, vals, inputs []*tensor.Tensor) (*tensor.Tenso
 
 // Reference reports whether Denote evaluates kind with its own reference
 // kernel (true) or falls back to the catalogue op's Forward (false).
-func Reference(kind string) bool { return reference[kind] != nil }
+func Reference(kind string) bool { return reference(kind) != nil }

@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math"
-	"sort"
+	"slices"
 	"strconv"
 
 	"tapelab/engine/jsontext"
@@ -39,7 +39,7 @@ func Encode(g *Graph) ([]byte, error) {
 	for id := range g.Payload {
 		ids = append(ids, id)
 	}
-	sort.Ints(ids)
+	slices.Sort(ids)
 	for k, id := range ids {
 		if k > 0 {
 			b.WriteByte(',')

@@ -11,63 +11,110 @@ import (
 // node declares) from the operand values x.
 type refKernel func(y *tensor.Tensor, x []*tensor.Tensor, a op.Attrs)
 
-// reference holds Denote's kernels, one per op kind, each written from the
+// reference returns Denote's kernel of an op kind, each written from the
 // op's stated meaning (its Formula and the numerical conventions the
 // catalogue documents: sums run in index order from +0, products are rounded
 // before they are added, softmax subtracts the row maximum) with plain loops
-// of its own. It is never modified. Kinds missing here (dropout, whose mask
-// is defined by the catalogue's generator) fall back to the op's Forward.
-var reference = map[string]refKernel{
-	"add":  zip(func(a, b float64) float64 { return a + b }),
-	"sub":  zip(func(a, b float64) float64 { return a - b }),
-	"mul":  zip(func(a, b float64) float64 { return a * b }),
-	"div":  zip(func(a, b float64) float64 { return a / b }),
-	"max":  zip(math.Max),
-	"min":  zip(math.Min),
-	"neg":  each(func(v float64) float64 { return -v }),
-	"abs":  each(math.Abs),
-	"exp":  each(math.Exp),
-	"log":  each(math.Log),
-	"sqrt": each(math.Sqrt),
-	"square": each(func(v float64) float64 {
-		return v * v
-	}),
-	// tanh is the engine's portable tanh (the same bits natively and in
-	// wasm); natively math.Tanh may differ from it in the last bit.
-	"tanh":        func(y *tensor.Tensor, x []*tensor.Tensor, _ op.Attrs) { tensor.Tanh(y, x[0]) },
-	"relu":        each(relu),
-	"sigmoid":     each(sigmoid),
-	"gelu":        each(gelu),
-	"detach":      each(func(v float64) float64 { return v }),
-	"reshape":     each(func(v float64) float64 { return v }),
-	"flatten":     each(func(v float64) float64 { return v }),
-	"scale":       refScale,
-	"leaky_relu":  refLeakyReLU,
-	"add_bias":    refAddBias,
-	"sum":         refSum,
-	"mean":        refMean,
-	"reduce_sum":  refReduce(false),
-	"reduce_mean": refReduce(true),
-	"softmax":     refSoftmax,
-	"log_softmax": refLogSoftmax,
-	"transpose":   refTranspose,
-	"concat":      refConcat,
-	"matmul":      refMatMul,
-	"linear":      refLinear,
-	"conv2d":      refConv2D,
-	"max_pool2d":  refMaxPool2D,
-	"batch_norm":  refBatchNorm,
-	"batch_norm_eval": func(y *tensor.Tensor, x []*tensor.Tensor, a op.Attrs) {
-		normalize(y, x[0], x[1], x[2], x[3].Data, x[4].Data, a.Eps)
-	},
-	"layer_norm": refLayerNorm,
-	"pow": func(y *tensor.Tensor, x []*tensor.Tensor, a op.Attrs) {
-		each(func(v float64) float64 { return math.Pow(v, a.Alpha) })(y, x, a)
-	},
-	"broadcast_to":    refBroadcastTo,
-	"mse_loss":        refMSELoss,
-	"cross_entropy":   refCrossEntropy,
-	"bce_with_logits": refBCEWithLogits,
+// of its own. Kinds it returns nil for (dropout, whose mask is defined by
+// the catalogue's generator) fall back to the op's Forward. It is a switch,
+// not a map, so that a program that never calls Denote (the playground)
+// links none of these kernels.
+func reference(kind string) refKernel {
+	switch kind {
+	case "add":
+		return zip(func(a, b float64) float64 { return a + b })
+	case "sub":
+		return zip(func(a, b float64) float64 { return a - b })
+	case "mul":
+		return zip(func(a, b float64) float64 { return a * b })
+	case "div":
+		return zip(func(a, b float64) float64 { return a / b })
+	case "max":
+		return zip(math.Max)
+	case "min":
+		return zip(math.Min)
+	case "neg":
+		return each(func(v float64) float64 { return -v })
+	case "abs":
+		return each(math.Abs)
+	case "exp":
+		return each(math.Exp)
+	case "log":
+		return each(math.Log)
+	case "sqrt":
+		return each(math.Sqrt)
+	case "square":
+		return each(func(v float64) float64 {
+			return v * v
+		})
+		// tanh is the engine's portable tanh (the same bits natively and in
+		// wasm); natively math.Tanh may differ from it in the last bit.
+	case "tanh":
+		return func(y *tensor.Tensor, x []*tensor.Tensor, _ op.Attrs) { tensor.Tanh(y, x[0]) }
+	case "relu":
+		return each(relu)
+	case "sigmoid":
+		return each(sigmoid)
+	case "gelu":
+		return each(gelu)
+	case "detach":
+		return each(func(v float64) float64 { return v })
+	case "reshape":
+		return each(func(v float64) float64 { return v })
+	case "flatten":
+		return each(func(v float64) float64 { return v })
+	case "scale":
+		return refScale
+	case "leaky_relu":
+		return refLeakyReLU
+	case "add_bias":
+		return refAddBias
+	case "sum":
+		return refSum
+	case "mean":
+		return refMean
+	case "reduce_sum":
+		return refReduce(false)
+	case "reduce_mean":
+		return refReduce(true)
+	case "softmax":
+		return refSoftmax
+	case "log_softmax":
+		return refLogSoftmax
+	case "transpose":
+		return refTranspose
+	case "concat":
+		return refConcat
+	case "matmul":
+		return refMatMul
+	case "linear":
+		return refLinear
+	case "conv2d":
+		return refConv2D
+	case "max_pool2d":
+		return refMaxPool2D
+	case "batch_norm":
+		return refBatchNorm
+	case "batch_norm_eval":
+		return func(y *tensor.Tensor, x []*tensor.Tensor, a op.Attrs) {
+			normalize(y, x[0], x[1], x[2], x[3].Data, x[4].Data, a.Eps)
+		}
+	case "layer_norm":
+		return refLayerNorm
+	case "pow":
+		return func(y *tensor.Tensor, x []*tensor.Tensor, a op.Attrs) {
+			each(func(v float64) float64 { return math.Pow(v, a.Alpha) })(y, x, a)
+		}
+	case "broadcast_to":
+		return refBroadcastTo
+	case "mse_loss":
+		return refMSELoss
+	case "cross_entropy":
+		return refCrossEntropy
+	case "bce_with_logits":
+		return refBCEWithLogits
+	}
+	return nil
 }
 
 // each lifts a scalar function to an elementwise kernel.

@@ -1,6 +1,9 @@
 package op
 
-import "sort"
+import (
+	"slices"
+	"strings"
+)
 
 // catalogue lists every op; it is fixed at compile time and never modified.
 var catalogue = []*Op{
@@ -38,6 +41,6 @@ func Lookup(name string) (*Op, bool) {
 // the ops are shared and must not be modified.
 func All() []*Op {
 	out := append([]*Op(nil), catalogue...)
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	slices.SortFunc(out, func(a, b *Op) int { return strings.Compare(a.Name, b.Name) })
 	return out
 }

@@ -1,7 +1,6 @@
 package train
 
 import (
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
@@ -27,21 +26,22 @@ func ReadCSV(r io.Reader, targets int) (*Dataset, error) {
 	if targets < 1 {
 		return nil, fmt.Errorf("need at least one target column, got %d", targets)
 	}
-	cr := csv.NewReader(r)
-	cr.FieldsPerRecord = -1
-	cr.TrimLeadingSpace = true
-	cr.ReuseRecord = true
+	text, err := io.ReadAll(r)
+	if err != nil {
+		return nil, err
+	}
+	cr := csvReader{text: text, line: 1}
 	var x, y []float64
 	width, firstLine, rows := 0, 0, 0
 	for {
-		rec, err := cr.Read()
-		if err == io.EOF {
+		more, err := cr.next()
+		if err != nil {
+			return nil, err
+		}
+		if !more {
 			break
 		}
-		if err != nil {
-			return nil, csvError(err)
-		}
-		line, _ := cr.FieldPos(0)
+		rec, line := cr.fields, cr.recLine
 		if rows == 0 && width == 0 && header(rec) {
 			continue
 		}
@@ -59,8 +59,7 @@ func ReadCSV(r io.Reader, targets int) (*Dataset, error) {
 		for j, f := range rec {
 			v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
 			if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-				_, col := cr.FieldPos(j)
-				return nil, fmt.Errorf("line %d, column %d (field %d): %q is not a finite number", line, col, j+1, f)
+				return nil, fmt.Errorf("line %d, column %d (field %d): %q is not a finite number", line, cr.cols[j], j+1, f)
 			}
 			if j < width-targets {
 				x = append(x, v)
@@ -191,14 +190,4 @@ func abbrev(m []byte) string {
 		s = s[:40] + "…"
 	}
 	return s
-}
-
-// csvError says where a CSV reader's error sits: "line L, column C: why"
-// for a parse error, the error itself otherwise.
-func csvError(err error) error {
-	var pe *csv.ParseError
-	if errors.As(err, &pe) {
-		return fmt.Errorf("line %d, column %d: %v", pe.Line, pe.Column, pe.Err)
-	}
-	return err
 }

@@ -1,6 +1,9 @@
 package layout
 
-import "sort"
+import (
+	"cmp"
+	"slices"
+)
 
 // vertex is a real node or a dummy point where a long edge crosses a column.
 type vertex struct {
@@ -107,12 +110,12 @@ func (g *grid) splitLongEdges() {
 		g.cols[g.vs[v].col] = append(g.cols[g.vs[v].col], v)
 	}
 	for _, col := range g.cols {
-		sort.SliceStable(col, func(a, b int) bool {
-			va, vb := &g.vs[col[a]], &g.vs[col[b]]
+		slices.SortStableFunc(col, func(a, b int) int {
+			va, vb := &g.vs[a], &g.vs[b]
 			if va.above != vb.above {
-				return va.above
+				return order(va.above)
 			}
-			return va.key < vb.key
+			return cmp.Compare(va.key, vb.key)
 		})
 		g.renumber(col)
 	}
@@ -166,15 +169,15 @@ func (g *grid) sortBy(col []int, nb func(*vertex) []int) {
 		}
 		bary[v] = s / float64(len(ns))
 	}
-	sort.SliceStable(col, func(a, b int) bool {
-		va, vb := &g.vs[col[a]], &g.vs[col[b]]
+	slices.SortStableFunc(col, func(a, b int) int {
+		va, vb := &g.vs[a], &g.vs[b]
 		if va.above != vb.above {
-			return va.above
+			return order(va.above)
 		}
-		if ba, bb := bary[col[a]], bary[col[b]]; ba != bb {
-			return ba < bb
+		if ba, bb := bary[a], bary[b]; ba != bb {
+			return cmp.Compare(ba, bb)
 		}
-		return va.pos < vb.pos
+		return cmp.Compare(va.pos, vb.pos)
 	})
 	g.renumber(col)
 }
@@ -215,4 +218,13 @@ func (g *grid) restore(s [][]int) {
 	for _, col := range g.cols {
 		g.renumber(col)
 	}
+}
+
+// order compares two vertices of which one is above the other's chain:
+// the one above (above is true) comes first.
+func order(above bool) int {
+	if above {
+		return -1
+	}
+	return 1
 }

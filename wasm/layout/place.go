@@ -1,6 +1,9 @@
 package layout
 
-import "sort"
+import (
+	"cmp"
+	"slices"
+)
 
 // place assigns every vertex a vertical centre: first stacked, then pulled
 // towards its neighbours' mean row by isotonic regression, which keeps the
@@ -177,12 +180,12 @@ func (g *grid) ports(boxes []Box) (outPort, inPort []float64) {
 		ins[ch.to] = append(ins[ch.to], k)
 	}
 	spread := func(ks []int, box Box, next func(ch chain) int, dst []float64) {
-		sort.SliceStable(ks, func(a, b int) bool {
-			ya, yb := g.vs[next(g.chains[ks[a]])].y, g.vs[next(g.chains[ks[b]])].y
+		slices.SortStableFunc(ks, func(a, b int) int {
+			ya, yb := g.vs[next(g.chains[a])].y, g.vs[next(g.chains[b])].y
 			if ya != yb {
-				return ya < yb
+				return cmp.Compare(ya, yb)
 			}
-			return g.chains[ks[a]].operand < g.chains[ks[b]].operand
+			return cmp.Compare(g.chains[a].operand, g.chains[b].operand)
 		})
 		for j, k := range ks {
 			dst[k] = box.Y + box.H*float64(j+1)/float64(len(ks)+1)

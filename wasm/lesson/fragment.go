@@ -15,11 +15,7 @@ func Fragment(l *Lesson) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	body, err := link.Deflate(doc)
-	if err != nil {
-		return "", err
-	}
-	return Prefix + body, nil
+	return Prefix + link.Deflate(doc), nil
 }
 
 // IsFragment reports whether a URL fragment (with or without its '#')

@@ -1,15 +1,14 @@
 package link
 
 import (
-	"bytes"
-	"compress/flate"
 	"encoding/base64"
 	"errors"
 	"fmt"
-	"io"
+	"strconv"
 	"strings"
 
 	"tapelab/engine/spec"
+	"tapelab/wasm/link/deflate"
 )
 
 // Error is a fault in a link: Part names where ("prefix", "base64",
@@ -74,16 +73,14 @@ func Inflate(body string) ([]byte, error) {
 		}
 		return nil, &Error{Part: "base64", Err: err}
 	}
-	r := flate.NewReaderDict(bytes.NewReader(packed), []byte(dictionary))
-	defer r.Close()
-	raw, err := io.ReadAll(io.LimitReader(r, MaxExpanded+1))
+	raw, err := deflate.Decompress(packed, []byte(dictionary), MaxExpanded)
 	switch {
-	case errors.Is(err, io.ErrUnexpectedEOF):
+	case err == deflate.ErrShort:
 		return nil, &Error{Part: "deflate", Msg: "the link is cut short (its compressed data ends early); copy the whole link"}
+	case err == deflate.ErrTooLarge:
+		return nil, &Error{Part: "deflate", Msg: "expands to more than " + strconv.Itoa(MaxExpanded) + " bytes"}
 	case err != nil:
 		return nil, &Error{Part: "deflate", Msg: "the compressed data is corrupt (" + err.Error() + ")"}
-	case len(raw) > MaxExpanded:
-		return nil, &Error{Part: "deflate", Msg: fmt.Sprintf("expands to more than %d bytes", MaxExpanded)}
 	}
 	return raw, nil
 }

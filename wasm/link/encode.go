@@ -1,8 +1,6 @@
 package link
 
 import (
-	"bytes"
-	"compress/flate"
 	"encoding/base64"
 	"fmt"
 	"math"
@@ -12,6 +10,7 @@ import (
 	"tapelab/engine/nn"
 	"tapelab/engine/program"
 	"tapelab/engine/spec"
+	"tapelab/wasm/link/deflate"
 )
 
 // JSON returns the state's canonical envelope, uncompressed: the text a
@@ -73,37 +72,22 @@ func Encode(s *State) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return Pack(raw)
+	return Pack(raw), nil
 }
 
 // Pack deflates an envelope with the v1 dictionary and adds the prefix,
 // without validating it: Encode uses it, and tests use it to make links
 // whose content is broken on purpose.
-func Pack(raw []byte) (string, error) {
-	body, err := Deflate(raw)
-	if err != nil {
-		return "", err
-	}
-	return Prefix + body, nil
+func Pack(raw []byte) string {
+	return Prefix + Deflate(raw)
 }
 
 // Deflate returns the base64url text (no padding) of raw deflated with the
 // v1 dictionary: a link's body without its prefix. Documents that travel
 // in fragments beside state links (lessons, whose stops are envelopes)
 // pack themselves with it under their own prefix; Inflate undoes it.
-func Deflate(raw []byte) (string, error) {
-	var buf bytes.Buffer
-	w, err := flate.NewWriterDict(&buf, flate.BestCompression, []byte(dictionary))
-	if err != nil {
-		return "", err
-	}
-	if _, err := w.Write(raw); err != nil {
-		return "", err
-	}
-	if err := w.Close(); err != nil {
-		return "", err
-	}
-	return base64.RawURLEncoding.EncodeToString(buf.Bytes()), nil
+func Deflate(raw []byte) string {
+	return base64.RawURLEncoding.EncodeToString(deflate.Compress(raw, []byte(dictionary)))
 }
 
 // Validate checks everything Decode checks after parsing: the model

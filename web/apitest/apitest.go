@@ -300,11 +300,13 @@ func (c *checker) run(docs Docs) {
 
 // samePage reports whether two pages are the same playground page: the
 // same head (styles, scripts, the wasm's preload), or the same bytes for a
-// page without a <body> tag. Their bodies may
-// differ by the first view the server drew into them (the shared model's
+// page without a <body> tag, an embed's class on <html> aside. Their
+// bodies may differ by the first view the server drew into them (the shared model's
 // tape on a share's page) and the shared document embedded in them.
 func samePage(a, b []byte) bool {
 	head := func(p []byte) []byte {
+		// An embed's page is marked as one on its <html> element.
+		p = bytes.Replace(p, []byte(`<html class="embed"`), []byte("<html"), 1)
 		if i := bytes.Index(p, []byte("<body")); i >= 0 {
 			return p[:i]
 		}
