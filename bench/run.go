@@ -22,6 +22,8 @@ type Result struct {
 
 // Trainer runs SGD steps of a workload on the engine's eager session,
 // reusing one session and one gradient set so that steps allocate nothing.
+// Each hidden layer is one fused node (autograd.Session.ApplyAct), as in
+// the training passes of package train.
 type Trainer struct {
 	w      Workload
 	s      *autograd.Session
@@ -30,6 +32,8 @@ type Trainer struct {
 	params []*tensor.Tensor // W0, b0, W1, b1, ...
 	ids    []op.Value       // their tape ids in the current step
 	it     int
+	linear *op.Op // the catalogue's linear
+	act    *op.Op // and the workload's activation (tanh or relu)
 }
 
 // NewTrainer prepares the workload's batches and initial weights.
@@ -37,6 +41,8 @@ func NewTrainer(w Workload) *Trainer {
 	x, y := w.Data()
 	d := w.Sizes[0]
 	t := &Trainer{w: w, s: autograd.NewSession()}
+	t.linear, _ = op.Lookup("linear")
+	t.act, _ = op.Lookup(w.Act)
 	for b := 0; b < w.N/w.Batch; b++ {
 		xb, _ := tensor.New(tensor.Shape{w.Batch, d}, x[b*w.Batch*d:(b+1)*w.Batch*d])
 		yshape := tensor.Shape{w.Batch}
@@ -68,13 +74,10 @@ func (t *Trainer) Step() (float64, error) {
 		W := s.Param(t.params[2*l], "W")
 		b := s.Param(t.params[2*l+1], "b")
 		ids = append(ids, W, b)
-		h = op.Linear(s, h, W, b)
-		if l < nl-1 {
-			if t.w.Act == "tanh" {
-				h = op.Tanh(s, h)
-			} else {
-				h = op.Relu(s, h)
-			}
+		if l < nl-1 { // a hidden layer: linear and its activation, one fused node
+			h = s.ApplyAct(t.linear, op.Attrs{}, h, W, b, t.act, op.Attrs{})
+		} else {
+			h = op.Linear(s, h, W, b)
 		}
 	}
 	var loss op.Value

@@ -157,6 +157,17 @@ func (t *Tape) contributions(k int, dy *tensor.Tensor) []*tensor.Tensor {
 			dx[i] = nil
 		}
 	}
-	nd.Op.VJP(dx, dy, nd.Value, t.operands(nd), nd.Attrs)
+	y := nd.Value
+	if nd.Act != nil {
+		// A fused node: Act's VJP gives the cotangent of Pre, then Op's VJP
+		// runs on it, as the two nodes of the unfused tape would.
+		if nd.preGrad == nil {
+			nd.preGrad = &tensor.Tensor{}
+		}
+		nd.preGrad.Reshape(nd.Pre.Shape)
+		nd.Act.VJP(t.single(1, nd.preGrad), dy, nd.Value, t.single(0, nd.Pre), nd.ActAttrs)
+		dy, y = nd.preGrad, nd.Pre
+	}
+	nd.Op.VJP(dx, dy, y, t.operands(nd), nd.Attrs)
 	return dx
 }

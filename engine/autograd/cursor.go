@@ -193,7 +193,7 @@ func (c *Cursor) Forward() (Event, bool) {
 	t, i := c.tape, c.known
 	nd := &t.nodes[i]
 	if nd.Op != nil {
-		nd.Op.Forward(nd.Value, t.operands(nd), nd.Attrs)
+		t.forward(nd)
 	}
 	c.known++
 	if c.known > c.last {

@@ -76,3 +76,18 @@ func (g *Grads) accumulate(i int, c *tensor.Tensor) {
 		d[k] = d[k] + v
 	}
 }
+
+// PreGrad returns the gradient of fused node i's Pre (see Node.Act) from
+// the one-shot reverse pass that filled g, or nil when i is not a fused
+// node or that pass ran no VJP at node i. The tensor is node i's scratch,
+// overwritten by its next VJP.
+func (t *Tape) PreGrad(i int, g *Grads) *tensor.Tensor {
+	if i < 0 || i >= t.n {
+		return nil
+	}
+	nd := &t.nodes[i]
+	if nd.Act == nil || !nd.RequiresGrad || g.Of(i) == nil {
+		return nil
+	}
+	return nd.preGrad
+}

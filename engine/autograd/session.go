@@ -96,7 +96,38 @@ func (s *Session) ApplyN(o *op.Op, a op.Attrs, xs []op.Value) op.Value {
 	return s.apply(o, a, args)
 }
 
+// ApplyAct records act(o(x, y, z)) as one fused node (see Node.Act): o's
+// result is kept as the node's Pre and act, a one-operand elementwise op
+// with attributes actAttrs, is applied to it. Values and gradients are
+// bit for bit those of Apply(o) followed by Apply(act) (both ops' own
+// Forward and VJP run, in that order), with one node, one gradient slot
+// and one shape check fewer. It is for training passes: a fused tape is
+// not one node per op, so the playground never steps one and
+// graph.FromTape refuses it. Errors name the fused node and the op at
+// fault.
+func (s *Session) ApplyAct(o *op.Op, a op.Attrs, x, y, z op.Value, act *op.Op, actAttrs op.Attrs) op.Value {
+	if s.err != nil {
+		return op.NoValue
+	}
+	if act == nil || act.Variadic || act.Arity() != 1 {
+		s.err = fmt.Errorf("node %d: ApplyAct needs a one-operand activation", s.tape.Len())
+		return op.NoValue
+	}
+	args := s.args[:0]
+	for _, v := range [3]op.Value{x, y, z} {
+		if v != op.NoValue {
+			args = append(args, int(v))
+		}
+	}
+	return s.applyAct(o, a, args, act, actAttrs)
+}
+
 func (s *Session) apply(o *op.Op, a op.Attrs, args []int) op.Value {
+	return s.applyAct(o, a, args, nil, op.Attrs{})
+}
+
+// applyAct records o on args, fused with act unless act is nil.
+func (s *Session) applyAct(o *op.Op, a op.Attrs, args []int, act *op.Op, actAttrs op.Attrs) op.Value {
 	t := &s.tape
 	id := t.Len()
 	if err := t.checkOperands(o, args); err != nil {
@@ -128,11 +159,52 @@ func (s *Session) apply(o *op.Op, a op.Attrs, args []int) op.Value {
 		s.err = op.AtNode(err, id)
 		return op.NoValue
 	}
+	nd.RequiresGrad = t.requiresGrad(o, nd.Parents)
+	if act != nil {
+		if err := s.fuse(nd, shape, act, actAttrs); err != nil {
+			t.n--
+			s.err = op.AtNode(err, id)
+			return op.NoValue
+		}
+		return op.Value(id)
+	}
 	nd.owned.Reshape(shape)
 	nd.Value = nd.owned
 	o.Forward(nd.Value, t.xs, a)
-	nd.RequiresGrad = t.requiresGrad(o, nd.Parents)
 	return op.Value(id)
+}
+
+// fuse evaluates the fused node nd: its op into Pre (of the given shape),
+// then act on Pre into Value, with act's shape rule and domain checked on
+// Pre as a node of its own would have them checked.
+func (s *Session) fuse(nd *Node, shape tensor.Shape, act *op.Op, a op.Attrs) error {
+	t := &s.tape
+	if nd.pre == nil {
+		nd.pre = &tensor.Tensor{}
+	}
+	nd.pre.Reshape(shape)
+	nd.Pre = nd.pre
+	nd.Op.Forward(nd.Pre, t.xs, nd.Attrs)
+	t.shapes = append(t.shapes[:0], shape)
+	if cap(t.actOut) < maxRank {
+		t.actOut = make(tensor.Shape, 0, maxRank)
+	}
+	out, err := act.Shape(t.actOut[:0], t.shapes, a)
+	if err == nil && !out.Equal(shape) {
+		err = &op.Error{Node: -1, Op: act.Name, Msg: "is not elementwise: it changes shape " + shape.String() + " to " + out.String()}
+	}
+	if err == nil {
+		err = act.Check(t.single(0, nd.Pre), a)
+	}
+	if err != nil {
+		return err
+	}
+	nd.Act, nd.ActAttrs = act, a
+	nd.owned.Reshape(shape)
+	nd.Value = nd.owned
+	act.Forward(nd.Value, t.single(0, nd.Pre), a)
+	nd.RequiresGrad = nd.RequiresGrad && act.Grads(0)
+	return nil
 }
 
 // checkOperands checks the arity and that every operand is an earlier node.

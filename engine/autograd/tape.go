@@ -51,10 +51,19 @@ type Node struct {
 	// RequiresGrad is set on leaves by their creator and on op nodes when
 	// some differentiable operand requires a gradient.
 	RequiresGrad bool
+	// Act, on a fused node (Session.ApplyAct, for training passes), is the
+	// one-operand elementwise catalogue op applied to Op's result in the
+	// same node, with attributes ActAttrs: Pre holds Op's result and Value
+	// is Act(Pre). Nil on every other node.
+	Act      *op.Op
+	ActAttrs op.Attrs
+	Pre      *tensor.Tensor
 
 	owned   *tensor.Tensor   // storage of an op node's value, reused across recordings
 	contrib []*tensor.Tensor // VJP scratch, one per operand, reused
 	shape   tensor.Shape     // shape-rule scratch, reused
+	pre     *tensor.Tensor   // storage of a fused node's Pre, reused
+	preGrad *tensor.Tensor   // a fused node's VJP scratch: the cotangent of Pre
 }
 
 // maxRank is the rank up to which recording a node's shape allocates nothing.
@@ -71,6 +80,8 @@ type Tape struct {
 	xs     []*tensor.Tensor
 	shapes []tensor.Shape
 	dx     []*tensor.Tensor
+	one    [2][]*tensor.Tensor // a fused node's activation: its operand and its contribution
+	actOut tensor.Shape        // a fused node's activation: its shape rule's result
 }
 
 // Len reports the number of nodes.
@@ -96,6 +107,9 @@ func (t *Tape) slot() *Node {
 	nd.Op = nil
 	nd.Attrs = op.Attrs{}
 	nd.Name = ""
+	if nd.Act != nil {
+		nd.Act, nd.ActAttrs, nd.Pre = nil, op.Attrs{}, nil
+	}
 	return nd
 }
 
@@ -134,6 +148,27 @@ func (t *Tape) operands(nd *Node) []*tensor.Tensor {
 		t.xs = append(t.xs, t.nodes[p].Value)
 	}
 	return t.xs
+}
+
+// forward computes op node nd's value from its operands' values: Op's
+// Forward, and on a fused node Act's Forward on the result. Recording and
+// Cursor.Forward both evaluate nodes with it.
+func (t *Tape) forward(nd *Node) {
+	if nd.Act == nil {
+		nd.Op.Forward(nd.Value, t.operands(nd), nd.Attrs)
+		return
+	}
+	nd.Op.Forward(nd.Pre, t.operands(nd), nd.Attrs)
+	nd.Act.Forward(nd.Value, t.single(0, nd.Pre), nd.ActAttrs)
+}
+
+// single returns scratch slice i of the tape holding just x.
+func (t *Tape) single(i int, x *tensor.Tensor) []*tensor.Tensor {
+	if t.one[i] == nil {
+		t.one[i] = make([]*tensor.Tensor, 1)
+	}
+	t.one[i][0] = x
+	return t.one[i]
 }
 
 // dxScratch returns a reusable slice of n tensor pointers.

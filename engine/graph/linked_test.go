@@ -87,6 +87,9 @@ func TestSnapshotErrors(t *testing.T) {
 	wrongShape := &autograd.Tape{}
 	wrongShape.Leaf(tensor.Vector(1, 2), "x", autograd.Param, true)
 	wrongShape.Record(lookup(t, "tanh"), op.Attrs{}, []int{0}, tensor.Vector(0, 0, 0))
+	fused := autograd.NewSession()
+	fused.ApplyAct(lookup(t, "linear"), op.Attrs{}, fused.Input(tensor.Zeros(tensor.Shape{1, 2}), "x"),
+		fused.Param(tensor.Zeros(tensor.Shape{3, 2}), "W"), fused.Param(tensor.Zeros(tensor.Shape{3}), "b"), lookup(t, "tanh"), op.Attrs{})
 	for _, tc := range []struct {
 		name string
 		snap func() error
@@ -96,6 +99,7 @@ func TestSnapshotErrors(t *testing.T) {
 		{"nil tape", func() error { _, _, err := FromTape(nil); return err }, "empty tape"},
 		{"empty session", func() error { _, _, err := FromSession(autograd.NewSession()); return err }, "empty tape"},
 		{"failed recording", func() error { _, _, err := FromSession(failed); return err }, "the session's recording failed: node 1 matmul"},
+		{"fused training node", func() error { _, _, err := FromSession(fused); return err }, "node 3 linear+tanh(): a fused training node"},
 		{"shape unlike the op's rule", func() error { _, _, err := FromTape(wrongShape); return err }, "node 1 tanh([2]): recorded shape [3] differs"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

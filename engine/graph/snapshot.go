@@ -20,7 +20,8 @@ import (
 // can be compiled and differentiated while the session records again.
 //
 // The snapshot is checked (Graph.Check) before it is returned; an error
-// names the node at fault. Compiling the snapshot with its leaves gives the
+// names the node at fault. A tape with a fused training node
+// (autograd.Session.ApplyAct) is refused. Compiling the snapshot with its leaves gives the
 // tape's values, and its dense reverse pass equals graph backpropagation
 // (Backprop) and the session's own BackwardDenseFrom, bit for bit.
 func FromTape(t *autograd.Tape) (*Graph, []*tensor.Tensor, error) {
@@ -41,6 +42,9 @@ func FromTape(t *autograd.Tape) (*Graph, []*tensor.Tensor, error) {
 		case autograd.Const:
 			v.Const = nd.Value.Clone()
 		case autograd.OpNode:
+			if nd.Act != nil {
+				return nil, nil, &op.Error{Node: k, Op: nd.Op.Name + "+" + nd.Act.Name, Msg: "a fused training node (autograd's ApplyAct) has no single instruction: record the step one node per op to snapshot it"}
+			}
 			v.Op, v.Attrs, v.Args = nd.Op, nd.Attrs, append([]int(nil), nd.Parents...)
 			if v.Attrs.Shape != nil {
 				v.Attrs.Shape = v.Attrs.Shape.Clone()

@@ -7,6 +7,39 @@ import (
 	"tapelab/engine/tensor"
 )
 
+// activation is implemented by the elementwise activation layers (relu,
+// leaky_relu, tanh, sigmoid, gelu): the catalogue op and attributes their
+// Forward applies, which a fused pass (NewFusedPass) also applies to the
+// result of the linear layer before them, in the same tape node.
+type activation interface {
+	Layer
+	activation() (*op.Op, op.Attrs)
+}
+
+// applyActivation records l's activation of x.
+func applyActivation(o op.Ops, l activation, x op.Value) op.Value {
+	e, a := l.activation()
+	return o.Apply(e, a, x, op.NoValue, op.NoValue)
+}
+
+// The catalogue entries the activation layers and a fused linear layer
+// apply (read-only).
+var (
+	linearEntry    = entry("linear")
+	reluEntry      = entry("relu")
+	leakyReLUEntry = entry("leaky_relu")
+	tanhEntry      = entry("tanh")
+	sigmoidEntry   = entry("sigmoid")
+	geluEntry      = entry("gelu")
+)
+
+// entry returns the catalogue's op of that name (nil if there were none,
+// which the tests rule out and a session reports as an error).
+func entry(name string) *op.Op {
+	o, _ := op.Lookup(name)
+	return o
+}
+
 // elementwise holds what every parameter-free, shape-preserving layer shares.
 type elementwise struct{}
 
@@ -38,9 +71,11 @@ var reluType = fieldless("relu", ReLU{}, "nn.ReLU()", true)
 func (ReLU) Type() string { return "relu" }
 
 // Forward records relu(x).
-func (ReLU) Forward(o op.Ops, x op.Value, _ []op.Value, _ Mode, _ uint64) op.Value {
-	return op.Relu(o, x)
+func (l ReLU) Forward(o op.Ops, x op.Value, _ []op.Value, _ Mode, _ uint64) op.Value {
+	return applyActivation(o, l, x)
 }
+
+func (ReLU) activation() (*op.Op, op.Attrs) { return reluEntry, op.Attrs{} }
 
 // LeakyReLU is PyTorch's nn.LeakyReLU: x where x > 0, NegativeSlope·x
 // elsewhere. Use NewLeakyReLU for PyTorch's default slope 0.01.
@@ -77,7 +112,12 @@ func (l LeakyReLU) OutShape(in tensor.Shape) (tensor.Shape, error) {
 
 // Forward records leaky_relu(x).
 func (l LeakyReLU) Forward(o op.Ops, x op.Value, _ []op.Value, _ Mode, _ uint64) op.Value {
-	return op.LeakyRelu(o, x, l.NegativeSlope)
+	return applyActivation(o, l, x)
+}
+
+// activation gives leaky_relu with its negative slope α.
+func (l LeakyReLU) activation() (*op.Op, op.Attrs) {
+	return leakyReLUEntry, op.Attrs{Alpha: l.NegativeSlope}
 }
 
 // Tanh is PyTorch's nn.Tanh.
@@ -89,9 +129,11 @@ var tanhType = fieldless("tanh", Tanh{}, "nn.Tanh()", true)
 func (Tanh) Type() string { return "tanh" }
 
 // Forward records tanh(x).
-func (Tanh) Forward(o op.Ops, x op.Value, _ []op.Value, _ Mode, _ uint64) op.Value {
-	return op.Tanh(o, x)
+func (l Tanh) Forward(o op.Ops, x op.Value, _ []op.Value, _ Mode, _ uint64) op.Value {
+	return applyActivation(o, l, x)
 }
+
+func (Tanh) activation() (*op.Op, op.Attrs) { return tanhEntry, op.Attrs{} }
 
 // Sigmoid is PyTorch's nn.Sigmoid: 1/(1+e^−x).
 type Sigmoid struct{ elementwise }
@@ -102,9 +144,11 @@ var sigmoidType = fieldless("sigmoid", Sigmoid{}, "nn.Sigmoid()", true)
 func (Sigmoid) Type() string { return "sigmoid" }
 
 // Forward records sigmoid(x).
-func (Sigmoid) Forward(o op.Ops, x op.Value, _ []op.Value, _ Mode, _ uint64) op.Value {
-	return op.Sigmoid(o, x)
+func (l Sigmoid) Forward(o op.Ops, x op.Value, _ []op.Value, _ Mode, _ uint64) op.Value {
+	return applyActivation(o, l, x)
 }
+
+func (Sigmoid) activation() (*op.Op, op.Attrs) { return sigmoidEntry, op.Attrs{} }
 
 // GELU is PyTorch's nn.GELU in its default, exact form x·Φ(x) (erf).
 type GELU struct{ elementwise }
@@ -115,9 +159,11 @@ var geluType = fieldless("gelu", GELU{}, "nn.GELU()", true)
 func (GELU) Type() string { return "gelu" }
 
 // Forward records gelu(x).
-func (GELU) Forward(o op.Ops, x op.Value, _ []op.Value, _ Mode, _ uint64) op.Value {
-	return op.GELU(o, x)
+func (l GELU) Forward(o op.Ops, x op.Value, _ []op.Value, _ Mode, _ uint64) op.Value {
+	return applyActivation(o, l, x)
 }
+
+func (GELU) activation() (*op.Op, op.Attrs) { return geluEntry, op.Attrs{} }
 
 // Softmax is PyTorch's nn.Softmax(dim=-1): a softmax over the last axis.
 type Softmax struct{ elementwise }

@@ -20,6 +20,8 @@ type Pass struct {
 	g      autograd.Grads
 	params []op.Value
 	outs   []op.Value
+	pre    []bool // layer i's output is node outs[i]'s Pre (a fused linear layer)
+	fuse   bool
 	x      op.Value
 	loss   op.Value
 	back   bool
@@ -33,8 +35,21 @@ func NewPass(m *Model) *Pass {
 		s:      autograd.NewSession(),
 		params: make([]op.Value, len(m.Params)),
 		outs:   make([]op.Value, m.Seq.Len()),
+		pre:    make([]bool, m.Seq.Len()),
 		loss:   op.NoValue,
 	}
+}
+
+// NewFusedPass returns a pass over m for training: as NewPass, except that
+// a linear layer with a bias followed by an elementwise activation (relu,
+// leaky_relu, tanh, sigmoid, gelu) is recorded as one fused tape node
+// (autograd.Session.ApplyAct). Losses, layer outputs and gradients are bit
+// for bit NewPass's; the tape has fewer nodes, so it is not one node per
+// op and is not the one to step through or snapshot (Session).
+func NewFusedPass(m *Model) *Pass {
+	p := NewPass(m)
+	p.fuse = true
+	return p
 }
 
 // Forward records the model on the batch x [n, input...] and, when y is
@@ -63,9 +78,14 @@ func (p *Pass) Forward(x, y *tensor.Tensor, mode Mode, seed uint64) error {
 		}
 	}
 	for i := range p.outs {
-		p.outs[i] = op.NoValue
+		p.outs[i], p.pre[i] = op.NoValue, false
 	}
-	out := seq.Forward(s, p.x, p.params, mode, seed, p.outs)
+	var out op.Value
+	if p.fuse {
+		out = p.forwardFused(mode, seed)
+	} else {
+		out = seq.Forward(s, p.x, p.params, mode, seed, p.outs)
+	}
 	if err := s.Err(); err != nil {
 		return p.layerErr(err)
 	}
@@ -79,6 +99,32 @@ func (p *Pass) Forward(x, y *tensor.Tensor, mode Mode, seed uint64) error {
 		return p.updateBuffers()
 	}
 	return nil
+}
+
+// forwardFused records the sequence as Seq.Forward does, except that a
+// linear layer with a bias followed by an activation layer is one fused
+// node: the linear layer's output is the node's Pre, the activation's its
+// value.
+func (p *Pass) forwardFused(mode Mode, seed uint64) op.Value {
+	seq, s, x := p.m.Seq, p.s, p.x
+	for i := 0; i < seq.Len(); i++ {
+		ps := p.params[seq.first[i]:seq.first[i+1]]
+		if l, ok := seq.layers[i].(Linear); ok && l.Bias && i+1 < seq.Len() {
+			if a, ok := seq.layers[i+1].(activation); ok {
+				e, attrs := a.activation()
+				x = s.ApplyAct(linearEntry, op.Attrs{}, x, ps[0], ps[1], e, attrs)
+				if x == op.NoValue {
+					return x
+				}
+				p.outs[i], p.pre[i], p.outs[i+1] = x, true, x
+				i++
+				continue
+			}
+		}
+		x = seq.layers[i].Forward(s, x, ps, mode, seed^seq.seeds[i])
+		p.outs[i] = x
+	}
+	return x
 }
 
 // layerErr names the first layer that recorded no output.
@@ -140,7 +186,12 @@ func (p *Pass) LayerInput(i int) *tensor.Tensor {
 }
 
 // LayerOutput returns the batch that layer i produced in the last Forward.
-func (p *Pass) LayerOutput(i int) *tensor.Tensor { return p.value(p.outs[i]) }
+func (p *Pass) LayerOutput(i int) *tensor.Tensor {
+	if p.pre[i] {
+		return p.s.Tape().Node(int(p.outs[i])).Pre
+	}
+	return p.value(p.outs[i])
+}
 
 // Grad returns the gradient of the loss with respect to parameter i (in
 // Model.Params order) after Backward, or nil for buffers, before Backward
@@ -158,11 +209,14 @@ func (p *Pass) LayerGrad(i int) *tensor.Tensor {
 	if !p.back {
 		return nil
 	}
+	if p.pre[i] {
+		return p.s.Tape().PreGrad(int(p.outs[i]), &p.g)
+	}
 	return p.g.Of(int(p.outs[i]))
 }
 
 // Session returns the session holding the last pass's tape (for stepping
-// through it node by node).
+// through it node by node, when the pass is not fused).
 func (p *Pass) Session() *autograd.Session { return p.s }
 
 func (p *Pass) value(v op.Value) *tensor.Tensor {

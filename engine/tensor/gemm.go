@@ -121,19 +121,21 @@ func (g *gemm) dots(i0, i1, j0, j1 int) {
 // (It matters when a or b is read across rows, as in dW = dYᵀ·X.)
 const blockRows = 16
 
-// run covers c with tileRows×tileCols (2×4) tiles, then the leftover
-// columns with 2×1 strips and the leftover rows with 1×4 strips, then the
-// corner element by element. Without vector kernels, products with k ≤ 2
-// go to smallK instead.
+// run covers c with tileRows×tileCols (2×4) tiles (packed first where
+// packedTiles has a kernel for the product), then the leftover columns with
+// 2×1 strips and the leftover rows with 1×4 strips, then the corner element
+// by element. Without vector kernels, products with k ≤ 2 go to smallK
+// instead.
 func (g *gemm) run() {
 	if g.k <= 2 && !vecKernels {
 		g.smallK()
 		return
 	}
 	m4, n4 := g.m-g.m%tileRows, g.n-g.n%tileCols
+	packed := g.packedTiles(m4, n4)
 	for i0 := 0; i0 < m4; i0 += blockRows {
 		i1 := min(i0+blockRows, m4)
-		for j := 0; j < n4; j += tileCols {
+		for j := 0; j < n4 && !packed; j += tileCols {
 			if !g.vecTiles(i0, i1, j, tileCols) {
 				g.tiles(i0, i1, j)
 			}

@@ -43,3 +43,7 @@ func (g *gemm) vecTiles(i0, i1, j, w int) bool {
 	tiles(&g.a[a0], 8*ai, 8*ap, &g.b[b0], 8*bp, 8*bj, k, &g.c[c0], 8*n, src, sn, (i1-i0)/tileRows, w, g.alpha, g.beta, g.beta != 0)
 	return true
 }
+
+// packedTiles reports false: the SSE2 kernel reads every operand layout,
+// so no product is packed first.
+func (g *gemm) packedTiles(m4, n4 int) bool { return false }

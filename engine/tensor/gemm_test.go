@@ -262,3 +262,28 @@ func TestGemmBiasIsBroadcastThenGemm(t *testing.T) {
 		}
 	}
 }
+
+// TestGemmPackedShapesBitForBit runs aᵀ·b (and, for comparison, the other
+// layouts) on products large enough for the packed kernel where there is
+// no SSE2 kernel (wasm, 386): several bands of rows (k large), leftover
+// rows and columns, k not a multiple of the unrolling, k at packK and just
+// above it (the unpacked kernel), with beta = 0 and 1 and with -0.0, ±Inf
+// and NaN among the operands.
+func TestGemmPackedShapesBitForBit(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for _, s := range [][3]int{{16, 32, 3}, {17, 33, 5}, {35, 37, 64}, {64, 70, 255}, {18, 36, 256}, {20, 40, 257}, {130, 34, 33}} {
+		m, n, k := s[0], s[1], s[2]
+		for tr := range 4 {
+			ta, tb := tr&1 != 0, tr&2 != 0
+			for _, beta := range []float64{0, 1} {
+				a, b, c := operands(r, m, n, k, ta, tb, beta == 1)
+				want := c.Clone()
+				Reference(ta, tb, 1, a, b, beta, want)
+				Gemm(ta, tb, 1, a, b, beta, c)
+				if !Identical(c, want) {
+					t.Fatalf("m=%d n=%d k=%d transA=%v transB=%v beta=%v: Gemm differs from the reference", m, n, k, ta, tb, beta)
+				}
+			}
+		}
+	}
+}

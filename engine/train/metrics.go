@@ -28,7 +28,7 @@ func Evaluate(m *nn.Model, d *Dataset) (Metrics, error) {
 // evaluation pass, so that repeated evaluation allocates little.
 func (t *Trainer) Evaluate(d *Dataset) (Metrics, error) {
 	if t.eval == nil {
-		t.eval = nn.NewPass(t.model)
+		t.eval = nn.NewFusedPass(t.model)
 	}
 	return evaluate(t.eval, t.model, d)
 }

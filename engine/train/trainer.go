@@ -50,7 +50,7 @@ func NewTrainer(m *nn.Model, data *Dataset, c OptimizerConfig, batchSize int, se
 	}
 	b := min(batchSize, data.Len())
 	t := &Trainer{
-		model: m, data: data, opt: opt, pass: nn.NewPass(m), seed: seed,
+		model: m, data: data, opt: opt, pass: nn.NewFusedPass(m), seed: seed,
 		rng:   rand.New(rand.NewPCG(seed, 3)),
 		perm:  make([]int, data.Len()),
 		xb:    tensor.Zeros(append(tensor.Shape{b}, m.Seq.Input()...)),
@@ -71,6 +71,7 @@ func (t *Trainer) Model() *nn.Model { return t.model }
 func (t *Trainer) Steps() int { return t.step }
 
 // Pass returns the pass of the last step: its tape, outputs and gradients.
+// It is a fused pass (nn.NewFusedPass): its tape is not one node per op.
 func (t *Trainer) Pass() *nn.Pass { return t.pass }
 
 // Step trains on the next mini-batch and returns its loss (before the

@@ -16,10 +16,16 @@ import (
 func main() {
 	name := flag.String("name", "tapelab-native", "contender name to report")
 	only := flag.String("workload", "", "run only this workload (tiny or big)")
-	heap := flag.Int("heapcheck", 0, "instead of timing, run this many tiny steps and report heap growth")
+	heap := flag.Int("heapcheck", 0, "instead of timing, run this many steps of one workload (tiny, or -workload's) and report heap growth")
 	flag.Parse()
 	if *heap > 0 {
-		if err := heapCheck(*name, *heap); err != nil {
+		w := bench.Workloads()[0]
+		for _, c := range bench.Workloads() {
+			if c.Name == *only {
+				w = c
+			}
+		}
+		if err := heapCheck(*name, w, *heap); err != nil {
 			fmt.Fprintln(os.Stderr, "tapebench:", err)
 			os.Exit(1)
 		}
@@ -39,12 +45,13 @@ func main() {
 	}
 }
 
-// heapCheck runs n steps of the tiny workload after a warm-up and prints the
-// live heap before and after (after a GC each time), to show that steady
-// training does not grow the heap.
-func heapCheck(name string, n int) error {
-	t := bench.NewTrainer(bench.Workloads()[0])
-	for i := 0; i < 100; i++ {
+// heapCheck runs n steps of workload w after a warm-up and prints the live
+// heap before and after (after a GC each time), to show that steady
+// training does not grow the heap. Without the timing it is also what an
+// instruction counter runs (bench/README.md).
+func heapCheck(name string, w bench.Workload, n int) error {
+	t := bench.NewTrainer(w)
+	for i := 0; i < min(100, w.Warmup); i++ {
 		if _, err := t.Step(); err != nil {
 			return err
 		}
@@ -59,7 +66,7 @@ func heapCheck(name string, n int) error {
 	}
 	runtime.GC()
 	runtime.ReadMemStats(&after)
-	fmt.Printf("HEAP %s steps=%d heap_before=%d heap_after=%d growth=%d mallocs_per_step=%.3f\n", name, n,
+	fmt.Printf("HEAP %s workload=%s steps=%d heap_before=%d heap_after=%d growth=%d mallocs_per_step=%.3f\n", name, w.Name, n,
 		before.HeapAlloc, after.HeapAlloc, int64(after.HeapAlloc)-int64(before.HeapAlloc),
 		float64(after.Mallocs-before.Mallocs)/float64(n))
 	return nil
