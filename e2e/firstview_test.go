@@ -8,6 +8,7 @@ import (
 	"math"
 	"net/http"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -45,97 +46,119 @@ func TestFirstViewBeforeTheWasm(t *testing.T) {
 	}
 	// A model unlike the default one: its tape has relu nodes.
 	doc := []byte(`{"version":1,"input":[2],"layers":[{"type":"linear","out":3},{"type":"relu"},{"type":"linear","out":3},{"type":"relu"},{"type":"linear","out":1}],"loss":"mse","seed":5}`)
-	id := web.ShareID(doc)
-	if err := store.Put(context.Background(), id, doc); err != nil {
-		t.Fatal(err)
+	// A model whose tape of 60+ nodes the page folds into rows on an
+	// upright tablet: 15 times linear and tanh, then a linear.
+	long := `{"version":1,"input":[2],"layers":[` + strings.Repeat(`{"type":"linear","out":4},{"type":"tanh"},`, 15) + `{"type":"linear","out":1}],"loss":"mse","seed":5}`
+	id, longID := web.ShareID(doc), web.ShareID([]byte(long))
+	for k, d := range map[string][]byte{id: doc, longID: []byte(long)} {
+		if err := store.Put(context.Background(), k, d); err != nil {
+			t.Fatal(err)
+		}
 	}
 	h, err := web.NewHandler(web.Options{Static: os.DirFS(staticDir), Precompress: true, Store: store, FirstView: firstview.Page})
 	if err != nil {
 		t.Fatal(err)
 	}
+	type visit struct {
+		sc     screen
+		path   string
+		relus  int  // the relu nodes its tape has
+		folded bool // the tape must be folded into rows
+	}
+	var visits []visit
 	for _, sc := range []screen{screens[4], screens[0]} {
-		for _, path := range []string{"/", "/s/" + id} {
-			t.Run(sc.name+path, func(t *testing.T) {
-				release := make(chan struct{})
-				held := false
-				srv := startServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-					if r.URL.Path == "/tapelab.wasm" {
-						select {
-						case <-release:
-						case <-r.Context().Done():
-							return
-						}
-					}
-					h.ServeHTTP(w, r)
-				}))
-				defer func() {
-					if !held {
-						close(release)
-					}
-				}()
-				tab := newBrowser(t)
-				if err := chromedp.Do(tab, sc.emulate()); err != nil {
-					t.Fatal(err)
-				}
-				if err := chromedp.Do(tab, chromedp.Navigate(srv.URL+path)); err != nil {
-					t.Fatalf("loading %s: %v", path, err)
-				}
-				if _, err := chromedp.Run(tab, chromedp.Poll[bool](`document.querySelectorAll("#tape-preview [data-node]").length > 0`,
-					chromedp.WithPollingTimeout(10*time.Second))); err != nil {
-					t.Fatalf("no first view while the wasm is held: %v\n%s", err, pageError(tab))
-				}
-				if n, _ := chromedp.Run(tab, chromedp.Evaluate[int](`document.querySelectorAll("#tape [data-node]").length`)); n != 0 {
-					t.Fatalf("the wasm's tape (%d nodes) is drawn while its download is held", n)
-				}
-				before := nodeBoxes(t, tab, "tape-preview")
-				if len(before) < 8 {
-					t.Fatalf("the first view draws %d nodes, want the whole tape", len(before))
-				}
-				relus := 0
-				for _, b := range before {
-					if s, _ := b[4].(string); len(s) > 5 && s[len(s)-5:] == " relu" {
-						relus++
+		visits = append(visits, visit{sc, "/", 0, false}, visit{sc, "/s/" + id, 2, false})
+	}
+	visits = append(visits, visit{screens[2], "/s/" + longID, 0, true})
+	for _, vi := range visits {
+		sc, path := vi.sc, vi.path
+		t.Run(sc.name+path, func(t *testing.T) {
+			release := make(chan struct{})
+			held := false
+			srv := startServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if r.URL.Path == "/tapelab.wasm" {
+					select {
+					case <-release:
+					case <-r.Context().Done():
+						return
 					}
 				}
-				if shared := path != "/"; shared != (relus == 2) {
-					t.Errorf("the first view of %s draws %d relu nodes, want the shared model's two (none on the default)", path, relus)
+				h.ServeHTTP(w, r)
+			}))
+			defer func() {
+				if !held {
+					close(release)
 				}
-				shot(t, tab, "firstview-"+sc.name+"-"+pathName(path)+"-before")
+			}()
+			tab := newBrowser(t)
+			if err := chromedp.Do(tab, sc.emulate()); err != nil {
+				t.Fatal(err)
+			}
+			if err := chromedp.Do(tab, chromedp.Navigate(srv.URL+path)); err != nil {
+				t.Fatalf("loading %s: %v", path, err)
+			}
+			if _, err := chromedp.Run(tab, chromedp.Poll[bool](`document.querySelectorAll("#tape-preview [data-node]").length > 0`,
+				chromedp.WithPollingTimeout(10*time.Second))); err != nil {
+				t.Fatalf("no first view while the wasm is held: %v\n%s", err, pageError(tab))
+			}
+			if n, _ := chromedp.Run(tab, chromedp.Evaluate[int](`document.querySelectorAll("#tape [data-node]").length`)); n != 0 {
+				t.Fatalf("the wasm's tape (%d nodes) is drawn while its download is held", n)
+			}
+			before := nodeBoxes(t, tab, "tape-preview")
+			if len(before) < 8 {
+				t.Fatalf("the first view draws %d nodes, want the whole tape", len(before))
+			}
+			relus := 0
+			for _, b := range before {
+				if s, _ := b[4].(string); len(s) > 5 && s[len(s)-5:] == " relu" {
+					relus++
+				}
+			}
+			if relus != vi.relus {
+				t.Errorf("the first view of %s draws %d relu nodes, want %d", path, relus, vi.relus)
+			}
+			rows, _ := chromedp.Run(tab, chromedp.Evaluate[string](`document.getElementById("tape-preview").dataset.rows ?? "1"`))
+			if vi.folded && rows == "1" {
+				t.Errorf("the first view of %s is drawn in one row, want it folded into rows", path)
+			}
+			shot(t, tab, "firstview-"+sc.name+"-"+pathName(path)+"-before")
 
-				close(release)
-				held = true
-				if _, err := chromedp.Run(tab, chromedp.Poll[bool](`document.getElementById("app").dataset.renderedMs !== undefined && !document.getElementById("tape-preview")`,
-					chromedp.WithPollingTimeout(30*time.Second))); err != nil {
-					t.Fatalf("Go did not take over: %v\n%s", err, pageError(tab))
+			close(release)
+			held = true
+			if _, err := chromedp.Run(tab, chromedp.Poll[bool](`document.getElementById("app").dataset.renderedMs !== undefined && !document.getElementById("tape-preview")`,
+				chromedp.WithPollingTimeout(30*time.Second))); err != nil {
+				t.Fatalf("Go did not take over: %v\n%s", err, pageError(tab))
+			}
+			// Let the shared model's document open and the views draw.
+			time.Sleep(300 * time.Millisecond)
+			after := nodeBoxes(t, tab, "tape")
+			shot(t, tab, "firstview-"+sc.name+"-"+pathName(path)+"-after")
+			if len(after) != len(before) {
+				t.Fatalf("the first view drew %d nodes, the page %d", len(before), len(after))
+			}
+			moved := 0
+			for k, b := range before {
+				a, ok := after[k]
+				if !ok {
+					t.Errorf("node %s of the first view is not on the page", k)
+					continue
 				}
-				// Let the shared model's document open and the views draw.
-				time.Sleep(300 * time.Millisecond)
-				after := nodeBoxes(t, tab, "tape")
-				shot(t, tab, "firstview-"+sc.name+"-"+pathName(path)+"-after")
-				if len(after) != len(before) {
-					t.Fatalf("the first view drew %d nodes, the page %d", len(before), len(after))
+				if a[4] != b[4] {
+					t.Errorf("node %s is titled %v in the first view, %v on the page", k, b[4], a[4])
 				}
-				moved := 0
-				for k, b := range before {
-					a, ok := after[k]
-					if !ok {
-						t.Errorf("node %s of the first view is not on the page", k)
-						continue
-					}
-					if a[4] != b[4] {
-						t.Errorf("node %s is titled %v in the first view, %v on the page", k, b[4], a[4])
-					}
-					for i := range 4 {
-						if d := math.Abs(a[i].(float64) - b[i].(float64)); d > 0.5 {
-							moved++
-							t.Errorf("node %s (%v) moved when the wasm took over: %v then %v", k, b[4], b[:4], a[:4])
-							break
-						}
+				for i := range 4 {
+					if d := math.Abs(a[i].(float64) - b[i].(float64)); d > 0.5 {
+						moved++
+						t.Errorf("node %s (%v) moved when the wasm took over: %v then %v", k, b[4], b[:4], a[:4])
+						break
 					}
 				}
-				t.Logf("%s %s: %d nodes, %d moved", sc.name, path, len(before), moved)
-			})
-		}
+			}
+			if r, _ := chromedp.Run(tab, chromedp.Evaluate[string](`document.getElementById("tape").dataset.rows`)); r != rows {
+				t.Errorf("the first view draws the tape in %s rows, the page in %s", rows, r)
+			}
+			t.Logf("%s %s: %d nodes in %s rows, %d moved", sc.name, path, len(before), rows, moved)
+		})
 	}
 }
 

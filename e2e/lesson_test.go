@@ -154,6 +154,14 @@ func TestLessonScreenshots(t *testing.T) {
 		l.click("lesson-prev") // a no-op on the first stop
 		l.pressUntil(kb.PageDown, "3 / 5")
 		l.shot("caption", size[0], size[1])
+		// With the explain drawer open, the inspector's column stays
+		// readable: the drawer does not cover it.
+		l.js(`(e => { if (e.hidden) document.getElementById("explain-toggle").click(); return true; })(document.getElementById("explain"))`)
+		l.wait(`!document.getElementById("explain").hidden`)
+		if over := l.js(explainOverInspector); over != "0" {
+			t.Errorf("at %dx%d the explain drawer covers %s px² of the inspector", size[0], size[1], over)
+		}
+		l.shot("caption-explain", size[0], size[1])
 		l.typeText("lesson-guess", "6")
 		l.click("lesson-check")
 		l.wait(`document.getElementById("lesson-verdict").dataset.right !== undefined`)
@@ -173,6 +181,14 @@ func TestLessonScreenshots(t *testing.T) {
 		t.Errorf("the page opened %d dialogs", n)
 	}
 }
+
+// explainOverInspector is the area, in CSS px², where the explain drawer
+// lies over the inspector's column.
+const explainOverInspector = `(() => {
+  const a = document.getElementById("explain").getBoundingClientRect(), b = document.querySelector("#playground .inspector").getBoundingClientRect();
+  const w = Math.min(a.right, b.right) - Math.max(a.left, b.left), h = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+  return String(w > 0 && h > 0 ? Math.round(w * h) : 0);
+})()`
 
 // hostile is a caption that would run script if the page rendered it as
 // HTML.
@@ -527,5 +543,31 @@ func TestBuiltinLessons(t *testing.T) {
 	}
 	if e := pageError(l.tab); !strings.Contains(e, "shows no error") {
 		t.Error(e)
+	}
+}
+
+// TestLessonBrokenStopSaysSoOnce opens a lesson whose second stop stands
+// past the end of its tape: the stop's error shows once, under the stop,
+// not again above the playground; the first stop, which opens, shows
+// neither.
+func TestLessonBrokenStopSaysSoOnce(t *testing.T) {
+	good, bad := link.Default(), link.Default()
+	bad.Pos = link.Position{Phase: link.PhaseForward, Node: 999}
+	frag, err := lesson.Fragment(&lesson.Lesson{Title: "A broken stop", Stops: []lesson.Stop{{State: good}, {State: bad}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := startServer(t, playgroundHandler(t))
+	l := newLessonTab(t, srv.URL+"/#"+frag)
+	l.waitStop("1 / 2")
+	const shown = `(id => (e => e.hidden ? "" : e.textContent)(document.getElementById(id)))`
+	if m, e := l.js(shown+`("lesson-msg")`), l.js(shown+`("link-error")`); m != "" || e != "" {
+		t.Errorf("the first stop opens, yet the page says %q under it and %q above the playground", m, e)
+	}
+	l.click("lesson-next")
+	l.waitStop("2 / 2")
+	l.wait(`!document.getElementById("lesson-msg").hidden`)
+	if e := l.js(shown + `("link-error")`); e != "" {
+		t.Errorf("the broken stop's error shows twice: under the stop (%q) and above the playground (%q)", l.js(shown+`("lesson-msg")`), e)
 	}
 }

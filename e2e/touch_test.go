@@ -259,6 +259,12 @@ const titlePx = `(() => {
   return min;
 })()`
 
+// tapeFill is the share of the tape region's height the drawing takes.
+const tapeFill = `(() => {
+  const t = document.getElementById("tape");
+  return t.querySelector(".nodes").getBoundingClientRect().height / t.getBoundingClientRect().height;
+})()`
+
 // focusInView reports whether the node the last step ran is inside the
 // tape region.
 const focusInView = `(() => {
@@ -311,6 +317,10 @@ func TestLongTapeFollowsTheSteps(t *testing.T) {
 	p.waitFor(`document.querySelectorAll("#tape [data-node]").length >= 60`, "the long model's tape")
 	if v := p.js(`document.getElementById("tape").dataset.view`); v != "pans" {
 		t.Fatalf("the long tape's view is %q, want pans", v)
+	}
+	// The upright region is tall: the tape folds into rows to fill it.
+	if f := p.num(tapeFill); f < 0.6 {
+		t.Errorf("the long tape fills %.0f%% of its region's height (%s rows), want ≥ 60%%", 100*f, p.js(`document.getElementById("tape").dataset.rows`))
 	}
 	// The steps are clicked in the page: the redraw is synchronous, so
 	// each check sees its step (and a busy machine's round trips add

@@ -2,21 +2,54 @@
 // to its region as the page's tape view fits its own (wasm/layout's
 // View.Fit, with the scale limits and the margin the drawing carries in
 // data- attributes): as large as fits within [min, max], centred, or, when
-// it does not fit at min, from pad. It runs before the first paint, right
-// after the first view, and again when the region changes size; the wasm
-// then draws its tape with every box in the same place.
+// it does not fit at min, from pad. A long tape comes with its folds into
+// rows (<g class="fold">, layout.Wrap); the fold is picked as
+// layout.PickRows picks it, and its places and edges drawn. It runs before
+// the first paint, right after the first view, and again when the region
+// changes size; the wasm then draws its tape with every box in the same
+// place.
 (() => {
   "use strict";
   const svg = document.getElementById("tape-preview");
   if (!svg) return;
   const world = svg.querySelector(".world");
   const d = svg.dataset;
-  const [w, h, min, max, pad] = [+d.w, +d.h, +d.min, +d.max, +d.pad];
+  const [min, max, pad] = [+d.min, +d.max, +d.pad];
+  const folds = [...svg.querySelectorAll(".fold")];
+  let shown = 1;
   const place = (n, m) => (n <= m ? (m - n) / 2 : pad);
   const r1 = (v) => Math.round(v * 10) / 10; // as the tape view writes them
+  // pick is layout.PickRows: one row when it fits at min; else the fold
+  // that fits largest (fewer rows on a tie at max); else the most rows
+  // whose height fits at min.
+  const pick = (vw, vh) => {
+    const size = (f) => [+f.dataset.w, +f.dataset.h];
+    const scale = ([w, h]) => Math.min(vw / w, vh / h);
+    if (folds.length < 2 || scale(size(folds[0])) >= min) return 1;
+    let best = 1, bs = Math.min(scale(size(folds[0])), max);
+    folds.forEach((f, i) => {
+      const v = Math.min(scale(size(f)), max);
+      if (i > 0 && v > bs + 1e-9) [best, bs] = [i + 1, v];
+    });
+    if (bs >= min) return best;
+    best = 1;
+    folds.forEach((f, i) => { if (size(f)[1] * min <= vh) best = i + 1; });
+    return best;
+  };
+  const fold = (rows) => {
+    const f = folds[rows - 1], at = f.dataset.at.split(" ");
+    world.querySelectorAll(".nodes > .node").forEach((g, i) =>
+      g.setAttribute("transform", `translate(${at[2 * i]} ${at[2 * i + 1]})`));
+    world.querySelector(".edges").innerHTML = f.innerHTML;
+    shown = rows;
+    d.rows = rows;
+  };
   const fit = () => {
     const r = svg.getBoundingClientRect();
     if (r.width < 10 || r.height < 10) return;
+    const rows = pick(r.width, r.height);
+    if (rows !== shown) fold(rows);
+    const [w, h] = rows > 1 ? [+folds[rows - 1].dataset.w, +folds[rows - 1].dataset.h] : [+d.w, +d.h];
     const s = Math.min(max, Math.max(min, Math.min(r.width / w, r.height / h)));
     world.setAttribute("transform", `translate(${r1(place(w * s, r.width))} ${r1(place(h * s, r.height))}) scale(${s.toFixed(4)})`);
   };

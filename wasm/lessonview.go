@@ -94,6 +94,7 @@ func newLessonView(sh *shell) *lessonView {
 		lv.goTo(lv.cur + d)
 		return true
 	}
+	sh.pv.inLesson = func() bool { return lv.l != nil }
 	follow(sh.st, u.report, func(state.Change) {
 		if lv.l != nil {
 			lv.watch.changed()

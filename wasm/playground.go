@@ -46,6 +46,7 @@ type playground struct {
 	t0       float64   // when the current step was asked for (performance.now)
 	redraws  int
 	onStop   func(delta int) bool // the lesson's next (+1) or previous (-1) stop, from the keyboard; false without a lesson
+	inLesson func() bool          // whether a lesson is open: its stop says what of its state did not apply
 }
 
 func newPlayground(p *page) (*playground, error) {
@@ -54,7 +55,7 @@ func newPlayground(p *page) (*playground, error) {
 	if err != nil {
 		return nil, err
 	}
-	pv := &playground{p: p, doc: doc, st: st, pinned: -1, files: dataFiles{st}, regions: regions{}, onStop: func(int) bool { return false }}
+	pv := &playground{p: p, doc: doc, st: st, pinned: -1, files: dataFiles{st}, regions: regions{}, onStop: func(int) bool { return false }, inLesson: func() bool { return false }}
 	pv.root = doc.el("div", "class", "playground", "id", "playground")
 	pv.linkErr = doc.txt("p", "", "id", "link-error", "class", "link-error", "role", "alert", "hidden", "")
 	pv.bar = newBarView(pv)
@@ -143,7 +144,7 @@ func (pv *playground) opened() {
 		})
 		return
 	}
-	if err := pv.st.Opened(); err != nil {
+	if err := pv.st.Opened(); err != nil && !pv.inLesson() {
 		pv.showLinkError("Part of this link could not be applied: " + err.Error())
 	}
 	pv.doc.root().SetAttribute("data-link-opened", "true")

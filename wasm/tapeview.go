@@ -20,9 +20,11 @@ type tapeView struct {
 	root  elem // the region: toolbar and drawing
 	svg   elem
 	world elem // the <g> that zoom and pan transform
-	lay   *layout.Layout
-	boxes []boxEls
-	edges []elem
+	// base is the tape laid out in one row; lay is what is drawn: base,
+	// or base folded into rows to fill a tall region (fit chooses).
+	base, lay *layout.Layout
+	boxes     []boxEls
+	edges     []elem
 	// edgesOf lists, per node, the edges that end or start at it; edgeAt
 	// finds the edge into a node's operand slot.
 	edgesOf [][]int
@@ -124,7 +126,12 @@ func (v *tapeView) build(s *app.Stepper, lay *layout.Layout) {
 	doc := v.pv.doc
 	v.stopTravels() // before the boxes it lit are dropped
 	v.world.clear()
-	v.lay = lay
+	v.base = lay
+	v.measure()
+	w, h := v.size()
+	v.lay = lay.Wrap(lay.FitRows(w, h, app.ReadableScale, fitMax))
+	lay = v.lay
+	v.svg.SetAttribute("data-rows", strconv.Itoa(lay.Rows))
 	nodes := s.Nodes()
 	v.boxes = make([]boxEls, len(nodes))
 	v.edges = v.edges[:0]
@@ -370,12 +377,29 @@ func (v *tapeView) fit() {
 	v.measure()
 	w, h := v.size()
 	v.zoomed = false
+	if rows := v.base.FitRows(w, h, app.ReadableScale, fitMax); rows != v.lay.Rows {
+		v.refold(rows)
+	}
 	fitted := layout.View{Min: app.ReadableScale, Max: fitMax}.Fit(v.lay.Width, v.lay.Height, w, h, fitPad)
 	v.overflow = fitted.Overflows(v.lay.Width, v.lay.Height, w, h)
 	fitted.Min, fitted.Max = zoomMin, zoomMax
 	v.view = fitted
 	v.apply()
 	v.follow(v.focus)
+}
+
+// refold draws the tape folded into rows: each box and edge moves to its
+// place in base.Wrap(rows).
+func (v *tapeView) refold(rows int) {
+	v.stopTravels() // the dots follow the old edges
+	v.lay = v.base.Wrap(rows)
+	v.svg.SetAttribute("data-rows", strconv.Itoa(v.lay.Rows))
+	for i, b := range v.lay.Boxes {
+		v.boxes[i].g.SetAttribute("transform", "translate("+f1(b.X)+" "+f1(b.Y)+")")
+	}
+	for k, e := range v.lay.Edges {
+		v.edges[k].SetAttribute("d", e.Path())
+	}
 }
 
 func (v *tapeView) apply() {

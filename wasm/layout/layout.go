@@ -8,6 +8,9 @@
 // isotonic regression (the closest placement to the neighbours' mean that
 // keeps the column's order and gaps). Leaves marked Above (parameters) sit
 // in the column just before their first consumer, above the chain they feed.
+//
+// A drawing too long for its viewport folds into rows (Layout.Wrap), the
+// number of rows chosen for the viewport by PickRows.
 package layout
 
 import (
@@ -77,7 +80,21 @@ type Point struct{ X, Y float64 }
 type Edge struct {
 	From, To, Operand int
 	Points            []Point
+	// Turns lists where a folded drawing (Wrap) turns the edge round
+	// from one row to the next; nil in a drawing of one row.
+	Turns []Turn
 }
+
+// Turn is where an edge of a folded drawing turns from one row to the
+// next: the gap that ends at Points[At] (At is even) is drawn as a U
+// bulging out to X instead of a curve across the gap.
+type Turn struct {
+	At int
+	X  float64
+}
+
+// Span is a column's left edge and width.
+type Span struct{ X, W float64 }
 
 // Layout is the result of Compute.
 type Layout struct {
@@ -85,6 +102,12 @@ type Layout struct {
 	Edges         []Edge
 	Width, Height float64
 	Cols          int
+	// Rows is the number of rows the drawing is folded into (1 as
+	// Compute returns it; see Wrap).
+	Rows int
+	// Columns are the columns' spans in a drawing of one row (nil in a
+	// folded one).
+	Columns []Span
 	// Crossings counts edge crossings between adjacent columns after
 	// crossing reduction.
 	Crossings int
@@ -99,9 +122,14 @@ func (e Edge) Path() string {
 		switch {
 		case i == 0:
 			b = append(b, 'M')
-		case i%2 == 0: // entering a column: curve across the gap
+		case i%2 == 0: // entering a column: curve across the gap, or turn round
 			q := e.Points[i-1]
 			mx := (q.X + p.X) / 2
+			for _, t := range e.Turns {
+				if t.At == i {
+					mx = t.X
+				}
+			}
 			b = append(b, " C"...)
 			f(mx)
 			b = append(b, ' ')

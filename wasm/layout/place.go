@@ -134,7 +134,12 @@ func (g *grid) result() *Layout {
 		Width:     x - g.opt.ColGap + m,
 		Height:    maxBot - minTop + 2*m,
 		Cols:      len(g.cols),
+		Rows:      1,
+		Columns:   make([]Span, len(g.cols)),
 		Crossings: g.crossings(),
+	}
+	for c := range g.cols {
+		out.Columns[c] = Span{colX[c], colW[c]}
 	}
 	if len(g.nodes) == 0 {
 		out.Width, out.Height = 2*m, 2*m

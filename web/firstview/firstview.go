@@ -19,6 +19,7 @@ import (
 	"tapelab/engine/program"
 	"tapelab/engine/spec"
 	"tapelab/wasm/app"
+	"tapelab/wasm/layout"
 	"tapelab/wasm/lesson"
 	"tapelab/wasm/link"
 	"tapelab/wasm/state"
@@ -98,10 +99,44 @@ func View(st *state.State) (string, error) {
 	b.WriteString(`<svg id="tape-preview" role="img" aria-label="The tape of one training step, drawn left to right." data-w="` + f(lay.Width) + `" data-h="` + f(lay.Height) +
 		`" data-min="` + f(app.ReadableScale) + `" data-max="` + f(tapesvg.FitMax) + `" data-pad="` + f(tapesvg.FitPad) + `"><defs>` + tapesvg.Defs + `</defs><g class="world">`)
 	tapesvg.Write(&b, nodes, states, lay)
-	b.WriteString(`</g></svg></section></div><section class="inspector"></section></div>`)
+	b.WriteString(`</g>`)
+	writeFolds(&b, lay)
+	b.WriteString(`</svg></section></div><section class="inspector"></section></div>`)
 	b.WriteString(strings.NewReplacer("{forward}", strconv.Itoa(c.Forward)+"/"+strconv.Itoa(c.ForwardTotal),
 		"{backward}", strconv.Itoa(c.Backward)+"/"+strconv.Itoa(c.BackwardTotal)).Replace(frameBottom))
 	return b.String(), nil
+}
+
+// narrowest is the narrowest tape region the page is made for, in CSS px:
+// a tape that fits it in one row at a readable scale is never folded.
+const narrowest = 360 - 2*tapesvg.FitPad
+
+// writeFolds appends, for a tape the page may fold into rows to fill a
+// tall region (layout.Wrap), each fold: a hidden <g class="fold"
+// data-rows="r" data-at="x y x y …"> with the boxes' places in data-at and
+// the edges in it, and sets nothing for a tape too short to fold.
+// firstview.js picks the fold as the tape view does (layout.PickRows).
+func writeFolds(b *strings.Builder, lay *layout.Layout) {
+	sizes := lay.RowSizes()
+	if len(sizes) < 2 || lay.Width*app.ReadableScale <= narrowest {
+		return
+	}
+	for r := range sizes {
+		f := lay.Wrap(r + 1)
+		b.WriteString(`<g class="fold" display="none" data-rows="` + strconv.Itoa(r+1) + `" data-w="` + strconv.FormatFloat(f.Width, 'g', -1, 64) +
+			`" data-h="` + strconv.FormatFloat(f.Height, 'g', -1, 64) + `" data-at="`)
+		for i, box := range f.Boxes {
+			if i > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString(tapesvg.F1(box.X) + " " + tapesvg.F1(box.Y))
+		}
+		b.WriteString(`">`)
+		for _, e := range f.Edges {
+			b.WriteString(`<path class="edge" d="` + e.Path() + `" marker-end="url(#arrow)"></path>`)
+		}
+		b.WriteString(`</g>`)
+	}
 }
 
 // frameTop is the page's frame down to the tape: the top bar with the

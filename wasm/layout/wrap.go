@@ -1,0 +1,186 @@
+package layout
+
+import "math"
+
+// Folding a long drawing into rows, like a snake: the first row runs left
+// to right, the second right to left under it, and so on; an edge that
+// leaves a row turns round at its end into the next.
+const (
+	wrapRowGap = 36.0 // the space between two rows
+	wrapTurn   = 32.0 // the room an edge turning round takes beside the rows
+	// MostRows is the most rows Wrap folds a drawing into, and a row has
+	// at least two columns.
+	MostRows = 8
+)
+
+// Wrap returns the drawing l (of one row, as Compute returns it) folded
+// into rows of roughly equal width: odd rows run right to left (their
+// columns mirrored; boxes keep their content), each row's edges turn round
+// at its end into the next. The cuts fall between columns, preferring
+// gaps few edges cross. rows is limited to [1, min(MostRows, Cols/2)];
+// one row returns l itself. The result is a pure function of l and rows.
+func (l *Layout) Wrap(rows int) *Layout {
+	rows = min(rows, MostRows, len(l.Columns)/2)
+	if rows <= 1 || l.Rows != 1 {
+		return l
+	}
+	start := l.cuts(rows) // the first column of each row, then len(Columns)
+	rowOf := make([]int, len(l.Columns))
+	for r := range rows {
+		for c := start[r]; c < start[r+1]; c++ {
+			rowOf[c] = r
+		}
+	}
+	col := func(e Edge, j int) int { return l.Boxes[e.From].Col + j/2 }
+	left, width := make([]float64, rows), 0.0
+	top, bot := make([]float64, rows), make([]float64, rows)
+	for r := range rows {
+		a, b := l.Columns[start[r]], l.Columns[start[r+1]-1]
+		left[r] = a.X
+		width = max(width, b.X+b.W-a.X)
+		top[r], bot[r] = math.Inf(1), math.Inf(-1)
+	}
+	extend := func(r int, y0, y1 float64) { top[r], bot[r] = min(top[r], y0), max(bot[r], y1) }
+	for _, b := range l.Boxes {
+		extend(rowOf[b.Col], b.Y, b.Y+b.H)
+	}
+	for _, e := range l.Edges {
+		for j, p := range e.Points {
+			extend(rowOf[col(e, j)], p.Y, p.Y)
+		}
+	}
+	m := l.Columns[0].X
+	lt := 0.0 // room for turns on the left, from the third row on
+	if rows > 2 {
+		lt = wrapTurn
+	}
+	x0, x1 := m+lt, m+lt+width // the rows' left and right ends
+	dy := make([]float64, rows)
+	y := m
+	for r := range rows {
+		dy[r] = y - top[r]
+		y += bot[r] - top[r] + wrapRowGap
+	}
+	// at maps a point of column c (x the left or right side of something
+	// w wide there) to the folded drawing.
+	at := func(c int, x, yy, w float64) Point {
+		r := rowOf[c]
+		if r%2 == 0 {
+			return Point{x0 + x - left[r], yy + dy[r]}
+		}
+		return Point{x1 - (x + w - left[r]), yy + dy[r]}
+	}
+	out := &Layout{
+		Boxes:     make([]Box, len(l.Boxes)),
+		Edges:     make([]Edge, len(l.Edges)),
+		Width:     x1 + wrapTurn + m,
+		Height:    y - wrapRowGap + m,
+		Cols:      l.Cols,
+		Rows:      rows,
+		Crossings: l.Crossings,
+	}
+	for i, b := range l.Boxes {
+		p := at(b.Col, b.X, b.Y, b.W)
+		out.Boxes[i] = Box{X: p.X, Y: p.Y, W: b.W, H: b.H, Col: b.Col}
+	}
+	for k, e := range l.Edges {
+		f := Edge{From: e.From, To: e.To, Operand: e.Operand, Points: make([]Point, len(e.Points))}
+		for j, p := range e.Points {
+			f.Points[j] = at(col(e, j), p.X, p.Y, 0)
+			if j > 0 && j%2 == 0 && rowOf[col(e, j)] != rowOf[col(e, j-1)] {
+				tx := x1 + wrapTurn // an even row turns round on the right
+				if rowOf[col(e, j-1)]%2 == 1 {
+					tx = x0 - wrapTurn
+				}
+				f.Turns = append(f.Turns, Turn{At: j, X: tx})
+			}
+		}
+		out.Edges[k] = f
+	}
+	return out
+}
+
+// cuts returns the first column of each of rows rows, then len(Columns):
+// each cut is the gap between columns nearest its share of the width,
+// where a gap that more edges cross counts as farther.
+func (l *Layout) cuts(rows int) []int {
+	n := len(l.Columns)
+	cross := make([]int, n) // edges crossing the gap after column c
+	for _, e := range l.Edges {
+		for c := l.Boxes[e.From].Col; c < l.Boxes[e.To].Col; c++ {
+			cross[c]++
+		}
+	}
+	x0, x1 := l.Columns[0].X, l.Columns[n-1].X+l.Columns[n-1].W
+	start := make([]int, 0, rows+1)
+	start = append(start, 0)
+	for k := 1; k < rows; k++ {
+		want := x0 + float64(k)*(x1-x0)/float64(rows)
+		best, cost := -1, math.Inf(1)
+		// Leave each row, the one before, this one and those after it,
+		// two columns.
+		for c := start[k-1] + 2; c+2*(rows-k) <= n; c++ {
+			mid := (l.Columns[c-1].X + l.Columns[c-1].W + l.Columns[c].X) / 2
+			if d := math.Abs(mid-want) + 60*float64(max(cross[c-1]-1, 0)); d < cost {
+				best, cost = c, d
+			}
+		}
+		if best < 0 {
+			break
+		}
+		start = append(start, best)
+	}
+	return append(start, n)
+}
+
+// FitRows returns how many rows to fold l (of one row) into for a
+// viewport of vw × vh fitted as View.Fit fits it with the scale limits
+// lo and hi: one row when it fits at lo; else the fold that fits largest
+// (fewer rows on a tie at hi); and when no fold fits at lo, the most rows
+// whose height fits at lo, so that the drawing pans along one axis only.
+func (l *Layout) FitRows(vw, vh, lo, hi float64) int {
+	return PickRows(l.RowSizes(), vw, vh, lo, hi)
+}
+
+// RowSizes returns the width and height of l folded into 1, 2, … rows, as
+// many as Wrap makes (index r-1 is r rows).
+func (l *Layout) RowSizes() [][2]float64 {
+	most := max(1, min(MostRows, len(l.Columns)/2))
+	out := make([][2]float64, 0, most)
+	for r := 1; r <= most; r++ {
+		w := l.Wrap(r)
+		if w.Rows != r {
+			break
+		}
+		out = append(out, [2]float64{w.Width, w.Height})
+	}
+	return out
+}
+
+// PickRows is FitRows over the sizes of the folds (index r-1 for r rows),
+// as RowSizes gives them.
+func PickRows(sizes [][2]float64, vw, vh, lo, hi float64) int {
+	if len(sizes) == 0 {
+		return 1
+	}
+	scale := func(s [2]float64) float64 { return min(vw/s[0], vh/s[1]) }
+	if scale(sizes[0]) >= lo {
+		return 1
+	}
+	best, bs := 1, min(scale(sizes[0]), hi)
+	for i, s := range sizes[1:] {
+		if v := min(scale(s), hi); v > bs+1e-9 {
+			best, bs = i+2, v
+		}
+	}
+	if bs >= lo {
+		return best
+	}
+	best = 1
+	for i, s := range sizes {
+		if s[1]*lo <= vh {
+			best = i + 1
+		}
+	}
+	return best
+}
