@@ -3,7 +3,6 @@ package wasmbuild
 import (
 	"cmp"
 	"errors"
-	"os"
 	"slices"
 	"strconv"
 )
@@ -238,20 +237,4 @@ func appendSleb(b []byte, v int64) []byte {
 		}
 		b = append(b, c|0x80)
 	}
-}
-
-// Finish applies the playground build's post-link step to the module in
-// the file at path, rewriting it: its data segments are merged
-// (MergeDataSegments with DataGap). Every build of the page goes through
-// it; size reports call it too, so that they measure what is served.
-func Finish(path string) error {
-	wasm, err := os.ReadFile(path)
-	if err != nil {
-		return err
-	}
-	merged, err := MergeDataSegments(wasm, DataGap)
-	if err != nil {
-		return errors.New("merging the data segments of " + path + ": " + err.Error())
-	}
-	return os.WriteFile(path, merged, 0o644)
 }

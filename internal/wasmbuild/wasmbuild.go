@@ -2,12 +2,15 @@
 // into a static folder, with the toolchain's matching wasm_exec.js, and
 // tells when that binary is stale. After the link it rewrites the binary's
 // data section into fewer segments (MergeDataSegments), which leaves the
-// program as it was and its download smaller.
+// program as it was and its download smaller, and cuts the line tables
+// only tracebacks read (StripLineTables): a traceback then names every
+// function but gives no file and line.
 package wasmbuild
 
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -161,8 +164,8 @@ func (b Builder) newestSource() (string, time.Time, error) {
 }
 
 // Build compiles wasm/ into the static folder, merges its data segments
-// (Finish), puts it in place atomically (a server reading the folder never
-// sees half a file) and copies wasm_exec.js.
+// and cuts its line tables (Finish), puts it in place atomically (a server
+// reading the folder never sees half a file) and copies wasm_exec.js.
 func (b Builder) Build(ctx context.Context) error {
 	start := time.Now()
 	tmp := filepath.Join(b.Static, "."+WasmName+".tmp")
@@ -193,6 +196,28 @@ func (b Builder) Build(ctx context.Context) error {
 	}
 	fmt.Fprintf(b.Log, "built %s (%d bytes) in %.1fs\n", out, info.Size(), time.Since(start).Seconds())
 	return b.copyWasmExec(ctx)
+}
+
+// Finish applies the playground build's post-link steps to the module in
+// the file at path, rewriting it: its data segments are merged
+// (MergeDataSegments with DataGap), then the tables of its pclntab that
+// only tracebacks read are cut (StripLineTables). Every build of the page
+// goes through it; size reports call it too, so that they measure what is
+// served.
+func Finish(path string) error {
+	wasm, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	merged, err := MergeDataSegments(wasm, DataGap)
+	if err != nil {
+		return errors.New("merging the data segments of " + path + ": " + err.Error())
+	}
+	stripped, err := StripLineTables(merged)
+	if err != nil {
+		return errors.New("cutting the line tables of " + path + ": " + err.Error())
+	}
+	return os.WriteFile(path, stripped, 0o644)
 }
 
 // copyWasmExec copies wasm_exec.js from the Go toolchain that builds the

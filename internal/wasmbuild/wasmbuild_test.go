@@ -111,6 +111,7 @@ func TestBuild(t *testing.T) {
 		t.Fatalf("%s is not a wasm binary (%v)", WasmName, err)
 	}
 	checkMerged(t, wasm)
+	checkStripped(t, wasm)
 	goroot, err := exec.Command("go", "env", "GOROOT").Output()
 	if err != nil {
 		t.Fatal(err)

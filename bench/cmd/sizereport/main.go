@@ -1,15 +1,17 @@
 // Command sizereport shows where the bytes of a Go program compiled to
 // WebAssembly go: it builds the package for GOOS=js GOARCH=wasm as
 // `go run . build` does but keeps the name section (no -s), and prints the
-// binary's sections and a table of code bytes by Go package, largest
-// first, with each package's code compressed on its own by brotli as an
-// estimate of what it adds to the download.
+// binary's sections, the parts of its function table (pclntab) and a
+// table of code bytes by Go package, largest first, with each package's
+// code compressed on its own by brotli as an estimate of what it adds to
+// the download.
 //
 //	go run ./bench/cmd/sizereport ./wasm          the playground
 //	go run ./bench/cmd/sizereport -n 15 ./web/worker
 //
 // The data section (strings, type descriptors, the function table Go's
-// runtime reads) is one block the name section does not divide.
+// runtime reads) is one block the name section does not divide; the
+// report divides the function table (pclntab) into its parts.
 package main
 
 import (
@@ -79,7 +81,11 @@ func run(ctx context.Context, w io.Writer, pkg string, rows, quality int) error 
 	if !m.Named {
 		return fmt.Errorf("the build of %s has no name section to read function names from", pkg)
 	}
-	return report(w, pkg, m, strings.Fields(string(deps)), rows, quality)
+	pcln, err := wasmbuild.MeasurePclntab(raw)
+	if err != nil {
+		return err
+	}
+	return report(w, pkg, m, pcln, strings.Fields(string(deps)), rows, quality)
 }
 
 // wasmGo runs the go tool for GOOS=js GOARCH=wasm and returns its output.
@@ -95,8 +101,9 @@ func wasmGo(ctx context.Context, args ...string) ([]byte, error) {
 	return out, nil
 }
 
-// report writes the sections and the package table of m.
-func report(w io.Writer, pkg string, m *wasmcode.Module, deps []string, rows, quality int) error {
+// report writes the sections of m, the parts of its pclntab and its
+// package table.
+func report(w io.Writer, pkg string, m *wasmcode.Module, pcln wasmbuild.PclntabParts, deps []string, rows, quality int) error {
 	names := 0
 	for _, s := range m.Sections {
 		if s.Name == "custom:name" {
@@ -118,6 +125,7 @@ func report(w io.Writer, pkg string, m *wasmcode.Module, deps []string, rows, qu
 		}
 	}
 	fmt.Fprintf(w, "| %d other sections | %s |\n\n", others, group(other))
+	pclntab(w, pcln)
 
 	shares := m.Packages(deps)
 	code := 0
@@ -145,6 +153,30 @@ func report(w io.Writer, pkg string, m *wasmcode.Module, deps []string, rows, qu
 	}
 	fmt.Fprintf(w, "| all %d packages | %s | %s | 100%% | |\n", len(shares), group(len(m.Funcs)), group(code))
 	return nil
+}
+
+// pclntab writes the table of the parts of the pclntab, the function
+// table in the data section that Go's runtime reads.
+func pclntab(w io.Writer, p wasmbuild.PclntabParts) {
+	fmt.Fprintln(w, "| pclntab (in the data section) | bytes |\n|---|---:|")
+	for _, r := range []struct {
+		name  string
+		bytes int
+	}{
+		{"header", p.Header},
+		{"function names", p.FuncNames},
+		{"compilation units' file lists", p.CUs},
+		{"file names", p.Files},
+		{"function index and records (_func)", p.Funcs},
+	} {
+		fmt.Fprintf(w, "| %s | %s |\n", r.name, group(r.bytes))
+	}
+	for _, t := range p.Tables {
+		fmt.Fprintf(w, "| pc tables: %s | %s |\n", t.Fields, group(t.Bytes))
+	}
+	fmt.Fprintf(w, "| pc tables no function refers to (zeros: cut after the link) | %s |\n", group(p.Unreferenced))
+	total := p.Header + p.FuncNames + p.CUs + p.Files + p.Funcs + p.PCTab
+	fmt.Fprintf(w, "| all | %s |\n\n", group(total))
 }
 
 // row writes one package's line of the table.

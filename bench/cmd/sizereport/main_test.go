@@ -17,7 +17,8 @@ func TestReport(t *testing.T) {
 	if err := run(context.Background(), &all, "./testdata/hello", 1000, 1); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"for js/wasm: ", "| code | ", "| data | ", "| main | ", "| runtime | ", "| strings | "} {
+	for _, want := range []string{"for js/wasm: ", "| code | ", "| data | ", "| main | ", "| runtime | ", "| strings | ",
+		"| function names | ", "| pc tables: pcsp", "| pc tables: pcdata 1 (stack maps)", "| pc tables no function refers to "} {
 		if !strings.Contains(all.String(), want) {
 			t.Errorf("the report has no %q:\n%s", want, all.String())
 		}
@@ -51,6 +52,14 @@ func TestReport(t *testing.T) {
 		if num(r[4]) == 0 || num(r[4]) > num(r[3])+16 {
 			t.Errorf("%s: brotli estimate %s for %s code bytes", r[1], r[4], r[3])
 		}
+	}
+	pclntab := regexp.MustCompile(`(?m)^\| (header|function names|compilation units' file lists|file names|function index and records \(_func\)|pc tables[^|]+|all) \| ([0-9,]+) \|$`).FindAllStringSubmatch(report, -1)
+	parts := 0
+	for _, r := range pclntab[:len(pclntab)-1] {
+		parts += num(r[2])
+	}
+	if last := pclntab[len(pclntab)-1]; last[1] != "all" || num(last[2]) != parts || len(pclntab) < 9 {
+		t.Errorf("the pclntab's %d rows add up to %d, its last row says %v", len(pclntab)-1, parts, last)
 	}
 	total := regexp.MustCompile(`(?m)^\| all \d+ packages \| ([0-9,]+) \| ([0-9,]+) \| 100% \| \|$`).FindStringSubmatch(report)
 	if total == nil {
