@@ -1,20 +1,25 @@
+//go:build amd64 || wasm
+
 package tensor
 
 // vecKernels reports that vecTiles computes tiles here (and is faster than
 // smallK even when k ≤ 2).
 const vecKernels = true
 
-// tiles computes a column of 2×4 or 2×2 blocks of c with SSE2 (assembly,
-// see gemm_amd64.s for the operands). Strides are in bytes.
+// tiles computes a column of 2×4 or 2×2 blocks of c in assembly: with SSE2
+// on amd64 (gemm_amd64.s, which describes the operands), and in
+// WebAssembly as plain scalar loops that Go's wasm code generation cannot
+// write (gemm_wasm.s). Strides are in bytes.
 //
 //go:noescape
 func tiles(a *float64, ai, ap int, b *float64, bp, bj int, k int, c *float64, cn int, src *float64, sn int, tiles, w int, alpha, beta float64, acc bool)
 
 // vecTiles computes the blocks of c at rows i0, i0+2, …, i1-2 and columns
-// j…j+w-1, for a width w of 4 (tileCols) or 2, with the SSE2 kernel,
-// which vectorises across a block's columns and so keeps each element's
-// sum, product by product, exactly as the scalar kernels compute it (no
-// fused multiply-add). It reports whether it did: k must be at least 1.
+// j…j+w-1, for a width w of 4 (tileCols) or 2, with the assembly kernel.
+// On amd64 it vectorises across a block's columns; in either form it keeps
+// each element's sum, product by product, exactly as the Go kernels
+// compute it (no fused multiply-add). It reports whether it did: k must be
+// at least 1.
 func (g *gemm) vecTiles(i0, i1, j, w int) bool {
 	k, n := g.k, g.n
 	if k < 1 || i1 <= i0 || (w != 4 && w != 2) {
@@ -44,6 +49,6 @@ func (g *gemm) vecTiles(i0, i1, j, w int) bool {
 	return true
 }
 
-// packedTiles reports false: the SSE2 kernel reads every operand layout,
-// so no product is packed first.
+// packedTiles reports false: the assembly kernel reads every operand
+// layout, so no product is packed first.
 func (g *gemm) packedTiles(m4, n4 int) bool { return false }
