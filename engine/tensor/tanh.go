@@ -1,56 +1,23 @@
 package tensor
 
-import "math"
-
 // Tanh sets y[i] = tanh(x[i]) for every element (y and x have the same
 // size; they may be the same tensor). It allocates nothing.
 //
 // It computes exactly what the Go standard library's portable tanh and exp
 // compute (math.Tanh as it runs in wasm), with the exp and the scaling by
 // 2^k written out in the loop instead of called, which makes it several
-// times faster in wasm, where each call is expensive. Products are rounded
-// before they are added, so the result is the same bit for bit on every
-// platform; natively math.Tanh may use an assembly exp and differ from it
-// in the last bit.
+// times faster in wasm, where each call is expensive (and in wasm the loop
+// is written in WebAssembly, tanh_wasm.s, the same operations in the same
+// order). Products are rounded before they are added, so the result is the
+// same bit for bit on every platform; natively math.Tanh may use an
+// assembly exp and differ from it in the last bit.
 func Tanh(y, x *Tensor) {
-	ys := y.Data[:len(x.Data)]
-	// The body is math's portable tanh with its call to exp written out (a
-	// call per element costs much in wasm). In the branch that needs exp,
-	// 2|x| lies in [1.25, 88.03], so exp's special cases cannot occur, k
-	// lies in [2, 127] and ey·2^k is a normal number: multiplying by 2^k is
-	// exact, as math.Ldexp is.
-	for i, v := range x.Data {
-		z := math.Abs(v)
-		switch {
-		case z > 0.5*tanhMaxLog:
-			z = 1
-		case z >= 0.625:
-			e := 2 * z
-			k := int(float64(expLog2e*e) + 0.5)
-			hi := e - float64(float64(k)*expLn2Hi)
-			lo := float64(k) * expLn2Lo
-			r := hi - lo
-			t := r * r
-			c := r - float64(t*(expP1+float64(t*(expP2+float64(t*(expP3+float64(t*(expP4+float64(t*expP5)))))))))
-			ey := 1 - ((lo - float64(r*c)/(2-c)) - hi)
-			s := ey * math.Float64frombits(uint64(k+1023)<<52)
-			z = 1 - 2/(s+1)
-		case v == 0:
-			ys[i] = v // keeps the sign of zero
-			continue
-		default:
-			s := v * v
-			num := float64(float64(float64(tanhP0*s)+tanhP1)*s) + tanhP2
-			den := float64(float64(float64(float64(s+tanhQ0)*s)+tanhQ1)*s) + tanhQ2
-			ys[i] = v + float64(float64(v*s)*num)/den
-			continue
-		}
-		ys[i] = math.Copysign(z, v) // z ≥ 0: -z for v < 0, without a branch
-	}
+	tanhLoop(y.Data[:len(x.Data)], x.Data)
 }
 
 // The constants of Go's math/tanh.go and math/exp.go (from Cephes and
-// FreeBSD's e_exp.c), which this file follows operation by operation.
+// FreeBSD's e_exp.c), which tanhLoop follows operation by operation
+// (tanh_go.go, and tanh_wasm.s in WebAssembly).
 const (
 	tanhMaxLog = 8.8029691931113054295988e+01 // log(2**127)
 	tanhP0     = -9.64399179425052238628e-1
