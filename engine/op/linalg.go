@@ -149,13 +149,4 @@ func broadcastRows(y, b *tensor.Tensor) {
 }
 
 // sumRows writes into db the sum over rows of dy, adding rows in order.
-func sumRows(db, dy *tensor.Tensor) {
-	d := db.Data
-	copy(d, dy.Data[:len(d)])
-	for r := len(d); r < len(dy.Data); r += len(d) {
-		row := dy.Data[r:][:len(d)] // as long as d: no bounds checks in the loop
-		for j, v := range row {
-			d[j] += v
-		}
-	}
-}
+func sumRows(db, dy *tensor.Tensor) { tensor.SumRows(db, dy) }
