@@ -9,10 +9,12 @@
 //
 // Locals: F16…F19 hold s00…s03, F20…F23 s10…s13, F24 a(0,p), F25 a(1,p),
 // F26 b(p,col), F27 alpha, F28 beta.
-// R0 a (this block's rows), R1 ai, R2 ap, R3 b, R4 bp, R5 bj, R6 k,
+// R0 a (this block's rows), R1 ai, R2 ap, R3 scratch, R4 bp, R5 bj, R6 k,
 // R7 c, R8 cn, R9 src, R10 sn, R11 blocks left; R12 the address of
 // a(0,p) in the loop, then of c's second row; R13 scratch; R14 the address
-// of b(p,0), then of src's second row; R15 steps of p left.
+// of b(p,0), then of src's second row; R15 steps of p left. The loop for
+// c = a·bᵀ (MACNT) takes R2, R3, R4 and R13 for addresses: ap and bp are
+// 8 there, and each call takes one loop for all its blocks.
 
 // MAC adds a(0,p)·b(p,col) to s0 and a(1,p)·b(p,col) to s1, b(p,col)
 // being in F26: each product rounded, then added (no fused multiply-add
@@ -25,6 +27,30 @@
 #define LOADA \
 	Get R12; I32WrapI64; F64Load $0; Set F24; \
 	Get R12; Get R1; I64Add; I32WrapI64; F64Load $0; Set F25
+
+// MACNT(off) is one step of p of a 2×4 block with a and b both read
+// along p (c = a·bᵀ): a(0,p) at off(R12), a(1,p) at off(R13) and b(p,col)
+// at off(R14), off(R2), off(R3), off(R4) for col = 0…3.
+#define MACNT(off) \
+	Get R12; I32WrapI64; F64Load $off; Set F24; \
+	Get R13; I32WrapI64; F64Load $off; Set F25; \
+	Get R14; I32WrapI64; F64Load $off; Set F26; \
+	MAC(F16, F20); \
+	Get R2; I32WrapI64; F64Load $off; Set F26; \
+	MAC(F17, F21); \
+	Get R3; I32WrapI64; F64Load $off; Set F26; \
+	MAC(F18, F22); \
+	Get R4; I32WrapI64; F64Load $off; Set F26; \
+	MAC(F19, F23)
+
+// ADVNT steps the six addresses of MACNT by bytes.
+#define ADVNT(bytes) \
+	Get R12; I64Const $bytes; I64Add; Set R12; \
+	Get R13; I64Const $bytes; I64Add; Set R13; \
+	Get R14; I64Const $bytes; I64Add; Set R14; \
+	Get R2; I64Const $bytes; I64Add; Set R2; \
+	Get R3; I64Const $bytes; I64Add; Set R3; \
+	Get R4; I64Const $bytes; I64Add; Set R4
 
 // NEXTP steps to p+1 and leaves on the stack whether any p is left.
 #define NEXTP \
@@ -88,7 +114,7 @@ TEXT ·tiles(SB), NOSPLIT, $0-121
 		Set F23
 		Get R0
 		Set R12
-		Get R3
+		I64Load b+24(FP)
 		Set R14
 		Get R6
 		Set R15
@@ -118,6 +144,63 @@ TEXT ·tiles(SB), NOSPLIT, $0-121
 						BrIf $0
 					End
 				Else
+				I64Load ap+16(FP)
+				I64Const $8
+				I64Eq
+				I64Load bp+32(FP)
+				I64Const $8
+				I64Eq
+				I32And
+				If
+					// c = a·bᵀ: a and b both read along p, four steps of p
+					// per iteration at fixed offsets, then the last k mod 4.
+					Get R12
+					Get R1
+					I64Add
+					Set R13
+					Get R14
+					Get R5
+					I64Add
+					Tee R2
+					Get R5
+					I64Add
+					Tee R3
+					Get R5
+					I64Add
+					Set R4
+					Block
+						Get R15
+						I64Const $2
+						I64ShrU
+						Tee R15
+						I64Eqz
+						BrIf $0
+						Loop
+							MACNT(0)
+							MACNT(8)
+							MACNT(16)
+							MACNT(24)
+							ADVNT(32)
+							Get R15; I64Const $1; I64Sub; Tee R15; I64Const $0; I64Ne
+							BrIf $0
+						End
+					End
+					Get R6
+					I64Const $3
+					I64And
+					Set R15
+					Block
+						Get R15
+						I64Eqz
+						BrIf $0
+						Loop
+							MACNT(0)
+							ADVNT(8)
+							Get R15; I64Const $1; I64Sub; Tee R15; I64Const $0; I64Ne
+							BrIf $0
+						End
+					End
+				Else
 					// b(p,col) bj bytes apart (b transposed).
 					Loop
 						LOADA
@@ -132,6 +215,7 @@ TEXT ·tiles(SB), NOSPLIT, $0-121
 						NEXTP
 						BrIf $0
 					End
+				End
 				End
 			Else
 				Loop
