@@ -124,8 +124,9 @@ const blockRows = 16
 // run covers c with tileRows×tileCols (2×4) tiles (packed first where
 // packedTiles has a kernel for the product), then the leftover columns with
 // 2×1 strips and the leftover rows with 1×4 strips, then the corner element
-// by element. Without vector kernels, products with k ≤ 2 go to smallK
-// instead.
+// by element; in wasm the assembly kernel also takes the 2×1 strips and
+// whole leftover rows (vecRow). Without vector kernels, products with
+// k ≤ 2 go to smallK instead.
 func (g *gemm) run() {
 	if g.k <= 2 && !vecKernels {
 		g.smallK()
@@ -145,10 +146,15 @@ func (g *gemm) run() {
 			j += 2
 		}
 		for ; j < g.n; j++ {
-			g.cols(i0, i1, j)
+			if !g.vecTiles(i0, i1, j, 1) {
+				g.cols(i0, i1, j)
+			}
 		}
 	}
 	for i := m4; i < g.m; i++ {
+		if g.vecRow(i) {
+			continue
+		}
 		g.rows(i, 0, n4)
 		for j := n4; j < g.n; j++ {
 			g.dot(i, j)

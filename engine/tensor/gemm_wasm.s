@@ -69,14 +69,16 @@
 	Get F28; Get sp; I32WrapI64; F64Load $off; F64Mul; \
 	F64Add; F64Store $off
 
-// WIDE leaves on the stack whether w is 4.
+// WIDE leaves on the stack whether w is 4, TWO whether it is at least 2.
 #define WIDE \
 	I64Load w+96(FP); I64Const $4; I64Eq
+#define TWO \
+	I64Load w+96(FP); I64Const $2; I64GeS
 
 // func tiles(a *float64, ai, ap int, b *float64, bp, bj int, k int, c *float64, cn int, src *float64, sn int, tiles, w int, alpha, beta float64, acc bool)
 //
-// It computes tiles 2×w blocks of c stacked downwards, w being 4 or 2, as
-// the amd64 kernel does (see gemm_amd64.s for the operands): for each
+// It computes tiles 2×w blocks of c stacked downwards, w being 4, 2 or 1
+// (the amd64 kernel takes 4 and 2; see gemm_amd64.s for the operands): for each
 // element, s = +0, then s += a(r,p)·b(p,col) for p = 0..k-1 in order, then
 // c = alpha·s, or alpha·s + beta·src when acc is set.
 TEXT ·tiles(SB), NOSPLIT, $0-121
@@ -218,14 +220,25 @@ TEXT ·tiles(SB), NOSPLIT, $0-121
 				End
 				End
 			Else
-				Loop
-					LOADA
-					Get R14; I32WrapI64; F64Load $0; Set F26
-					MAC(F16, F20)
-					Get R14; Get R5; I64Add; I32WrapI64; F64Load $0; Set F26
-					MAC(F17, F21)
-					NEXTP
-					BrIf $0
+				TWO
+				If
+					Loop
+						LOADA
+						Get R14; I32WrapI64; F64Load $0; Set F26
+						MAC(F16, F20)
+						Get R14; Get R5; I64Add; I32WrapI64; F64Load $0; Set F26
+						MAC(F17, F21)
+						NEXTP
+						BrIf $0
+					End
+				Else
+					Loop
+						LOADA
+						Get R14; I32WrapI64; F64Load $0; Set F26
+						MAC(F16, F20)
+						NEXTP
+						BrIf $0
+					End
 				End
 			End
 		End
@@ -242,9 +255,12 @@ TEXT ·tiles(SB), NOSPLIT, $0-121
 		I32Load8U acc+120(FP)
 		If
 			PUTACC(R7, R9, F16, 0)
-			PUTACC(R7, R9, F17, 8)
 			PUTACC(R12, R14, F20, 0)
-			PUTACC(R12, R14, F21, 8)
+			TWO
+			If
+				PUTACC(R7, R9, F17, 8)
+				PUTACC(R12, R14, F21, 8)
+			End
 			WIDE
 			If
 				PUTACC(R7, R9, F18, 16)
@@ -254,9 +270,12 @@ TEXT ·tiles(SB), NOSPLIT, $0-121
 			End
 		Else
 			PUT(R7, F16, 0)
-			PUT(R7, F17, 8)
 			PUT(R12, F20, 0)
-			PUT(R12, F21, 8)
+			TWO
+			If
+				PUT(R7, F17, 8)
+				PUT(R12, F21, 8)
+			End
 			WIDE
 			If
 				PUT(R7, F18, 16)
