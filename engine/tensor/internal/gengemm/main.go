@@ -6,7 +6,9 @@
 // steps per iteration) and gemm_kernel_wasm.go (wasm, 4 steps: Go's wasm
 // code sends every loop back-edge through a jump table, so fewer iterations
 // pay off more there). Unrolling keeps each sum's order, so both compute the
-// same bits.
+// same bits. On amd64 and in wasm the tiles (and in wasm the strips too)
+// run in assembly (gemm_vec.go); these kernels take what the assembly does
+// not (k = 0, and on amd64 the strips).
 //
 // Only three transpose cases get kernels: no op of the engine multiplies
 // two transposed operands, so that case goes element by element to dot
