@@ -115,6 +115,10 @@ func (g *gemm) dots(i0, i1, j0, j1 int) {
 	}
 }
 
+// tileRows×tileCols is the block of c a tile kernel keeps in registers
+// (internal/gengemm writes the Go kernels for the same shape).
+const tileRows, tileCols = 2, 4
+
 // blockRows is the height of the band of c that run finishes before moving
 // down: the band's rows of op(a) stay in L1 while it sweeps across op(b),
 // and each tileCols-wide panel of op(b) is reused by every tile of the band.

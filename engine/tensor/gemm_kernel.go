@@ -4,9 +4,6 @@
 
 package tensor
 
-// tileRows×tileCols is the block of c a tile kernel keeps in registers.
-const tileRows, tileCols = 2, 4
-
 // tiles computes the tileRows×tileCols blocks of c at rows i0, i0+tileRows, …, i1-tileRows and columns j…j+tileCols-1.
 func (g *gemm) tiles(i0, i1, j int) {
 	switch {

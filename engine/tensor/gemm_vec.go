@@ -69,20 +69,21 @@ func (g *gemm) strides() (ai, ap, bp, bj int) {
 // order, finished as store finishes it.
 func (g *gemm) vecRow(i int) bool {
 	k, n := g.k, g.n
-	if !narrowTiles || k < 1 || n < 2 {
+	if !narrowTiles || k < 1 {
 		return false
 	}
 	ai, ap, bp, bj := g.strides()
-	pairs := n / 2
-	_ = g.a[i*ai+(k-1)*ap]
-	_ = g.b[(2*pairs-1)*bj+(k-1)*bp]
-	_ = g.c[i*n+2*pairs-1]
-	src := &g.c[i*n]
-	if g.bias != nil {
-		_ = g.bias[2*pairs-1]
-		src = &g.bias[0]
+	if pairs := n / 2; pairs > 0 {
+		_ = g.a[i*ai+(k-1)*ap]
+		_ = g.b[(2*pairs-1)*bj+(k-1)*bp]
+		_ = g.c[i*n+2*pairs-1]
+		src := &g.c[i*n]
+		if g.bias != nil {
+			_ = g.bias[2*pairs-1]
+			src = &g.bias[0]
+		}
+		tiles(&g.b[0], 8*bj, 8*bp, &g.a[i*ai], 8*ap, 8, k, &g.c[i*n], 8, src, 8, pairs, 1, g.alpha, g.beta, g.beta != 0)
 	}
-	tiles(&g.b[0], 8*bj, 8*bp, &g.a[i*ai], 8*ap, 8, k, &g.c[i*n], 8, src, 8, pairs, 1, g.alpha, g.beta, g.beta != 0)
 	if n%2 == 1 {
 		g.dot(i, n-1)
 	}
