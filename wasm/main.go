@@ -6,10 +6,11 @@
 package main
 
 import (
-	"fmt"
 	"os"
 	"runtime"
 	"strconv"
+
+	"tapelab/engine/fmtlite"
 )
 
 // version is TapeLab's version, shown in the page.
@@ -19,7 +20,7 @@ func main() {
 	mark("go-main")
 	p, err := newPage()
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "tapelab:", err)
+		fmtlite.Fprintln(os.Stderr, "tapelab:", err)
 		os.Exit(1)
 	}
 	pv, err := newPlayground(p)
@@ -51,7 +52,7 @@ func main() {
 	p.app.RemoveAttribute("aria-busy")
 	// When Go finished rendering, in ms since navigation: the end-to-end
 	// test reads it to measure start-up.
-	p.app.SetAttribute("data-rendered-ms", fmt.Sprintf("%.0f", now()))
+	p.app.SetAttribute("data-rendered-ms", fmtlite.Sprintf("%.0f", now()))
 	mark("go-idle")
 	recordStartup(p.app)
 	select {} // keep the program alive for the views' event listeners

@@ -4,10 +4,10 @@ package main
 
 import (
 	"errors"
-	"fmt"
 	"os"
 	"runtime/debug"
 
+	"tapelab/engine/fmtlite"
 	"tapelab/wasm/app"
 )
 
@@ -54,8 +54,8 @@ func (p *page) showError(msg string) {
 func recovered(name string, report func(string), fn func()) {
 	defer func() {
 		if r := recover(); r != nil {
-			fmt.Fprintf(os.Stderr, "panic in %s: %v\n%s", name, r, debug.Stack())
-			report(fmt.Sprintf("%s: %v", name, r))
+			fmtlite.Fprintf(os.Stderr, "panic in %s: %v\n%s", name, r, debug.Stack())
+			report(fmtlite.Sprintf("%s: %v", name, r))
 		}
 	}()
 	fn()
