@@ -37,16 +37,16 @@
 //     value as %v writes it (an error's or a Stringer's method's text);
 //   - a String or Error method that panics is written
 //     %!v(PANIC=String method: value), also when fmt would write <nil>
-//     for a nil pointer receiver.
+//     for a nil pointer receiver; if writing that value panics too (where
+//     fmt panics), the value is written ?.
 //
-// None of these panics. The engine's tests type-check every call in the
+// None of these panics. This package's tests type-check every call in the
 // packages the playground links, so none of these cases is reached there.
 package fmtlite
 
 import (
 	"errors"
 	"io"
-	"slices"
 )
 
 // Stringer is implemented by any value with a String method, which %v, %s
@@ -119,12 +119,8 @@ func Errorf(format string, a ...any) error {
 		w.err, _ = a[p.wrapped[0]].(error)
 		return w
 	default:
-		slices.Sort(p.wrapped)
 		var errs []error
-		for i, n := range p.wrapped {
-			if i > 0 && p.wrapped[i-1] == n {
-				continue
-			}
+		for _, n := range p.wrapped {
 			if e, ok := a[n].(error); ok {
 				errs = append(errs, e)
 			}

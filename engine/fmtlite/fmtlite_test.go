@@ -35,6 +35,11 @@ func (panicky) String() string { panic("boom") }
 
 type generic[T any] struct{ x T }
 
+// panicsWith is a Stringer whose String panics with its value.
+type panicsWith struct{ v any }
+
+func (p panicsWith) String() string { panic(p.v) }
+
 var floats = []any{0.0, math.Copysign(0, -1), 1.0, -2.5, 0.1, 1.0 / 3, 123456789.0, 1e6, 1e21, 1e-5, 1e-7,
 	math.MaxFloat64, math.SmallestNonzeroFloat64, math.Inf(1), math.Inf(-1), math.NaN(), 0.5, 2.5, 1.005}
 
@@ -126,6 +131,8 @@ func TestMatchesFmtErrors(t *testing.T) {
 		{"%é", []any{1}},
 		{"%!", []any{1}},
 		{"%g", []any{3}},
+		{"%v|%s", []any{panicsWith{errors.New("inner")}, panicsWith{3}}},
+		{"%q", []any{panicsWith{stringer{"s"}}}},
 	}
 	for _, tt := range tests {
 		want := fmt.Sprintf(tt.format, tt.args...)
@@ -158,6 +165,7 @@ func TestUnsupported(t *testing.T) {
 		{"%.1v", []any{[]float64{1.25}}, "%!.1v(unsupported)"},
 		{"%d", []any{named(4)}, "%!d(fmtlite_test.named=named 4)"},
 		{"%v", []any{panicky{}}, "%!v(PANIC=String method: boom)"},
+		{"%v", []any{panicsWith{panicky{}}}, "%!v(PANIC=String method: ?)"},
 		{"%w", []any{errors.New("e")}, "%!w(*errors.errorString=e)"},
 		{"%x", []any{[]string{"a"}}, "%!x([]string=[a])"},
 		{"%x", []any{"hi"}, "%!x(string=hi)"},

@@ -9,10 +9,14 @@ import (
 type printer struct {
 	buf     []byte
 	wrap    bool  // Errorf: %w is allowed
-	wrapped []int // Errorf: the argument numbers of the %w operands
+	wrapped []int // Errorf: the argument numbers of the %w operands, ascending
 
 	panicking bool // writing the value a String or Error method panicked with
 }
+
+func (p *printer) write(s string) { p.buf = append(p.buf, s...) }
+
+func (p *printer) writeRune(r rune) { p.buf = utf8.AppendRune(p.buf, r) }
 
 // printf writes format with its directives replaced by the operands a.
 func (p *printer) printf(format string, a []any) {
@@ -22,7 +26,7 @@ func (p *printer) printf(format string, a []any) {
 		for i < len(format) && format[i] != '%' {
 			i++
 		}
-		p.buf = append(p.buf, format[lit:i]...)
+		p.write(format[lit:i])
 		if i >= len(format) {
 			break
 		}
@@ -43,22 +47,22 @@ func (p *printer) printf(format string, a []any) {
 			}
 		}
 		if i >= len(format) {
-			p.buf = append(p.buf, "%!(NOVERB)"...)
+			p.write("%!(NOVERB)")
 			break
 		}
 		verb, size := utf8.DecodeRuneInString(format[i:])
 		i += size
 		switch {
 		case verb == '%':
-			p.buf = append(p.buf, '%')
+			p.write("%")
 		case argNum >= len(a):
-			p.buf = append(p.buf, "%!"...)
-			p.buf = utf8.AppendRune(p.buf, verb)
-			p.buf = append(p.buf, "(MISSING)"...)
+			p.write("%!")
+			p.writeRune(verb)
+			p.write("(MISSING)")
 		case !supported || prec >= 0 && !isFloat(a[argNum]):
-			p.buf = append(p.buf, "%!"...)
-			p.buf = append(p.buf, format[start+1:i]...)
-			p.buf = append(p.buf, "(unsupported)"...)
+			p.write("%!")
+			p.write(format[start+1 : i])
+			p.write("(unsupported)")
 			argNum++
 		default:
 			if verb == 'w' && p.wrap {
@@ -69,14 +73,14 @@ func (p *printer) printf(format string, a []any) {
 		}
 	}
 	if argNum < len(a) {
-		p.buf = append(p.buf, "%!(EXTRA "...)
+		p.write("%!(EXTRA ")
 		for i, arg := range a[argNum:] {
 			if i > 0 {
-				p.buf = append(p.buf, ", "...)
+				p.write(", ")
 			}
-			p.typed(arg)
+			p.typed(arg, true)
 		}
-		p.buf = append(p.buf, ')')
+		p.write(")")
 	}
 }
 
@@ -95,100 +99,138 @@ func isFloat(a any) bool {
 	return ok
 }
 
-// typed writes TYPE=value, or <nil>, as fmt's error notes do.
-func (p *printer) typed(a any) {
+// typed writes a's type and, with value, "=" and a as %v writes it; or
+// <nil>: the inside of fmt's error notes.
+func (p *printer) typed(a any, value bool) {
 	if a == nil {
-		p.buf = append(p.buf, "<nil>"...)
+		p.write("<nil>")
 		return
 	}
-	p.buf = append(p.buf, typeName(a)...)
-	p.buf = append(p.buf, '=')
-	p.arg(a, 'v', -1)
+	p.write(typeName(a))
+	if value {
+		p.write("=")
+		p.arg(a, 'v', -1)
+	}
 }
 
-// bad writes the note for a verb that does not suit the operand a, which
-// has a supported type: every supported type has %v.
-func (p *printer) bad(a any, verb rune) {
-	p.buf = append(p.buf, "%!"...)
-	p.buf = utf8.AppendRune(p.buf, verb)
-	p.buf = append(p.buf, '(')
-	p.typed(a)
-	p.buf = append(p.buf, ')')
+// bad writes %!verb(TYPE=value) for a verb that does not suit the operand
+// a, or %!verb(TYPE) when fmtlite cannot write a at all.
+func (p *printer) bad(a any, verb rune, value bool) {
+	p.write("%!")
+	p.writeRune(verb)
+	p.write("(")
+	p.typed(a, value)
+	p.write(")")
 }
 
 // arg writes one operand for verb; prec is the precision, or -1.
 func (p *printer) arg(a any, verb rune, prec int) {
 	if verb == 'T' {
-		p.buf = append(p.buf, typeName(a)...)
+		p.write(typeName(a))
 		return
 	}
 	if a == nil {
 		if verb == 'v' {
-			p.buf = append(p.buf, "<nil>"...)
+			p.write("<nil>")
 		} else {
-			p.bad(nil, verb)
+			p.bad(nil, verb, false)
 		}
 		return
 	}
+	ok := true
 	switch x := a.(type) {
 	case bool:
-		if verb != 'v' && verb != 't' {
-			p.bad(a, verb)
-			return
+		ok = verb == 'v' || verb == 't'
+		if ok {
+			p.buf = strconv.AppendBool(p.buf, x)
 		}
-		p.buf = strconv.AppendBool(p.buf, x)
 	case int:
-		p.integer(a, int64(x), true, verb)
+		ok = p.integer(int64(x), true, verb)
 	case int8:
-		p.integer(a, int64(x), true, verb)
+		ok = p.integer(int64(x), true, verb)
 	case int16:
-		p.integer(a, int64(x), true, verb)
+		ok = p.integer(int64(x), true, verb)
 	case int32:
-		p.integer(a, int64(x), true, verb)
+		ok = p.integer(int64(x), true, verb)
 	case int64:
-		p.integer(a, x, true, verb)
+		ok = p.integer(x, true, verb)
 	case uint:
-		p.integer(a, int64(x), false, verb)
+		ok = p.integer(int64(x), false, verb)
 	case uint8:
-		p.integer(a, int64(x), false, verb)
+		ok = p.integer(int64(x), false, verb)
 	case uint16:
-		p.integer(a, int64(x), false, verb)
+		ok = p.integer(int64(x), false, verb)
 	case uint32:
-		p.integer(a, int64(x), false, verb)
+		ok = p.integer(int64(x), false, verb)
 	case uint64:
-		p.integer(a, int64(x), false, verb)
+		ok = p.integer(int64(x), false, verb)
 	case float64:
-		p.float(x, verb, prec)
+		ok = p.float(x, verb, prec)
 	case string:
-		p.str(a, x, verb)
+		ok = p.str(x, verb)
 	case []byte:
 		if verb == 's' {
 			p.buf = append(p.buf, x...)
-			return
+			break
 		}
-		p.list(a, verb, len(x), func(i int) { p.buf = strconv.AppendUint(p.buf, uint64(x[i]), 10) })
+		if ok = verb == 'v'; ok {
+			p.write("[")
+			for i, b := range x {
+				p.sep(i)
+				p.integer(int64(b), false, 'd')
+			}
+			p.write("]")
+		}
 	case []int:
-		p.list(a, verb, len(x), func(i int) { p.buf = strconv.AppendInt(p.buf, int64(x[i]), 10) })
+		if ok = verb == 'v'; ok {
+			p.write("[")
+			for i, v := range x {
+				p.sep(i)
+				p.integer(int64(v), true, 'd')
+			}
+			p.write("]")
+		}
 	case []float64:
-		p.list(a, verb, len(x), func(i int) { p.float(x[i], 'v', -1) })
+		if ok = verb == 'v'; ok {
+			p.write("[")
+			for i, v := range x {
+				p.sep(i)
+				p.float(v, 'v', -1)
+			}
+			p.write("]")
+		}
 	case []string:
-		p.list(a, verb, len(x), func(i int) { p.buf = append(p.buf, x[i]...) })
+		if ok = verb == 'v'; ok {
+			p.write("[")
+			for i, v := range x {
+				p.sep(i)
+				p.write(v)
+			}
+			p.write("]")
+		}
 	case error:
-		p.method(a, verb, "Error method: ", x.Error)
+		ok = p.method(verb, "Error method: ", x.Error)
 	case Stringer:
-		p.method(a, verb, "String method: ", x.String)
+		ok = p.method(verb, "String method: ", x.String)
 	default:
-		p.buf = append(p.buf, "%!"...)
-		p.buf = utf8.AppendRune(p.buf, verb)
-		p.buf = append(p.buf, '(')
-		p.buf = append(p.buf, typeName(a)...)
-		p.buf = append(p.buf, ')')
+		p.bad(a, verb, false)
+		return
+	}
+	if !ok {
+		p.bad(a, verb, true)
 	}
 }
 
-// integer writes an integer operand a with value v; an unsigned value
-// is held in v's bits.
-func (p *printer) integer(a any, v int64, signed bool, verb rune) {
+// sep writes the space before a slice's element i > 0.
+func (p *printer) sep(i int) {
+	if i > 0 {
+		p.write(" ")
+	}
+}
+
+// integer writes an integer for verb and reports whether verb suits it;
+// an unsigned value is held in v's bits.
+func (p *printer) integer(v int64, signed bool, verb rune) bool {
 	base := 10
 	switch verb {
 	case 'v', 'd':
@@ -200,20 +242,18 @@ func (p *printer) integer(a any, v int64, signed bool, verb rune) {
 			r = rune(v)
 		}
 		p.buf = strconv.AppendQuoteRune(p.buf, r)
-		return
+		return true
 	case 'U':
-		p.buf = append(p.buf, "U+"...)
-		start := len(p.buf)
-		p.buf = strconv.AppendUint(p.buf, uint64(v), 16)
-		for len(p.buf)-start < 4 {
-			p.buf = append(p.buf[:start+1], p.buf[start:]...)
-			p.buf[start] = '0'
+		p.write("U+")
+		hex := strconv.FormatUint(uint64(v), 16)
+		for i := len(hex); i < 4; i++ {
+			p.write("0")
 		}
-		upper(p.buf[start:])
-		return
+		p.write(hex)
+		upper(p.buf[len(p.buf)-len(hex):])
+		return true
 	default:
-		p.bad(a, verb)
-		return
+		return false
 	}
 	start := len(p.buf)
 	if signed {
@@ -224,6 +264,7 @@ func (p *printer) integer(a any, v int64, signed bool, verb rune) {
 	if verb == 'X' {
 		upper(p.buf[start:])
 	}
+	return true
 }
 
 // upper turns the hexadecimal digits a-f in b into A-F.
@@ -235,8 +276,9 @@ func upper(b []byte) {
 	}
 }
 
-// float writes x for %v, %g, %e or %f with precision prec (-1: none).
-func (p *printer) float(x float64, verb rune, prec int) {
+// float writes x for %v, %g, %e or %f with precision prec (-1: none) and
+// reports whether verb suits it.
+func (p *printer) float(x float64, verb rune, prec int) bool {
 	switch verb {
 	case 'v':
 		verb = 'g'
@@ -246,69 +288,49 @@ func (p *printer) float(x float64, verb rune, prec int) {
 			prec = 6
 		}
 	default:
-		p.bad(x, verb)
-		return
+		return false
 	}
 	p.buf = strconv.AppendFloat(p.buf, x, byte(verb), prec, 64)
+	return true
 }
 
-// str writes the string operand a with value s.
-func (p *printer) str(a any, s string, verb rune) {
+// str writes s for verb and reports whether verb suits it.
+func (p *printer) str(s string, verb rune) bool {
 	switch verb {
 	case 'v', 's':
-		p.buf = append(p.buf, s...)
+		p.write(s)
 	case 'q':
 		p.buf = strconv.AppendQuote(p.buf, s)
 	default:
-		p.bad(a, verb)
+		return false
 	}
+	return true
 }
 
-// list writes a slice operand a of n elements as [e0 e1 …].
-func (p *printer) list(a any, verb rune, n int, elem func(i int)) {
-	if verb != 'v' {
-		p.bad(a, verb)
-		return
-	}
-	p.buf = append(p.buf, '[')
-	for i := range n {
-		if i > 0 {
-			p.buf = append(p.buf, ' ')
-		}
-		elem(i)
-	}
-	p.buf = append(p.buf, ']')
-}
-
-// method writes the text of an operand's Error or String method. Like
-// fmt, it writes a panic in the method as %!v(PANIC=String method: …).
-func (p *printer) method(a any, verb rune, name string, text func() string) {
-	if p.panicking {
-		p.buf = append(p.buf, typeName(a)...)
-		return
+// method writes the text of an operand's Error or String method for verb
+// and reports whether verb suits it. Like fmt, it writes a panic in the
+// method as %!v(PANIC=String method: value).
+func (p *printer) method(verb rune, name string, text func() string) bool {
+	if verb != 'v' && verb != 's' && verb != 'q' && (verb != 'w' || !p.wrap) {
+		return false
 	}
 	s, panicked := call(text)
 	switch {
+	case panicked != nil && p.panicking:
+		p.write("?") // the value a method panicked with panicked too
 	case panicked != nil:
-		p.buf = append(p.buf, "%!"...)
-		p.buf = utf8.AppendRune(p.buf, verb)
-		p.buf = append(p.buf, "(PANIC="...)
-		p.buf = append(p.buf, name...)
+		p.write("%!")
+		p.writeRune(verb)
+		p.write("(PANIC=")
+		p.write(name)
 		p.panicking = true
 		p.arg(panicked, 'v', -1)
 		p.panicking = false
-		p.buf = append(p.buf, ')')
-	case verb == 'v' || verb == 's' || verb == 'w' && p.wrap:
-		p.buf = append(p.buf, s...)
+		p.write(")")
 	case verb == 'q':
 		p.buf = strconv.AppendQuote(p.buf, s)
 	default:
-		p.buf = append(p.buf, "%!"...)
-		p.buf = utf8.AppendRune(p.buf, verb)
-		p.buf = append(p.buf, '(')
-		p.buf = append(p.buf, typeName(a)...)
-		p.buf = append(p.buf, '=')
-		p.buf = append(p.buf, s...)
-		p.buf = append(p.buf, ')')
+		p.write(s)
 	}
+	return true
 }
