@@ -5,7 +5,7 @@ package main
 import (
 	"errors"
 	"os"
-	"runtime/debug"
+	"runtime"
 
 	"tapelab/engine/fmtlite"
 	"tapelab/wasm/app"
@@ -47,6 +47,18 @@ func (p *page) showError(msg string) {
 	p.errBox.RemoveAttribute("hidden")
 }
 
+// stack returns the calling goroutine's stack trace, as runtime/debug.Stack
+// does (the page does not link runtime/debug, which imports fmt).
+func stack() []byte {
+	buf := make([]byte, 1024)
+	for {
+		if n := runtime.Stack(buf, false); n < len(buf) {
+			return buf[:n]
+		}
+		buf = make([]byte, 2*len(buf))
+	}
+}
+
 // recovered calls fn; if fn panics, it reports "name: <panic value>" and
 // logs the stack to standard error. Every entry point from JavaScript (event
 // listeners, callbacks, goroutines they start) runs its work through it, so
@@ -54,7 +66,7 @@ func (p *page) showError(msg string) {
 func recovered(name string, report func(string), fn func()) {
 	defer func() {
 		if r := recover(); r != nil {
-			fmtlite.Fprintf(os.Stderr, "panic in %s: %v\n%s", name, r, debug.Stack())
+			fmtlite.Fprintf(os.Stderr, "panic in %s: %v\n%s", name, r, stack())
 			report(fmtlite.Sprintf("%s: %v", name, r))
 		}
 	}()
