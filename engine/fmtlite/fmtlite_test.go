@@ -33,7 +33,8 @@ type panicky struct{}
 
 func (panicky) String() string { panic("boom") }
 
-type generic[T any] struct{ x T }
+// generic is a generic type, whose name %T writes with its type argument.
+type generic[T any] []T
 
 // panicsWith is a Stringer whose String panics with its value.
 type panicsWith struct{ v any }
@@ -61,7 +62,7 @@ var kinds = []kind{
 	{"string", "vsq", false, []any{"", "a", "hello, world", "tab\there", `quote"back\`, "é ✓", "\x00\xff", "%d"}},
 	{"[]uint8", "sv", false, []any{[]byte(nil), []byte("bytes"), []byte{0xff}}},
 	{"[]int", "v", false, []any{[]int(nil), []int{}, []int{1}, []int{2, -3, 4}}},
-	{"[]float64", "v", false, []any{[]float64(nil), []float64{1.5, -0.0, math.Inf(1), math.NaN(), 1e-7, 1e21}}},
+	{"[]float64", "v", false, []any{[]float64(nil), []float64{1.5, math.Copysign(0, -1), math.Inf(1), math.NaN(), 1e-7, 1e21}}},
 	{"[]string", "v", false, []any{[]string(nil), []string{"a", "b c", ""}}},
 	{"error", "vsq", false, []any{errors.New("boom"), fmt.Errorf("wrapped: %w", fs.ErrNotExist), error(&fs.PathError{Op: "open", Path: "x", Err: fs.ErrExist})}},
 	{"Stringer", "vsq", false, []any{stringer{"str\"ing"}, named(3), &strings.Builder{}}},
