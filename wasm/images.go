@@ -233,9 +233,7 @@ func (iv *imageView) patch(c app.WindowCard, title string, field int) elem {
 		td := doc.txt("td", "pad", "class", "pad")
 		if !t.Pad {
 			v := t.Field(field)
-			td = doc.txt("td", app.Num(v), "data-v", app.Full(v), "data-term", strconv.Itoa(k))
-			td.SetStyle("background", iv.pv.p.scale.Colour(v))
-			td.SetStyle("color", iv.pv.p.scale.InkOn(v))
+			td = onScale(doc, iv.pv.p.scale, "td", app.Num(v), v, "data-v", app.Full(v), "data-term", strconv.Itoa(k))
 		}
 		if k == c.Argmax {
 			td.AddClass("argmax")
