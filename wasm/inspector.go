@@ -244,11 +244,7 @@ func (v *inspectorView) tensorEl(t *tensor.Tensor, id string) elem {
 			tr := doc.el("tr")
 			for _, s := range r {
 				x := t.Data[k]
-				td := doc.el("td", "title", full[k])
-				td.SetStyle("background", sc.Colour(x))
-				td.SetStyle("color", sc.InkOn(x))
-				td.SetTextContent(s)
-				tr.AppendChild(td)
+				tr.AppendChild(onScale(doc, sc, "td", s, x, "title", full[k]))
 				k++
 			}
 			table.AppendChild(tr)
