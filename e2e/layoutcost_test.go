@@ -160,21 +160,24 @@ const pageCounters = `(() => {
     }
     return inst.apply(this, arguments);
   };
-  const wrap = (proto, m, name) => {
+  // Each DOM write also counts under what it wrote ("attr fill", "text
+  // td"), for the log.
+  const what = (e) => e.id ? "#" + e.id : e.nodeName.toLowerCase() + "." + (e.getAttribute("class") || "").split(" ")[0];
+  const wrap = (proto, m, name, by) => {
     const f = proto[m];
-    proto[m] = function () { count(name); return f.apply(this, arguments); };
+    proto[m] = function () { count(name); if (by) count(by(this, ...arguments)); return f.apply(this, arguments); };
   };
-  wrap(Document.prototype, "createElement", "dom.created");
-  wrap(Document.prototype, "createElementNS", "dom.created");
+  wrap(Document.prototype, "createElement", "dom.created", (d, tag) => "new " + tag);
+  wrap(Document.prototype, "createElementNS", "dom.created", (d, ns, tag) => "new " + tag);
   wrap(Document.prototype, "createTextNode", "dom.created");
-  wrap(Element.prototype, "setAttribute", "dom.setAttribute");
+  wrap(Element.prototype, "setAttribute", "dom.setAttribute", (e, a) => "attr " + a);
   wrap(Element.prototype, "removeAttribute", "dom.setAttribute");
   wrap(DOMTokenList.prototype, "add", "dom.classList");
   wrap(DOMTokenList.prototype, "remove", "dom.classList");
   wrap(DOMTokenList.prototype, "toggle", "dom.classList");
   const setter = (proto, p, name) => {
     const d = Object.getOwnPropertyDescriptor(proto, p);
-    Object.defineProperty(proto, p, { ...d, set(v) { count(name); d.set.call(this, v); } });
+    Object.defineProperty(proto, p, { ...d, set(v) { count(name); count(name + " " + what(this)); d.set.call(this, v); } });
   };
   setter(Element.prototype, "innerHTML", "dom.innerHTML");
   setter(Node.prototype, "textContent", "dom.textContent");
@@ -313,13 +316,6 @@ func BenchmarkStepLayout60(b *testing.B) {
 	slices.SortStableFunc(events, func(a, b traceEvent) int { return cmp.Compare(a.Ts, b.Ts) })
 	var c layoutCost
 	c.add(events)
-	{ // TEMP
-		names := map[string]int{}
-		for _, e := range events {
-			names[e.Name]++
-		}
-		b.Logf("TEMP names %v", names)
-	}
 	if c.steps != b.N {
 		names := map[string]int{}
 		for _, e := range events {

@@ -114,6 +114,9 @@ func (iv *imageView) tensorEl(n app.NodeInfo, t *tensor.Tensor, id string) elem 
 	doc := iv.pv.doc
 	if !app.IsImage(t.Shape) {
 		el := iv.pv.insp.tensorEl(t, id)
+		if said := el.QuerySelector("#insp-classes"); said.ok() {
+			said.Remove() // the element is reused: the classes are said again below, or not
+		}
 		if names := iv.names(); n.Kind == autograd.Input && n.Label == "y" && worded(names) && id == "insp-value" {
 			said := make([]string, len(t.Data))
 			for k, c := range t.Data {
