@@ -62,6 +62,14 @@ type layoutCost struct {
 	paintArea     float64 // their area, in device pixels
 	outsideLayout float64 // layout passes between steps (the dots' frames)
 	outsideTexts  float64 // SVG texts laid out again between steps
+	// perStep holds, for each step, the thread time of its click, of its
+	// layout and style, and of JavaScript's collections, in ms.
+	perStep []stepThread
+}
+
+// stepThread is one step's thread time, in ms.
+type stepThread struct {
+	click, layout, style, gc float64
 }
 
 // add attributes the trace's events to the steps, by the marks.
@@ -74,11 +82,13 @@ func (c *layoutCost) add(events []traceEvent) {
 		case "tapelab-step":
 			in, frame = true, false
 			c.steps++
+			c.perStep = append(c.perStep, stepThread{})
 		case "tapelab-stepped":
 			in, frame = false, true
 		case "EventDispatch":
 			if in && e.Args.Data.Type == "click" {
 				c.clickThread += e.Tdur / 1000
+				c.perStep[len(c.perStep)-1].click += e.Tdur / 1000
 				clickEnd = e.Ts + e.Dur
 			}
 		case "Layerize":
@@ -91,12 +101,14 @@ func (c *layoutCost) add(events []traceEvent) {
 		case "MinorGC", "MajorGC":
 			if in {
 				c.jsGCs++
+				c.perStep[len(c.perStep)-1].gc += e.Tdur / 1000
 			}
 		case "Layout":
 			if in {
 				c.layouts++
 				c.dirty += e.Args.BeginData.DirtyObjects
 				c.layoutThread += e.Tdur / 1000
+				c.perStep[len(c.perStep)-1].layout += e.Tdur / 1000
 				if inClick {
 					c.forced++
 				}
@@ -107,6 +119,7 @@ func (c *layoutCost) add(events []traceEvent) {
 			if in {
 				c.styled += e.Args.ElementCount
 				c.styleThread += e.Tdur / 1000
+				c.perStep[len(c.perStep)-1].style += e.Tdur / 1000
 				if inClick {
 					c.forced++
 				}
@@ -232,6 +245,7 @@ func BenchmarkStepLayout60(b *testing.B) {
 	between := map[string]float64{}
 	var last map[string]float64
 	gaps := 0.0
+	var steps []stepCounts // each step's own counters, for the log
 	var (
 		mu   sync.Mutex
 		raw  [][]byte
@@ -283,6 +297,9 @@ func BenchmarkStepLayout60(b *testing.B) {
 		}
 		last = read()
 		counterDelta(counts, before, last, probe)
+		one := map[string]float64{}
+		counterDelta(one, before, last, probe)
+		steps = append(steps, stepCounts{where: p.js(`document.getElementById("count-forward").textContent + " " + document.getElementById("count-backward").textContent`), counts: one})
 		// Let the step's dots travel, as a person watching would.
 		time.Sleep(400 * time.Millisecond)
 	}
@@ -346,14 +363,44 @@ func BenchmarkStepLayout60(b *testing.B) {
 		b.ReportMetric(between["go.bytes"]/gaps, "go.bytes-between/step")
 		b.ReportMetric(between["go.gcs"]/gaps, "go.gcs-between/step")
 	}
-	crossings := 0.0
+	b.ReportMetric(crossings(counts)/n, "js-crossings/step")
+	logSlowSteps(b, c.perStep, steps)
+	b.Logf("per step, all counters: %v; reading them cost %v", scaled(counts, 1/n), probe)
+}
+
+// stepCounts is one step's page counters and where it left the stepper.
+type stepCounts struct {
+	where  string
+	counts map[string]float64
+}
+
+// crossings adds up the calls into JavaScript of a counter map.
+func crossings(counts map[string]float64) float64 {
+	sum := 0.0
 	for k, v := range counts {
 		if strings.HasPrefix(k, "js.") {
-			crossings += v
+			sum += v
 		}
 	}
-	b.ReportMetric(crossings/n, "js-crossings/step")
-	b.Logf("per step, all counters: %v; reading them cost %v", scaled(counts, 1/n), probe)
+	return sum
+}
+
+// logSlowSteps logs the five steps whose click took the most thread time,
+// with what else they did, so that a slow step's cause can be read.
+func logSlowSteps(b *testing.B, threads []stepThread, steps []stepCounts) {
+	order := make([]int, len(threads))
+	for k := range order {
+		order[k] = k
+	}
+	slices.SortFunc(order, func(x, y int) int { return cmp.Compare(threads[y].click, threads[x].click) })
+	if len(order) > 0 {
+		b.Logf("the median step's click: %.1f ms of thread time", threads[order[len(order)/2]].click)
+	}
+	for _, k := range order[:min(5, len(order), len(steps))] {
+		t, s := threads[k], steps[k]
+		b.Logf("slow step %d (%s): click %.1f ms, layout %.1f, style %.1f, JS GC %.1f; %v crossings, %v created, Go %v B, %v collections",
+			k, s.where, t.click, t.layout, t.style, t.gc, crossings(s.counts), s.counts["dom.created"], s.counts["go.bytes"], s.counts["go.gcs"])
+	}
 }
 
 // scaled returns m with every value times f, rounded to 0.1.
