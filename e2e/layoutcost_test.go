@@ -365,7 +365,7 @@ func BenchmarkStepLayout60(b *testing.B) {
 	}
 	b.ReportMetric(crossings(counts)/n, "js-crossings/step")
 	logSlowSteps(b, c.perStep, steps)
-	b.Logf("per step, all counters: %v; reading them cost %v", scaled(counts, 1/n), probe)
+	b.Logf("per step, all counters: %v; reading them cost %v", scaled(counts, 1/n), scaled(probe, 1))
 }
 
 // stepCounts is one step's page counters and where it left the stepper.
@@ -403,11 +403,14 @@ func logSlowSteps(b *testing.B, threads []stepThread, steps []stepCounts) {
 	}
 }
 
-// scaled returns m with every value times f, rounded to 0.1.
+// scaled returns m with every value times f, rounded to 0.1, less the
+// zeros.
 func scaled(m map[string]float64, f float64) map[string]float64 {
 	out := make(map[string]float64, len(m))
 	for k, v := range m {
-		out[k] = math.Round(v*f*10) / 10
+		if r := math.Round(v*f*10) / 10; r != 0 {
+			out[k] = r
+		}
 	}
 	return out
 }

@@ -162,13 +162,13 @@ func tensorValues(t *tensor.Tensor) string {
 	return strings.Join(full, ",")
 }
 
-// window adds to parent the card of node i at one output position (conv2d
-// and max_pool2d only): the window of X it reads, the sum or maximum with
+// window returns the card of node i at one output position (conv2d and
+// max_pool2d only; for another node, no element): the window of X it reads, the sum or maximum with
 // its numbers, and where the position's dY goes backward.
-func (iv *imageView) window(parent elem, s *app.Stepper, i int) {
+func (iv *imageView) window(s *app.Stepper, i int) elem {
 	n := s.Nodes()[i]
 	if !app.IsWindowOp(n) {
-		return
+		return elem{}
 	}
 	at := iv.at
 	if iv.atNode != i {
@@ -176,7 +176,7 @@ func (iv *imageView) window(parent elem, s *app.Stepper, i int) {
 	}
 	c, ok := s.WindowAt(i, at)
 	if !ok {
-		return
+		return elem{}
 	}
 	doc := iv.pv.doc
 	y := "Y" + app.Index(c.At[:])
@@ -201,8 +201,7 @@ func (iv *imageView) window(parent elem, s *app.Stepper, i int) {
 	for _, k := range show {
 		tables.AppendChild(iv.patch(c, cols[k], k))
 	}
-	add(box, doc.txt("p", dy, "class", "mono"), tables)
-	parent.AppendChild(box)
+	return add(box, doc.txt("p", dy, "class", "mono"), tables)
 }
 
 // patch is one table of the window card: a K×L grid per channel (the
