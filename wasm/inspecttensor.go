@@ -3,6 +3,7 @@
 package main
 
 import (
+	"math"
 	"strconv"
 
 	"tapelab/engine/tensor"
@@ -35,7 +36,8 @@ func (v *inspectorView) tensorEl(t *tensor.Tensor, id string) elem {
 type tensorView struct {
 	wrap   elem
 	shape  string
-	values string   // data-values as set
+	data   []float64 // the numbers shown, and in what colours
+	sc     *app.Scale
 	small  bool     // a table of numbers, else a colour grid
 	k      []int    // each cell's element of the tensor
 	cells  []elem   // <td>s, or the grid's <rect>s
@@ -99,12 +101,27 @@ func (v *inspectorView) newTensorView(t *tensor.Tensor, id string) *tensorView {
 	return tv
 }
 
+// sameBits reports whether a and b hold the same numbers, bit for bit (0
+// and −0, which show differently, differ; a NaN equals its own bits).
+func sameBits(a, b []float64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, x := range a {
+		if math.Float64bits(x) != math.Float64bits(b[k]) {
+			return false
+		}
+	}
+	return true
+}
+
 // show writes t (of the view's shape) into the cells that differ.
 func (tv *tensorView) show(t *tensor.Tensor, sc *app.Scale) {
-	if values := tensorValues(t); values != tv.values {
-		tv.wrap.SetAttribute("data-values", values)
-		tv.values = values
+	if tv.sc != nil && sc == tv.sc && sameBits(t.Data, tv.data) {
+		return // the same numbers (a node shown again, or a value that did not change)
 	}
+	tv.data, tv.sc = append(tv.data[:0], t.Data...), sc
+	tv.wrap.SetAttribute("data-values", tensorValues(t))
 	var text []string
 	if tv.small {
 		for _, r := range app.Rows(t) {
