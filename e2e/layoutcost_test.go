@@ -175,7 +175,7 @@ const pageCounters = `(() => {
   };
   // Each DOM write also counts under what it wrote ("attr fill", "text
   // td"), for the log.
-  const what = (e) => e.id ? "#" + e.id : e.nodeName.toLowerCase() + "." + (e.getAttribute("class") || "").split(" ")[0];
+  const what = (e) => e.id ? "#" + e.id : e.nodeName.toLowerCase() + "." + ((e.getAttribute && e.getAttribute("class")) || "").split(" ")[0];
   const wrap = (proto, m, name, by) => {
     const f = proto[m];
     proto[m] = function () { count(name); if (by) count(by(this, ...arguments)); return f.apply(this, arguments); };
@@ -288,8 +288,12 @@ func BenchmarkStepLayout60(b *testing.B) {
 			last = nil // not a step's aftermath alone
 		}
 		before := read()
-		if _, err := chromedp.Run(p.tab, chromedp.Evaluate[[]float64](markedStep)); err != nil {
+		r, err := chromedp.Run(p.tab, chromedp.Evaluate[[]float64](markedStep))
+		if err != nil {
 			b.Fatal(err)
+		}
+		if r[1] == 0 { // a step that redrew nothing would count as a cheap one
+			b.Fatalf("step %d did not redraw the page before click() returned (%s)\n%s", i, p.js(`document.getElementById("count-backward").textContent`), pageError(p.tab))
 		}
 		if last != nil {
 			counterDelta(between, last, before, probe)
