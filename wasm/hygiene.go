@@ -34,7 +34,8 @@ type hygieneView struct {
 	passes int          // passes folded since .grad was last zeroed
 	folds  []autograd.Accumulation
 	cards  []app.Accumulated
-	shown  int // the parameter whose card is shown
+	shown  int    // the parameter whose card is shown
+	err    string // why the last fold failed, said until one succeeds or the tape changes
 }
 
 func newHygieneView(pv *playground) *hygieneView {
@@ -72,7 +73,7 @@ func (h *hygieneView) showSwitch() {
 func (h *hygieneView) update(s *app.Stepper) {
 	changed := s != h.s
 	if changed {
-		h.s, h.acc, h.armed, h.passes, h.folds, h.cards, h.shown = s, autograd.Grads{}, true, 0, nil, nil, -1
+		h.s, h.acc, h.armed, h.passes, h.folds, h.cards, h.shown, h.err = s, autograd.Grads{}, true, 0, nil, nil, -1, ""
 	}
 	if s.Counts().Backward == 0 {
 		h.armed = true
@@ -99,9 +100,10 @@ func (h *hygieneView) fold(s *app.Stepper) {
 	seed.Fill(1)
 	folds, err := s.Tape().BackwardAccumulate(out, seed, &h.acc)
 	if err != nil {
-		h.said.SetTextContent("backward: " + err.Error())
+		h.err = "backward: " + err.Error() // said by the render that follows
 		return
 	}
+	h.err = ""
 	h.passes++
 	h.folds, h.cards = folds, app.ExplainAccumulation(s.Nodes(), folds)
 }
@@ -122,6 +124,8 @@ func (h *hygieneView) render() {
 	doc := h.pv.doc
 	h.root.SetAttribute("data-passes", itoa(h.passes))
 	switch {
+	case h.err != "":
+		h.said.SetTextContent(h.err)
 	case len(h.folds) == 0:
 		h.said.SetTextContent("Run the backward pass to the end to fill .grad.")
 	case h.zeroing():
