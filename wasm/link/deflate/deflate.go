@@ -64,33 +64,43 @@ type token struct {
 	lit          byte
 }
 
-// chains returns, for each position of buf that starts 3 bytes, 1 + the
-// last position before it whose 3 bytes hash alike (0: none): the hash
-// chains that matches walks, the same for each length of match it looks
-// for.
-func chains(buf []byte) []int32 {
+// chains returns, for each position of buf that starts 3 bytes, how far
+// back the last position whose 3 bytes hash alike is (0: none within the
+// window, which no match reaches past): the hash chains that matches
+// walks, the same for each length of match it looks for.
+func chains(buf []byte) []uint16 {
 	const hashBits = 15
 	head := make([]int32, 1<<hashBits) // 1 + the last position with the hash
-	prev := make([]int32, len(buf))
+	prev := make([]uint16, len(buf))
 	for i := 0; i+minMatch <= len(buf); i++ {
 		h := int((uint32(buf[i])<<16|uint32(buf[i+1])<<8|uint32(buf[i+2]))*0x9e3779b1) >> (32 - hashBits)
-		prev[i] = head[h]
+		if j := int(head[h]) - 1; j >= 0 && i-j <= window {
+			prev[i] = uint16(i - j)
+		}
 		head[h] = int32(i + 1)
 	}
 	return prev
+}
+
+// back is the position before i on its hash chain, or −1.
+func back(prev []uint16, i int) int {
+	if prev[i] == 0 {
+		return -1
+	}
+	return i - int(prev[i])
 }
 
 // matches turns buf[start:] into literals and matches of least bytes or
 // more that may reach back into buf[:start], finding matches through the
 // hash chains prev (chains(buf)) and preferring a longer match at the next
 // byte to the one at this byte (lazy matching).
-func matches(buf []byte, prev []int32, start, least int) []token {
+func matches(buf []byte, prev []uint16, start, least int) []token {
 	longest := func(i int) (length, dist int) {
 		if i+minMatch > len(buf) {
 			return 0, 0
 		}
 		most := min(maxMatch, len(buf)-i)
-		for j, chain := int(prev[i])-1, maxChain; j >= 0 && i-j <= window && chain > 0; j, chain = int(prev[j])-1, chain-1 {
+		for j, chain := back(prev, i), maxChain; j >= 0 && i-j <= window && chain > 0; j, chain = back(prev, j), chain-1 {
 			n := 0
 			for n < most && buf[j+n] == buf[i+n] {
 				n++
