@@ -98,10 +98,10 @@ func (l *linkList) show(doc *document, s *app.Stepper, ids []int, names []string
 // (#insp-rule): its rule, its terms, and each contribution its VJP made
 // (or why it has made none).
 type ruleCard struct {
-	box, contribs elem
-	rule, why     text
-	terms, lines  items
-	tail          []elem // what follows the terms, as last set
+	box          elem
+	rule, why    text
+	terms, lines items
+	tail         []elem // what follows the terms, as last set
 }
 
 func newRuleCard(doc *document) ruleCard {
