@@ -101,6 +101,8 @@ func stepRedraw(b *testing.B, motion bool) {
 	var times []float64
 	async, movers := 0, 0.0
 	pastLeaves := `(() => { for (let k = 0; k < 200 && !document.querySelector("#tape .edge.hot"); k++) document.getElementById("step").click(); })()`
+	gcs := func() float64 { return p.num(`+tapelabMemStats("").split(" ")[2]`) }
+	gcs0 := gcs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		if p.js(`document.getElementById("count-backward").textContent.split(" ")[1].split("/").reduce((a, b) => a === b)`) == "true" {
@@ -133,6 +135,9 @@ func stepRedraw(b *testing.B, motion bool) {
 	b.ReportMetric(times[len(times)*95/100], "p95-ms")
 	b.ReportMetric(float64(nodes), "nodes")
 	b.ReportMetric(movers/float64(len(times)), "movers/step")
+	// Go's collector runs on the page's one thread, inside whichever step
+	// (or reset) needs it: the collections per step, over the whole run.
+	b.ReportMetric((gcs()-gcs0)/float64(len(times)), "go-gcs/step")
 	switch {
 	case motion && movers == 0:
 		b.Errorf("none of %d steps set a dot moving: the animation was off", b.N)

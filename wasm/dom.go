@@ -394,6 +394,20 @@ func (e elem) setDisabled(off bool) {
 	}
 }
 
+// setChildren makes cs, in order, e's only children, in one call: those
+// already in e are moved, not made again.
+func (e elem) setChildren(cs ...elem) {
+	args := make([]any, len(cs))
+	for k, c := range cs {
+		args[k] = c.v
+	}
+	e.v.Call("replaceChildren", args...)
+}
+
+// same reports whether e and o are the same element (no call into
+// JavaScript: a JavaScript object keeps its reference).
+func (e elem) same(o elem) bool { return e.v.Equal(o.v) }
+
 // clear removes every child.
 func (e elem) clear() { e.SetInnerHTML("") }
 

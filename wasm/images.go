@@ -115,6 +115,9 @@ func (iv *imageView) tensorEl(n app.NodeInfo, t *tensor.Tensor, id string) elem 
 	doc := iv.pv.doc
 	if !app.IsImage(t.Shape) {
 		el := iv.pv.insp.tensorEl(t, id)
+		if said := el.QuerySelector("#insp-classes"); said.ok() {
+			said.Remove() // the element is reused: the classes are said again below, or not
+		}
 		if names := iv.names(); n.Kind == autograd.Input && n.Label == "y" && worded(names) && id == "insp-value" {
 			said := make([]string, len(t.Data))
 			for k, c := range t.Data {
@@ -165,13 +168,13 @@ func tensorValues(t *tensor.Tensor) string {
 	return strings.Join(full, ",")
 }
 
-// window adds to parent the card of node i at one output position (conv2d
-// and max_pool2d only): the window of X it reads, the sum or maximum with
+// window returns the card of node i at one output position (conv2d and
+// max_pool2d only; for another node, no element): the window of X it reads, the sum or maximum with
 // its numbers, and where the position's dY goes backward.
-func (iv *imageView) window(parent elem, s *app.Stepper, i int) {
+func (iv *imageView) window(s *app.Stepper, i int) elem {
 	n := s.Nodes()[i]
 	if !app.IsWindowOp(n) {
-		return
+		return elem{}
 	}
 	at := iv.at
 	if iv.atNode != i {
@@ -179,7 +182,7 @@ func (iv *imageView) window(parent elem, s *app.Stepper, i int) {
 	}
 	c, ok := s.WindowAt(i, at)
 	if !ok {
-		return
+		return elem{}
 	}
 	doc := iv.pv.doc
 	y := "Y" + app.Index(c.At[:])
@@ -204,8 +207,7 @@ func (iv *imageView) window(parent elem, s *app.Stepper, i int) {
 	for _, k := range show {
 		tables.AppendChild(iv.patch(c, cols[k], k))
 	}
-	add(box, doc.txt("p", dy, "class", "mono"), tables)
-	parent.AppendChild(box)
+	return add(box, doc.txt("p", dy, "class", "mono"), tables)
 }
 
 // patch is one table of the window card: a K×L grid per channel (the

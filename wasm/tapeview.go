@@ -74,6 +74,8 @@ type boxEls struct {
 	badge     elem
 	badgeBg   elem // the badge's tab
 	tab       elem
+	kind      string // "op", "param" or "input": the box's class beside its state's
+	selected  bool   // drawn as the node the inspector shows
 	state     app.State
 	drawn     bool // the state has been applied at least once
 }
@@ -174,7 +176,7 @@ func (v *tapeView) build(s *app.Stepper, lay *layout.Layout) {
 			t.SetAttribute("text-anchor", "end")
 			g.AppendChild(t)
 		}
-		be := boxEls{g: g}
+		be := boxEls{g: g, kind: kind}
 		be.valStrip, be.gradStrip = v.rows(n, b.W)
 		// The state badge is a tab on the box's top edge, right-aligned,
 		// so it takes none of the title's width.
@@ -224,8 +226,7 @@ func (v *tapeView) update(s *app.Stepper, i int, st app.State, values bool) {
 	b := &v.boxes[i]
 	changed := !b.drawn || st != b.state
 	if changed {
-		g := b.g
-		g.SetAttribute("class", nodeClass(g.GetAttribute("class"), st))
+		b.g.SetAttribute("class", b.class(st))
 		badge := ""
 		switch {
 		case st.Has(app.Skipped):
@@ -260,29 +261,13 @@ func (v *tapeView) update(s *app.Stepper, i int, st app.State, values bool) {
 	b.state, b.drawn = st, true
 }
 
-// nodeClass rewrites the state classes of a node's class attribute.
-func nodeClass(old string, st app.State) string {
-	base := "node op"
-	switch {
-	case containsWord(old, "param"):
-		base = "node param"
-	case containsWord(old, "input"):
-		base = "node input"
+// class is the box's class attribute in state st.
+func (b *boxEls) class(st app.State) string {
+	c := "node " + b.kind + tapesvg.StateClasses(st)
+	if b.selected {
+		c += " selected"
 	}
-	base += tapesvg.StateClasses(st)
-	if containsWord(old, "selected") {
-		base += " selected"
-	}
-	return base
-}
-
-func containsWord(s, w string) bool {
-	for i := 0; i+len(w) <= len(s); i++ {
-		if s[i:i+len(w)] == w && (i == 0 || s[i-1] == ' ') && (i+len(w) == len(s) || s[i+len(w)] == ' ') {
-			return true
-		}
-	}
-	return false
+	return c
 }
 
 // highlight makes the edges into node i the saturated ones: the forward
@@ -309,9 +294,11 @@ func (v *tapeView) highlight(i int) {
 func (v *tapeView) selectNode(prev, i int) {
 	if prev >= 0 && prev < len(v.boxes) {
 		v.boxes[prev].g.RemoveClass("selected")
+		v.boxes[prev].selected = false
 	}
 	if i >= 0 && i < len(v.boxes) {
 		v.boxes[i].g.AddClass("selected")
+		v.boxes[i].selected = true
 	}
 }
 
