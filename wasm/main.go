@@ -40,6 +40,7 @@ func main() {
 	yieldToBrowser()
 	// The page replaces what is on screen in one task: nothing is painted
 	// in between.
+	pv.tape.takeFirstView()
 	p.app.SetInnerHTML("")
 	pv.mount(p.app)
 	// Opening the page's link draws the step, once.

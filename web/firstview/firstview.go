@@ -97,7 +97,7 @@ func View(st *state.State) (string, error) {
 	var b strings.Builder
 	b.WriteString(frameTop)
 	b.WriteString(`<svg id="tape-preview" role="img" aria-label="The tape of one training step, drawn left to right." data-w="` + f(lay.Width) + `" data-h="` + f(lay.Height) +
-		`" data-min="` + f(app.ReadableScale) + `" data-max="` + f(tapesvg.FitMax) + `" data-pad="` + f(tapesvg.FitPad) + `"><defs>` + tapesvg.Defs + `</defs><g class="world">`)
+		`" data-sig="` + tapesvg.Signature(nodes, states, lay) + `" data-min="` + f(app.ReadableScale) + `" data-max="` + f(tapesvg.FitMax) + `" data-pad="` + f(tapesvg.FitPad) + `"><defs>` + tapesvg.Defs + `</defs><g class="world">`)
 	tapesvg.Write(&b, nodes, states, lay)
 	b.WriteString(`</g>`)
 	writeFolds(&b, lay)
