@@ -76,7 +76,7 @@ func newPlayground(p *page) (*playground, error) {
 	pv.work = add(doc.el("div", "class", "workspace"), pv.editor.root, pv.prog.root, pv.centre, pv.insp.root)
 	bottom := doc.el("div", "class", "bottom")
 	add(bottom, pv.stepper.root, pv.list.root)
-	add(pv.root, pv.linkErr, pv.bar.root, pv.work, bottom, shortcutsDialog(pv))
+	add(pv.root, pv.linkErr, pv.bar.root, pv.work, bottom) // the shortcuts' dialog is made when first shown
 	return pv, nil
 }
 
