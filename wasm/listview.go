@@ -38,6 +38,14 @@ func newListView(pv *playground) *listView {
 	v.body = doc.el("tbody")
 	add(table, cap, head, v.body)
 	add(v.root, sum, table)
+	// A click on the summary (or Enter or space on it) opens the list
+	// after its listeners ran: the rows are there when it opens. Opened
+	// otherwise (by a script), it makes them when it says it toggled.
+	doc.listen(sum, "click", "tape list", func(event) {
+		if v.rows == nil && v.s != nil {
+			v.draw()
+		}
+	})
 	doc.listen(v.root, "toggle", "tape list", func(event) {
 		if v.rows == nil && v.s != nil && v.open() {
 			v.draw()

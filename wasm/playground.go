@@ -45,7 +45,10 @@ type playground struct {
 	files    dataFiles // the datasets read from data files, once fetched
 	t0       float64   // when the current step was asked for (performance.now)
 	redraws  int
-	onStop   func(delta int) bool // the lesson's next (+1) or previous (-1) stop, from the keyboard; false without a lesson
+	// holdEditor is set while start-up draws the page's first step: the
+	// editor's cards are drawn in the task after it (see main).
+	holdEditor bool
+	onStop     func(delta int) bool // the lesson's next (+1) or previous (-1) stop, from the keyboard; false without a lesson
 	inLesson func() bool          // whether a lesson is open: its stop says what of its state did not apply
 }
 
@@ -58,18 +61,24 @@ func newPlayground(p *page) (*playground, error) {
 	pv := &playground{p: p, doc: doc, st: st, pinned: -1, files: dataFiles{st}, regions: regions{}, onStop: func(int) bool { return false }, inLesson: func() bool { return false }}
 	pv.root = doc.el("div", "class", "playground", "id", "playground")
 	pv.linkErr = doc.txt("p", "", "id", "link-error", "class", "link-error", "role", "alert", "hidden", "")
+	// Start-up builds the views in slices (p.pace), off screen.
 	pv.bar = newBarView(pv)
+	p.pace()
 	pv.panels = newPanels(pv)
 	pv.editor = newEditorView(pv)
 	pv.tape = newTapeView(pv)
 	pv.list = newListView(pv)
 	pv.insp = newInspectorView(pv)
+	p.pace()
 	pv.stepper = newStepperView(pv)
 	pv.listing = newListingView(pv)
+	p.pace()
 	pv.prog = newProgramView(pv)
+	p.pace()
 	pv.hygiene = newHygieneView(pv)
 	pv.insp.root.AppendChild(pv.hygiene.root)
 	pv.img = newImageView(pv)
+	p.pace()
 	pv.notice = doc.el("p", "class", "notice", "id", "tape-notice", "hidden", "")
 	pv.tape.root.AppendChild(pv.notice)
 	pv.centre = add(doc.el("div", "class", "centre"), pv.tape.root, pv.listing.root)
@@ -158,7 +167,9 @@ func (pv *playground) showLinkError(msg string) {
 
 // rebuilt redraws everything after the model, the modes or the data changed.
 func (pv *playground) rebuilt() {
-	pv.editor.render()
+	if !pv.holdEditor {
+		pv.editor.render()
+	}
 	pv.prog.render()
 	pv.bar.update()
 	if err := pv.src().Err(); err != nil {

@@ -47,6 +47,7 @@ func newShell(p *page, pv *playground) *shell {
 	sh.linkSync = newDebouncer(linkQuiet, linkMaxWait, func() { recovered("share link", u.report, sh.syncOnce) })
 	sh.ex = newExplainPanel(u, pv)
 	sh.buildBar()
+	p.pace()
 	sh.lessons = newLessonView(sh)
 	pv.work.AppendChild(sh.ex.root)
 	return sh
