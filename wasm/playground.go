@@ -49,7 +49,7 @@ type playground struct {
 	// editor's cards are drawn in the task after it (see main).
 	holdEditor bool
 	onStop     func(delta int) bool // the lesson's next (+1) or previous (-1) stop, from the keyboard; false without a lesson
-	inLesson func() bool          // whether a lesson is open: its stop says what of its state did not apply
+	inLesson   func() bool          // whether a lesson is open: its stop says what of its state did not apply
 }
 
 func newPlayground(p *page) (*playground, error) {
