@@ -47,16 +47,16 @@ func main() {
 	p.app.SetInnerHTML("")
 	pv.mount(p.app)
 	// Opening the page's link draws the step, once, but for the editor's
-	// cards: the first view shows that column empty too, and they follow
-	// in a task of their own, so that neither task is long.
-	pv.holdEditor = true
+	// cards and the inspector: the first view shows those columns empty
+	// too, and they follow in a task of their own, so that neither task
+	// is long.
+	pv.holdColumns = true
 	sh.start()
 	// The views draw the state the link opened on their own goroutines:
 	// let them, before the render is marked done.
 	runtime.Gosched()
 	yieldToBrowser()
-	pv.holdEditor = false
-	pv.editor.render()
+	pv.drawColumns()
 	mark("first-render")
 	p.app.RemoveAttribute("aria-busy")
 	// When Go finished rendering, in ms since navigation: the end-to-end

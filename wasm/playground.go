@@ -45,11 +45,12 @@ type playground struct {
 	files    dataFiles // the datasets read from data files, once fetched
 	t0       float64   // when the current step was asked for (performance.now)
 	redraws  int
-	// holdEditor is set while start-up draws the page's first step: the
-	// editor's cards are drawn in the task after it (see main).
-	holdEditor bool
-	onStop     func(delta int) bool // the lesson's next (+1) or previous (-1) stop, from the keyboard; false without a lesson
-	inLesson   func() bool          // whether a lesson is open: its stop says what of its state did not apply
+	// holdColumns is set while start-up draws the page's first step: the
+	// editor's cards and the inspector are drawn in the task after it
+	// (see main and drawColumns).
+	holdColumns bool
+	onStop      func(delta int) bool // the lesson's next (+1) or previous (-1) stop, from the keyboard; false without a lesson
+	inLesson    func() bool          // whether a lesson is open: its stop says what of its state did not apply
 }
 
 func newPlayground(p *page) (*playground, error) {
@@ -167,7 +168,7 @@ func (pv *playground) showLinkError(msg string) {
 
 // rebuilt redraws everything after the model, the modes or the data changed.
 func (pv *playground) rebuilt() {
-	if !pv.holdEditor {
+	if !pv.holdColumns {
 		pv.editor.render()
 	}
 	pv.prog.render()
@@ -236,14 +237,10 @@ func (pv *playground) refresh(e *autograd.Event) {
 	pv.tape.travel(s, e)
 	pv.stepper.update(s, e)
 	pv.listing.current(focus)
-	show := pv.st.Selected()
-	if show < 0 {
-		show = focus
-		if show < 0 {
-			show = s.Position().Node
-		}
+	show := pv.shown(s)
+	if !pv.holdColumns {
+		pv.insp.show(s, show)
 	}
-	pv.insp.show(s, show)
 	pv.prog.refresh(s, show)
 	pv.hygiene.update(s)
 	pv.redraws++
@@ -251,6 +248,28 @@ func (pv *playground) refresh(e *autograd.Event) {
 	if pv.t0 > 0 {
 		pv.root.SetAttribute("data-redraw-ms", strconv.FormatFloat(now()-pv.t0, 'f', 2, 64))
 		pv.t0 = 0
+	}
+}
+
+// shown is the node the inspector shows: the pinned one, else the one the
+// last step ran, else the next.
+func (pv *playground) shown(s *app.Stepper) int {
+	if i := pv.st.Selected(); i >= 0 {
+		return i
+	}
+	if i := s.Focus(); i >= 0 {
+		return i
+	}
+	return s.Position().Node
+}
+
+// drawColumns draws the editor's cards and the inspector, which start-up
+// held back while it drew the first step (holdColumns).
+func (pv *playground) drawColumns() {
+	pv.holdColumns = false
+	pv.editor.render()
+	if s := pv.src().Stepper(); s != nil {
+		pv.insp.show(s, pv.shown(s))
 	}
 }
 
