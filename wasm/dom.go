@@ -271,6 +271,19 @@ func (e elem) Prepend(c elem) { e.v.Call("prepend", c.v) }
 // After inserts c after e.
 func (e elem) After(c elem) { e.v.Call("after", c.v) }
 
+// Children returns e's child elements, in order.
+func (e elem) Children() []elem {
+	c := e.v.Get("children")
+	out := make([]elem, c.Length())
+	for i := range out {
+		out[i] = elem{c.Index(i)}
+	}
+	return out
+}
+
+// Before inserts c just before e, in e's parent.
+func (e elem) Before(c elem) { e.v.Call("before", c.v) }
+
 // Parent returns the element holding e (none when it has no parent element).
 func (e elem) Parent() elem { return elem{e.v.Get("parentElement")} }
 

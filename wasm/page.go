@@ -17,6 +17,27 @@ type page struct {
 	app    elem       // #app, which the views fill
 	errBox elem       // #error, shared with the loader
 	scale  *app.Scale // the value scale, in the palette's colours
+	// resumed is when start-up last came back from the browser
+	// (performance.now, ms; see pace).
+	resumed float64
+}
+
+// startupSlice is how long a part of start-up runs at most before it lets
+// the browser run its own tasks, in ms: a task over 50 ms delays input,
+// and Lighthouse's mobile preset counts what is beyond 50 ms as blocking
+// time after it multiplied each task of the page as it ran by 4 (its
+// simulated CPU slowdown): so 10 ms, not 50.
+const startupSlice = 10
+
+// pace lets the browser run its tasks (yieldToBrowser) when start-up has
+// run for startupSlice ms since it last did. Only main's start-up calls
+// it, while the views are built off screen: a listener must never block.
+func (p *page) pace() {
+	if now()-p.resumed < startupSlice {
+		return
+	}
+	yieldToBrowser()
+	p.resumed = now()
 }
 
 // newPage finds the elements of static/index.html that the views need.

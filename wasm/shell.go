@@ -54,6 +54,7 @@ func newShell(p *page, pv *playground) *shell {
 	})
 	sh.ex = newExplainPanel(u, pv)
 	sh.buildBar()
+	p.pace()
 	sh.lessons = newLessonView(sh)
 	pv.work.AppendChild(sh.ex.root)
 	return sh
