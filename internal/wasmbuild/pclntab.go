@@ -273,6 +273,7 @@ type pclntab struct {
 // funcRecord is one function's record (_func) and the tables it refers to.
 type funcRecord struct {
 	addr   uint64
+	name   uint64 // the offset of its name in the name table
 	funcID byte
 	refs   []tableRef
 }
@@ -407,10 +408,12 @@ func readFunc(mem *memory, tab pclntab, i int, sizes map[uint64]uint64) (funcRec
 	if mem.u32(addr+funcEntry) != mem.u32(entry) {
 		return funcRecord{}, errors.New("its record's entry does not match the function index")
 	}
-	if name := uint64(mem.u32(addr + funcName)); name >= tab.funcnames.n || mem.image[tab.funcnames.addr+name] == 0 {
+	// A name StripFuncNames cut has the offset 0.
+	name := uint64(mem.u32(addr + funcName))
+	if name >= tab.funcnames.n || name != 0 && mem.image[tab.funcnames.addr+name] == 0 {
 		return funcRecord{}, errors.New("its record's name offset " + strconv.FormatUint(name, 10) + " names nothing")
 	}
-	f := funcRecord{addr: addr, funcID: mem.image[addr+funcFuncID]}
+	f := funcRecord{addr: addr, name: name, funcID: mem.image[addr+funcFuncID]}
 	fields := []uint64{addr + funcPCSP, addr + funcPCSP + 4, addr + funcPCSP + 8}
 	for k := range npcdata {
 		fields = append(fields, addr+funcPCData+4*k)
@@ -461,6 +464,7 @@ func tableLen(pctab []byte, off uint64) (uint64, error) {
 type PclntabParts struct {
 	Header    int // the pclntab's header
 	FuncNames int // the functions' names
+	NamesCut  int // of FuncNames, the names StripFuncNames cut (zeros), with their terminators
 	CUs       int // the compilation units' file lists
 	Files     int // the file names
 	Funcs     int // the function index and the functions' records (_func)
@@ -501,6 +505,13 @@ func MeasurePclntab(wasm []byte) (PclntabParts, error) {
 		Files:     int(tab.filetab.n),
 		Funcs:     int(tab.pcln.n),
 		PCTab:     int(tab.pctab.n),
+	}
+	names := mem.image[tab.funcnames.addr:tab.funcnames.end()]
+	for i, b := range names {
+		// Every zero but the terminator of a name that is there.
+		if b == 0 && (i == 0 || names[i-1] == 0) {
+			p.NamesCut++
+		}
 	}
 	uses := map[uint64][]tableUse{} // by offset
 	size := map[uint64]uint64{}

@@ -15,6 +15,7 @@ import (
 // fakeFunc is a function record of a hand-made pclntab: its table offsets
 // into the pctab the test gives.
 type fakeFunc struct {
+	name               string // "main.fa", "main.fb", … when empty
 	funcID             byte
 	pcsp, pcfile, pcln uint32
 	pcdata             []uint32
@@ -31,14 +32,21 @@ type fakeTable struct {
 const headerAt = 0x1000
 
 // layOut writes a pclntab holding funcs and pctab into a memory image,
-// as Go's linker lays it out for js/wasm.
-func layOut(funcs []fakeFunc, pctab []byte) fakeTable {
+// as Go's linker lays it out for js/wasm, with the names of functions
+// that are only inlined after the functions' names.
+func layOut(funcs []fakeFunc, pctab []byte, inlined ...string) fakeTable {
 	le := binary.LittleEndian
 	names := []byte{}
 	var nameOffs []uint32
-	for i := range funcs {
+	for i, f := range funcs {
 		nameOffs = append(nameOffs, uint32(len(names)))
-		names = append(names, "main.f"+string(rune('a'+i))+"\x00"...)
+		if f.name == "" {
+			f.name = "main.f" + string(rune('a'+i))
+		}
+		names = append(names, f.name+"\x00"...)
+	}
+	for _, name := range inlined {
+		names = append(names, name+"\x00"...)
 	}
 	cutab := []byte{0, 0, 0, 0}
 	filetab := []byte("main.go\x00")
@@ -278,10 +286,12 @@ func TestStripLineTablesRefuses(t *testing.T) {
 
 // TestStripLineTablesGoProgram builds testdata/linedemo for js/wasm, as
 // the playground is built and with the compiler's inlining everywhere,
-// runs it under node as linked and after Finish's passes, and checks that
-// it prints the same but for the file and line of each frame ("?:0" once
-// cut). Cuts that take what the runtime needs (the stack pointer deltas,
-// the stack maps, the wrappers' inlining tables) must make it fail.
+// runs it under node as linked and after each of Finish's passes, and
+// checks that it prints the same but for the file and line of each frame
+// ("?:0" once cut) and, once the names are cut, the standard library's
+// frames. Cuts that take what the runtime needs (the stack pointer deltas,
+// the stack maps, the wrappers' inlining tables, the wrappers' and
+// reflect's names) must make it fail.
 func TestStripLineTablesGoProgram(t *testing.T) {
 	if testing.Short() {
 		t.Skip("compiles a program for js/wasm and runs it under node; skipped with -short")
@@ -312,11 +322,30 @@ func TestStripLineTablesGoProgram(t *testing.T) {
 		"index: runtime error: index out of range [5] with length 3\n" +
 		"wrapper recovered through a wrapper\n" +
 		"nested: not recovered by a nested call\n" +
-		"frame runtime/debug.Stack WHERE\n" +
+		"nil value method: value method main.valued.String called using nil *valued pointer\n" +
+		"nil value method: value method time.Duration.String called using nil *Duration pointer\n" +
+		"reflect: reflect: call of reflect.Value.Bool on string Value\n"
+	frames := "frame runtime/debug.Stack WHERE\n" +
 		"frame main.stack WHERE\n" +
 		"frame main.level2 WHERE\n" +
 		"frame main.level1 WHERE\n" +
+		"frame main.main WHERE\n" +
+		"frame runtime/debug.Stack WHERE\n" +
+		"frame main.stack WHERE\n" +
+		"frame main.mapped.func1 WHERE\n" +
+		"frame strings.Map WHERE\n" +
+		"frame main.mapped WHERE\n" +
 		"frame main.main WHERE\n"
+	// Without the standard library's names, its frames are not shown.
+	namedFrames := "frame main.stack ?:0\n" +
+		"frame main.level2 ?:0\n" +
+		"frame main.level1 ?:0\n" +
+		"frame main.main ?:0\n" +
+		"frame main.stack ?:0\n" +
+		"frame main.mapped.func1 ?:0\n" +
+		"frame main.mapped ?:0\n" +
+		"frame main.main ?:0\n"
+	want, wantNamed := want+frames, want+namedFrames
 	where := regexp.MustCompile(`(?m) \S+\.go:\d+$`)
 
 	for _, build := range []struct {
@@ -340,7 +369,7 @@ func TestStripLineTablesGoProgram(t *testing.T) {
 			if err != nil {
 				t.Fatalf("the program as linked: %v\n%s", err, got)
 			}
-			if where.ReplaceAllString(got, " WHERE") != want || strings.Count(got, ".go:") != 5 {
+			if where.ReplaceAllString(got, " WHERE") != want || strings.Count(got, ".go:") != 11 {
 				t.Fatalf("the program as linked printed\n%s\nwant\n%s(WHERE a file and line)", got, want)
 			}
 
@@ -362,8 +391,57 @@ func TestStripLineTablesGoProgram(t *testing.T) {
 			if err != nil {
 				t.Fatalf("the program with its line tables cut: %v\n%s", err, got)
 			}
-			if want := strings.ReplaceAll(want, "WHERE", "?:0"); got != want {
+			want, wantNamed := strings.ReplaceAll(want, "WHERE", "?:0"), wantNamed
+			if build.name == "inlined" {
+				// reflect's panic names the method from its caller's
+				// frame: inlined, Value.Bool has none once the inlining
+				// tables are cut. (The playground compiles reflect's
+				// callers without inlining, but for the engine's step.)
+				want = strings.Replace(want, "reflect.Value.Bool", "unknown method", 1)
+				wantNamed = strings.Replace(wantNamed, "reflect.Value.Bool", "unknown method", 1)
+			}
+			if got != want {
 				t.Errorf("the program with its line tables cut printed\n%s\nwant\n%s", got, want)
+			}
+
+			named, err := StripFuncNames(stripped)
+			if err != nil {
+				t.Fatal(err)
+			}
+			zeroed = checkOnlyZeroed(t, stripped, named)
+			t.Logf("%d more bytes zeroed with the names", zeroed)
+			if zeroed < len(linked)/1000 {
+				t.Errorf("only %d bytes zeroed", zeroed)
+			}
+			got, err = run(t, named, "named.wasm")
+			if err != nil {
+				t.Fatalf("the program with its names cut too: %v\n%s", err, got)
+			}
+			if got != wantNamed {
+				t.Errorf("the program with its names cut too printed\n%s\nwant\n%s", got, wantNamed)
+			}
+			for _, wrong := range []struct {
+				name string
+				keep func(name string, funcID byte, inlinedOnly bool) bool
+			}{
+				{"wrappers' names", func(n string, _ byte, inl bool) bool { return nameRead(n, funcIDNormal, inl) }},
+				{"reflect's names", func(n string, id byte, inl bool) bool {
+					return !strings.HasPrefix(n, "reflect.") && nameRead(n, id, inl)
+				}},
+			} {
+				if wrong.name == "reflect's names" && build.name == "inlined" {
+					continue // the method's name is gone already (above)
+				}
+				bad, err := stripNames(stripped, wrong.keep)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, err := run(t, bad, "wrong.wasm")
+				if err == nil && got == wantNamed {
+					t.Errorf("cutting %s too went unnoticed", wrong.name)
+				} else {
+					t.Logf("cutting %s too: %v, %q", wrong.name, err, firstLines(got, 14))
+				}
 			}
 
 			// What must not be cut, and why the test would see it.
@@ -389,7 +467,7 @@ func TestStripLineTablesGoProgram(t *testing.T) {
 					t.Fatal(err)
 				}
 				got, err := run(t, bad, "wrong.wasm")
-				if err == nil && got == strings.ReplaceAll(want, "WHERE", "?:0") {
+				if err == nil && got == want {
 					t.Errorf("cutting %s too went unnoticed", wrong.name)
 				} else {
 					t.Logf("cutting %s too: %v, %q", wrong.name, err, firstLines(got, 12))
