@@ -18,7 +18,9 @@ import (
 //
 //   - pcfile and pcln, the source file and line (a traceback prints
 //     "?:0" instead, and runtime.Caller reports no file or line), with
-//     the function's start line;
+//     the function's start line, and the file names and compilation
+//     units' file lists that only pcfile leads to (with each record's
+//     offset into them);
 //   - PCDATA_UnsafePoint, which only asynchronous preemption and the
 //     debugger's call injection read, and neither exists on js/wasm;
 //   - PCDATA_InlTreeIndex, which tells inlined calls apart: a traceback
@@ -31,7 +33,7 @@ import (
 // unless another table that stays shares them: the stack pointer deltas
 // (pcsp), the stack maps (PCDATA_StackMapIndex) and the rest are read to
 // grow stacks, collect garbage and unwind panics, and stay byte for byte.
-// Function names stay, so tracebacks still name every function. Nothing
+// Function names stay (StripFuncNames cuts some). Nothing
 // else changes: the module keeps its size and its sections, and differs
 // from wasm only in bytes that StripLineTables set to zero.
 //
@@ -112,12 +114,14 @@ func stripTables(wasm []byte, cut func(u tableUse, funcID byte) bool) ([]byte, e
 	pctab := mem.image[tab.pctab.addr:tab.pctab.end()]
 	keep := make([]bool, len(pctab)) // bytes of a table that stays
 	drop := make([]bool, len(pctab)) // bytes of a table that is cut
+	filesRead := false               // whether a pcfile table stays
 	for _, f := range tab.funcs {
 		for _, r := range f.refs {
 			if r.table.n == 0 {
 				continue
 			}
 			if !cut(r.use, f.funcID) {
+				filesRead = filesRead || r.use == usePCFile
 				for i := range r.table.n {
 					keep[r.table.addr+i] = true
 				}
@@ -130,6 +134,15 @@ func stripTables(wasm []byte, cut func(u tableUse, funcID byte) bool) ([]byte, e
 			if r.use == usePCLn {
 				mem.zero(f.addr+funcStartLine, 4)
 			}
+		}
+	}
+	if !filesRead {
+		// The file names are read only through a pcfile table, which
+		// gives the index of a file in the function's compilation unit.
+		mem.zero(tab.cutab.addr, tab.cutab.n)
+		mem.zero(tab.filetab.addr, tab.filetab.n)
+		for _, f := range tab.funcs {
+			mem.zero(f.addr+funcCUOffset, 4)
 		}
 	}
 	for i := 0; i < len(pctab); {
@@ -256,6 +269,7 @@ const (
 	funcName      = 4
 	funcPCSP      = 16 // then pcfile, pcln
 	funcNPCData   = 28
+	funcCUOffset  = 32
 	funcStartLine = 36
 	funcFuncID    = 40
 	funcNFuncData = 43

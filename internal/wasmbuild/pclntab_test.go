@@ -24,9 +24,9 @@ type fakeFunc struct {
 // fakeTable is a hand-made pclntab laid out in memory from headerAt, with
 // the runtime's module data after it.
 type fakeTable struct {
-	image                   []byte
-	pctab, pcln, moduledata uint64   // addresses
-	records                 []uint64 // address of each record
+	image                            []byte
+	filetab, pctab, pcln, moduledata uint64   // addresses
+	records                          []uint64 // address of each record
 }
 
 const headerAt = 0x1000
@@ -59,7 +59,7 @@ func layOut(funcs []fakeFunc, pctab []byte, inlined ...string) fakeTable {
 	offs[2] = offs[1] + uint64(len(cutab))
 	offs[3] = offs[2] + uint64(len(filetab))
 	offs[4] = align(offs[3]+uint64(len(pctab)), 8)
-	ft.pctab, ft.pcln = headerAt+offs[3], headerAt+offs[4]
+	ft.filetab, ft.pctab, ft.pcln = headerAt+offs[2], headerAt+offs[3], headerAt+offs[4]
 
 	var pcln []byte
 	pcln = append(pcln, make([]byte, 8*(len(funcs)+1))...)
@@ -74,6 +74,7 @@ func layOut(funcs []fakeFunc, pctab []byte, inlined ...string) fakeTable {
 		le.PutUint32(rec[funcPCSP+4:], f.pcfile)
 		le.PutUint32(rec[funcPCSP+8:], f.pcln)
 		le.PutUint32(rec[funcNPCData:], uint32(len(f.pcdata)))
+		le.PutUint32(rec[funcCUOffset:], uint32(0x50+i)) // no CU is there: only zeros are checked
 		le.PutUint32(rec[funcStartLine:], uint32(100+i))
 		rec[funcFuncID] = f.funcID
 		for k, off := range f.pcdata {
@@ -168,10 +169,13 @@ func TestStripLineTables(t *testing.T) {
 	for _, table := range []struct{ off, n int }{{4, 5}, {9, 4}, {13, 3}, {19, 3}} {
 		zero(ft.pctab+uint64(table.off), table.n)
 	}
+	// With every pcfile cut, the file names and the compilation units'
+	// file lists no one reads go too, with the records' CU offsets.
+	zero(ft.filetab, len("main.go"))
 	for i, fields := range [][]uint64{
-		{funcPCSP + 4, funcPCSP + 8, funcStartLine, funcPCData + 0, funcPCData + 8},
-		{funcPCSP + 4, funcPCSP + 8, funcStartLine},
-		{funcPCSP + 8, funcStartLine},
+		{funcPCSP + 4, funcPCSP + 8, funcCUOffset, funcStartLine, funcPCData + 0, funcPCData + 8},
+		{funcPCSP + 4, funcPCSP + 8, funcCUOffset, funcStartLine},
+		{funcPCSP + 8, funcCUOffset, funcStartLine},
 	} {
 		for _, f := range fields {
 			zero(ft.records[i]+f, 4)
@@ -203,6 +207,27 @@ func TestStripLineTables(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestStripLineTablesKeepsFiles checks that the file names stay while a
+// function keeps its pcfile table.
+func TestStripLineTablesKeepsFiles(t *testing.T) {
+	ft := layOut([]fakeFunc{{pcsp: 1, pcfile: 4, pcln: 9}, {pcsp: 25, pcfile: 4, pcln: 16}}, pcTables)
+	out, err := stripTables(moduleOf(ft.image), func(u tableUse, id byte) bool {
+		return tracebackOnly(u, id) && u != usePCFile
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := memoryImage(t, out)
+	if files := got[ft.filetab : ft.filetab+uint64(len("main.go"))]; string(files) != "main.go" {
+		t.Errorf("the file names are %q, want %q", files, "main.go")
+	}
+	for i, rec := range ft.records {
+		if cu := binary.LittleEndian.Uint32(got[rec+funcCUOffset:]); cu != uint32(0x50+i) {
+			t.Errorf("function %d: CU offset %#x, want %#x", i, cu, 0x50+i)
+		}
 	}
 }
 
