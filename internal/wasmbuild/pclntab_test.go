@@ -19,6 +19,7 @@ type fakeFunc struct {
 	funcID             byte
 	pcsp, pcfile, pcln uint32
 	pcdata             []uint32
+	inlined            int // entries in its inlining tree (FUNCDATA_InlTree), if any
 }
 
 // fakeTable is a hand-made pclntab laid out in memory from headerAt, with
@@ -27,6 +28,7 @@ type fakeTable struct {
 	image                            []byte
 	filetab, pctab, pcln, moduledata uint64   // addresses
 	records                          []uint64 // address of each record
+	trees                            []uint64 // address of each inlining tree (0 if none)
 }
 
 const headerAt = 0x1000
@@ -63,11 +65,12 @@ func layOut(funcs []fakeFunc, pctab []byte, inlined ...string) fakeTable {
 
 	var pcln []byte
 	pcln = append(pcln, make([]byte, 8*(len(funcs)+1))...)
+	treeBytes := 0
 	for i, f := range funcs {
 		le.PutUint32(pcln[8*i:], uint32(0x10*i))
 		le.PutUint32(pcln[8*i+4:], uint32(len(pcln)))
 		ft.records = append(ft.records, ft.pcln+uint64(len(pcln)))
-		rec := make([]byte, funcPCData+4*len(f.pcdata))
+		rec := make([]byte, funcPCData+4*len(f.pcdata), funcPCData+4*len(f.pcdata)+16)
 		le.PutUint32(rec[funcEntry:], uint32(0x10*i))
 		le.PutUint32(rec[funcName:], nameOffs[i])
 		le.PutUint32(rec[funcPCSP:], f.pcsp)
@@ -80,12 +83,37 @@ func layOut(funcs []fakeFunc, pctab []byte, inlined ...string) fakeTable {
 		for k, off := range f.pcdata {
 			le.PutUint32(rec[funcPCData+4*k:], off)
 		}
+		if f.inlined > 0 {
+			// Funcdata 0 to 2 none, 3 the tree, from gofunc (laid out below).
+			rec[funcNFuncData] = 4
+			rec = le.AppendUint32(rec, ^uint32(0))
+			rec = le.AppendUint32(rec, ^uint32(0))
+			rec = le.AppendUint32(rec, ^uint32(0))
+			rec = le.AppendUint32(rec, uint32(treeBytes))
+			treeBytes += f.inlined * inlinedCallSize
+		}
 		pcln = append(pcln, rec...)
 	}
 	le.PutUint32(pcln[8*len(funcs):], uint32(0x10*len(funcs)))
 
 	ft.moduledata = align(ft.pcln+uint64(len(pcln)), 8) + 64
-	ft.image = make([]byte, ft.moduledata+moduleSize+32)
+	gofunc := ft.moduledata + moduleSize + 32
+	ft.image = make([]byte, gofunc+uint64(treeBytes)+32)
+	at := gofunc
+	for _, f := range funcs {
+		if f.inlined == 0 {
+			ft.trees = append(ft.trees, 0)
+			continue
+		}
+		ft.trees = append(ft.trees, at)
+		for e := range f.inlined {
+			// Each inlined call: funcID 0, the first name, a parent pc
+			// and a start line.
+			le.PutUint32(ft.image[at+8:], uint32(0x20+e))
+			le.PutUint32(ft.image[at+12:], uint32(300+e))
+			at += inlinedCallSize
+		}
+	}
 	h := ft.image[headerAt:]
 	copy(h, pclntabMagic)
 	le.PutUint64(h[headerNfunc:], uint64(len(funcs)))
@@ -112,6 +140,7 @@ func layOut(funcs []fakeFunc, pctab []byte, inlined ...string) fakeTable {
 	slice(3, headerAt+offs[3], uint64(len(pctab)))
 	slice(4, headerAt+offs[4], uint64(len(pcln)))
 	slice(5, headerAt+offs[4], uint64(len(funcs)+1))
+	le.PutUint64(md[moduleGofunc:], gofunc)
 	return ft
 }
 
@@ -157,8 +186,8 @@ var pcTables = []byte{
 
 func TestStripLineTables(t *testing.T) {
 	funcs := []fakeFunc{
-		{funcID: funcIDNormal, pcsp: 1, pcfile: 4, pcln: 16, pcdata: []uint32{13, 25, 19, 28}},
-		{funcID: 23, pcsp: 25, pcfile: 4, pcln: 9, pcdata: []uint32{0, 16, 22}},
+		{funcID: funcIDNormal, pcsp: 1, pcfile: 4, pcln: 16, pcdata: []uint32{13, 25, 19, 28}, inlined: 5},
+		{funcID: 23, pcsp: 25, pcfile: 4, pcln: 9, pcdata: []uint32{0, 16, 22}, inlined: 6},
 		{funcID: funcIDNormal, pcsp: 1, pcfile: 0, pcln: 9},
 	}
 	ft := layOut(funcs, pcTables)
@@ -170,8 +199,12 @@ func TestStripLineTables(t *testing.T) {
 		zero(ft.pctab+uint64(table.off), table.n)
 	}
 	// With every pcfile cut, the file names and the compilation units'
-	// file lists no one reads go too, with the records' CU offsets.
+	// file lists no one reads go too, with the records' CU offsets. The
+	// inlining tree of f0, whose inlining table is cut, goes with the
+	// field that points to it; f1's stays (table 22 is a wrapper's).
 	zero(ft.filetab, len("main.go"))
+	zero(ft.trees[0], 5*inlinedCallSize)
+	zero(ft.records[0]+funcPCData+4*(4+funcdataInlTree), 4)
 	for i, fields := range [][]uint64{
 		{funcPCSP + 4, funcPCSP + 8, funcCUOffset, funcStartLine, funcPCData + 0, funcPCData + 8},
 		{funcPCSP + 4, funcPCSP + 8, funcCUOffset, funcStartLine},
@@ -302,6 +335,26 @@ func TestStripLineTablesRefuses(t *testing.T) {
 			t.Errorf("got error %v, want one naming 2 tables", err)
 		}
 	})
+	for _, tt := range []struct {
+		name   string
+		change func(ft fakeTable)
+		want   string
+	}{
+		{"inlining tree misread", func(ft fakeTable) { ft.image[ft.trees[0]+2*inlinedCallSize+1] = 1 }, "does not read as inlined calls"},
+		{"inlining tree name outside", func(ft fakeTable) { le.PutUint32(ft.image[ft.trees[0]+4:], 1000) }, "does not read as inlined calls"},
+		{"inlining tree outside memory", func(ft fakeTable) {
+			le.PutUint64(ft.image[ft.moduledata+moduleGofunc:], maxImage)
+		}, "has an inlining tree outside memory"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			ft := layOut([]fakeFunc{{pcsp: 1, pcdata: []uint32{0, 0, 19}, inlined: 5}}, pcTables)
+			tt.change(ft)
+			_, err := StripLineTables(module(dataSectionOf(activeSegment(0, string(ft.image)))))
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("got error %v, want one containing %q", err, tt.want)
+			}
+		})
+	}
 	t.Run("not wasm", func(t *testing.T) {
 		if _, err := StripLineTables([]byte("hello, world")); err == nil || !strings.Contains(err.Error(), "not a WebAssembly module") {
 			t.Errorf("got error %v", err)
