@@ -39,7 +39,9 @@ func nodeBoxes(t *testing.T, tab context.Context, svgID string) map[string][5]an
 // on its /s/ page, and on its /embed/ page laid out as an embed from the
 // first paint), then lets the wasm arrive and checks that when Go has
 // drawn the page every box is where the first view drew it (within half a
-// pixel), at a laptop's and a phone's size.
+// pixel) and is the element the first view drew (the page adopts the
+// server's drawing instead of drawing it again), at a laptop's and a
+// phone's size.
 func TestFirstViewBeforeTheWasm(t *testing.T) {
 	store, err := web.OpenFileStore(t.TempDir())
 	if err != nil {
@@ -127,6 +129,11 @@ func TestFirstViewBeforeTheWasm(t *testing.T) {
 			}
 			shot(t, tab, "firstview-"+sc.name+"-"+pathName(path)+"-before")
 
+			// Mark the first view's node groups, to tell afterwards whether
+			// the page took them over or drew its own.
+			if _, err := chromedp.Run(tab, chromedp.Evaluate[int](`(() => { const gs = document.querySelectorAll("#tape-preview [data-node]"); gs.forEach((g) => { g.firstViewNode = true; }); return gs.length; })()`)); err != nil {
+				t.Fatal(err)
+			}
 			close(release)
 			held = true
 			if _, err := chromedp.Run(tab, chromedp.Poll[bool](`document.getElementById("app").dataset.renderedMs !== undefined && !document.getElementById("tape-preview")`,
@@ -136,6 +143,9 @@ func TestFirstViewBeforeTheWasm(t *testing.T) {
 			// Let the shared model's document open and the views draw.
 			time.Sleep(300 * time.Millisecond)
 			after := nodeBoxes(t, tab, "tape")
+			if n := eval[int](t, tab, `[...document.querySelectorAll("#tape [data-node]")].filter((g) => g.firstViewNode).length`); n != len(before) {
+				t.Errorf("the page took over %d of the first view's %d node groups, want all: it drew the tape again", n, len(before))
+			}
 			shot(t, tab, "firstview-"+sc.name+"-"+pathName(path)+"-after")
 			if len(after) != len(before) {
 				t.Fatalf("the first view drew %d nodes, the page %d", len(before), len(after))

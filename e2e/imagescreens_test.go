@@ -4,6 +4,7 @@ package e2e
 
 import (
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -48,8 +49,22 @@ func TestDigitsCNNScreens(t *testing.T) {
 				return s.getBoundingClientRect().right > right + 0.5 ? s.getBoundingClientRect().right + " > " + right : "" })(document.querySelector("#insp-value svg"))`); over != "" {
 				t.Errorf("the inspector's feature maps are wider than its column: right edge %s", over)
 			}
+			if wide := p.js(sidewaysJS); wide != "" {
+				t.Errorf("the inspector scrolls sideways: %s", wide)
+			}
 			p.js(`document.getElementById("insp-value").scrollIntoView({block: "start"})`)
 			p.shot("cnn-conv-value")
+
+			// The conv's gradient images (|dY| about 1e-4) are scaled to
+			// their range, which is said beside them, on the tape and in
+			// the inspector.
+			for _, sel := range []string{"#" + conv + " .strip.grad", "#insp-grad .strip.grad"} {
+				if err := p.js(gradRangeJS(sel)); err != "" {
+					t.Errorf("the conv's gradient images %s: %s", sel, err)
+				}
+			}
+			p.js(`document.getElementById("insp-grad").scrollIntoView({block: "start"})`)
+			p.shot("cnn-conv-grad")
 
 			// The draw button brings the pad, far below, into view.
 			if p.js(`(r => r.top >= 0 && r.bottom <= innerHeight)(document.getElementById("draw-canvas").getBoundingClientRect())`) == "true" {
@@ -64,4 +79,40 @@ func TestDigitsCNNScreens(t *testing.T) {
 			p.shot("cnn-draw")
 		})
 	}
+}
+
+// sidewaysJS is "" when the inspector does not scroll sideways, else its
+// widths and its widest element that reaches past its content box.
+const sidewaysJS = `(e => {
+	if (e.scrollWidth <= e.clientWidth) return "";
+	const right = e.getBoundingClientRect().left + e.clientLeft + e.clientWidth - parseFloat(getComputedStyle(e).paddingRight);
+	let worst = null, w = 0;
+	const walk = document.createTreeWalker(e, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT);
+	for (let d = walk.nextNode(); d; d = walk.nextNode()) {
+		let r = d.getBoundingClientRect ? d.getBoundingClientRect() : null;
+		if (!r) { const g = document.createRange(); g.selectNodeContents(d); r = g.getBoundingClientRect(); }
+		if (r.right > right + 0.5 && r.width > w) { worst = d; w = r.width; }
+	}
+	const el = worst && (worst.nodeType === 3 ? worst.parentElement : worst);
+	return e.scrollWidth + " px of content in " + e.clientWidth + (el ? "; widest past the column: " + el.tagName +
+		(el.id ? "#" + el.id : "") + "." + [...el.classList].join(".") + (worst !== el ? " (its text " + JSON.stringify(worst.textContent.slice(0, 40)) + ")" : "") +
+		" " + Math.round(w) + " px" : "");
+})(document.getElementById("inspector"))`
+
+// gradRangeJS checks the gradient images under sel: "" when their range
+// is said ("±m", m the largest magnitude drawn, to 2 digits) and the
+// largest is drawn in the legend's colour for 2 or −2, else what is wrong.
+func gradRangeJS(sel string) string {
+	return strings.ReplaceAll(`(g => {
+	if (!g) return "no images";
+	const vals = g.dataset.values.split(",").map(Number), m = Math.max(...vals.map(Math.abs));
+	const label = g.querySelector(".image-range");
+	if (!label) return "no range said (largest |g| " + m + ")";
+	const said = label.textContent;
+	if (!said.startsWith("±") || Math.abs(parseFloat(said.slice(1)) - m) > 0.05 * m) return "says " + said + ", the largest |g| is " + m;
+	const ends = [...document.querySelectorAll(".legend .swatch")].filter(s => s.textContent === "2" || s.textContent === "-2").map(s => getComputedStyle(s).backgroundColor);
+	if (ends.length !== 2) return "the legend has no ±2";
+	const fills = [...g.querySelectorAll("rect[data-k]")].map(r => getComputedStyle(r).fill);
+	return fills.some(f => ends.includes(f)) ? "" : "no pixel drawn at the scale's end (" + ends.join(", ") + "); largest |g| " + m;
+})(document.querySelector("SEL"))`, "SEL", sel)
 }

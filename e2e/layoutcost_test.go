@@ -62,6 +62,14 @@ type layoutCost struct {
 	paintArea     float64 // their area, in device pixels
 	outsideLayout float64 // layout passes between steps (the dots' frames)
 	outsideTexts  float64 // SVG texts laid out again between steps
+	// perStep holds, for each step, the thread time of its click, of its
+	// layout and style, and of JavaScript's collections, in ms.
+	perStep []stepThread
+}
+
+// stepThread is one step's thread time, in ms.
+type stepThread struct {
+	click, layout, style, gc float64
 }
 
 // add attributes the trace's events to the steps, by the marks.
@@ -74,11 +82,13 @@ func (c *layoutCost) add(events []traceEvent) {
 		case "tapelab-step":
 			in, frame = true, false
 			c.steps++
+			c.perStep = append(c.perStep, stepThread{})
 		case "tapelab-stepped":
 			in, frame = false, true
 		case "EventDispatch":
 			if in && e.Args.Data.Type == "click" {
 				c.clickThread += e.Tdur / 1000
+				c.perStep[len(c.perStep)-1].click += e.Tdur / 1000
 				clickEnd = e.Ts + e.Dur
 			}
 		case "Layerize":
@@ -91,12 +101,14 @@ func (c *layoutCost) add(events []traceEvent) {
 		case "MinorGC", "MajorGC":
 			if in {
 				c.jsGCs++
+				c.perStep[len(c.perStep)-1].gc += e.Tdur / 1000
 			}
 		case "Layout":
 			if in {
 				c.layouts++
 				c.dirty += e.Args.BeginData.DirtyObjects
 				c.layoutThread += e.Tdur / 1000
+				c.perStep[len(c.perStep)-1].layout += e.Tdur / 1000
 				if inClick {
 					c.forced++
 				}
@@ -107,6 +119,7 @@ func (c *layoutCost) add(events []traceEvent) {
 			if in {
 				c.styled += e.Args.ElementCount
 				c.styleThread += e.Tdur / 1000
+				c.perStep[len(c.perStep)-1].style += e.Tdur / 1000
 				if inClick {
 					c.forced++
 				}
@@ -160,21 +173,24 @@ const pageCounters = `(() => {
     }
     return inst.apply(this, arguments);
   };
-  const wrap = (proto, m, name) => {
+  // Each DOM write also counts under what it wrote ("attr fill", "text
+  // td"), for the log.
+  const what = (e) => e.id ? "#" + e.id : e.nodeName.toLowerCase() + "." + ((e.getAttribute && e.getAttribute("class")) || "").split(" ")[0];
+  const wrap = (proto, m, name, by) => {
     const f = proto[m];
-    proto[m] = function () { count(name); return f.apply(this, arguments); };
+    proto[m] = function () { count(name); if (by) count(by(this, ...arguments)); return f.apply(this, arguments); };
   };
-  wrap(Document.prototype, "createElement", "dom.created");
-  wrap(Document.prototype, "createElementNS", "dom.created");
+  wrap(Document.prototype, "createElement", "dom.created", (d, tag) => "new " + tag);
+  wrap(Document.prototype, "createElementNS", "dom.created", (d, ns, tag) => "new " + tag);
   wrap(Document.prototype, "createTextNode", "dom.created");
-  wrap(Element.prototype, "setAttribute", "dom.setAttribute");
+  wrap(Element.prototype, "setAttribute", "dom.setAttribute", (e, a) => "attr " + a);
   wrap(Element.prototype, "removeAttribute", "dom.setAttribute");
   wrap(DOMTokenList.prototype, "add", "dom.classList");
   wrap(DOMTokenList.prototype, "remove", "dom.classList");
   wrap(DOMTokenList.prototype, "toggle", "dom.classList");
   const setter = (proto, p, name) => {
     const d = Object.getOwnPropertyDescriptor(proto, p);
-    Object.defineProperty(proto, p, { ...d, set(v) { count(name); d.set.call(this, v); } });
+    Object.defineProperty(proto, p, { ...d, set(v) { count(name); count(name + " " + what(this)); d.set.call(this, v); } });
   };
   setter(Element.prototype, "innerHTML", "dom.innerHTML");
   setter(Node.prototype, "textContent", "dom.textContent");
@@ -229,6 +245,7 @@ func BenchmarkStepLayout60(b *testing.B) {
 	between := map[string]float64{}
 	var last map[string]float64
 	gaps := 0.0
+	var steps []stepCounts // each step's own counters, for the log
 	var (
 		mu   sync.Mutex
 		raw  [][]byte
@@ -271,8 +288,12 @@ func BenchmarkStepLayout60(b *testing.B) {
 			last = nil // not a step's aftermath alone
 		}
 		before := read()
-		if _, err := chromedp.Run(p.tab, chromedp.Evaluate[[]float64](markedStep)); err != nil {
+		r, err := chromedp.Run(p.tab, chromedp.Evaluate[[]float64](markedStep))
+		if err != nil {
 			b.Fatal(err)
+		}
+		if r[1] == 0 { // a step that redrew nothing would count as a cheap one
+			b.Fatalf("step %d did not redraw the page before click() returned (%s)\n%s", i, p.js(`document.getElementById("count-backward").textContent`), pageError(p.tab))
 		}
 		if last != nil {
 			counterDelta(between, last, before, probe)
@@ -280,6 +301,9 @@ func BenchmarkStepLayout60(b *testing.B) {
 		}
 		last = read()
 		counterDelta(counts, before, last, probe)
+		one := map[string]float64{}
+		counterDelta(one, before, last, probe)
+		steps = append(steps, stepCounts{where: p.js(`document.getElementById("count-forward").textContent + " " + document.getElementById("count-backward").textContent`), counts: one})
 		// Let the step's dots travel, as a person watching would.
 		time.Sleep(400 * time.Millisecond)
 	}
@@ -313,13 +337,6 @@ func BenchmarkStepLayout60(b *testing.B) {
 	slices.SortStableFunc(events, func(a, b traceEvent) int { return cmp.Compare(a.Ts, b.Ts) })
 	var c layoutCost
 	c.add(events)
-	{ // TEMP
-		names := map[string]int{}
-		for _, e := range events {
-			names[e.Name]++
-		}
-		b.Logf("TEMP names %v", names)
-	}
 	if c.steps != b.N {
 		names := map[string]int{}
 		for _, e := range events {
@@ -350,21 +367,54 @@ func BenchmarkStepLayout60(b *testing.B) {
 		b.ReportMetric(between["go.bytes"]/gaps, "go.bytes-between/step")
 		b.ReportMetric(between["go.gcs"]/gaps, "go.gcs-between/step")
 	}
-	crossings := 0.0
-	for k, v := range counts {
-		if strings.HasPrefix(k, "js.") {
-			crossings += v
-		}
-	}
-	b.ReportMetric(crossings/n, "js-crossings/step")
-	b.Logf("per step, all counters: %v; reading them cost %v", scaled(counts, 1/n), probe)
+	b.ReportMetric(crossings(counts)/n, "js-crossings/step")
+	logSlowSteps(b, c.perStep, steps)
+	b.Logf("per step, all counters: %v; reading them cost %v", scaled(counts, 1/n), scaled(probe, 1))
 }
 
-// scaled returns m with every value times f, rounded to 0.1.
+// stepCounts is one step's page counters and where it left the stepper.
+type stepCounts struct {
+	where  string
+	counts map[string]float64
+}
+
+// crossings adds up the calls into JavaScript of a counter map.
+func crossings(counts map[string]float64) float64 {
+	sum := 0.0
+	for k, v := range counts {
+		if strings.HasPrefix(k, "js.") {
+			sum += v
+		}
+	}
+	return sum
+}
+
+// logSlowSteps logs the five steps whose click took the most thread time,
+// with what else they did, so that a slow step's cause can be read.
+func logSlowSteps(b *testing.B, threads []stepThread, steps []stepCounts) {
+	order := make([]int, len(threads))
+	for k := range order {
+		order[k] = k
+	}
+	slices.SortFunc(order, func(x, y int) int { return cmp.Compare(threads[y].click, threads[x].click) })
+	if len(order) > 0 {
+		b.Logf("the median step's click: %.1f ms of thread time", threads[order[len(order)/2]].click)
+	}
+	for _, k := range order[:min(5, len(order), len(steps))] {
+		t, s := threads[k], steps[k]
+		b.Logf("slow step %d (%s): click %.1f ms, layout %.1f, style %.1f, JS GC %.1f; %v crossings, %v created, Go %v B, %v collections",
+			k, s.where, t.click, t.layout, t.style, t.gc, crossings(s.counts), s.counts["dom.created"], s.counts["go.bytes"], s.counts["go.gcs"])
+	}
+}
+
+// scaled returns m with every value times f, rounded to 0.1, less the
+// zeros.
 func scaled(m map[string]float64, f float64) map[string]float64 {
 	out := make(map[string]float64, len(m))
 	for k, v := range m {
-		out[k] = math.Round(v*f*10) / 10
+		if r := math.Round(v*f*10) / 10; r != 0 {
+			out[k] = r
+		}
 	}
 	return out
 }

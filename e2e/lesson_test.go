@@ -485,6 +485,13 @@ func TestGradientHygiene(t *testing.T) {
 		!strings.Contains(text(t, l.tab, "#grads-card"), "so it doubled") {
 		t.Errorf("the card says %q", text(t, l.tab, "#grads-card"))
 	}
+	// A row shows its parameter's card when clicked.
+	for _, id := range []string{ids[1], ids[0]} {
+		l.click(id)
+		if got, want := l.js(`document.getElementById("grads-card").dataset.node`), strings.TrimPrefix(id, "grad-"); got != want {
+			t.Errorf("clicking %s shows the card of node %s, want %s", id, got, want)
+		}
+	}
 	st, err := link.Decode(settledLinkHash(t, l.tab))
 	if err != nil || !st.Accumulate {
 		t.Errorf("the link does not carry the switch: %+v %v", st, err)

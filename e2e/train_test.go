@@ -303,7 +303,15 @@ func TestEmbedAndPresenter(t *testing.T) {
 	if !eval[bool](t, tab, `document.querySelector("#playground .editor").inert`) {
 		t.Error("the locked model editor is not inert")
 	}
-	// A locked stepper ignores its keys too.
+	// A locked stepper ignores its keys too. The classroom panel makes
+	// its checkboxes when it is first opened.
+	eval[bool](t, tab, `document.querySelector("details.classroom").open = true`)
+	if _, err := chromedp.Run(tab, chromedp.Poll[bool](`document.getElementById("lock-stepper") !== null`, chromedp.WithPollingTimeout(5*time.Second))); err != nil {
+		t.Fatalf("opening the classroom panel made no checkboxes: %v", err)
+	}
+	if !eval[bool](t, tab, `document.getElementById("lock-model").checked && !document.getElementById("lock-stepper").checked`) {
+		t.Error("the classroom panel's checkboxes do not show the link's locks (model locked, stepper not)")
+	}
 	eval[bool](t, tab, `(() => { const b = document.getElementById("lock-stepper"); b.checked = true; return b.dispatchEvent(new Event("change")); })()`)
 	before := eval[string](t, tab, `tapelabExport("tape-text").split("\n")[0]`)
 	key(t, tab, "ArrowRight", 3)

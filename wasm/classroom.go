@@ -7,8 +7,25 @@ import (
 )
 
 // classroomPanel offers TensorFlow Playground's "use it in a classroom"
-// checkboxes: hide or lock each control, embed mode, then the link.
+// checkboxes: hide or lock each control, embed mode, then the link. The
+// panel is closed at start-up; its checkboxes are made when it is first
+// opened, ticked as the flags are.
 func (sh *shell) classroomPanel() elem {
+	u := sh.u
+	pop := u.el("div", "class", "pop")
+	panel := add(u.el("details", "class", "classroom"), u.txt("summary", "Classroom"), pop)
+	u.listen(panel, "toggle", "classroom", func(event) {
+		if !sh.embedBox.ok() && panel.HasAttribute("open") {
+			sh.classroomBoxes(pop)
+			sh.tickBoxes(sh.st.Flags())
+		}
+	})
+	return panel
+}
+
+// classroomBoxes fills the classroom panel's pop-up: a hide and a lock
+// checkbox per control, and the embed mode's.
+func (sh *shell) classroomBoxes(pop elem) {
 	u := sh.u
 	table := u.el("table", "class", "classroom-table")
 	head := u.el("tr")
@@ -43,9 +60,8 @@ func (sh *shell) classroomPanel() elem {
 		f.Embed = embed.Checked()
 		sh.setFlags(f)
 	})
-	return add(u.el("details", "class", "classroom"), u.txt("summary", "Classroom"), add(u.el("div", "class", "pop"),
-		u.txt("p", "Choose what the class sees and may change; the link (Share) carries these settings.", "class", "muted small"),
-		table, u.labelled("Embed mode (only the tape and the stepper, for an iframe)", embed, "class", "check")))
+	add(pop, u.txt("p", "Choose what the class sees and may change; the link (Share) carries these settings.", "class", "muted small"),
+		table, u.labelled("Embed mode (only the tape and the stepper, for an iframe)", embed, "class", "check"))
 }
 
 // setIn adds or removes s in list.
@@ -91,11 +107,7 @@ func (sh *shell) applyFlags() {
 			}
 		}
 	}
-	for c, b := range sh.boxes {
-		b[0].SetChecked(f.Hidden(c))
-		b[1].SetChecked(contains(f.Lock, c))
-	}
-	sh.embedBox.SetChecked(f.Embed)
+	sh.tickBoxes(f)
 	sh.presenterBtn.SetAttribute("aria-pressed", boolStr(f.Presenter))
 	sh.explainBtn.SetAttribute("aria-pressed", boolStr(f.Explain))
 	sh.pv.panels.present(f.Presenter)
@@ -104,6 +116,18 @@ func (sh *shell) applyFlags() {
 	// The tape's region changed size: fit the drawing to it once the
 	// browser has laid the page out again.
 	nextFrame(u, "fit", sh.pv.tape.fit)
+}
+
+// tickBoxes ticks the classroom panel's checkboxes as f says (there are
+// none until the panel is first opened).
+func (sh *shell) tickBoxes(f link.Flags) {
+	for c, b := range sh.boxes {
+		b[0].SetChecked(f.Hidden(c))
+		b[1].SetChecked(contains(f.Lock, c))
+	}
+	if sh.embedBox.ok() {
+		sh.embedBox.SetChecked(f.Embed)
+	}
 }
 
 func contains(list []string, s string) bool {

@@ -271,6 +271,19 @@ func (e elem) Prepend(c elem) { e.v.Call("prepend", c.v) }
 // After inserts c after e.
 func (e elem) After(c elem) { e.v.Call("after", c.v) }
 
+// Children returns e's child elements, in order.
+func (e elem) Children() []elem {
+	c := e.v.Get("children")
+	out := make([]elem, c.Length())
+	for i := range out {
+		out[i] = elem{c.Index(i)}
+	}
+	return out
+}
+
+// Before inserts c just before e, in e's parent.
+func (e elem) Before(c elem) { e.v.Call("before", c.v) }
+
 // Parent returns the element holding e (none when it has no parent element).
 func (e elem) Parent() elem { return elem{e.v.Get("parentElement")} }
 
@@ -393,6 +406,20 @@ func (e elem) setDisabled(off bool) {
 		e.RemoveAttribute("disabled")
 	}
 }
+
+// setChildren makes cs, in order, e's only children, in one call: those
+// already in e are moved, not made again.
+func (e elem) setChildren(cs ...elem) {
+	args := make([]any, len(cs))
+	for k, c := range cs {
+		args[k] = c.v
+	}
+	e.v.Call("replaceChildren", args...)
+}
+
+// same reports whether e and o are the same element (no call into
+// JavaScript: a JavaScript object keeps its reference).
+func (e elem) same(o elem) bool { return e.v.Equal(o.v) }
 
 // clear removes every child.
 func (e elem) clear() { e.SetInnerHTML("") }

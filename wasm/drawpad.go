@@ -28,22 +28,30 @@ type drawPad struct {
 // padSide is the drawing canvas's side in CSS pixels.
 const padSide = 160.0
 
+// padMarkup is the pad's skeleton; the canvas goes in its slot.
+const padMarkup html = `
+<section class="drawpad" id="drawpad" aria-labelledby="drawpad-title" tabindex="-1" hidden>
+  <h3 id="drawpad-title">Draw your own input</h3>
+  <div class="row"><span>example</span><select id="example" aria-label="The example shown as images"></select></div>
+  <slot name="canvas"></slot>
+  <button type="button" id="draw-clear" title="Clear the drawing">Clear</button>
+  <p class="hint" id="draw-result" aria-live="polite">Lift the pen to classify the drawing.</p>
+</section>`
+
 func newDrawPad(iv *imageView) *drawPad {
 	doc := iv.pv.doc
-	d := &drawPad{iv: iv}
-	d.root = doc.el("section", "class", "drawpad", "id", "drawpad", "aria-labelledby", "drawpad-title", "tabindex", "-1", "hidden", "")
-	h := doc.txt("h3", "Draw your own input", "id", "drawpad-title")
+	d := &drawPad{iv: iv, root: doc.build(padMarkup)}
+	var clear elem
+	d.root.parts(part{"#example", &d.examples}, part{"#draw-clear", &clear}, part{"#draw-result", &d.result})
 	d.cv = newCanvas(doc, padSide, padSide, "id", "draw-canvas", "class", "draw-canvas",
 		"aria-label", "Drawing area: draw a digit or shape with the mouse, a pen or a finger")
-	d.examples = doc.el("select", "id", "example", "aria-label", "The example shown as images")
+	d.root.fill("canvas", d.cv.el)
 	doc.listen(d.examples, "change", "choosing the example", func(event) {
 		if k, err := strconv.Atoi(d.examples.Value()); err == nil {
 			d.iv.selectExample(k)
 		}
 	})
-	d.result = doc.txt("p", "Lift the pen to classify the drawing.", "class", "hint", "id", "draw-result", "aria-live", "polite")
-	clear := doc.button("Clear", "Clear the drawing", d.clear, "id", "draw-clear")
-	add(d.root, h, add(doc.el("div", "class", "row"), doc.txt("span", "example"), d.examples), d.cv.el, clear, d.result)
+	doc.onClick(clear, d.clear)
 	doc.listen(d.cv.el, "pointerdown", "drawing", func(ev event) { d.pen(ev, true) })
 	doc.listen(d.cv.el, "pointermove", "drawing", func(ev event) {
 		if d.down {

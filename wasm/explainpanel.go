@@ -2,11 +2,7 @@
 
 package main
 
-import (
-	"fmt"
-
-	"tapelab/wasm/app"
-)
+import "tapelab/wasm/app"
 
 // explainPanel walks through the current step in plain words: what the
 // node computed going forward, and going backward how the chain rule turns
@@ -18,7 +14,13 @@ type explainPanel struct {
 	pv   *playground
 	root elem
 	body elem
-	key  string // what is shown, to redraw only on change
+	key  explainKey // what is shown, to redraw only on change
+}
+
+// explainKey says which stepper and which place in it the panel shows.
+type explainKey struct {
+	s                   *app.Stepper
+	known, steps, focus int
 }
 
 func newExplainPanel(u *document, pv *playground) *explainPanel {
@@ -39,7 +41,7 @@ func (e *explainPanel) refresh() {
 		return
 	}
 	pos := s.Position()
-	key := fmt.Sprintf("%p %d %d %d", s, pos.Known, pos.Steps, s.Focus())
+	key := explainKey{s, pos.Known, pos.Steps, s.Focus()}
 	if key == e.key {
 		return
 	}

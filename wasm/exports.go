@@ -4,8 +4,8 @@ package main
 
 import (
 	"bytes"
-	"fmt"
 
+	"tapelab/engine/fmtlite"
 	"tapelab/engine/ir"
 	"tapelab/engine/jsontext"
 	"tapelab/engine/nn"
@@ -73,7 +73,7 @@ func (sh *shell) export(kind string) (string, error) {
 	case "tape-text":
 		s := sh.pv.src().Stepper()
 		if s == nil {
-			return "", fmt.Errorf("no tape yet")
+			return "", fmtlite.Errorf("no tape yet")
 		}
 		return app.TapeText(s), nil
 	}
@@ -110,7 +110,7 @@ func (sh *shell) export(kind string) (string, error) {
 		out, err := spec.Encode(sm)
 		return string(out), err
 	}
-	return "", fmt.Errorf("no export %q", kind)
+	return "", fmtlite.Errorf("no export %q", kind)
 }
 
 // nested writes data as nested JSON arrays of the given shape.

@@ -3,6 +3,8 @@
 package main
 
 import (
+	"slices"
+	"strconv"
 	"strings"
 
 	"tapelab/engine/autograd"
@@ -34,7 +36,13 @@ type hygieneView struct {
 	passes int          // passes folded since .grad was last zeroed
 	folds  []autograd.Accumulation
 	cards  []app.Accumulated
-	shown  int // the parameter whose card is shown
+	shown  int    // the parameter whose card is shown
+	err    string // why the last fold failed, said until one succeeds or the tape changes
+	// rowEls are the .grad rows, one per leaf of rowLeaves, and the text
+	// and values each shows: a render writes only what changed.
+	rowEls              []elem
+	rowLeaves           []int
+	rowTexts, rowValues []string
 }
 
 func newHygieneView(pv *playground) *hygieneView {
@@ -47,6 +55,15 @@ func newHygieneView(pv *playground) *hygieneView {
 	h.said = doc.el("p", "class", "hint", "id", "grads-said")
 	h.rows = doc.el("div", "class", "grads-rows mono", "id", "grads-rows")
 	h.card = doc.el("div", "class", "rule-card", "id", "grads-card", "hidden", "")
+	// One listener serves every row (a row says its leaf).
+	doc.listen(h.rows, "click", "a .grad row", func(ev event) {
+		if b := ev.Target().Closest("button[data-leaf]"); b.ok() {
+			if leaf, err := strconv.Atoi(b.GetAttribute("data-leaf")); err == nil {
+				h.shown = leaf
+				h.render()
+			}
+		}
+	})
 	add(h.root, doc.txt("h2", "Parameter gradients (.grad)", "id", "grads-title"),
 		doc.labelled("zero gradients before backward", h.zero, "class", "check", "title",
 			"PyTorch's optimizer.zero_grad(): off, every backward pass adds its gradients to what the last one left"),
@@ -72,7 +89,8 @@ func (h *hygieneView) showSwitch() {
 func (h *hygieneView) update(s *app.Stepper) {
 	changed := s != h.s
 	if changed {
-		h.s, h.acc, h.armed, h.passes, h.folds, h.cards, h.shown = s, autograd.Grads{}, true, 0, nil, nil, -1
+		h.s, h.acc, h.armed, h.passes, h.folds, h.cards, h.shown, h.err = s, autograd.Grads{}, true, 0, nil, nil, -1, ""
+		h.rowLeaves = nil // a new tape's rows are made afresh
 	}
 	if s.Counts().Backward == 0 {
 		h.armed = true
@@ -99,9 +117,10 @@ func (h *hygieneView) fold(s *app.Stepper) {
 	seed.Fill(1)
 	folds, err := s.Tape().BackwardAccumulate(out, seed, &h.acc)
 	if err != nil {
-		h.said.SetTextContent("backward: " + err.Error())
+		h.err = "backward: " + err.Error() // said by the render that follows
 		return
 	}
+	h.err = ""
 	h.passes++
 	h.folds, h.cards = folds, app.ExplainAccumulation(s.Nodes(), folds)
 }
@@ -122,6 +141,8 @@ func (h *hygieneView) render() {
 	doc := h.pv.doc
 	h.root.SetAttribute("data-passes", itoa(h.passes))
 	switch {
+	case h.err != "":
+		h.said.SetTextContent(h.err)
 	case len(h.folds) == 0:
 		h.said.SetTextContent("Run the backward pass to the end to fill .grad.")
 	case h.zeroing():
@@ -131,20 +152,7 @@ func (h *hygieneView) render() {
 	default:
 		h.said.SetTextContent(".grad after " + itoa(h.passes) + " backward passes, not zeroed in between: each pass added its gradient.")
 	}
-	h.rows.clear()
-	for _, f := range h.folds {
-		full := make([]string, len(f.After.Data))
-		for k, v := range f.After.Data {
-			full[k] = app.Full(v)
-		}
-		name := h.s.Nodes()[f.Leaf].Label
-		leaf := f.Leaf
-		row := doc.button(name+".grad = "+app.Inline(f.After), "Show why "+name+".grad holds this", func() {
-			h.shown = leaf
-			h.render()
-		}, "class", "link grads-row", "id", "grad-"+itoa(f.Leaf), "data-values", strings.Join(full, ","))
-		h.rows.AppendChild(row)
-	}
+	h.renderRows()
 	h.card.clear()
 	h.card.show(len(h.cards) > 0)
 	for _, c := range h.cards {
@@ -153,6 +161,42 @@ func (h *hygieneView) render() {
 			h.card.SetAttribute("data-node", itoa(c.Node))
 			h.card.SetAttribute("data-doubled", boolStr(c.Doubled))
 			return
+		}
+	}
+}
+
+// renderRows shows .grad of every parameter the last fold reached, a row
+// each: made when the parameters change (a new tape), else written in
+// place where the numbers changed.
+func (h *hygieneView) renderRows() {
+	doc := h.pv.doc
+	leaves := make([]int, len(h.folds))
+	for k, f := range h.folds {
+		leaves[k] = f.Leaf
+	}
+	if !slices.Equal(leaves, h.rowLeaves) {
+		h.rows.clear()
+		h.rowEls, h.rowLeaves = make([]elem, len(leaves)), leaves
+		h.rowTexts, h.rowValues = make([]string, len(leaves)), make([]string, len(leaves))
+		for k, f := range h.folds {
+			name := h.s.Nodes()[f.Leaf].Label
+			h.rowEls[k] = doc.el("button", "type", "button", "class", "link grads-row", "id", "grad-"+itoa(f.Leaf),
+				"data-leaf", itoa(f.Leaf), "title", "Show why "+name+".grad holds this")
+			h.rows.AppendChild(h.rowEls[k])
+		}
+	}
+	for k, f := range h.folds {
+		full := make([]string, len(f.After.Data))
+		for j, v := range f.After.Data {
+			full[j] = app.Full(v)
+		}
+		if text := h.s.Nodes()[f.Leaf].Label + ".grad = " + app.Inline(f.After); text != h.rowTexts[k] {
+			h.rowEls[k].SetTextContent(text)
+			h.rowTexts[k] = text
+		}
+		if values := strings.Join(full, ","); values != h.rowValues[k] {
+			h.rowEls[k].SetAttribute("data-values", values)
+			h.rowValues[k] = values
 		}
 	}
 }

@@ -3,6 +3,7 @@
 package main
 
 import (
+	"math"
 	"strconv"
 	"strings"
 
@@ -114,6 +115,9 @@ func (iv *imageView) tensorEl(n app.NodeInfo, t *tensor.Tensor, id string) elem 
 	doc := iv.pv.doc
 	if !app.IsImage(t.Shape) {
 		el := iv.pv.insp.tensorEl(t, id)
+		if said := el.QuerySelector("#insp-classes"); said.ok() {
+			said.Remove() // the element is reused: the classes are said again below, or not
+		}
 		if names := iv.names(); n.Kind == autograd.Input && n.Label == "y" && worded(names) && id == "insp-value" {
 			said := make([]string, len(t.Data))
 			for k, c := range t.Data {
@@ -123,18 +127,23 @@ func (iv *imageView) tensorEl(n app.NodeInfo, t *tensor.Tensor, id string) elem 
 		}
 		return el
 	}
-	g := app.GridWithin(t.Shape, iv.example, app.IsKernel(n), inspImageH, inspImageW-app.StripX-app.StripLabelW-1)
-	st := newImageStrip(doc, iv.pv.p.scale, "insp", 0, "", g, t.Shape, app.IsKernel(n), &iv.example)
-	st.norm = n.Kind == autograd.Input && id == "insp-grad"
+	g := app.GridWithin(t.Shape, iv.example, app.IsKernel(n), inspImageH, inspImageW-app.StripX-app.StripLabelW-1, math.Inf(1))
+	grad := id == "insp-grad"
+	class, h := "val", g.Height+1
+	if grad {
+		class, h = "grad", h+app.ImageRangeH
+	}
+	st := newImageStrip(doc, iv.pv.p.scale, class, 0, "", g, t.Shape, app.IsKernel(n), &iv.example)
 	st.show(t)
-	svg := add(doc.svg("svg", "class", "grid", "width", f1(app.StripX+app.StripLabelW+g.Width+1), "height", f1(g.Height+1), "role", "img"), st.g)
+	svg := add(doc.svg("svg", "class", "grid", "width", f1(app.StripX+app.StripLabelW+g.Width+1), "height", f1(h), "role", "img"), st.g)
 	wrap := add(doc.el("div", "class", "tensor images", "id", id, "data-shape", t.Shape.String(), "data-values", tensorValues(t)), svg)
 	what := "example " + strconv.Itoa(min(iv.example, t.Shape[0]-1)+1) + ", one image per channel"
 	if app.IsKernel(n) {
 		what = "one tiny image per kernel"
 	}
-	if st.norm {
-		what += "; colours scaled so the largest |dL/dx|, " + app.Num(maxAbs(t.Data)) + ", is strong"
+	if grad {
+		_, said := app.ImageRange(t, st.at())
+		what += "; colours scaled to this gradient's range, " + said + " (its largest magnitude is drawn as the scale's ±2)"
 	}
 	if app.IsWindowOp(n) && id == "insp-value" {
 		what += "; click a pixel to explain it below"
@@ -159,13 +168,13 @@ func tensorValues(t *tensor.Tensor) string {
 	return strings.Join(full, ",")
 }
 
-// window adds to parent the card of node i at one output position (conv2d
-// and max_pool2d only): the window of X it reads, the sum or maximum with
+// window returns the card of node i at one output position (conv2d and
+// max_pool2d only; for another node, no element): the window of X it reads, the sum or maximum with
 // its numbers, and where the position's dY goes backward.
-func (iv *imageView) window(parent elem, s *app.Stepper, i int) {
+func (iv *imageView) window(s *app.Stepper, i int) elem {
 	n := s.Nodes()[i]
 	if !app.IsWindowOp(n) {
-		return
+		return elem{}
 	}
 	at := iv.at
 	if iv.atNode != i {
@@ -173,7 +182,7 @@ func (iv *imageView) window(parent elem, s *app.Stepper, i int) {
 	}
 	c, ok := s.WindowAt(i, at)
 	if !ok {
-		return
+		return elem{}
 	}
 	doc := iv.pv.doc
 	y := "Y" + app.Index(c.At[:])
@@ -198,8 +207,7 @@ func (iv *imageView) window(parent elem, s *app.Stepper, i int) {
 	for _, k := range show {
 		tables.AppendChild(iv.patch(c, cols[k], k))
 	}
-	add(box, doc.txt("p", dy, "class", "mono"), tables)
-	parent.AppendChild(box)
+	return add(box, doc.txt("p", dy, "class", "mono"), tables)
 }
 
 // patch is one table of the window card: a K×L grid per channel (the
@@ -227,9 +235,7 @@ func (iv *imageView) patch(c app.WindowCard, title string, field int) elem {
 		td := doc.txt("td", "pad", "class", "pad")
 		if !t.Pad {
 			v := t.Field(field)
-			td = doc.txt("td", app.Num(v), "data-v", app.Full(v), "data-term", strconv.Itoa(k))
-			td.SetStyle("background", iv.pv.p.scale.Colour(v))
-			td.SetStyle("color", iv.pv.p.scale.InkOn(v))
+			td = onScale(doc, iv.pv.p.scale, "td", app.Num(v), v, "data-v", app.Full(v), "data-term", strconv.Itoa(k))
 		}
 		if k == c.Argmax {
 			td.AddClass("argmax")

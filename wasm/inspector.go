@@ -7,18 +7,40 @@ import (
 	"strings"
 
 	"tapelab/engine/autograd"
-	"tapelab/engine/tensor"
 	"tapelab/wasm/app"
 )
 
 // inspectorView explains one node: what it is, its value and gradient, its
-// neighbours, and its op's chain rule with the actual numbers.
+// neighbours, and its op's chain rule with the actual numbers. Its parts
+// are made once and kept: showing another node (every step shows one)
+// writes only the texts that differ and puts the parts the node has in
+// their order.
 type inspectorView struct {
 	pv   *playground
 	root elem
 	bar  elem // the title's row, where a view may add a button
 	body elem
-	head elem // the shown node's heading (#insp-node), or none
+	head elem // the node's heading (#insp-node), when a node is shown
+
+	hint                  elem // shown when no node is
+	name, kind            text
+	node                  string // the heading's data-node
+	kindShown             bool
+	facts                 elem
+	op, shape             text
+	opRow                 []elem // the op's <dt> and <dd>
+	opShown               bool
+	parents, children     linkList
+	rule                  ruleCard
+	vg, vcol, gcol        elem
+	vhead, ghead, pending elem // the columns' headings; "not computed yet"
+	status                text
+	recv                  elem // #insp-received
+	recvTitle             text
+	recvItems             items
+	order, vorder, gorder []elem // the body's and the columns' children as last set
+	sections              []elem // what other views added (addSection), removed on the next show
+	tensors               map[string]*tensorView
 }
 
 func newInspectorView(pv *playground) *inspectorView {
@@ -30,32 +52,85 @@ func newInspectorView(pv *playground) *inspectorView {
 	v.bar = add(doc.el("div", "class", "region-bar"), h)
 	v.body = doc.el("div", "class", "insp-body", "aria-live", "polite")
 	add(v.root, v.bar, v.body)
+	// The links to other nodes change with every node shown: one listener
+	// serves them all.
+	doc.listen(v.body, "click", "inspector link", func(ev event) {
+		if b := ev.Target().Closest("button[data-inspect]"); b.ok() {
+			if id, err := strconv.Atoi(b.GetAttribute("data-inspect")); err == nil {
+				pv.inspect(id)
+			}
+		}
+	})
+	v.hint = doc.txt("p", "Press → to evaluate the tape node by node, or click a node to inspect it.", "class", "hint")
+	v.name.el = doc.el("span", "class", "insp-name")
+	v.kind.el = doc.el("span", "class", "insp-kind")
+	v.head = add(doc.el("div", "class", "insp-head", "id", "insp-node"), v.name.el)
+	v.op.el, v.shape.el = doc.el("span", "class", "mono"), doc.el("span", "class", "mono")
+	v.parents.el, v.children.el = doc.el("span", "class", "links"), doc.el("span", "class", "links")
+	row := func(k string, val elem) []elem { return []elem{doc.txt("dt", k), add(doc.el("dd"), val)} }
+	v.opRow = row("op", v.op.el)
+	v.facts = doc.el("dl", "class", "facts")
+	add(v.facts, v.opRow...)
+	v.opShown = true
+	add(v.facts, row("shape", v.shape.el)...)
+	add(v.facts, row("parents", v.parents.el)...)
+	add(v.facts, row("children", v.children.el)...)
+	v.rule = newRuleCard(doc)
+	v.vhead, v.ghead = doc.txt("h3", "value"), doc.txt("h3", "gradient")
+	v.pending = doc.txt("p", "not computed yet", "class", "hint")
+	v.status.el = doc.el("p", "class", "grad-status", "id", "insp-grad-status")
+	v.vcol, v.gcol = doc.el("div", "class", "vg-col"), doc.el("div", "class", "vg-col")
+	v.vg = add(doc.el("div", "class", "vg"), v.vcol, v.gcol)
+	v.recvTitle.el = doc.el("p")
+	v.recvItems.list = doc.el("ol", "class", "mono")
+	v.recv = add(doc.el("div", "class", "received", "id", "insp-received"), v.recvTitle.el, v.recvItems.list)
 	return v
 }
 
 // addSection puts box right under the shown node's heading (at the top
 // when no node is shown); a view that explains more of the node, such as
-// forward mode's tangent, adds its part with it.
+// forward mode's tangent, adds its part with it. The next show removes it.
 func (v *inspectorView) addSection(box elem) {
-	if v.head.ok() {
+	v.sections = append(v.sections, box)
+	if len(v.order) > 0 && v.order[0].same(v.head) {
 		v.head.After(box)
 		return
 	}
 	v.body.Prepend(box)
 }
 
+// place makes parts the children of parent unless they already are, in
+// that order (last holds them as last set).
+func place(parent elem, last *[]elem, parts ...elem) {
+	if len(parts) == len(*last) {
+		same := true
+		for k, p := range parts {
+			same = same && p.same((*last)[k])
+		}
+		if same {
+			return
+		}
+	}
+	parent.setChildren(parts...)
+	*last = parts
+}
+
 // show explains node i of s (i < 0: a hint).
 func (v *inspectorView) show(s *app.Stepper, i int) {
-	doc := v.pv.doc
-	v.body.clear()
-	v.head = elem{}
+	for _, b := range v.sections {
+		b.Remove()
+	}
+	v.sections = v.sections[:0]
 	if s == nil || i < 0 || i >= len(s.Nodes()) {
-		v.body.AppendChild(doc.txt("p", "Press → to evaluate the tape node by node, or click a node to inspect it.", "class", "hint"))
+		place(v.body, &v.order, v.hint)
 		return
 	}
 	n := s.Nodes()[i]
 	st := s.State(i)
-	head := doc.el("div", "class", "insp-head", "id", "insp-node", "data-node", strconv.Itoa(i))
+	if id := strconv.Itoa(i); id != v.node {
+		v.head.SetAttribute("data-node", id)
+		v.node = id
+	}
 	// An op node's kind is said by its "op" fact below; only a role is news.
 	kind := n.Kind.String()
 	if n.Op != nil {
@@ -64,43 +139,72 @@ func (v *inspectorView) show(s *app.Stepper, i int) {
 	if n.Role != "" && n.Role != kind {
 		kind = strings.TrimPrefix(kind+" · "+n.Role, " · ")
 	}
-	add(head, doc.txt("span", n.Title(), "class", "insp-name"))
-	if kind != "" {
-		head.AppendChild(doc.txt("span", kind, "class", "insp-kind"))
-	}
-	v.body.AppendChild(head)
-	v.head = head
-
-	dl := doc.el("dl", "class", "facts")
-	fact := func(k string, val elem) {
-		add(dl, doc.txt("dt", k), add(doc.el("dd"), val))
+	v.name.set(n.Title())
+	v.kind.set(kind)
+	if shown := kind != ""; shown != v.kindShown {
+		if shown {
+			v.head.AppendChild(v.kind.el)
+		} else {
+			v.kind.el.Remove()
+		}
+		v.kindShown = shown
 	}
 	if n.Op != nil {
-		fact("op", doc.txt("span", n.Op.Formula, "class", "mono"))
+		v.op.set(n.Op.Formula)
 	}
-	fact("shape", doc.txt("span", n.Shape.String(), "class", "mono"))
-	fact("parents", v.links(s, n.Parents, n.Operands))
-	fact("children", v.links(s, n.Children, nil))
-	v.body.AppendChild(dl)
+	if v.opShown != (n.Op != nil) {
+		v.opShown = n.Op != nil
+		if n.Op != nil {
+			v.facts.Prepend(v.opRow[1])
+			v.facts.Prepend(v.opRow[0])
+		} else {
+			v.opRow[0].Remove()
+			v.opRow[1].Remove()
+		}
+	}
+	v.shape.set(n.Shape.String())
+	v.parents.show(v.pv.doc, s, n.Parents, n.Operands)
+	v.children.show(v.pv.doc, s, n.Children, nil)
 
+	order := []elem{v.head, v.facts}
 	// While backward runs, the chain rule of the step just taken comes first.
 	ranHere := n.Op != nil && s.Contribs(i) != nil
+	var card []elem
+	if n.Op != nil {
+		if w := v.pv.img.window(s, i); w.ok() {
+			card = append(card, w)
+		}
+		v.rule.show(v.pv.doc, s, i)
+		card = append(card, v.rule.box)
+	}
 	if ranHere {
-		v.pv.img.window(v.body, s, i)
-		v.body.AppendChild(v.card(s, i))
+		order = append(order, card...)
 	}
-	vg := doc.el("div", "class", "vg")
-	vcol, gcol := doc.el("div", "class", "vg-col"), doc.el("div", "class", "vg-col")
-	add(vg, vcol, gcol)
-	v.body.AppendChild(vg)
-	vcol.AppendChild(doc.txt("h3", "value"))
+	order = append(order, v.vg)
 	if val := s.Value(i); val == nil {
-		vcol.AppendChild(doc.txt("p", "not computed yet", "class", "hint"))
+		place(v.vcol, &v.vorder, v.vhead, v.pending)
 	} else {
-		vcol.AppendChild(v.pv.img.tensorEl(n, val, "insp-value"))
+		place(v.vcol, &v.vorder, v.vhead, v.pv.img.tensorEl(n, val, "insp-value"))
 	}
-	gcol.AppendChild(doc.txt("h3", "gradient"))
 	g := v.pv.img.gradOf(s, i)
+	v.status.set(gradStatus(s, i, st, g != nil))
+	if g != nil {
+		place(v.gcol, &v.gorder, v.ghead, v.status.el, v.pv.img.tensorEl(n, g, "insp-grad"))
+	} else {
+		place(v.gcol, &v.gorder, v.ghead, v.status.el)
+	}
+	if rs := s.Received(i); len(rs) > 0 {
+		v.received(rs)
+		order = append(order, v.recv)
+	}
+	if !ranHere {
+		order = append(order, card...)
+	}
+	place(v.body, &v.order, order...)
+}
+
+// gradStatus says where node i's gradient stands (g: it has one to show).
+func gradStatus(s *app.Stepper, i int, st app.State, g bool) string {
 	status := "not reached yet"
 	switch {
 	case st.Has(app.Skipped | app.Side):
@@ -113,68 +217,38 @@ func (v *inspectorView) show(s *app.Stepper, i int) {
 		status = "dY = 0: the loss does not depend on it; the dense pass still runs its VJP on the zero"
 	case st.Has(app.Final):
 		status = "✓ final"
-	case g != nil:
+	case g:
 		status = "partial: more to come"
 	case s.Position().Phase == autograd.PhaseForward:
 		status = "backward not started"
 	}
-	if g != nil && s.Grad(i) == nil {
+	if g && s.Grad(i) == nil {
 		status = "dL/dx, the saliency map (computed for you: training needs no input gradient)"
 	}
-	p := doc.txt("p", status, "class", "grad-status")
-	p.SetID("insp-grad-status")
-	gcol.AppendChild(p)
-	if g != nil {
-		gcol.AppendChild(v.pv.img.tensorEl(n, g, "insp-grad"))
-	}
-	if rs := s.Received(i); len(rs) > 0 {
-		v.body.AppendChild(v.received(rs))
-	}
-	if n.Op != nil && !ranHere {
-		v.pv.img.window(v.body, s, i)
-		v.body.AppendChild(v.card(s, i))
-	}
-}
-
-// links lists node ids as buttons that inspect them.
-func (v *inspectorView) links(s *app.Stepper, ids []int, names []string) elem {
-	doc := v.pv.doc
-	span := doc.el("span", "class", "links")
-	if len(ids) == 0 {
-		span.SetTextContent("none")
-	}
-	for k, id := range ids {
-		label := s.Nodes()[id].Title() + " " + s.Nodes()[id].Shape.String()
-		if names != nil {
-			label = names[k] + " = " + label
-		}
-		span.AppendChild(v.pv.doc.button(label, "Inspect "+label, func() { v.pv.inspect(id) }, "class", "link"))
-	}
-	return span
+	return status
 }
 
 // received lists the contributions a node's gradient was summed from.
-func (v *inspectorView) received(rs []app.Received) elem {
-	doc := v.pv.doc
-	box := doc.el("div", "class", "received", "id", "insp-received")
+func (v *inspectorView) received(rs []app.Received) {
 	title := "gradient = the contribution from #" + strconv.Itoa(rs[0].From)
 	if len(rs) > 1 {
 		title = "gradient = sum of " + strconv.Itoa(len(rs)) + " contributions (this value feeds several nodes)"
 	}
-	box.AppendChild(doc.txt("p", title))
-	ol := doc.el("ol", "class", "mono")
-	for _, r := range rs {
+	v.recvTitle.set(title)
+	doc := v.pv.doc
+	v.recvItems.show(len(rs), func() item {
+		acc, rest := doc.el("span"), doc.textNode("")
+		return item{li: add(doc.el("li"), acc, rest), parts: []text{{el: acc}, {el: rest}}}
+	})
+	for k, r := range rs {
 		op := "="
 		if r.Before != nil {
 			op = "+="
 		}
-		li := doc.el("li")
-		li.AppendChild(doc.txt("span", op, "class", "acc "+accClass(op)))
-		li.AppendChild(doc.textNode(" " + app.Inline(r.Value) + "  from #" + strconv.Itoa(r.From)))
-		ol.AppendChild(li)
+		it := &v.recvItems.all[k]
+		it.parts[0].setAcc(op)
+		it.parts[1].set(" " + app.Inline(r.Value) + "  from #" + strconv.Itoa(r.From))
 	}
-	box.AppendChild(ol)
-	return box
 }
 
 func accClass(op string) string {
@@ -182,105 +256,4 @@ func accClass(op string) string {
 		return "plus"
 	}
 	return "set"
-}
-
-// card shows the op's chain rule with the numbers of this step.
-func (v *inspectorView) card(s *app.Stepper, i int) elem {
-	doc := v.pv.doc
-	c := s.Explain(i)
-	box := doc.el("div", "class", "rule-card", "id", "insp-rule")
-	box.AppendChild(doc.txt("h3", "chain rule"))
-	box.AppendChild(doc.txt("p", c.Rule, "class", "rule mono"))
-	terms := doc.el("ul", "class", "terms mono")
-	for _, t := range c.Terms {
-		terms.AppendChild(doc.txt("li", t.Name+" = "+t.Value))
-	}
-	box.AppendChild(terms)
-	if len(c.Contribs) == 0 {
-		msg := "Its VJP has not run yet."
-		switch st := s.State(i); {
-		case st.Has(app.Skipped | app.Side):
-			msg = "The single-output pass skips it: nothing it computes reaches the loss."
-		case st.Has(app.Skipped):
-			msg = "The backward pass skips it: it needs no gradient."
-		}
-		box.AppendChild(doc.txt("p", msg, "class", "hint"))
-		return box
-	}
-	ol := doc.el("ol", "class", "contribs", "id", "insp-contribs")
-	for _, l := range c.Contribs {
-		li := doc.el("li")
-		li.AppendChild(doc.txt("div", l.Clause+" = "+l.Numbers, "class", "mono"))
-		li.AppendChild(doc.txt("div", "  = "+l.Value, "class", "mono"))
-		op, before := "=", ""
-		if l.Accumulates {
-			op, before = "+=", l.Before+" → "
-		}
-		line := doc.el("div", "class", "mono acc-line")
-		line.AppendChild(doc.textNode("grad #" + strconv.Itoa(l.Parent) + " "))
-		line.AppendChild(doc.txt("span", op, "class", "acc "+accClass(op)))
-		line.AppendChild(doc.textNode(" " + l.Operand + "-contribution: " + before + l.After))
-		li.AppendChild(line)
-		ol.AppendChild(li)
-	}
-	box.AppendChild(ol)
-	return box
-}
-
-// tensorEl shows t as a table of numbers (small tensors) or a colour grid
-// (larger ones), each cell carrying its full-precision value.
-func (v *inspectorView) tensorEl(t *tensor.Tensor, id string) elem {
-	doc, sc := v.pv.doc, v.pv.p.scale
-	full := make([]string, len(t.Data))
-	for k, x := range t.Data {
-		full[k] = app.Full(x)
-	}
-	wrap := doc.el("div", "class", "tensor", "id", id, "data-values", strings.Join(full, ","), "data-shape", t.Shape.String())
-	rows := app.Rows(t)
-	if len(t.Data) <= app.SmallLimit {
-		table := doc.el("table", "class", "nums mono")
-		k := 0
-		for _, r := range rows {
-			tr := doc.el("tr")
-			for _, s := range r {
-				x := t.Data[k]
-				td := doc.el("td", "title", full[k])
-				td.SetStyle("background", sc.Colour(x))
-				td.SetStyle("color", sc.InkOn(x))
-				td.SetTextContent(s)
-				tr.AppendChild(td)
-				k++
-			}
-			table.AppendChild(tr)
-		}
-		wrap.AppendChild(table)
-		return wrap
-	}
-	// A colour grid of at most gridMax × gridMax cells, sampled evenly.
-	const gridMax = 48
-	nrows, ncols := len(rows), len(rows[0])
-	ri, ci := app.Sample(nrows, gridMax), app.Sample(ncols, gridMax)
-	cell := 12.0
-	if len(ci) > 24 {
-		cell = 288 / float64(len(ci))
-	}
-	svg := doc.svg("svg", "class", "grid", "width", f1(cell*float64(len(ci))), "height", f1(cell*float64(len(ri))), "role", "img", "aria-label", "colour grid of "+t.Shape.String())
-	for y, r := range ri {
-		for x, c := range ci {
-			k := r*ncols + c
-			rect := doc.svg("rect", "x", f1(float64(x)*cell), "y", f1(float64(y)*cell), "width", f1(cell), "height", f1(cell), "fill", sc.Colour(t.Data[k]))
-			tt := doc.svg("title")
-			tt.SetTextContent(full[k])
-			rect.AppendChild(tt)
-			svg.AppendChild(rect)
-		}
-	}
-	wrap.AppendChild(svg)
-	hint := t.Shape.String() + ": hover a cell for its number; colours follow the scale above the tape"
-	if len(ri) < nrows || len(ci) < ncols {
-		hint += " (a sample: " + strconv.Itoa(len(ri)) + " of " + strconv.Itoa(nrows) + " rows, " +
-			strconv.Itoa(len(ci)) + " of " + strconv.Itoa(ncols) + " columns)"
-	}
-	wrap.AppendChild(doc.txt("p", hint, "class", "hint"))
-	return wrap
 }

@@ -9,10 +9,16 @@ func legend(doc *document, sc *app.Scale) elem {
 	l := doc.el("div", "class", "legend", "aria-label", "Colour scale: blue is negative, white zero, orange positive")
 	add(l, doc.txt("span", "scale", "class", "legend-title"))
 	for _, t := range app.LegendTicks() {
-		s := doc.txt("span", app.Num(t), "class", "swatch mono")
-		s.SetStyle("background", sc.Colour(t))
-		s.SetStyle("color", sc.InkOn(t))
-		l.AppendChild(s)
+		l.AppendChild(onScale(doc, sc, "span", app.Num(t), t, "class", "swatch mono"))
 	}
 	return l
+}
+
+// onScale returns a new element of tag holding text, with attributes,
+// on the colour of x and in the ink readable on it.
+func onScale(doc *document, sc *app.Scale, tag, text string, x float64, attrs ...string) elem {
+	e := doc.txt(tag, text, attrs...)
+	e.SetStyle("background", sc.Colour(x))
+	e.SetStyle("color", sc.InkOn(x))
+	return e
 }

@@ -10,13 +10,16 @@ import (
 )
 
 // listView is the tape as a text table a screen reader can read: id, node,
-// parents, shape and what is known about it. It follows the drawing.
+// parents, shape and what is known about it. It follows the drawing. It
+// sits in a closed <details>, whose rows are made when it is first opened
+// after a step was recorded: until then there is nothing to follow.
 type listView struct {
 	pv    *playground
 	root  elem
 	body  elem
-	rows  []elem
-	cells []elem // the state cell of each row
+	s     *app.Stepper // the recorded step its rows list (made or not)
+	rows  []elem       // nil until made
+	cells []elem       // the state cell of each row
 	state []app.State
 	drawn []bool
 }
@@ -35,13 +38,39 @@ func newListView(pv *playground) *listView {
 	v.body = doc.el("tbody")
 	add(table, cap, head, v.body)
 	add(v.root, sum, table)
+	// A click on the summary (or Enter or space on it) opens the list
+	// after its listeners ran: the rows are there when it opens. Opened
+	// otherwise (by a script), it makes them when it says it toggled.
+	doc.listen(sum, "click", "tape list", func(event) {
+		if v.rows == nil && v.s != nil {
+			v.draw()
+		}
+	})
+	doc.listen(v.root, "toggle", "tape list", func(event) {
+		if v.rows == nil && v.s != nil && v.open() {
+			v.draw()
+		}
+	})
 	return v
 }
 
-// build lists a freshly recorded step.
+// open reports whether the list is open.
+func (v *listView) open() bool { return v.root.HasAttribute("open") }
+
+// build lists a freshly recorded step: at once when the list is open,
+// else when it is opened.
 func (v *listView) build(s *app.Stepper) {
-	doc := v.pv.doc
 	v.body.clear()
+	v.s, v.rows, v.cells = s, nil, nil
+	if v.open() {
+		v.draw()
+	}
+}
+
+// draw makes the rows of v.s, with each node's state and the node the
+// inspector shows.
+func (v *listView) draw() {
+	doc, s := v.pv.doc, v.s
 	nodes := s.Nodes()
 	v.rows = make([]elem, len(nodes))
 	v.cells = make([]elem, len(nodes))
@@ -66,11 +95,15 @@ func (v *listView) build(s *app.Stepper) {
 		v.body.AppendChild(tr)
 		v.rows[i] = tr
 	}
+	for i := range nodes {
+		v.update(i, s.State(i))
+	}
+	v.selectNode(-1, v.pv.pinned)
 }
 
 // update writes node i's state in words.
 func (v *listView) update(i int, st app.State) {
-	if v.drawn[i] && v.state[i] == st {
+	if v.rows == nil || v.drawn[i] && v.state[i] == st {
 		return
 	}
 	v.state[i], v.drawn[i] = st, true

@@ -6,10 +6,11 @@
 package main
 
 import (
-	"fmt"
 	"os"
 	"runtime"
 	"strconv"
+
+	"tapelab/engine/fmtlite"
 )
 
 // version is TapeLab's version, shown in the page.
@@ -19,9 +20,12 @@ func main() {
 	mark("go-main")
 	p, err := newPage()
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "tapelab:", err)
+		fmtlite.Fprintln(os.Stderr, "tapelab:", err)
 		os.Exit(1)
 	}
+	// The Go runtime's start ran in the task that instantiated the wasm:
+	// the views are built in tasks of their own.
+	p.pace()
 	pv, err := newPlayground(p)
 	if err != nil {
 		p.showError(err.Error())
@@ -38,20 +42,27 @@ func main() {
 	sh := newShell(p, pv)
 	mark("shell-built")
 	yieldToBrowser()
-	// The page replaces what is on screen in one task: nothing is painted
-	// in between.
+	// The page replaces what is on screen in one task, taking the first
+	// view's tape over: nothing half-built is painted.
+	pv.tape.takeFirstView()
 	p.app.SetInnerHTML("")
 	pv.mount(p.app)
-	// Opening the page's link draws the step, once.
+	// Opening the page's link draws the step, once, but for the editor's
+	// cards and the inspector: the first view shows those columns empty
+	// too, and they follow in a task of their own, so that neither task
+	// is long.
+	pv.holdColumns = true
 	sh.start()
 	// The views draw the state the link opened on their own goroutines:
 	// let them, before the render is marked done.
 	runtime.Gosched()
+	yieldToBrowser()
+	pv.drawColumns()
 	mark("first-render")
 	p.app.RemoveAttribute("aria-busy")
 	// When Go finished rendering, in ms since navigation: the end-to-end
 	// test reads it to measure start-up.
-	p.app.SetAttribute("data-rendered-ms", fmt.Sprintf("%.0f", now()))
+	p.app.SetAttribute("data-rendered-ms", fmtlite.Sprintf("%.0f", now()))
 	mark("go-idle")
 	recordStartup(p.app)
 	select {} // keep the program alive for the views' event listeners

@@ -4,10 +4,10 @@ package main
 
 import (
 	"errors"
-	"fmt"
 	"os"
-	"runtime/debug"
+	"runtime"
 
+	"tapelab/engine/fmtlite"
 	"tapelab/wasm/app"
 )
 
@@ -17,6 +17,27 @@ type page struct {
 	app    elem       // #app, which the views fill
 	errBox elem       // #error, shared with the loader
 	scale  *app.Scale // the value scale, in the palette's colours
+	// resumed is when start-up last came back from the browser
+	// (performance.now, ms; see pace).
+	resumed float64
+}
+
+// startupSlice is how long a part of start-up runs at most before it lets
+// the browser run its own tasks, in ms: a task over 50 ms delays input,
+// and Lighthouse's mobile preset counts what is beyond 50 ms as blocking
+// time after it multiplied each task of the page as it ran by 4 (its
+// simulated CPU slowdown): so 10 ms, not 50.
+const startupSlice = 10
+
+// pace lets the browser run its tasks (yieldToBrowser) when start-up has
+// run for startupSlice ms since it last did. Only main's start-up calls
+// it, while the views are built off screen: a listener must never block.
+func (p *page) pace() {
+	if now()-p.resumed < startupSlice {
+		return
+	}
+	yieldToBrowser()
+	p.resumed = now()
 }
 
 // newPage finds the elements of static/index.html that the views need.
@@ -47,6 +68,18 @@ func (p *page) showError(msg string) {
 	p.errBox.RemoveAttribute("hidden")
 }
 
+// stack returns the calling goroutine's stack trace, as runtime/debug.Stack
+// does (the page does not link runtime/debug, which imports fmt).
+func stack() []byte {
+	buf := make([]byte, 1024)
+	for {
+		if n := runtime.Stack(buf, false); n < len(buf) {
+			return buf[:n]
+		}
+		buf = make([]byte, 2*len(buf))
+	}
+}
+
 // recovered calls fn; if fn panics, it reports "name: <panic value>" and
 // logs the stack to standard error. Every entry point from JavaScript (event
 // listeners, callbacks, goroutines they start) runs its work through it, so
@@ -54,8 +87,8 @@ func (p *page) showError(msg string) {
 func recovered(name string, report func(string), fn func()) {
 	defer func() {
 		if r := recover(); r != nil {
-			fmt.Fprintf(os.Stderr, "panic in %s: %v\n%s", name, r, debug.Stack())
-			report(fmt.Sprintf("%s: %v", name, r))
+			fmtlite.Fprintf(os.Stderr, "panic in %s: %v\n%s", name, r, stack())
+			report(fmtlite.Sprintf("%s: %v", name, r))
 		}
 	}()
 	fn()

@@ -45,8 +45,12 @@ type playground struct {
 	files    dataFiles // the datasets read from data files, once fetched
 	t0       float64   // when the current step was asked for (performance.now)
 	redraws  int
-	onStop   func(delta int) bool // the lesson's next (+1) or previous (-1) stop, from the keyboard; false without a lesson
-	inLesson func() bool          // whether a lesson is open: its stop says what of its state did not apply
+	// holdColumns is set while start-up draws the page's first step: the
+	// editor's cards and the inspector are drawn in the task after it
+	// (see main and drawColumns).
+	holdColumns bool
+	onStop      func(delta int) bool // the lesson's next (+1) or previous (-1) stop, from the keyboard; false without a lesson
+	inLesson    func() bool          // whether a lesson is open: its stop says what of its state did not apply
 }
 
 func newPlayground(p *page) (*playground, error) {
@@ -58,25 +62,31 @@ func newPlayground(p *page) (*playground, error) {
 	pv := &playground{p: p, doc: doc, st: st, pinned: -1, files: dataFiles{st}, regions: regions{}, onStop: func(int) bool { return false }, inLesson: func() bool { return false }}
 	pv.root = doc.el("div", "class", "playground", "id", "playground")
 	pv.linkErr = doc.txt("p", "", "id", "link-error", "class", "link-error", "role", "alert", "hidden", "")
+	// Start-up builds the views in slices (p.pace), off screen.
 	pv.bar = newBarView(pv)
+	p.pace()
 	pv.panels = newPanels(pv)
 	pv.editor = newEditorView(pv)
 	pv.tape = newTapeView(pv)
 	pv.list = newListView(pv)
 	pv.insp = newInspectorView(pv)
+	p.pace()
 	pv.stepper = newStepperView(pv)
 	pv.listing = newListingView(pv)
+	p.pace()
 	pv.prog = newProgramView(pv)
+	p.pace()
 	pv.hygiene = newHygieneView(pv)
 	pv.insp.root.AppendChild(pv.hygiene.root)
 	pv.img = newImageView(pv)
+	p.pace()
 	pv.notice = doc.el("p", "class", "notice", "id", "tape-notice", "hidden", "")
 	pv.tape.root.AppendChild(pv.notice)
 	pv.centre = add(doc.el("div", "class", "centre"), pv.tape.root, pv.listing.root)
 	pv.work = add(doc.el("div", "class", "workspace"), pv.editor.root, pv.prog.root, pv.centre, pv.insp.root)
 	bottom := doc.el("div", "class", "bottom")
 	add(bottom, pv.stepper.root, pv.list.root)
-	add(pv.root, pv.linkErr, pv.bar.root, pv.work, bottom, shortcutsDialog(pv))
+	add(pv.root, pv.linkErr, pv.bar.root, pv.work, bottom) // the shortcuts' dialog is made when first shown
 	return pv, nil
 }
 
@@ -158,7 +168,9 @@ func (pv *playground) showLinkError(msg string) {
 
 // rebuilt redraws everything after the model, the modes or the data changed.
 func (pv *playground) rebuilt() {
-	pv.editor.render()
+	if !pv.holdColumns {
+		pv.editor.render()
+	}
 	pv.prog.render()
 	pv.bar.update()
 	if err := pv.src().Err(); err != nil {
@@ -225,14 +237,10 @@ func (pv *playground) refresh(e *autograd.Event) {
 	pv.tape.travel(s, e)
 	pv.stepper.update(s, e)
 	pv.listing.current(focus)
-	show := pv.st.Selected()
-	if show < 0 {
-		show = focus
-		if show < 0 {
-			show = s.Position().Node
-		}
+	show := pv.shown(s)
+	if !pv.holdColumns {
+		pv.insp.show(s, show)
 	}
-	pv.insp.show(s, show)
 	pv.prog.refresh(s, show)
 	pv.hygiene.update(s)
 	pv.redraws++
@@ -240,6 +248,28 @@ func (pv *playground) refresh(e *autograd.Event) {
 	if pv.t0 > 0 {
 		pv.root.SetAttribute("data-redraw-ms", strconv.FormatFloat(now()-pv.t0, 'f', 2, 64))
 		pv.t0 = 0
+	}
+}
+
+// shown is the node the inspector shows: the pinned one, else the one the
+// last step ran, else the next.
+func (pv *playground) shown(s *app.Stepper) int {
+	if i := pv.st.Selected(); i >= 0 {
+		return i
+	}
+	if i := s.Focus(); i >= 0 {
+		return i
+	}
+	return s.Position().Node
+}
+
+// drawColumns draws the editor's cards and the inspector, which start-up
+// held back while it drew the first step (holdColumns).
+func (pv *playground) drawColumns() {
+	pv.holdColumns = false
+	pv.editor.render()
+	if s := pv.src().Stepper(); s != nil {
+		pv.insp.show(s, pv.shown(s))
 	}
 }
 

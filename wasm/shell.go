@@ -44,9 +44,17 @@ type shell struct {
 func newShell(p *page, pv *playground) *shell {
 	u := p.doc
 	sh := &shell{u: u, pv: pv, st: pv.st, boxes: map[string][2]elem{}}
-	sh.linkSync = newDebouncer(linkQuiet, linkMaxWait, func() { recovered("share link", u.report, sh.syncOnce) })
+	// The encoding (tens of milliseconds for a link with weights) runs in
+	// a task of its own: its timer may come due while a click's handler
+	// runs, and Go would then run it inside that click, before the step's
+	// frame.
+	sh.linkSync = newDebouncer(linkQuiet, linkMaxWait, func() {
+		yieldToBrowser()
+		recovered("share link", u.report, sh.syncOnce)
+	})
 	sh.ex = newExplainPanel(u, pv)
 	sh.buildBar()
+	p.pace()
 	sh.lessons = newLessonView(sh)
 	pv.work.AppendChild(sh.ex.root)
 	return sh

@@ -4,8 +4,11 @@ package main
 
 import "tapelab/wasm/app"
 
-// toggleShortcuts shows or hides the shortcuts.
+// toggleShortcuts shows or hides the shortcuts (made when first shown).
 func (v *barView) toggleShortcuts() {
+	if !v.shortcuts.ok() {
+		v.pv.root.AppendChild(shortcutsDialog(v.pv))
+	}
 	if v.shortcuts.HasAttribute("hidden") {
 		v.shortcuts.RemoveAttribute("hidden")
 		v.shortcuts.QuerySelector("button").Focus()

@@ -3,11 +3,9 @@
 package main
 
 import (
-	"math"
 	"strconv"
 	"strings"
 
-	"tapelab/engine/autograd"
 	"tapelab/engine/tensor"
 	"tapelab/wasm/app"
 )
@@ -29,9 +27,8 @@ func (v *tapeView) rows(n app.NodeInfo, w float64) (val, grad tensorRow) {
 	if g, ok := app.NodeGrid(n, 0); ok {
 		vy, gy := app.ImageRows(g)
 		kernel := app.IsKernel(n)
-		gs := newImageStrip(doc, v.pv.p.scale, "grad", gy, "g", g, n.Shape, kernel, &v.pv.img.example)
-		gs.norm = n.Kind == autograd.Input // the saliency map
-		return newImageStrip(doc, v.pv.p.scale, "val", vy, "v", g, n.Shape, kernel, &v.pv.img.example), gs
+		return newImageStrip(doc, v.pv.p.scale, "val", vy, "v", g, n.Shape, kernel, &v.pv.img.example),
+			newImageStrip(doc, v.pv.p.scale, "grad", gy, "g", g, n.Shape, kernel, &v.pv.img.example)
 	}
 	size := n.Shape.Size()
 	vs := newStrip(doc, v.pv.p.scale, "val", app.ValueY, "v", size, app.StripW(w))
@@ -41,23 +38,25 @@ func (v *tapeView) rows(n app.NodeInfo, w float64) (val, grad tensorRow) {
 
 // imageStrip draws a rank-4 tensor as small images, one per channel of the
 // selected example (or one per kernel of a convolution's weight), each
-// pixel a rect coloured on the shared scale. Its elements are made once
-// per recorded step; showing a tensor only sets their fills.
+// pixel a rect coloured on the shared scale; a gradient's (class "grad")
+// is scaled to its range (app.ImageRange), said under it. Its elements are
+// made once per recorded step; showing a tensor only sets their fills.
 type imageStrip struct {
 	strip  // its group, label and visibility; its cells are px
 	grid   app.ImageGrid
 	shape  tensor.Shape
 	kernel bool
-	ex     *int // the selected example
-	rowH   float64
-	// norm scales the colours so that the largest magnitude is drawn
-	// strong: the saliency map's numbers are small on the shared scale.
-	norm bool
-	px   []elem // plane by plane, row by row
+	ex     *int   // the selected example
+	rng    elem   // a gradient's range, or none for a value
+	px     []elem // plane by plane, row by row
 }
 
 func newImageStrip(doc *document, sc *app.Scale, class string, y float64, label string, g app.ImageGrid, shape tensor.Shape, kernel bool, ex *int) *imageStrip {
-	st := &imageStrip{strip: newStrip(doc, sc, "images "+class, y, label, 0, 0), grid: g, shape: shape, kernel: kernel, ex: ex, rowH: g.Cell * float64(g.H)}
+	st := &imageStrip{strip: newStrip(doc, sc, "images "+class, y, label, 0, 0), grid: g, shape: shape, kernel: kernel, ex: ex}
+	if class == "grad" {
+		st.rng = svgText(doc, "image-range mono", app.StripNumPx, app.StripLabelW, g.Height+app.ImageRangeH-3, "")
+		st.g.AppendChild(st.rng)
+	}
 	for k := range g.Offsets {
 		x0, y0 := g.Origin(k)
 		plane := doc.svg("g", "class", "plane", "transform", "translate("+f1(app.StripLabelW+x0)+" "+f1(y0)+")")
@@ -75,7 +74,7 @@ func newImageStrip(doc *document, sc *app.Scale, class string, y float64, label 
 }
 
 // at is the grid for the selected example.
-func (st *imageStrip) at() app.ImageGrid { return app.Grid(st.shape, *st.ex, st.kernel, st.rowH) }
+func (st *imageStrip) at() app.ImageGrid { return st.grid.Example(st.shape, *st.ex, st.kernel) }
 
 // show draws t's planes for the selected example, or hides the grid when t
 // is nil.
@@ -84,8 +83,10 @@ func (st *imageStrip) show(t *tensor.Tensor) {
 		g := st.at()
 		per := g.H * g.W
 		k := 1.0
-		if st.norm {
-			k = 2 / max(1e-300, maxAbs(t.Data))
+		if st.rng.ok() {
+			var said string
+			k, said = app.ImageRange(t, g)
+			st.rng.SetTextContent(said)
 		}
 		vals := make([]string, 0, len(st.px))
 		for p, off := range g.Offsets {
@@ -98,13 +99,4 @@ func (st *imageStrip) show(t *tensor.Tensor) {
 		st.g.SetAttribute("data-values", strings.Join(vals, ","))
 	}
 	st.strip.show(t)
-}
-
-// maxAbs is the largest magnitude in v.
-func maxAbs(v []float64) float64 {
-	m := 0.0
-	for _, x := range v {
-		m = max(m, math.Abs(x))
-	}
-	return m
 }

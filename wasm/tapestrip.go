@@ -19,6 +19,10 @@ type strip struct {
 	idx   []int  // the sampled element of each cell
 	sc    *app.Scale
 	shown bool
+	// fills and text are what the cells and the number show: a step
+	// writes only what changed.
+	fills []string
+	text  string
 }
 
 func newStrip(doc *document, sc *app.Scale, class string, y float64, label string, size int, w float64) strip {
@@ -49,10 +53,19 @@ func (st *strip) show(t *tensor.Tensor) {
 		return
 	}
 	if st.num.ok() {
-		st.num.SetTextContent(app.Num(t.Data[0]))
+		if text := app.Num(t.Data[0]); text != st.text {
+			st.num.SetTextContent(text)
+			st.text = text
+		}
+	}
+	if st.fills == nil {
+		st.fills = make([]string, len(st.cells))
 	}
 	for k, c := range st.cells {
-		c.SetAttribute("fill", st.sc.Colour(t.Data[st.idx[k]]))
+		if fill := st.sc.Colour(t.Data[st.idx[k]]); fill != st.fills[k] {
+			c.SetAttribute("fill", fill)
+			st.fills[k] = fill
+		}
 	}
 	if !st.shown {
 		st.g.SetAttribute("visibility", "visible")

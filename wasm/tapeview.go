@@ -6,7 +6,6 @@ import (
 	"math"
 	"strconv"
 
-	"tapelab/engine/autograd"
 	"tapelab/wasm/app"
 	"tapelab/wasm/layout"
 	"tapelab/wasm/tapesvg"
@@ -43,6 +42,9 @@ type tapeView struct {
 	// the browser to lay out the page mid-redraw.
 	vw, vh float64
 	hot    []int // edges currently highlighted
+	// first is the tape of the page's first view until the first build
+	// adopts it or draws another.
+	first *firstTape
 	gesture
 	travels
 }
@@ -66,14 +68,19 @@ type pointer struct {
 // tapSlop is how far (in CSS pixels) a pointer may move and still tap.
 const tapSlop = 6
 
-// boxEls are the elements of one node's box.
+// boxEls are the elements of one node's box. Its value and gradient rows
+// and its badge are made when first shown: at the start of a step most
+// nodes have neither.
 type boxEls struct {
 	g         elem
-	valStrip  tensorRow
+	node      app.NodeInfo
+	w         float64   // the box's width
+	valStrip  tensorRow // nil until made (rowsFor)
 	gradStrip tensorRow
-	badge     elem
+	badge     elem // not ok until made (badgeFor)
 	badgeBg   elem // the badge's tab
 	tab       elem
+	selected  bool // drawn as the node the inspector shows
 	state     app.State
 	drawn     bool // the state has been applied at least once
 }
@@ -121,7 +128,8 @@ func newTapeView(pv *playground) *tapeView {
 	return v
 }
 
-// build draws a freshly recorded step.
+// build draws a freshly recorded step. When the page's first view drew
+// this very tape (see adoptFirstView), its elements become the tape's.
 func (v *tapeView) build(s *app.Stepper, lay *layout.Layout) {
 	doc := v.pv.doc
 	v.stopTravels() // before the boxes it lit are dropped
@@ -130,74 +138,85 @@ func (v *tapeView) build(s *app.Stepper, lay *layout.Layout) {
 	v.measure()
 	w, h := v.size()
 	v.lay = lay.Wrap(lay.FitRows(w, h, app.ReadableScale, fitMax))
-	lay = v.lay
-	v.svg.SetAttribute("data-rows", strconv.Itoa(lay.Rows))
+	v.svg.SetAttribute("data-rows", strconv.Itoa(v.lay.Rows))
 	nodes := s.Nodes()
 	v.boxes = make([]boxEls, len(nodes))
 	v.edges = v.edges[:0]
 	v.edgesOf = make([][]int, len(nodes))
 	v.edgeAt = make(map[[2]int]int, len(lay.Edges))
 	v.hot, v.focus = nil, -1
-	edgeLayer := doc.svg("g", "class", "edges")
 	for k, e := range lay.Edges {
-		p := doc.svg("path", "class", "edge", "d", e.Path(), "marker-end", "url(#arrow)")
-		edgeLayer.AppendChild(p)
-		v.edges = append(v.edges, p)
 		v.edgesOf[e.From] = append(v.edgesOf[e.From], k)
 		v.edgesOf[e.To] = append(v.edgesOf[e.To], k)
 		v.edgeAt[[2]int{e.To, e.Operand}] = k
 	}
+	if !v.adoptFirstView(s, lay) {
+		v.draw(nodes)
+	}
+	v.movers = doc.svg("g", "class", "movers")
+	v.world.AppendChild(v.movers)
+	v.fit()
+}
+
+// draw makes the elements of the tape laid out in v.lay: the edges, and
+// per node its group with the ring, the box and the texts. The value and
+// gradient rows and the state badge are made when first shown (update).
+func (v *tapeView) draw(nodes []app.NodeInfo) {
+	doc := v.pv.doc
+	lay := v.lay
+	edgeLayer := doc.svg("g", "class", "edges")
+	for _, e := range lay.Edges {
+		p := doc.svg("path", "class", "edge", "d", e.Path(), "marker-end", "url(#arrow)")
+		edgeLayer.AppendChild(p)
+		v.edges = append(v.edges, p)
+	}
 	nodeLayer := doc.svg("g", "class", "nodes")
 	for i, n := range nodes {
 		b := lay.Boxes[i]
-		kind := "op"
-		switch n.Kind {
-		case autograd.Param:
-			kind = "param"
-		case autograd.Input, autograd.Const:
-			kind = "input"
-		}
-		g := doc.svg("g", "class", "node "+kind, "data-node", strconv.Itoa(i), "id", "node-"+strconv.Itoa(i), "transform", "translate("+f1(b.X)+" "+f1(b.Y)+")")
+		g := doc.svg("g", "class", "node "+tapesvg.Kind(n.Kind), "data-node", strconv.Itoa(i), "id", "node-"+strconv.Itoa(i), "transform", "translate("+f1(b.X)+" "+f1(b.Y)+")")
 		w := f1(b.W)
 		add(g,
 			doc.svg("rect", "class", "ring", "x", f1(-app.RingPad), "y", f1(-app.RingPad), "width", f1(b.W+2*app.RingPad), "height", f1(b.H+2*app.RingPad), "rx", f1(app.RingRadius)),
-			doc.svg("rect", "class", "box", "width", w, "height", f1(b.H), "rx", boxRadius(n.Kind)),
+			doc.svg("rect", "class", "box", "width", w, "height", f1(b.H), "rx", f1(tapesvg.BoxRadius(n.Kind))),
 			svgText(doc, "title-text", app.TitlePx, app.BoxInset, app.TitleY, n.Title()),
 			svgText(doc, "shape-text mono", app.ShapePx, app.BoxInset, app.ShapeY, n.Shape.String()),
 		)
-		if n.Role != "" || n.Kind == autograd.Param {
-			tag := n.Role
-			if tag == "" {
-				tag = "param"
-			}
+		if tag := tapesvg.RoleTag(n); tag != "" {
 			t := svgText(doc, "role-text", app.RolePx, b.W-app.BoxInset, app.ShapeY, tag)
 			t.SetAttribute("text-anchor", "end")
 			g.AppendChild(t)
 		}
-		be := boxEls{g: g}
-		be.valStrip, be.gradStrip = v.rows(n, b.W)
-		// The state badge is a tab on the box's top edge, right-aligned,
-		// so it takes none of the title's width.
-		tab := doc.svg("g", "class", "badge-tab", "transform", "translate("+f1(b.W-app.BadgeRight)+" 0)", "visibility", "hidden")
-		be.badgeBg = doc.svg("rect", "class", "badge-bg", "y", f1(-app.BadgeH/2), "height", f1(app.BadgeH), "rx", f1(app.BadgeH/2))
-		be.badge = svgText(doc, "badge", app.BadgePx, app.BadgeTextX, app.BadgeTextY, "")
-		be.badge.SetAttribute("text-anchor", "end")
-		add(tab, be.badgeBg, be.badge)
-		be.tab = tab
-		add(g, be.valStrip.group(), be.gradStrip.group(), tab)
 		nodeLayer.AppendChild(g)
-		v.boxes[i] = be
+		v.boxes[i] = boxEls{g: g, node: n, w: b.W}
 	}
-	v.movers = doc.svg("g", "class", "movers")
-	add(v.world, edgeLayer, nodeLayer, v.movers)
-	v.fit()
+	add(v.world, edgeLayer, nodeLayer)
 }
 
-func boxRadius(k autograd.Kind) string {
-	if k == autograd.Param {
-		return f1(app.ParamRadius)
+// rowsFor makes box i's value and gradient rows, the first time it shows
+// one of them, before its badge's tab (which stays on top).
+func (v *tapeView) rowsFor(i int) {
+	b := &v.boxes[i]
+	b.valStrip, b.gradStrip = v.rows(b.node, b.w)
+	for _, r := range []tensorRow{b.valStrip, b.gradStrip} {
+		if b.tab.ok() {
+			b.tab.Before(r.group())
+		} else {
+			b.g.AppendChild(r.group())
+		}
 	}
-	return f1(app.OpRadius)
+}
+
+// badgeFor makes box i's state badge, a tab on the box's top edge,
+// right-aligned so that it takes none of the title's width, the first
+// time the node has one.
+func (v *tapeView) badgeFor(i int) {
+	doc, b := v.pv.doc, &v.boxes[i]
+	b.tab = doc.svg("g", "class", "badge-tab", "transform", "translate("+f1(b.w-app.BadgeRight)+" 0)", "visibility", "hidden")
+	b.badgeBg = doc.svg("rect", "class", "badge-bg", "y", f1(-app.BadgeH/2), "height", f1(app.BadgeH), "rx", f1(app.BadgeH/2))
+	b.badge = svgText(doc, "badge", app.BadgePx, app.BadgeTextX, app.BadgeTextY, "")
+	b.badge.SetAttribute("text-anchor", "end")
+	add(b.tab, b.badgeBg, b.badge)
+	b.g.AppendChild(b.tab)
 }
 
 // svgText returns an SVG text of class at (x, y), size px.
@@ -225,28 +244,17 @@ func (v *tapeView) update(s *app.Stepper, i int, st app.State, values bool) {
 	changed := !b.drawn || st != b.state
 	if changed {
 		g := b.g
-		g.SetAttribute("class", nodeClass(g.GetAttribute("class"), st))
-		badge := ""
-		switch {
-		case st.Has(app.Skipped):
-			badge = "skip"
-		case st.Has(app.Extra):
-			if vis, ok := s.Visit(i); ok {
-				badge = app.ReasonBadge(vis.Reason)
-			}
-		case st.Has(app.Side):
-			badge = "g=0"
-		case st.Has(app.Final):
-			badge = "g✓"
-		case st.Has(app.HasGrad):
-			badge = "g…"
-		case st.Has(app.Known):
-			badge = "v✓"
+		g.SetAttribute("class", b.class(st))
+		badge := badgeText(s, i, st)
+		if badge != "" && !b.tab.ok() {
+			v.badgeFor(i)
 		}
-		b.badge.SetTextContent(badge)
-		if badge == "" {
+		switch {
+		case !b.tab.ok():
+		case badge == "":
 			b.tab.SetAttribute("visibility", "hidden")
-		} else {
+		default:
+			b.badge.SetTextContent(badge)
 			w := app.BadgeW(badge)
 			b.badgeBg.SetAttribute("x", f1(-w))
 			b.badgeBg.SetAttribute("width", f1(w))
@@ -254,35 +262,46 @@ func (v *tapeView) update(s *app.Stepper, i int, st app.State, values bool) {
 		}
 	}
 	if changed || values {
-		b.valStrip.show(s.Value(i))
-		b.gradStrip.show(v.pv.img.gradOf(s, i))
+		val, grad := s.Value(i), v.pv.img.gradOf(s, i)
+		if b.valStrip == nil && (val != nil || grad != nil) {
+			v.rowsFor(i)
+		}
+		if b.valStrip != nil {
+			b.valStrip.show(val)
+			b.gradStrip.show(grad)
+		}
 	}
 	b.state, b.drawn = st, true
 }
 
-// nodeClass rewrites the state classes of a node's class attribute.
-func nodeClass(old string, st app.State) string {
-	base := "node op"
+// badgeText is the state badge of node i in state st, or "" for none.
+func badgeText(s *app.Stepper, i int, st app.State) string {
 	switch {
-	case containsWord(old, "param"):
-		base = "node param"
-	case containsWord(old, "input"):
-		base = "node input"
+	case st.Has(app.Skipped):
+		return "skip"
+	case st.Has(app.Extra):
+		if vis, ok := s.Visit(i); ok {
+			return app.ReasonBadge(vis.Reason)
+		}
+	case st.Has(app.Side):
+		return "g=0"
+	case st.Has(app.Final):
+		return "g✓"
+	case st.Has(app.HasGrad):
+		return "g…"
+	case st.Has(app.Known):
+		return "v✓"
 	}
-	base += tapesvg.StateClasses(st)
-	if containsWord(old, "selected") {
-		base += " selected"
-	}
-	return base
+	return ""
 }
 
-func containsWord(s, w string) bool {
-	for i := 0; i+len(w) <= len(s); i++ {
-		if s[i:i+len(w)] == w && (i == 0 || s[i-1] == ' ') && (i+len(w) == len(s) || s[i+len(w)] == ' ') {
-			return true
-		}
+// class is the box's class attribute in state st.
+func (b *boxEls) class(st app.State) string {
+	c := "node " + tapesvg.Kind(b.node.Kind) + tapesvg.StateClasses(st)
+	if b.selected {
+		c += " selected"
 	}
-	return false
+	return c
 }
 
 // highlight makes the edges into node i the saturated ones: the forward
@@ -309,9 +328,11 @@ func (v *tapeView) highlight(i int) {
 func (v *tapeView) selectNode(prev, i int) {
 	if prev >= 0 && prev < len(v.boxes) {
 		v.boxes[prev].g.RemoveClass("selected")
+		v.boxes[prev].selected = false
 	}
 	if i >= 0 && i < len(v.boxes) {
 		v.boxes[i].g.AddClass("selected")
+		v.boxes[i].selected = true
 	}
 }
 
@@ -394,6 +415,11 @@ func (v *tapeView) refold(rows int) {
 	v.stopTravels() // the dots follow the old edges
 	v.lay = v.base.Wrap(rows)
 	v.svg.SetAttribute("data-rows", strconv.Itoa(v.lay.Rows))
+	v.place()
+}
+
+// place moves each box and edge to its place in v.lay.
+func (v *tapeView) place() {
 	for i, b := range v.lay.Boxes {
 		v.boxes[i].g.SetAttribute("transform", "translate("+f1(b.X)+" "+f1(b.Y)+")")
 	}

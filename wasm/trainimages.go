@@ -17,6 +17,9 @@ const (
 	gridW, gridImage = 320.0, 32.0
 	gridCellH        = gridImage + 4 + 2*gridText
 	gridText         = 12.0
+	// gridFont is both lines' font: a mistake's true class is as large as
+	// the prediction (it was 9 px, too small to read projected).
+	gridFont = "11px system-ui, sans-serif"
 )
 
 // gridLayout is how many test images a row shows, and how many rows:
@@ -116,11 +119,11 @@ func (p *imagePanel) drawGrid(te *train.Dataset, pr *trainer.Predictions, names 
 		if pr.Class[i] != pr.Want[i] {
 			wrong++
 			colour, frame, line = bad, bad, 2*pal.stroke
-			c.fillText("("+className(names, pr.Want[i])+")", ix+gridImage/2, iy+gridImage+2*gridText, colour, "9px system-ui, sans-serif")
+			c.fillText("("+className(names, pr.Want[i])+")", ix+gridImage/2, iy+gridImage+2*gridText, colour, gridFont)
 		}
 		c.rect(ix-line/2, iy-line/2, gridImage+line, gridImage+line)
 		c.stroke(frame, line)
-		c.fillText(label, ix+gridImage/2, iy+gridImage+gridText, colour, "11px system-ui, sans-serif")
+		c.fillText(label, ix+gridImage/2, iy+gridImage+gridText, colour, gridFont)
 		shown++
 	}
 	e := c.el

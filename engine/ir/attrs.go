@@ -2,13 +2,10 @@ package ir
 
 import (
 	"bytes"
-	"fmt"
 	"math"
-	"reflect"
 	"strconv"
-	"strings"
-	"unicode"
 
+	"tapelab/engine/fmtlite"
 	"tapelab/engine/jsontext"
 	"tapelab/engine/op"
 	"tapelab/engine/tensor"
@@ -17,30 +14,33 @@ import (
 // The JSON form of Attrs is an object holding the fields that are not zero:
 // "input" and one key per op.Attrs field, its name in snake_case ("axis",
 // "alpha", "shape", "seed", "stride", "padding", "kernel", "eps", ...).
-// The op.Attrs fields are found by reflection, so a field added to the
-// catalogue's Attrs is carried by the IR without a change here, as long as
-// its type is int, uint64, float64 or tensor.Shape (a test checks that).
+// attrFields lists the op.Attrs fields; a test checks the list against
+// op.Attrs, so a field added to the catalogue's Attrs fails it until it is
+// listed here (with type int, uint64, float64 or tensor.Shape).
 
-var (
-	intType   = reflect.TypeFor[int]()
-	uintType  = reflect.TypeFor[uint64]()
-	floatType = reflect.TypeFor[float64]()
-	shapeType = reflect.TypeFor[tensor.Shape]()
-)
+// attrField is one op.Attrs field of one Attrs value: its JSON key and a
+// pointer to it, in the one of int, uint, float and shape that has its
+// type.
+type attrField struct {
+	key   string
+	int   *int
+	uint  *uint64
+	float *float64
+	shape *tensor.Shape
+}
 
-// attrKey is the JSON key of an op.Attrs field: its name in snake_case.
-func attrKey(field string) string {
-	var b strings.Builder
-	for i, r := range field {
-		if unicode.IsUpper(r) {
-			if i > 0 {
-				b.WriteByte('_')
-			}
-			r = unicode.ToLower(r)
-		}
-		b.WriteRune(r)
+// attrFields returns a's fields in declaration order.
+func attrFields(a *op.Attrs) []attrField {
+	return []attrField{
+		{key: "axis", int: &a.Axis},
+		{key: "alpha", float: &a.Alpha},
+		{key: "shape", shape: &a.Shape},
+		{key: "seed", uint: &a.Seed},
+		{key: "stride", int: &a.Stride},
+		{key: "padding", int: &a.Padding},
+		{key: "kernel", int: &a.Kernel},
+		{key: "eps", float: &a.Eps},
 	}
-	return b.String()
 }
 
 // attrParts returns the "key": value pairs of the non-zero attrs, in field
@@ -51,102 +51,80 @@ func attrParts(a Attrs) ([]string, error) {
 	if a.Input != 0 {
 		parts = append(parts, `"input": `+strconv.Itoa(a.Input))
 	}
-	v := reflect.ValueOf(a.Attrs)
-	t := v.Type()
-	for i := 0; i < t.NumField(); i++ {
-		f, key := v.Field(i), attrKey(t.Field(i).Name)
+	for _, f := range attrFields(&a.Attrs) {
 		var text string
-		switch f.Type() {
-		case intType:
-			if f.Int() == 0 {
+		switch {
+		case f.int != nil:
+			if *f.int == 0 {
 				continue
 			}
-			text = strconv.FormatInt(f.Int(), 10)
-		case uintType:
-			if f.Uint() == 0 {
+			text = strconv.Itoa(*f.int)
+		case f.uint != nil:
+			if *f.uint == 0 {
 				continue
 			}
-			text = strconv.FormatUint(f.Uint(), 10)
-		case floatType:
-			x := f.Float()
+			text = strconv.FormatUint(*f.uint, 10)
+		case f.float != nil:
+			x := *f.float
 			if math.Float64bits(x) == 0 {
 				continue
 			}
 			if math.IsNaN(x) || math.IsInf(x, 0) {
-				return nil, fmt.Errorf("attr %s = %v has no JSON form", key, x)
+				return nil, fmtlite.Errorf("attr %s = %v has no JSON form", f.key, x)
 			}
 			text = formatFloat(x)
-		case shapeType:
-			if f.IsNil() {
+		default:
+			if *f.shape == nil {
 				continue
 			}
 			var b bytes.Buffer
-			writeInts(&b, f.Interface().(tensor.Shape))
+			writeInts(&b, *f.shape)
 			text = b.String()
-		default:
-			return nil, fmt.Errorf("attr %s has type %v, which the IR cannot write", key, f.Type())
 		}
-		parts = append(parts, strconv.Quote(key)+": "+text)
+		parts = append(parts, strconv.Quote(f.key)+": "+text)
 	}
 	return parts, nil
 }
 
 // decodeAttrs reads the attrs object at path into a.
 func decodeAttrs(a *Attrs, v *jsontext.Value, path string) error {
-	t := reflect.TypeFor[op.Attrs]()
+	fs := attrFields(&a.Attrs)
 	keys := []string{"input"}
-	field := map[string]int{}
-	for i := 0; i < t.NumField(); i++ {
-		k := attrKey(t.Field(i).Name)
-		keys = append(keys, k)
-		field[k] = i
+	for _, f := range fs {
+		keys = append(keys, f.key)
 	}
-	f, err := fields(v, path, nil, keys)
+	m, err := fields(v, path, nil, keys)
 	if err != nil {
 		return err
 	}
-	if x := f["input"]; x != nil {
+	if x := m["input"]; x != nil {
 		n, err := integer(x, path+".input", 0, maxInt)
 		if err != nil {
 			return err
 		}
 		a.Input = int(n)
 	}
-	dst := reflect.ValueOf(&a.Attrs).Elem()
-	for _, k := range keys[1:] {
-		x := f[k]
+	for _, f := range fs {
+		x := m[f.key]
 		if x == nil {
 			continue
 		}
-		p := path + "." + k
-		fv := dst.Field(field[k])
-		switch fv.Type() {
-		case intType:
-			n, err := integer(x, p, -maxInt, maxInt)
-			if err != nil {
-				return err
-			}
-			fv.SetInt(n)
-		case uintType:
-			n, err := unsigned(x, p)
-			if err != nil {
-				return err
-			}
-			fv.SetUint(n)
-		case floatType:
-			n, err := number(x, p)
-			if err != nil {
-				return err
-			}
-			fv.SetFloat(n)
-		case shapeType:
-			s, err := ints(x, p, 1)
-			if err != nil {
-				return err
-			}
-			fv.Set(reflect.ValueOf(s))
+		p := path + "." + f.key
+		var err error
+		switch {
+		case f.int != nil:
+			var n int64
+			n, err = integer(x, p, -maxInt, maxInt)
+			*f.int = int(n)
+		case f.uint != nil:
+			*f.uint, err = unsigned(x, p)
+		case f.float != nil:
+			*f.float, err = number(x, p)
 		default:
-			return fmt.Errorf("%s: the IR cannot read attrs of type %v", p, fv.Type())
+			*f.shape, err = ints(x, p, 1)
+		}
+		if err != nil {
+			return err
 		}
 	}
 	return nil

@@ -8,6 +8,14 @@ import (
 	"tapelab/engine/tensor"
 )
 
+// The types of the op.Attrs fields the IR carries.
+var (
+	intType   = reflect.TypeFor[int]()
+	uintType  = reflect.TypeFor[uint64]()
+	floatType = reflect.TypeFor[float64]()
+	shapeType = reflect.TypeFor[tensor.Shape]()
+)
+
 // everyAttr returns attrs with every field set to a distinct non-zero value
 // (a float field gets -0.0 first, the hardest to carry, then 0.1, ...).
 func everyAttr(t *testing.T) Attrs {

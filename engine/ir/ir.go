@@ -15,8 +15,7 @@
 package ir
 
 import (
-	"fmt"
-
+	"tapelab/engine/fmtlite"
 	"tapelab/engine/op"
 	"tapelab/engine/tensor"
 )
@@ -115,5 +114,5 @@ func (t *Tensor) Tensor() (*tensor.Tensor, error) {
 
 // nodeError is the error of a check or evaluation at one node.
 func nodeError(n *Node, format string, args ...any) error {
-	return fmt.Errorf("node %d (%s): %s", n.ID, n.Kind, fmt.Sprintf(format, args...))
+	return fmtlite.Errorf("node %d (%s): %s", n.ID, n.Kind, fmtlite.Sprintf(format, args...))
 }

@@ -2,9 +2,9 @@ package nn
 
 import (
 	"errors"
-	"fmt"
 	"math/rand/v2"
 
+	"tapelab/engine/fmtlite"
 	"tapelab/engine/op"
 	"tapelab/engine/tensor"
 )
@@ -57,7 +57,7 @@ func (c Conv2D) OutShape(in tensor.Shape) (tensor.Shape, error) {
 	}
 	m := c.KernelSize - 2*c.Padding
 	if in[1] < m || in[2] < m {
-		return nil, fmt.Errorf("expects [C H W] with H, W ≥ %d for kernel %d and padding %d", m, c.KernelSize, c.Padding)
+		return nil, fmtlite.Errorf("expects [C H W] with H, W ≥ %d for kernel %d and padding %d", m, c.KernelSize, c.Padding)
 	}
 	h := (in[1]+2*c.Padding-c.KernelSize)/c.Stride + 1
 	w := (in[2]+2*c.Padding-c.KernelSize)/c.Stride + 1
@@ -125,7 +125,7 @@ func (m MaxPool2D) OutShape(in tensor.Shape) (tensor.Shape, error) {
 		return nil, errors.New("expects [C H W]")
 	}
 	if in[1] < m.KernelSize || in[2] < m.KernelSize {
-		return nil, fmt.Errorf("expects [C H W] with H, W ≥ kernel %d", m.KernelSize)
+		return nil, fmtlite.Errorf("expects [C H W] with H, W ≥ kernel %d", m.KernelSize)
 	}
 	return tensor.Shape{in[0], (in[1]-m.KernelSize)/m.Stride + 1, (in[2]-m.KernelSize)/m.Stride + 1}, nil
 }

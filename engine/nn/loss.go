@@ -1,9 +1,9 @@
 package nn
 
 import (
-	"fmt"
 	"slices"
 
+	"tapelab/engine/fmtlite"
 	"tapelab/engine/op"
 	"tapelab/engine/tensor"
 )
@@ -25,6 +25,9 @@ const (
 	BCEWithLogits Loss = "bce_with_logits"
 )
 
+// String returns the loss's name, as documents write it ("mse").
+func (l Loss) String() string { return string(l) }
+
 // Losses lists every loss, in the order documents and errors show them.
 func Losses() []Loss { return []Loss{MSE, CrossEntropy, BCEWithLogits} }
 
@@ -34,7 +37,7 @@ func ParseLoss(name string) (Loss, error) {
 	if l := Loss(name); slices.Contains(Losses(), l) {
 		return l, nil
 	}
-	return "", fmt.Errorf("unknown loss %q (want mse, cross_entropy, bce_with_logits)", name)
+	return "", fmtlite.Errorf("unknown loss %q (want mse, cross_entropy, bce_with_logits)", name)
 }
 
 // Check reports whether the loss applies to a model whose examples have
@@ -45,7 +48,7 @@ func (l Loss) Check(out tensor.Shape) error {
 		return nil
 	case CrossEntropy:
 		if len(out) != 1 {
-			return fmt.Errorf("cross_entropy needs 1-D logits [classes], the model gives %v", out)
+			return fmtlite.Errorf("cross_entropy needs 1-D logits [classes], the model gives %v", out)
 		}
 		return nil
 	}

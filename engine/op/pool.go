@@ -1,9 +1,9 @@
 package op
 
 import (
-	"fmt"
 	"math"
 
+	"tapelab/engine/fmtlite"
 	"tapelab/engine/tensor"
 )
 
@@ -19,10 +19,10 @@ var maxPool2DOp = &Op{
 	Infer: func(dst tensor.Shape, in []tensor.Shape, a Attrs) (tensor.Shape, error) {
 		x := in[0]
 		if len(x) != 4 {
-			return dst, fmt.Errorf("X must be [B C H W], has shape %v", x)
+			return dst, fmtlite.Errorf("X must be [B C H W], has shape %v", x)
 		}
 		if a.Kernel < 1 {
-			return dst, fmt.Errorf("kernel size %d must be at least 1", a.Kernel)
+			return dst, fmtlite.Errorf("kernel size %d must be at least 1", a.Kernel)
 		}
 		h, w, err := windows(x[2], x[3], a.Kernel, a.Kernel, a.Stride, 0)
 		if err != nil {

@@ -1,8 +1,7 @@
 package op
 
 import (
-	"fmt"
-
+	"tapelab/engine/fmtlite"
 	"tapelab/engine/tensor"
 )
 
@@ -93,7 +92,7 @@ func dropAxis(dst tensor.Shape, in []tensor.Shape, a Attrs) (tensor.Shape, error
 // normAxis maps axis in [−rank, rank) to [0, rank).
 func normAxis(axis, rank int) (int, error) {
 	if axis < -rank || axis >= rank {
-		return 0, fmt.Errorf("axis %d is out of range for rank %d", axis, rank)
+		return 0, fmtlite.Errorf("axis %d is out of range for rank %d", axis, rank)
 	}
 	if axis < 0 {
 		axis += rank

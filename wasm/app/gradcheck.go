@@ -3,8 +3,6 @@ package app
 import (
 	"math"
 
-	"gonum.org/v1/gonum/diff/fd"
-
 	"tapelab/engine/autograd"
 	"tapelab/engine/nn"
 	"tapelab/engine/op"
@@ -42,10 +40,11 @@ type GradCheck struct {
 
 // CheckGradients compares the gradient of the loss of one training step with
 // respect to every trainable parameter, from the engine's one-shot backward
-// pass, with central finite differences (f(p+h) − f(p−h)) / 2h from gonum's
-// diff/fd, the same as the engine's tests use. m is not changed. yield, when
-// not nil, is called every few loss evaluations (from inside the function fd
-// differentiates) so that a page can stay responsive.
+// pass, with central finite differences (f(p+h) − f(p−h)) / 2h, computed as
+// gonum's diff/fd, which the engine's tests use, computes them
+// (centralDifferences). m is not changed. yield, when not nil, is called
+// every few loss evaluations (from inside the function being
+// differentiated) so that a page can stay responsive.
 func CheckGradients(m *nn.Model, b Batch, modes Modes, seed uint64, yield func()) (GradCheck, error) {
 	m = m.Clone()
 	modes.Compiled = false
@@ -86,8 +85,8 @@ func CheckGradients(m *nn.Model, b Batch, modes Modes, seed uint64, yield func()
 		}
 		data := m.Params[i].Data
 		orig := append([]float64(nil), data...)
-		// f is the loss as a function of this parameter's elements; fd
-		// calls it at each element moved by ±h.
+		// f is the loss as a function of this parameter's elements;
+		// centralDifferences calls it at each element moved by ±h.
 		f := func(x []float64) float64 {
 			copy(data, x)
 			l, err := loss()
@@ -99,7 +98,7 @@ func CheckGradients(m *nn.Model, b Batch, modes Modes, seed uint64, yield func()
 			}
 			return l
 		}
-		numeric := fd.Gradient(nil, f, orig, &fd.Settings{Formula: fd.Central, Step: gradCheckStep})
+		numeric := centralDifferences(f, orig, gradCheckStep)
 		copy(data, orig)
 		if lossErr != nil {
 			return res, lossErr

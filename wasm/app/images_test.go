@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"tapelab/engine/autograd"
 	"tapelab/engine/nn"
 	"tapelab/engine/tensor"
 	"tapelab/engine/train"
@@ -65,12 +66,12 @@ func TestGridArrangesPlanes(t *testing.T) {
 		{"example clamped", tensor.Shape{2, 2, 3, 3}, 9, false, []int{18, 27}, 2, 1, 10, 2*30 + ImageGap, 30},
 		{"kernels, one input channel", tensor.Shape{3, 1, 3, 3}, 0, true, []int{0, 9, 18}, 3, 1, 10, 3*30 + 2*ImageGap, 30},
 		{"kernels, two input channels", tensor.Shape{2, 2, 3, 3}, 0, true, []int{0, 9, 18, 27}, 2, 2, 10, 2*30 + ImageGap, 2*30 + ImageGap},
-		{"many channels wrap", tensor.Shape{1, 10, 2, 2}, 0, false, []int{0, 4, 8, 12, 16, 20, 24, 28, 32, 36}, 8, 2, 10, 8*20 + 7*ImageGap, 2*20 + ImageGap},
+		{"many channels wrap, evenly", tensor.Shape{1, 10, 2, 2}, 0, false, []int{0, 4, 8, 12, 16, 20, 24, 28, 32, 36}, 5, 2, 10, 5*20 + 4*ImageGap, 2*20 + ImageGap},
 		{"a 1×1 plane stays small", tensor.Shape{1, 2, 1, 1}, 0, false, []int{0, 1}, 2, 1, 10, 2*10 + ImageGap, 10},
 		{"large image", tensor.Shape{1, 1, 28, 28}, 0, false, []int{0}, 1, 1, 2, 56, 56},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			g := Grid(c.shape, c.ex, c.kernel, ImageRowH)
+			g := GridWithin(c.shape, c.ex, c.kernel, 30, math.Inf(1), math.Inf(1))
 			if !equalInts(g.Offsets, c.offsets) || g.Cols != c.cols || g.Rows != c.rows || g.Cell != c.cell || g.Width != c.wide || g.Height != c.high {
 				t.Fatalf("got offsets %v, %d×%d, cell %v, %v×%v; want %v, %d×%d, cell %v, %v×%v",
 					g.Offsets, g.Cols, g.Rows, g.Cell, g.Width, g.Height, c.offsets, c.cols, c.rows, c.cell, c.wide, c.high)
@@ -102,15 +103,64 @@ func TestGridWithin(t *testing.T) {
 		{"nothing fits: the narrowest", tensor.Shape{1, 3, 8, 8}, false, 10, 1, 3, 2, 16, 3*16 + 2*ImageGap},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			g := GridWithin(c.shape, 0, c.kernel, 84, c.wide)
+			g := GridWithin(c.shape, 0, c.kernel, 84, c.wide, math.Inf(1))
 			if g.Cols != c.cols || g.Rows != c.rows || g.Cell != c.cell || g.Width != c.gridW || g.Height != c.gridH {
 				t.Fatalf("got %d×%d, cell %v, %v×%v; want %d×%d, cell %v, %v×%v",
 					g.Cols, g.Rows, g.Cell, g.Width, g.Height, c.cols, c.rows, c.cell, c.gridW, c.gridH)
 			}
-			if want := Grid(c.shape, 0, c.kernel, 84); !equalInts(g.Offsets, want.Offsets) {
+			if want := GridWithin(c.shape, 0, c.kernel, 84, math.Inf(1), math.Inf(1)); !equalInts(g.Offsets, want.Offsets) {
 				t.Errorf("planes %v, Grid's %v", g.Offsets, want.Offsets)
 			}
 		})
+	}
+}
+
+// TestTapeGrids holds the tape's arrangement of the default CNN's images:
+// square-ish grids of planes as large as ImageBoxSide allows.
+func TestTapeGrids(t *testing.T) {
+	for _, c := range []struct {
+		name       string
+		n          NodeInfo
+		cols, rows int
+		cell       float64
+	}{
+		{"the input", NodeInfo{Shape: tensor.Shape{4, 1, 8, 8}}, 1, 1, 6},
+		{"four 6×6 feature maps", NodeInfo{Shape: tensor.Shape{4, 4, 6, 6}}, 2, 2, 8},
+		{"four 3×3 pooled maps", NodeInfo{Shape: tensor.Shape{4, 4, 3, 3}}, 2, 2, 16},
+		{"eight 6×6 feature maps", NodeInfo{Shape: tensor.Shape{4, 8, 6, 6}}, 3, 3, 5},
+		{"four 3×3 kernels", NodeInfo{Kind: autograd.Param, Shape: tensor.Shape{4, 1, 3, 3}}, 2, 2, 10},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			g, ok := NodeGrid(c.n, 1)
+			if !ok || g.Cols != c.cols || g.Rows != c.rows || g.Cell != c.cell {
+				t.Fatalf("got %v: %d×%d, cell %v; want %d×%d, cell %v", ok, g.Cols, g.Rows, g.Cell, c.cols, c.rows, c.cell)
+			}
+			if g.Width > ImageBoxSide || g.Height > ImageBoxSide {
+				t.Errorf("the grid is %v×%v, more than %v", g.Width, g.Height, ImageBoxSide)
+			}
+		})
+	}
+}
+
+func TestImageRange(t *testing.T) {
+	g := ImageGrid{H: 1, W: 2, Offsets: []int{2}} // draws elements 2 and 3 only
+	for _, c := range []struct {
+		data  []float64
+		k     float64
+		label string
+	}{
+		{[]float64{9, 9, -2.06e-4, 1e-4}, 2 / 2.06e-4, "±2.1e-4"},
+		{[]float64{0, 0, 0.37, -0.1}, 2 / 0.37, "±0.37"},
+		{[]float64{0, 0, 1.5, 0}, 2 / 1.5, "±1.5"},
+		{[]float64{0, 0, -12345, 0}, 2 / 12345.0, "±1.2e+4"},
+		{[]float64{0, 0, math.NaN(), math.Inf(-1)}, 1, "±0"},
+		{[]float64{0, 0, math.NaN(), 3}, 2 / 3.0, "±3"},
+		{[]float64{5, 5, 0, 0}, 1, "±0"},
+	} {
+		k, label := ImageRange(&tensor.Tensor{Shape: tensor.Shape{4}, Data: c.data}, g)
+		if math.Abs(k-c.k) > 1e-12*c.k || label != c.label {
+			t.Errorf("ImageRange(%v) = %v, %q; want %v, %q", c.data, k, label, c.k, c.label)
+		}
 	}
 }
 

@@ -2,7 +2,8 @@ package lesson
 
 import (
 	_ "embed" // the built-in lessons' files
-	"fmt"
+
+	"tapelab/engine/fmtlite"
 )
 
 // The built-in lessons' files, each embedded as a string of its own: an
@@ -42,7 +43,7 @@ func Builtins() ([]Builtin, error) {
 	for _, b := range builtinOrder {
 		l, err := Decode([]byte(b.file))
 		if err != nil {
-			return nil, fmt.Errorf("built-in lesson %s: %w", b.name, err)
+			return nil, fmtlite.Errorf("built-in lesson %s: %w", b.name, err)
 		}
 		out = append(out, Builtin{Name: b.name, Lesson: l})
 	}

@@ -91,8 +91,25 @@ func RoleTag(n app.NodeInfo) string {
 	return n.Role
 }
 
-// text escapes s for an SVG text node or a quoted attribute.
-var text = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;")
+// escape appends s to b escaped for an SVG text node or a quoted
+// attribute. (strings.Replacer would add its machinery to the page's
+// wasm, which links this package for the signature.)
+func escape(b *strings.Builder, s string) {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '&':
+			b.WriteString("&amp;")
+		case '<':
+			b.WriteString("&lt;")
+		case '>':
+			b.WriteString("&gt;")
+		case '"':
+			b.WriteString("&quot;")
+		default:
+			b.WriteByte(c)
+		}
+	}
+}
 
 // Write appends to b the drawing's two layers, <g class="edges"> and
 // <g class="nodes">, for the nodes laid out by lay (app.Layout) in the
@@ -129,6 +146,23 @@ func Write(b *strings.Builder, nodes []app.NodeInfo, states []app.State, lay *la
 	b.WriteString(`</g>`)
 }
 
+// Signature names the drawing Write makes of nodes in states laid out by
+// lay: the 64-bit FNV-1a hash of its markup, in hex. The server writes it
+// on the first view's drawing (data-sig), and the page adopts that
+// drawing's elements only when the tape it would draw has the same
+// signature, so that it never keeps a box, a title or a state the server
+// drew of another tape.
+func Signature(nodes []app.NodeInfo, states []app.State, lay *layout.Layout) string {
+	var b strings.Builder
+	Write(&b, nodes, states, lay)
+	h := uint64(14695981039346656037)
+	for _, c := range []byte(b.String()) {
+		h ^= uint64(c)
+		h *= 1099511628211
+	}
+	return strconv.FormatUint(h, 16)
+}
+
 // writeText appends an SVG text of class at (x, y), size px, anchored at
 // anchor ("" for the start).
 func writeText(b *strings.Builder, class string, px, x, y float64, anchor, s string) {
@@ -136,5 +170,7 @@ func writeText(b *strings.Builder, class string, px, x, y float64, anchor, s str
 	if anchor != "" {
 		b.WriteString(` text-anchor="` + anchor + `"`)
 	}
-	b.WriteString(">" + text.Replace(s) + "</text>")
+	b.WriteString(">")
+	escape(b, s)
+	b.WriteString("</text>")
 }

@@ -74,3 +74,44 @@ func TestWrite(t *testing.T) {
 		t.Error("a title's < is not escaped")
 	}
 }
+
+// TestSignature checks that the signature names the drawing: the same
+// tape in the same states has the same one, and any change a person would
+// see (a title, a shape, a state, a box's place) gives another.
+func TestSignature(t *testing.T) {
+	tape := func() []app.NodeInfo {
+		return []app.NodeInfo{
+			{ID: 0, Kind: autograd.Input, Label: "x", Shape: tensor.Shape{4, 2}, Role: "input"},
+			{ID: 1, Kind: autograd.Param, Label: "0.weight", Shape: tensor.Shape{2, 3}},
+			{ID: 2, Kind: autograd.OpNode, Label: "matmul", Shape: tensor.Shape{4, 3}, Parents: []int{0, 1}},
+		}
+	}
+	sig := func(nodes []app.NodeInfo, states []app.State, move float64) string {
+		lay, err := app.Layout(nodes)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lay.Boxes[2].X += move
+		return Signature(nodes, states, lay)
+	}
+	base := sig(tape(), []app.State{0, 0, app.Next}, 0)
+	if again := sig(tape(), []app.State{0, 0, app.Next}, 0); again != base {
+		t.Fatalf("the same drawing has two signatures: %s and %s", base, again)
+	}
+	renamed, reshaped := tape(), tape()
+	renamed[2].Label = "matmul2"
+	reshaped[1].Shape = tensor.Shape{2, 4}
+	for _, tc := range []struct {
+		name string
+		sig  string
+	}{
+		{"a title", sig(renamed, []app.State{0, 0, app.Next}, 0)},
+		{"a shape", sig(reshaped, []app.State{0, 0, app.Next}, 0)},
+		{"a state", sig(tape(), []app.State{app.Known, 0, app.Next}, 0)},
+		{"a box's place", sig(tape(), []app.State{0, 0, app.Next}, 0.5)},
+	} {
+		if tc.sig == base {
+			t.Errorf("changing %s keeps the signature %s", tc.name, base)
+		}
+	}
+}

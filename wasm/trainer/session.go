@@ -8,10 +8,10 @@ package trainer
 
 import (
 	"errors"
-	"fmt"
 	"math"
 	"math/rand/v2"
 
+	"tapelab/engine/fmtlite"
 	"tapelab/engine/nn"
 	"tapelab/engine/spec"
 	"tapelab/engine/tensor"
@@ -226,5 +226,5 @@ func (s *Session) evalFault(loss float64) error {
 			}
 		}
 	}
-	return fmt.Errorf("step %d: the loss (%s) over the training set is %v: the outputs are finite but too large", s.tr.Steps(), m.Loss, loss)
+	return fmtlite.Errorf("step %d: the loss (%s) over the training set is %v: the outputs are finite but too large", s.tr.Steps(), m.Loss, loss)
 }

@@ -73,7 +73,9 @@ func open(ls *link.State) (*state.State, error) {
 
 // View returns the first view of the page showing st's step: the frame
 // with the tape. The tape is <svg id="tape-preview">; firstview.js fits it
-// to its region as the tape view does.
+// to its region as the tape view does. Its data-sig is the drawing's
+// tapesvg.Signature: the page takes the drawing's elements over when the
+// tape it opens has the same one, and draws its own otherwise.
 func View(st *state.State) (string, error) {
 	src := st.Source()
 	if err := src.Err(); err != nil {
@@ -97,7 +99,7 @@ func View(st *state.State) (string, error) {
 	var b strings.Builder
 	b.WriteString(frameTop)
 	b.WriteString(`<svg id="tape-preview" role="img" aria-label="The tape of one training step, drawn left to right." data-w="` + f(lay.Width) + `" data-h="` + f(lay.Height) +
-		`" data-min="` + f(app.ReadableScale) + `" data-max="` + f(tapesvg.FitMax) + `" data-pad="` + f(tapesvg.FitPad) + `"><defs>` + tapesvg.Defs + `</defs><g class="world">`)
+		`" data-sig="` + tapesvg.Signature(nodes, states, lay) + `" data-min="` + f(app.ReadableScale) + `" data-max="` + f(tapesvg.FitMax) + `" data-pad="` + f(tapesvg.FitPad) + `"><defs>` + tapesvg.Defs + `</defs><g class="world">`)
 	tapesvg.Write(&b, nodes, states, lay)
 	b.WriteString(`</g>`)
 	writeFolds(&b, lay)

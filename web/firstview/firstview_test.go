@@ -5,7 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"tapelab/wasm/app"
 	"tapelab/wasm/link"
+	"tapelab/wasm/tapesvg"
 )
 
 const index = `<!doctype html><html><head><title>TapeLab</title></head><body>
@@ -37,6 +39,20 @@ func TestDefault(t *testing.T) {
 	}
 	if got := strings.Count(view, `data-node="`); got != len(nodes) {
 		t.Errorf("%d nodes drawn, want %d", got, len(nodes))
+	}
+	// The page adopts the drawing only when its own would have this
+	// signature.
+	s := st.Source().Stepper()
+	states := make([]app.State, len(nodes))
+	for i := range nodes {
+		states[i] = s.State(i)
+	}
+	lay, err := app.Layout(nodes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `data-sig="` + tapesvg.Signature(nodes, states, lay) + `"`; !strings.Contains(view, want) {
+		t.Errorf("the first view's drawing has no %s", want)
 	}
 	for _, want := range []string{`id="tape-preview"`, `data-min="0.75"`, `data-max="1.6"`, `data-pad="12"`,
 		`id="load-progress"`, `id="load-label"`, `forward 0/`, `class="node input next"`} {

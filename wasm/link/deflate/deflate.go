@@ -26,9 +26,10 @@ func Compress(raw, dict []byte) []byte {
 		dict = dict[len(dict)-window:]
 	}
 	buf := append(dict[:len(dict):len(dict)], raw...)
+	prev := chains(buf)
 	var best []byte
 	for least := minMatch; least <= minMatch+1; least++ {
-		tokens := matches(buf, len(dict), least)
+		tokens := matches(buf, prev, len(dict), least)
 		var fixed, dynamic writer
 		fixed.bits(1|1<<1, 3) // final, fixed codes
 		fixed.block(tokens, fixedLit.lengths(288), fixedDist.lengths(30))
@@ -56,38 +57,50 @@ func (h *huffman) lengths(n int) []uint8 {
 	return l
 }
 
-// token is a literal byte (length 0) or a match of length bytes dist back.
+// token is a literal byte (length 0) or a match of length bytes dist back
+// (at most maxMatch and window, both within 16 bits).
 type token struct {
-	length, dist int
+	length, dist uint16
 	lit          byte
 }
 
-// matches turns buf[start:] into literals and matches of least bytes or
-// more that may reach back into buf[:start], finding matches through hash
-// chains and preferring a longer match at the next byte to the one at this
-// byte (lazy matching).
-func matches(buf []byte, start, least int) []token {
+// chains returns, for each position of buf that starts 3 bytes, how far
+// back the last position whose 3 bytes hash alike is (0: none within the
+// window, which no match reaches past): the hash chains that matches
+// walks, the same for each length of match it looks for.
+func chains(buf []byte) []uint16 {
 	const hashBits = 15
 	head := make([]int32, 1<<hashBits) // 1 + the last position with the hash
-	prev := make([]int32, len(buf))    // 1 + the position before with the same hash
-	hash := func(i int) int {
-		return int((uint32(buf[i])<<16|uint32(buf[i+1])<<8|uint32(buf[i+2]))*0x9e3779b1) >> (32 - hashBits)
-	}
-	next := 0 // the positions before next are in the chains
-	insert := func(to int) {
-		for ; next < to && next+minMatch <= len(buf); next++ {
-			h := hash(next)
-			prev[next] = head[h]
-			head[h] = int32(next + 1)
+	prev := make([]uint16, len(buf))
+	for i := 0; i+minMatch <= len(buf); i++ {
+		h := int((uint32(buf[i])<<16|uint32(buf[i+1])<<8|uint32(buf[i+2]))*0x9e3779b1) >> (32 - hashBits)
+		if j := int(head[h]) - 1; j >= 0 && i-j <= window {
+			prev[i] = uint16(i - j)
 		}
+		head[h] = int32(i + 1)
 	}
+	return prev
+}
+
+// back is the position before i on its hash chain, or −1.
+func back(prev []uint16, i int) int {
+	if prev[i] == 0 {
+		return -1
+	}
+	return i - int(prev[i])
+}
+
+// matches turns buf[start:] into literals and matches of least bytes or
+// more that may reach back into buf[:start], finding matches through the
+// hash chains prev (chains(buf)) and preferring a longer match at the next
+// byte to the one at this byte (lazy matching).
+func matches(buf []byte, prev []uint16, start, least int) []token {
 	longest := func(i int) (length, dist int) {
 		if i+minMatch > len(buf) {
 			return 0, 0
 		}
-		insert(i)
 		most := min(maxMatch, len(buf)-i)
-		for j, chain := int(head[hash(i)])-1, maxChain; j >= 0 && i-j <= window && chain > 0; j, chain = int(prev[j])-1, chain-1 {
+		for j, chain := back(prev, i), maxChain; j >= 0 && i-j <= window && chain > 0; j, chain = back(prev, j), chain-1 {
 			n := 0
 			for n < most && buf[j+n] == buf[i+n] {
 				n++
@@ -102,7 +115,7 @@ func matches(buf []byte, start, least int) []token {
 		}
 		return length, dist
 	}
-	var out []token
+	out := make([]token, 0, (len(buf)-start)/2)
 	length, dist := longest(start)
 	for i := start; i < len(buf); {
 		if length < minMatch {
@@ -117,7 +130,7 @@ func matches(buf []byte, start, least int) []token {
 			length, dist = l, d
 			continue
 		}
-		out = append(out, token{length: length, dist: dist})
+		out = append(out, token{length: uint16(length), dist: uint16(dist)})
 		i += length
 		length, dist = longest(i)
 	}
@@ -208,11 +221,11 @@ func (w *writer) block(tokens []token, litLengths, distLengths []uint8) {
 			w.symbol(lit, int(t.lit))
 			continue
 		}
-		l, d := lengthCode(t.length), distCode(t.dist)
+		l, d := lengthCode(int(t.length)), distCode(int(t.dist))
 		w.symbol(lit, 257+l)
-		w.bits(t.length-int(lengthBase[l]), lengthExtra[l])
+		w.bits(int(t.length)-int(lengthBase[l]), lengthExtra[l])
 		w.symbol(dist, d)
-		w.bits(t.dist-int(distBase[d]), distExtra[d])
+		w.bits(int(t.dist)-int(distBase[d]), distExtra[d])
 	}
 	w.symbol(lit, 256)
 }
@@ -226,8 +239,8 @@ func (w *writer) dynamic(tokens []token) {
 		if t.length == 0 {
 			litFreq[t.lit]++
 		} else {
-			litFreq[257+lengthCode(t.length)]++
-			distFreq[distCode(t.dist)]++
+			litFreq[257+lengthCode(int(t.length))]++
+			distFreq[distCode(int(t.dist))]++
 		}
 	}
 	litLengths, distLengths := huffmanLengths(litFreq, 15), huffmanLengths(distFreq, 15)

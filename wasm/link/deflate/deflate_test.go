@@ -156,3 +156,15 @@ func FuzzDecompress(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkCompress compresses an envelope-sized text of numbers (what a
+// link with weights holds) after the dictionary: the page encodes its link
+// after every change, so what one Compress allocates is garbage its steps
+// collect.
+func BenchmarkCompress(b *testing.B) {
+	raw, dict := inputs()["numbers"][:6000], dicts["dictionary"]
+	b.ReportAllocs()
+	for b.Loop() {
+		Compress(raw, dict)
+	}
+}

@@ -1,0 +1,171 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"strconv"
+
+	"tapelab/wasm/app"
+)
+
+// text is an element (or text node) the inspector keeps, with the text it
+// shows: setting the same text again writes nothing.
+type text struct {
+	el      elem
+	shown   string
+	written bool // shown has been written (an empty text too)
+}
+
+// set shows s.
+func (t *text) set(s string) {
+	if t.written && t.shown == s {
+		return
+	}
+	t.el.SetTextContent(s)
+	t.shown, t.written = s, true
+}
+
+// setAcc shows an accumulation sign ("=" or "+=") with its class.
+func (t *text) setAcc(op string) {
+	if t.written && t.shown == op {
+		return
+	}
+	t.el.SetAttribute("class", "acc "+accClass(op))
+	t.set(op)
+}
+
+// item is one <li> of a kept list and its parts.
+type item struct {
+	li    elem
+	parts []text
+}
+
+// items keeps a list's <li>s: showing n makes only those it never had and
+// takes off or puts back the rest, in order.
+type items struct {
+	list  elem
+	all   []item
+	shown int
+}
+
+// show makes the first n items the list's, making any missing with mk.
+func (l *items) show(n int, mk func() item) {
+	for len(l.all) < n {
+		l.all = append(l.all, mk())
+	}
+	for ; l.shown > n; l.shown-- {
+		l.all[l.shown-1].li.Remove()
+	}
+	for ; l.shown < n; l.shown++ {
+		l.list.AppendChild(l.all[l.shown].li)
+	}
+}
+
+// linkList is a fact's list of nodes, each a button that inspects it (the
+// inspector's one listener reads data-inspect).
+type linkList struct {
+	el      elem
+	key     string // the ids and labels as last shown
+	written bool
+}
+
+// show lists node ids of s, named by names when given.
+func (l *linkList) show(doc *document, s *app.Stepper, ids []int, names []string) {
+	labels := make([]string, len(ids))
+	key := ""
+	for k, id := range ids {
+		labels[k] = s.Nodes()[id].Title() + " " + s.Nodes()[id].Shape.String()
+		if names != nil {
+			labels[k] = names[k] + " = " + labels[k]
+		}
+		key += strconv.Itoa(id) + "\x00" + labels[k] + "\x00"
+	}
+	if l.written && key == l.key {
+		return
+	}
+	l.key, l.written = key, true
+	if len(ids) == 0 {
+		l.el.SetTextContent("none")
+		return
+	}
+	l.el.clear()
+	for k, id := range ids {
+		l.el.AppendChild(doc.txt("button", labels[k], "type", "button", "class", "link", "title", "Inspect "+labels[k], "data-inspect", strconv.Itoa(id)))
+	}
+}
+
+// ruleCard is the op's chain rule with the numbers of this step
+// (#insp-rule): its rule, its terms, and each contribution its VJP made
+// (or why it has made none).
+type ruleCard struct {
+	box          elem
+	rule, why    text
+	terms, lines items
+	tail         []elem // what follows the terms, as last set
+}
+
+func newRuleCard(doc *document) ruleCard {
+	var c ruleCard
+	c.rule.el = doc.el("p", "class", "rule mono")
+	c.terms.list = doc.el("ul", "class", "terms mono")
+	c.why.el = doc.el("p", "class", "hint")
+	c.lines.list = doc.el("ol", "class", "contribs", "id", "insp-contribs")
+	c.box = add(doc.el("div", "class", "rule-card", "id", "insp-rule"), doc.txt("h3", "chain rule"), c.rule.el, c.terms.list)
+	return c
+}
+
+// show writes node i's card.
+func (c *ruleCard) show(doc *document, s *app.Stepper, i int) {
+	e := s.Explain(i)
+	c.rule.set(e.Rule)
+	c.terms.show(len(e.Terms), func() item {
+		li := doc.el("li")
+		return item{li: li, parts: []text{{el: li}}}
+	})
+	for k, t := range e.Terms {
+		c.terms.all[k].parts[0].set(t.Name + " = " + t.Value)
+	}
+	if len(e.Contribs) == 0 {
+		msg := "Its VJP has not run yet."
+		switch st := s.State(i); {
+		case st.Has(app.Skipped | app.Side):
+			msg = "The single-output pass skips it: nothing it computes reaches the loss."
+		case st.Has(app.Skipped):
+			msg = "The backward pass skips it: it needs no gradient."
+		}
+		c.why.set(msg)
+		c.setTail(c.why.el)
+		return
+	}
+	c.lines.show(len(e.Contribs), func() item {
+		clause, value := doc.el("div", "class", "mono"), doc.el("div", "class", "mono")
+		grad, acc, rest := doc.textNode(""), doc.el("span"), doc.textNode("")
+		line := add(doc.el("div", "class", "mono acc-line"), grad, acc, rest)
+		return item{li: add(doc.el("li"), clause, value, line), parts: []text{{el: clause}, {el: value}, {el: grad}, {el: acc}, {el: rest}}}
+	})
+	for k, l := range e.Contribs {
+		op, before := "=", ""
+		if l.Accumulates {
+			op, before = "+=", l.Before+" → "
+		}
+		p := c.lines.all[k].parts
+		p[0].set(l.Clause + " = " + l.Numbers)
+		p[1].set("  = " + l.Value)
+		p[2].set("grad #" + strconv.Itoa(l.Parent) + " ")
+		p[3].setAcc(op)
+		p[4].set(" " + l.Operand + "-contribution: " + before + l.After)
+	}
+	c.setTail(c.lines.list)
+}
+
+// setTail puts el after the terms, in place of what was there.
+func (c *ruleCard) setTail(el elem) {
+	if len(c.tail) == 1 && c.tail[0].same(el) {
+		return
+	}
+	if len(c.tail) == 1 {
+		c.tail[0].Remove()
+	}
+	c.box.AppendChild(el)
+	c.tail = []elem{el}
+}

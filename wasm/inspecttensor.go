@@ -1,0 +1,164 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"math"
+	"strconv"
+
+	"tapelab/engine/tensor"
+	"tapelab/wasm/app"
+)
+
+// tensorEl shows t as a table of numbers (small tensors) or a colour grid
+// (larger ones), each cell carrying its full-precision value. The element
+// of id is made once per shape: while the tensors shown under id keep
+// their shape (the nodes of a layer, one step after the other), it is
+// updated in place, and only the cells whose number or colour changed are
+// written.
+func (v *inspectorView) tensorEl(t *tensor.Tensor, id string) elem {
+	shape := t.Shape.String()
+	tv := v.tensors[id]
+	if tv == nil || tv.shape != shape {
+		tv = v.newTensorView(t, id)
+		if v.tensors == nil {
+			v.tensors = map[string]*tensorView{}
+		}
+		v.tensors[id] = tv
+	}
+	tv.show(t, v.pv.p.scale)
+	return tv.wrap
+}
+
+// tensorView is the inspector's element for the tensors of one shape,
+// and what its cells show, so that showing another tensor writes only the
+// cells that differ.
+type tensorView struct {
+	wrap   elem
+	shape  string
+	data   []float64 // the numbers shown, and in what colours
+	sc     *app.Scale
+	small  bool     // a table of numbers, else a colour grid
+	k      []int    // each cell's element of the tensor
+	cells  []elem   // <td>s, or the grid's <rect>s
+	titles []elem   // the grid's <title>s
+	shown  []string // per cell: its full-precision value, text, background and ink
+}
+
+// newTensorView makes the element for tensors of t's shape, its cells
+// empty.
+func (v *inspectorView) newTensorView(t *tensor.Tensor, id string) *tensorView {
+	doc := v.pv.doc
+	tv := &tensorView{shape: t.Shape.String(), small: len(t.Data) <= app.SmallLimit}
+	tv.wrap = doc.el("div", "class", "tensor", "id", id, "data-shape", tv.shape)
+	rows := app.Rows(t)
+	if tv.small {
+		table := doc.el("table", "class", "nums mono")
+		k := 0
+		for _, r := range rows {
+			tr := doc.el("tr")
+			for range r {
+				td := doc.el("td")
+				tr.AppendChild(td)
+				tv.cells = append(tv.cells, td)
+				tv.k = append(tv.k, k)
+				k++
+			}
+			table.AppendChild(tr)
+		}
+		tv.wrap.AppendChild(table)
+		tv.shown = make([]string, 4*len(tv.cells))
+		return tv
+	}
+	// A colour grid of at most gridMax × gridMax cells, sampled evenly.
+	const gridMax = 48
+	nrows, ncols := len(rows), len(rows[0])
+	ri, ci := app.Sample(nrows, gridMax), app.Sample(ncols, gridMax)
+	cell := 12.0
+	if len(ci) > 24 {
+		cell = 288 / float64(len(ci))
+	}
+	svg := doc.svg("svg", "class", "grid", "width", f1(cell*float64(len(ci))), "height", f1(cell*float64(len(ri))), "role", "img", "aria-label", "colour grid of "+tv.shape)
+	for y, r := range ri {
+		for x, c := range ci {
+			rect := doc.svg("rect", "x", f1(float64(x)*cell), "y", f1(float64(y)*cell), "width", f1(cell), "height", f1(cell))
+			tt := doc.svg("title")
+			rect.AppendChild(tt)
+			svg.AppendChild(rect)
+			tv.cells = append(tv.cells, rect)
+			tv.titles = append(tv.titles, tt)
+			tv.k = append(tv.k, r*ncols+c)
+		}
+	}
+	tv.wrap.AppendChild(svg)
+	hint := tv.shape + ": hover a cell for its number; colours follow the scale above the tape"
+	if len(ri) < nrows || len(ci) < ncols {
+		hint += " (a sample: " + strconv.Itoa(len(ri)) + " of " + strconv.Itoa(nrows) + " rows, " +
+			strconv.Itoa(len(ci)) + " of " + strconv.Itoa(ncols) + " columns)"
+	}
+	tv.wrap.AppendChild(doc.txt("p", hint, "class", "hint"))
+	tv.shown = make([]string, 4*len(tv.cells))
+	return tv
+}
+
+// sameBits reports whether a and b hold the same numbers, bit for bit (0
+// and −0, which show differently, differ; a NaN equals its own bits).
+func sameBits(a, b []float64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, x := range a {
+		if math.Float64bits(x) != math.Float64bits(b[k]) {
+			return false
+		}
+	}
+	return true
+}
+
+// show writes t (of the view's shape) into the cells that differ.
+func (tv *tensorView) show(t *tensor.Tensor, sc *app.Scale) {
+	if tv.sc != nil && sc == tv.sc && sameBits(t.Data, tv.data) {
+		return // the same numbers (a node shown again, or a value that did not change)
+	}
+	tv.data, tv.sc = append(tv.data[:0], t.Data...), sc
+	tv.wrap.SetAttribute("data-values", tensorValues(t))
+	var text []string
+	if tv.small {
+		for _, r := range app.Rows(t) {
+			text = append(text, r...)
+		}
+	}
+	set := func(c, part int, s string) bool {
+		if tv.shown[4*c+part] == s {
+			return false
+		}
+		tv.shown[4*c+part] = s
+		return true
+	}
+	for c, k := range tv.k {
+		x := t.Data[k]
+		full := app.Full(x)
+		if !tv.small {
+			if set(c, 0, full) {
+				tv.titles[c].SetTextContent(full)
+			}
+			if col := sc.Colour(x); set(c, 2, col) {
+				tv.cells[c].SetAttribute("fill", col)
+			}
+			continue
+		}
+		td := tv.cells[c]
+		if set(c, 0, full) {
+			td.SetAttribute("title", full)
+		}
+		if set(c, 1, text[c]) {
+			td.SetTextContent(text[c])
+		}
+		if col := sc.Colour(x); set(c, 2, col) {
+			td.SetStyle("background", col)
+		}
+		if ink := sc.InkOn(x); set(c, 3, ink) {
+			td.SetStyle("color", ink)
+		}
+	}
+}
