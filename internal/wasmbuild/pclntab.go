@@ -18,20 +18,25 @@ import (
 //
 //   - pcfile and pcln, the source file and line (a traceback prints
 //     "?:0" instead, and runtime.Caller reports no file or line), with
-//     the function's start line;
+//     the function's start line, and the file names and compilation
+//     units' file lists that only pcfile leads to (with each record's
+//     offset into them);
 //   - PCDATA_UnsafePoint, which only asynchronous preemption and the
 //     debugger's call injection read, and neither exists on js/wasm;
 //   - PCDATA_InlTreeIndex, which tells inlined calls apart: a traceback
 //     shows the function they were inlined into instead. A wrapper's (any
 //     function the runtime marks as special) is kept, because recover
-//     reads it to count the frames between a panic and its recover.
+//     reads it to count the frames between a panic and its recover. The
+//     inlining tree it indexes (FUNCDATA_InlTree, outside the pclntab)
+//     goes with it, the record's offset to it becoming 0: with no index
+//     into it, the runtime never reads it.
 //
 // A cut table's offset in its function's record becomes 0 (the runtime
 // then knows the function has no such table) and its bytes become zeros,
 // unless another table that stays shares them: the stack pointer deltas
 // (pcsp), the stack maps (PCDATA_StackMapIndex) and the rest are read to
 // grow stacks, collect garbage and unwind panics, and stay byte for byte.
-// Function names stay, so tracebacks still name every function. Nothing
+// Function names stay (StripFuncNames cuts some). Nothing
 // else changes: the module keeps its size and its sections, and differs
 // from wasm only in bytes that StripLineTables set to zero.
 //
@@ -112,12 +117,14 @@ func stripTables(wasm []byte, cut func(u tableUse, funcID byte) bool) ([]byte, e
 	pctab := mem.image[tab.pctab.addr:tab.pctab.end()]
 	keep := make([]bool, len(pctab)) // bytes of a table that stays
 	drop := make([]bool, len(pctab)) // bytes of a table that is cut
+	filesRead := false               // whether a pcfile table stays
 	for _, f := range tab.funcs {
 		for _, r := range f.refs {
 			if r.table.n == 0 {
 				continue
 			}
 			if !cut(r.use, f.funcID) {
+				filesRead = filesRead || r.use == usePCFile
 				for i := range r.table.n {
 					keep[r.table.addr+i] = true
 				}
@@ -126,10 +133,24 @@ func stripTables(wasm []byte, cut func(u tableUse, funcID byte) bool) ([]byte, e
 			for i := range r.table.n {
 				drop[r.table.addr+i] = true
 			}
+			if r.use == usePCData+pcdataInlTreeIndex && f.inlTree != 0 {
+				if err := cutInlTree(&mem, tab, f, r.table); err != nil {
+					return nil, err
+				}
+			}
 			mem.zero(r.field, 4)
 			if r.use == usePCLn {
 				mem.zero(f.addr+funcStartLine, 4)
 			}
+		}
+	}
+	if !filesRead {
+		// The file names are read only through a pcfile table, which
+		// gives the index of a file in the function's compilation unit.
+		mem.zero(tab.cutab.addr, tab.cutab.n)
+		mem.zero(tab.filetab.addr, tab.filetab.n)
+		for _, f := range tab.funcs {
+			mem.zero(f.addr+funcCUOffset, 4)
 		}
 	}
 	for i := 0; i < len(pctab); {
@@ -145,6 +166,57 @@ func stripTables(wasm []byte, cut func(u tableUse, funcID byte) bool) ([]byte, e
 		i = j
 	}
 	return out, nil
+}
+
+// cutInlTree zeroes the inlining tree of f (its FUNCDATA_InlTree), whose
+// inlining table, in pctab at table, is cut: with no table, the runtime
+// finds no index into the tree and never reads it. It zeroes the entries
+// the table indexes, and the field that points to them (an offset that no
+// index goes with). Each entry must read as the runtime's inlinedCall, its
+// name offset in the name table.
+func cutInlTree(mem *memory, tab pclntab, f funcRecord, table span) error {
+	n, err := tableMax(mem.image[tab.pctab.addr+table.addr : tab.pctab.addr+table.end()])
+	if err != nil {
+		return err
+	}
+	tree := span{tab.gofunc + uint64(mem.u32(f.inlTree)), uint64(n+1) * inlinedCallSize}
+	if !mem.has(tree) {
+		return errors.New("the function at " + strconv.FormatUint(f.addr, 10) + " has an inlining tree outside memory")
+	}
+	for e := tree.addr; e < tree.end(); e += inlinedCallSize {
+		if mem.image[e+1]|mem.image[e+2]|mem.image[e+3] != 0 || uint64(mem.u32(e+4)) >= tab.funcnames.n {
+			return errors.New("the inlining tree of the function at " + strconv.FormatUint(f.addr, 10) + " does not read as inlined calls")
+		}
+	}
+	mem.zero(tree.addr, tree.n)
+	mem.zero(f.inlTree, 4)
+	return nil
+}
+
+// tableMax returns the largest value of the table t (-1 if it has none
+// above the start value -1).
+func tableMax(t []byte) (int64, error) {
+	val, most := int64(-1), int64(-1)
+	for first := true; ; first = false {
+		uv, n := binary.Uvarint(t)
+		if n <= 0 {
+			return 0, errors.New("a table runs past its end")
+		}
+		if uv == 0 && !first {
+			return most, nil
+		}
+		t = t[n:]
+		if uv&1 != 0 {
+			val -= int64(uv>>1) + 1
+		} else {
+			val += int64(uv >> 1)
+		}
+		most = max(most, val)
+		if _, n = binary.Uvarint(t); n <= 0 {
+			return 0, errors.New("a table runs past its end")
+		}
+		t = t[n:]
+	}
 }
 
 // span is n bytes from addr.
@@ -249,32 +321,40 @@ const (
 	headerFuncnames  = 32 // the offsets from the header of its parts, in order
 	headerPclnOffset = 64
 
-	moduleSlices = 8 // funcnametab, cutab, filetab, pctab, pclntable, ftab: {ptr, len, cap} each
-	moduleSize   = moduleSlices + 6*24
+	moduleSlices = 8   // funcnametab, cutab, filetab, pctab, pclntable, ftab: {ptr, len, cap} each
+	moduleGofunc = 320 // the address funcdata offsets are from
+	moduleSize   = moduleGofunc + 8
 
 	funcEntry     = 0
 	funcName      = 4
 	funcPCSP      = 16 // then pcfile, pcln
 	funcNPCData   = 28
+	funcCUOffset  = 32
 	funcStartLine = 36
 	funcFuncID    = 40
 	funcNFuncData = 43
 	funcPCData    = 44 // npcdata offsets, then nfuncdata
+
+	funcdataInlTree = 3  // internal/abi.FUNCDATA_InlTree
+	inlinedCallSize = 16 // runtime.inlinedCall: funcID, 3 unused bytes, nameOff, parentPc, startLine
 )
 
 // pclntab is the pclntab of a module, its parts as the runtime's module
 // data gives them.
 type pclntab struct {
 	header                                 uint64
+	gofunc                                 uint64 // the address funcdata offsets are from
 	funcnames, cutab, filetab, pctab, pcln span
 	funcs                                  []funcRecord
 }
 
 // funcRecord is one function's record (_func) and the tables it refers to.
 type funcRecord struct {
-	addr   uint64
-	funcID byte
-	refs   []tableRef
+	addr    uint64
+	name    uint64 // the offset of its name in the name table
+	funcID  byte
+	refs    []tableRef
+	inlTree uint64 // the address of its FUNCDATA_InlTree field, or 0
 }
 
 // tableRef is one table field of a record: the address of the field and
@@ -357,7 +437,8 @@ func readPclntab(mem *memory, addr uint64) (pclntab, error) {
 		parts[k] = span{ptr, n}
 		last = off + n
 	}
-	tab := pclntab{header: addr, funcnames: parts[0], cutab: parts[1], filetab: parts[2], pctab: parts[3], pcln: parts[4]}
+	tab := pclntab{header: addr, gofunc: mem.u64(md + moduleGofunc),
+		funcnames: parts[0], cutab: parts[1], filetab: parts[2], pctab: parts[3], pcln: parts[4]}
 	if ftab := parts[5]; ftab.end() > tab.pcln.end() {
 		return pclntab{}, errors.New(where + ": its function index runs past its function records")
 	}
@@ -407,10 +488,15 @@ func readFunc(mem *memory, tab pclntab, i int, sizes map[uint64]uint64) (funcRec
 	if mem.u32(addr+funcEntry) != mem.u32(entry) {
 		return funcRecord{}, errors.New("its record's entry does not match the function index")
 	}
-	if name := uint64(mem.u32(addr + funcName)); name >= tab.funcnames.n || mem.image[tab.funcnames.addr+name] == 0 {
+	// A name StripFuncNames cut has the offset 0.
+	name := uint64(mem.u32(addr + funcName))
+	if name >= tab.funcnames.n || name != 0 && mem.image[tab.funcnames.addr+name] == 0 {
 		return funcRecord{}, errors.New("its record's name offset " + strconv.FormatUint(name, 10) + " names nothing")
 	}
-	f := funcRecord{addr: addr, funcID: mem.image[addr+funcFuncID]}
+	f := funcRecord{addr: addr, name: name, funcID: mem.image[addr+funcFuncID]}
+	if field := addr + funcPCData + 4*(npcdata+funcdataInlTree); nfuncdata > funcdataInlTree && mem.u32(field) != ^uint32(0) {
+		f.inlTree = field
+	}
 	fields := []uint64{addr + funcPCSP, addr + funcPCSP + 4, addr + funcPCSP + 8}
 	for k := range npcdata {
 		fields = append(fields, addr+funcPCData+4*k)
@@ -461,6 +547,7 @@ func tableLen(pctab []byte, off uint64) (uint64, error) {
 type PclntabParts struct {
 	Header    int // the pclntab's header
 	FuncNames int // the functions' names
+	NamesCut  int // of FuncNames, the names StripFuncNames cut (zeros), with their terminators
 	CUs       int // the compilation units' file lists
 	Files     int // the file names
 	Funcs     int // the function index and the functions' records (_func)
@@ -501,6 +588,13 @@ func MeasurePclntab(wasm []byte) (PclntabParts, error) {
 		Files:     int(tab.filetab.n),
 		Funcs:     int(tab.pcln.n),
 		PCTab:     int(tab.pctab.n),
+	}
+	names := mem.image[tab.funcnames.addr:tab.funcnames.end()]
+	for i, b := range names {
+		// Every zero but the terminator of a name that is there.
+		if b == 0 && (i == 0 || names[i-1] == 0) {
+			p.NamesCut++
+		}
 	}
 	uses := map[uint64][]tableUse{} // by offset
 	size := map[uint64]uint64{}

@@ -15,30 +15,40 @@ import (
 // fakeFunc is a function record of a hand-made pclntab: its table offsets
 // into the pctab the test gives.
 type fakeFunc struct {
+	name               string // "main.fa", "main.fb", … when empty
 	funcID             byte
 	pcsp, pcfile, pcln uint32
 	pcdata             []uint32
+	inlined            int // entries in its inlining tree (FUNCDATA_InlTree), if any
 }
 
 // fakeTable is a hand-made pclntab laid out in memory from headerAt, with
 // the runtime's module data after it.
 type fakeTable struct {
-	image                   []byte
-	pctab, pcln, moduledata uint64   // addresses
-	records                 []uint64 // address of each record
+	image                            []byte
+	filetab, pctab, pcln, moduledata uint64   // addresses
+	records                          []uint64 // address of each record
+	trees                            []uint64 // address of each inlining tree (0 if none)
 }
 
 const headerAt = 0x1000
 
 // layOut writes a pclntab holding funcs and pctab into a memory image,
-// as Go's linker lays it out for js/wasm.
-func layOut(funcs []fakeFunc, pctab []byte) fakeTable {
+// as Go's linker lays it out for js/wasm, with the names of functions
+// that are only inlined after the functions' names.
+func layOut(funcs []fakeFunc, pctab []byte, inlined ...string) fakeTable {
 	le := binary.LittleEndian
 	names := []byte{}
 	var nameOffs []uint32
-	for i := range funcs {
+	for i, f := range funcs {
 		nameOffs = append(nameOffs, uint32(len(names)))
-		names = append(names, "main.f"+string(rune('a'+i))+"\x00"...)
+		if f.name == "" {
+			f.name = "main.f" + string(rune('a'+i))
+		}
+		names = append(names, f.name+"\x00"...)
+	}
+	for _, name := range inlined {
+		names = append(names, name+"\x00"...)
 	}
 	cutab := []byte{0, 0, 0, 0}
 	filetab := []byte("main.go\x00")
@@ -51,32 +61,59 @@ func layOut(funcs []fakeFunc, pctab []byte) fakeTable {
 	offs[2] = offs[1] + uint64(len(cutab))
 	offs[3] = offs[2] + uint64(len(filetab))
 	offs[4] = align(offs[3]+uint64(len(pctab)), 8)
-	ft.pctab, ft.pcln = headerAt+offs[3], headerAt+offs[4]
+	ft.filetab, ft.pctab, ft.pcln = headerAt+offs[2], headerAt+offs[3], headerAt+offs[4]
 
 	var pcln []byte
 	pcln = append(pcln, make([]byte, 8*(len(funcs)+1))...)
+	treeBytes := 0
 	for i, f := range funcs {
 		le.PutUint32(pcln[8*i:], uint32(0x10*i))
 		le.PutUint32(pcln[8*i+4:], uint32(len(pcln)))
 		ft.records = append(ft.records, ft.pcln+uint64(len(pcln)))
-		rec := make([]byte, funcPCData+4*len(f.pcdata))
+		rec := make([]byte, funcPCData+4*len(f.pcdata), funcPCData+4*len(f.pcdata)+16)
 		le.PutUint32(rec[funcEntry:], uint32(0x10*i))
 		le.PutUint32(rec[funcName:], nameOffs[i])
 		le.PutUint32(rec[funcPCSP:], f.pcsp)
 		le.PutUint32(rec[funcPCSP+4:], f.pcfile)
 		le.PutUint32(rec[funcPCSP+8:], f.pcln)
 		le.PutUint32(rec[funcNPCData:], uint32(len(f.pcdata)))
+		le.PutUint32(rec[funcCUOffset:], uint32(0x50+i)) // no CU is there: only zeros are checked
 		le.PutUint32(rec[funcStartLine:], uint32(100+i))
 		rec[funcFuncID] = f.funcID
 		for k, off := range f.pcdata {
 			le.PutUint32(rec[funcPCData+4*k:], off)
+		}
+		if f.inlined > 0 {
+			// Funcdata 0 to 2 none, 3 the tree, from gofunc (laid out below).
+			rec[funcNFuncData] = 4
+			rec = le.AppendUint32(rec, ^uint32(0))
+			rec = le.AppendUint32(rec, ^uint32(0))
+			rec = le.AppendUint32(rec, ^uint32(0))
+			rec = le.AppendUint32(rec, uint32(treeBytes))
+			treeBytes += f.inlined * inlinedCallSize
 		}
 		pcln = append(pcln, rec...)
 	}
 	le.PutUint32(pcln[8*len(funcs):], uint32(0x10*len(funcs)))
 
 	ft.moduledata = align(ft.pcln+uint64(len(pcln)), 8) + 64
-	ft.image = make([]byte, ft.moduledata+moduleSize+32)
+	gofunc := ft.moduledata + moduleSize + 32
+	ft.image = make([]byte, gofunc+uint64(treeBytes)+32)
+	at := gofunc
+	for _, f := range funcs {
+		if f.inlined == 0 {
+			ft.trees = append(ft.trees, 0)
+			continue
+		}
+		ft.trees = append(ft.trees, at)
+		for e := range f.inlined {
+			// Each inlined call: funcID 0, the first name, a parent pc
+			// and a start line.
+			le.PutUint32(ft.image[at+8:], uint32(0x20+e))
+			le.PutUint32(ft.image[at+12:], uint32(300+e))
+			at += inlinedCallSize
+		}
+	}
 	h := ft.image[headerAt:]
 	copy(h, pclntabMagic)
 	le.PutUint64(h[headerNfunc:], uint64(len(funcs)))
@@ -103,6 +140,7 @@ func layOut(funcs []fakeFunc, pctab []byte) fakeTable {
 	slice(3, headerAt+offs[3], uint64(len(pctab)))
 	slice(4, headerAt+offs[4], uint64(len(pcln)))
 	slice(5, headerAt+offs[4], uint64(len(funcs)+1))
+	le.PutUint64(md[moduleGofunc:], gofunc)
 	return ft
 }
 
@@ -148,8 +186,8 @@ var pcTables = []byte{
 
 func TestStripLineTables(t *testing.T) {
 	funcs := []fakeFunc{
-		{funcID: funcIDNormal, pcsp: 1, pcfile: 4, pcln: 16, pcdata: []uint32{13, 25, 19, 28}},
-		{funcID: 23, pcsp: 25, pcfile: 4, pcln: 9, pcdata: []uint32{0, 16, 22}},
+		{funcID: funcIDNormal, pcsp: 1, pcfile: 4, pcln: 16, pcdata: []uint32{13, 25, 19, 28}, inlined: 5},
+		{funcID: 23, pcsp: 25, pcfile: 4, pcln: 9, pcdata: []uint32{0, 16, 22}, inlined: 6},
 		{funcID: funcIDNormal, pcsp: 1, pcfile: 0, pcln: 9},
 	}
 	ft := layOut(funcs, pcTables)
@@ -160,10 +198,17 @@ func TestStripLineTables(t *testing.T) {
 	for _, table := range []struct{ off, n int }{{4, 5}, {9, 4}, {13, 3}, {19, 3}} {
 		zero(ft.pctab+uint64(table.off), table.n)
 	}
+	// With every pcfile cut, the file names and the compilation units'
+	// file lists no one reads go too, with the records' CU offsets. The
+	// inlining tree of f0, whose inlining table is cut, goes with the
+	// field that points to it; f1's stays (table 22 is a wrapper's).
+	zero(ft.filetab, len("main.go"))
+	zero(ft.trees[0], 5*inlinedCallSize)
+	zero(ft.records[0]+funcPCData+4*(4+funcdataInlTree), 4)
 	for i, fields := range [][]uint64{
-		{funcPCSP + 4, funcPCSP + 8, funcStartLine, funcPCData + 0, funcPCData + 8},
-		{funcPCSP + 4, funcPCSP + 8, funcStartLine},
-		{funcPCSP + 8, funcStartLine},
+		{funcPCSP + 4, funcPCSP + 8, funcCUOffset, funcStartLine, funcPCData + 0, funcPCData + 8},
+		{funcPCSP + 4, funcPCSP + 8, funcCUOffset, funcStartLine},
+		{funcPCSP + 8, funcCUOffset, funcStartLine},
 	} {
 		for _, f := range fields {
 			zero(ft.records[i]+f, 4)
@@ -195,6 +240,27 @@ func TestStripLineTables(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestStripLineTablesKeepsFiles checks that the file names stay while a
+// function keeps its pcfile table.
+func TestStripLineTablesKeepsFiles(t *testing.T) {
+	ft := layOut([]fakeFunc{{pcsp: 1, pcfile: 4, pcln: 9}, {pcsp: 25, pcfile: 4, pcln: 16}}, pcTables)
+	out, err := stripTables(moduleOf(ft.image), func(u tableUse, id byte) bool {
+		return tracebackOnly(u, id) && u != usePCFile
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := memoryImage(t, out)
+	if files := got[ft.filetab : ft.filetab+uint64(len("main.go"))]; string(files) != "main.go" {
+		t.Errorf("the file names are %q, want %q", files, "main.go")
+	}
+	for i, rec := range ft.records {
+		if cu := binary.LittleEndian.Uint32(got[rec+funcCUOffset:]); cu != uint32(0x50+i) {
+			t.Errorf("function %d: CU offset %#x, want %#x", i, cu, 0x50+i)
+		}
 	}
 }
 
@@ -269,6 +335,26 @@ func TestStripLineTablesRefuses(t *testing.T) {
 			t.Errorf("got error %v, want one naming 2 tables", err)
 		}
 	})
+	for _, tt := range []struct {
+		name   string
+		change func(ft fakeTable)
+		want   string
+	}{
+		{"inlining tree misread", func(ft fakeTable) { ft.image[ft.trees[0]+2*inlinedCallSize+1] = 1 }, "does not read as inlined calls"},
+		{"inlining tree name outside", func(ft fakeTable) { le.PutUint32(ft.image[ft.trees[0]+4:], 1000) }, "does not read as inlined calls"},
+		{"inlining tree outside memory", func(ft fakeTable) {
+			le.PutUint64(ft.image[ft.moduledata+moduleGofunc:], maxImage)
+		}, "has an inlining tree outside memory"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			ft := layOut([]fakeFunc{{pcsp: 1, pcdata: []uint32{0, 0, 19}, inlined: 5}}, pcTables)
+			tt.change(ft)
+			_, err := StripLineTables(module(dataSectionOf(activeSegment(0, string(ft.image)))))
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("got error %v, want one containing %q", err, tt.want)
+			}
+		})
+	}
 	t.Run("not wasm", func(t *testing.T) {
 		if _, err := StripLineTables([]byte("hello, world")); err == nil || !strings.Contains(err.Error(), "not a WebAssembly module") {
 			t.Errorf("got error %v", err)
@@ -278,10 +364,12 @@ func TestStripLineTablesRefuses(t *testing.T) {
 
 // TestStripLineTablesGoProgram builds testdata/linedemo for js/wasm, as
 // the playground is built and with the compiler's inlining everywhere,
-// runs it under node as linked and after Finish's passes, and checks that
-// it prints the same but for the file and line of each frame ("?:0" once
-// cut). Cuts that take what the runtime needs (the stack pointer deltas,
-// the stack maps, the wrappers' inlining tables) must make it fail.
+// runs it under node as linked and after each of Finish's passes, and
+// checks that it prints the same but for the file and line of each frame
+// ("?:0" once cut) and, once the names are cut, the standard library's
+// frames. Cuts that take what the runtime needs (the stack pointer deltas,
+// the stack maps, the wrappers' inlining tables, the wrappers' and
+// reflect's names) must make it fail.
 func TestStripLineTablesGoProgram(t *testing.T) {
 	if testing.Short() {
 		t.Skip("compiles a program for js/wasm and runs it under node; skipped with -short")
@@ -312,11 +400,30 @@ func TestStripLineTablesGoProgram(t *testing.T) {
 		"index: runtime error: index out of range [5] with length 3\n" +
 		"wrapper recovered through a wrapper\n" +
 		"nested: not recovered by a nested call\n" +
-		"frame runtime/debug.Stack WHERE\n" +
+		"nil value method: value method main.valued.String called using nil *valued pointer\n" +
+		"nil value method: value method time.Duration.String called using nil *Duration pointer\n" +
+		"reflect: reflect: call of reflect.Value.Bool on string Value\n"
+	frames := "frame runtime/debug.Stack WHERE\n" +
 		"frame main.stack WHERE\n" +
 		"frame main.level2 WHERE\n" +
 		"frame main.level1 WHERE\n" +
+		"frame main.main WHERE\n" +
+		"frame runtime/debug.Stack WHERE\n" +
+		"frame main.stack WHERE\n" +
+		"frame main.mapped.func1 WHERE\n" +
+		"frame strings.Map WHERE\n" +
+		"frame main.mapped WHERE\n" +
 		"frame main.main WHERE\n"
+	// Without the standard library's names, its frames are not shown.
+	namedFrames := "frame main.stack ?:0\n" +
+		"frame main.level2 ?:0\n" +
+		"frame main.level1 ?:0\n" +
+		"frame main.main ?:0\n" +
+		"frame main.stack ?:0\n" +
+		"frame main.mapped.func1 ?:0\n" +
+		"frame main.mapped ?:0\n" +
+		"frame main.main ?:0\n"
+	want, wantNamed := want+frames, want+namedFrames
 	where := regexp.MustCompile(`(?m) \S+\.go:\d+$`)
 
 	for _, build := range []struct {
@@ -340,7 +447,7 @@ func TestStripLineTablesGoProgram(t *testing.T) {
 			if err != nil {
 				t.Fatalf("the program as linked: %v\n%s", err, got)
 			}
-			if where.ReplaceAllString(got, " WHERE") != want || strings.Count(got, ".go:") != 5 {
+			if where.ReplaceAllString(got, " WHERE") != want || strings.Count(got, ".go:") != 11 {
 				t.Fatalf("the program as linked printed\n%s\nwant\n%s(WHERE a file and line)", got, want)
 			}
 
@@ -362,8 +469,57 @@ func TestStripLineTablesGoProgram(t *testing.T) {
 			if err != nil {
 				t.Fatalf("the program with its line tables cut: %v\n%s", err, got)
 			}
-			if want := strings.ReplaceAll(want, "WHERE", "?:0"); got != want {
+			want, wantNamed := strings.ReplaceAll(want, "WHERE", "?:0"), wantNamed
+			if build.name == "inlined" {
+				// reflect's panic names the method from its caller's
+				// frame: inlined, Value.Bool has none once the inlining
+				// tables are cut. (The playground compiles reflect's
+				// callers without inlining, but for the engine's step.)
+				want = strings.Replace(want, "reflect.Value.Bool", "unknown method", 1)
+				wantNamed = strings.Replace(wantNamed, "reflect.Value.Bool", "unknown method", 1)
+			}
+			if got != want {
 				t.Errorf("the program with its line tables cut printed\n%s\nwant\n%s", got, want)
+			}
+
+			named, err := StripFuncNames(stripped)
+			if err != nil {
+				t.Fatal(err)
+			}
+			zeroed = checkOnlyZeroed(t, stripped, named)
+			t.Logf("%d more bytes zeroed with the names", zeroed)
+			if zeroed < len(linked)/1000 {
+				t.Errorf("only %d bytes zeroed", zeroed)
+			}
+			got, err = run(t, named, "named.wasm")
+			if err != nil {
+				t.Fatalf("the program with its names cut too: %v\n%s", err, got)
+			}
+			if got != wantNamed {
+				t.Errorf("the program with its names cut too printed\n%s\nwant\n%s", got, wantNamed)
+			}
+			for _, wrong := range []struct {
+				name string
+				keep func(name string, funcID byte, inlinedOnly bool) bool
+			}{
+				{"wrappers' names", func(n string, _ byte, inl bool) bool { return nameRead(n, funcIDNormal, inl) }},
+				{"reflect's names", func(n string, id byte, inl bool) bool {
+					return !strings.HasPrefix(n, "reflect.") && nameRead(n, id, inl)
+				}},
+			} {
+				if wrong.name == "reflect's names" && build.name == "inlined" {
+					continue // the method's name is gone already (above)
+				}
+				bad, err := stripNames(stripped, wrong.keep)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, err := run(t, bad, "wrong.wasm")
+				if err == nil && got == wantNamed {
+					t.Errorf("cutting %s too went unnoticed", wrong.name)
+				} else {
+					t.Logf("cutting %s too: %v, %q", wrong.name, err, firstLines(got, 14))
+				}
 			}
 
 			// What must not be cut, and why the test would see it.
@@ -389,7 +545,7 @@ func TestStripLineTablesGoProgram(t *testing.T) {
 					t.Fatal(err)
 				}
 				got, err := run(t, bad, "wrong.wasm")
-				if err == nil && got == strings.ReplaceAll(want, "WHERE", "?:0") {
+				if err == nil && got == want {
 					t.Errorf("cutting %s too went unnoticed", wrong.name)
 				} else {
 					t.Logf("cutting %s too: %v, %q", wrong.name, err, firstLines(got, 12))

@@ -3,8 +3,9 @@
 // tells when that binary is stale. After the link it rewrites the binary's
 // data section into fewer segments (MergeDataSegments), which leaves the
 // program as it was and its download smaller, and cuts the line tables
-// only tracebacks read (StripLineTables): a traceback then names every
-// function but gives no file and line.
+// only tracebacks read (StripLineTables) and the names of the functions
+// outside the program and the runtime (StripFuncNames): a traceback then
+// names the program's functions but gives no file and line.
 package wasmbuild
 
 import (
@@ -201,7 +202,8 @@ func (b Builder) Build(ctx context.Context) error {
 // Finish applies the playground build's post-link steps to the module in
 // the file at path, rewriting it: its data segments are merged
 // (MergeDataSegments with DataGap), then the tables of its pclntab that
-// only tracebacks read are cut (StripLineTables). Every build of the page
+// only tracebacks read are cut (StripLineTables), and the names no one
+// reads (StripFuncNames). Every build of the page
 // goes through it; size reports call it too, so that they measure what is
 // served.
 func Finish(path string) error {
@@ -217,7 +219,11 @@ func Finish(path string) error {
 	if err != nil {
 		return errors.New("cutting the line tables of " + path + ": " + err.Error())
 	}
-	return os.WriteFile(path, stripped, 0o644)
+	named, err := StripFuncNames(stripped)
+	if err != nil {
+		return errors.New("cutting the function names of " + path + ": " + err.Error())
+	}
+	return os.WriteFile(path, named, 0o644)
 }
 
 // copyWasmExec copies wasm_exec.js from the Go toolchain that builds the

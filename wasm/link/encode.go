@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 
 	"tapelab/engine/fmtlite"
 	"tapelab/engine/nn"
@@ -55,14 +56,25 @@ func JSON(s *State) ([]byte, error) {
 }
 
 // sorted returns a sorted copy without duplicates, so that equal flag sets
-// encode alike.
+// encode alike. It sorts the indices of list, with the instantiation of
+// slices.SortStableFunc for []int that the page links anyway: a sort of
+// []string would link a sort of its own for these few short lists.
 func sorted(list []string) []string {
 	if len(list) == 0 {
 		return nil
 	}
-	out := slices.Clone(list)
-	slices.Sort(out)
-	return slices.Compact(out)
+	idx := make([]int, len(list))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return strings.Compare(list[a], list[b]) })
+	out := make([]string, 0, len(list))
+	for _, i := range idx {
+		if len(out) == 0 || out[len(out)-1] != list[i] {
+			out = append(out, list[i])
+		}
+	}
+	return out
 }
 
 // Encode returns the link fragment of s, without the '#': Prefix followed by

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -69,6 +70,26 @@ func TestFlagOrder(t *testing.T) {
 	}
 	if lb, _ := Encode(b); la != lb {
 		t.Errorf("same flags, different links: %s vs %s", la, lb)
+	}
+}
+
+func TestSorted(t *testing.T) {
+	for _, tt := range []struct{ in, want []string }{
+		{nil, nil},
+		{[]string{}, nil},
+		{[]string{"lr"}, []string{"lr"}},
+		{[]string{"lr", "batch", "lr"}, []string{"batch", "lr"}},
+		{[]string{"b", "a", "c", "a", "b", "a"}, []string{"a", "b", "c"}},
+		{[]string{"a", "b", "c"}, []string{"a", "b", "c"}},
+		{[]string{"", "z", ""}, []string{"", "z"}},
+	} {
+		in := slices.Clone(tt.in)
+		if got := sorted(in); !slices.Equal(got, tt.want) || (got == nil) != (tt.want == nil) {
+			t.Errorf("sorted(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+		if !slices.Equal(in, tt.in) {
+			t.Errorf("sorted(%q) changed its argument to %q", tt.in, in)
+		}
 	}
 }
 

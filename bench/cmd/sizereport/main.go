@@ -165,6 +165,7 @@ func pclntab(w io.Writer, p wasmbuild.PclntabParts) {
 	}{
 		{"header", p.Header},
 		{"function names", p.FuncNames},
+		{"of which names no one reads (zeros: cut after the link)", p.NamesCut},
 		{"compilation units' file lists", p.CUs},
 		{"file names", p.Files},
 		{"function index and records (_func)", p.Funcs},

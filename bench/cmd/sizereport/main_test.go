@@ -18,7 +18,7 @@ func TestReport(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"for js/wasm: ", "| code | ", "| data | ", "| main | ", "| runtime | ", "| strings | ",
-		"| function names | ", "| pc tables: pcsp", "| pc tables: pcdata 1 (stack maps)", "| pc tables no function refers to "} {
+		"| function names | ", "| of which names no one reads ", "| pc tables: pcsp", "| pc tables: pcdata 1 (stack maps)", "| pc tables no function refers to "} {
 		if !strings.Contains(all.String(), want) {
 			t.Errorf("the report has no %q:\n%s", want, all.String())
 		}

@@ -1,17 +1,23 @@
 // Command linedemo does what Go's runtime still needs its function table
-// for once StripLineTables has cut the line tables: it grows and copies
-// stacks, collects garbage while pointers live only on the stack, runs
-// goroutines, recovers panics (through a method wrapper too, and not where
-// recover is called too deep) and prints its own stack. The test that
-// runs it before and after the cut compares what it prints.
+// for once StripLineTables has cut the line tables and StripFuncNames the
+// names: it grows and copies stacks, collects garbage while pointers live
+// only on the stack, runs goroutines, recovers panics (through a method
+// wrapper too, and not where recover is called too deep), calls value
+// methods through nil pointers (runtime.panicwrap reads the wrapper's
+// name), misuses reflect (whose panic names the method from the stack)
+// and prints its own stack, from its own code and from a function that a
+// function of the standard library calls. The test that runs it before
+// and after the cuts compares what it prints.
 package main
 
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"runtime"
 	"runtime/debug"
 	"strings"
+	"time"
 )
 
 // node is a list cell the collector must keep while only the stack holds it.
@@ -144,6 +150,33 @@ func notDirect() {
 	panic("not recovered by a nested call")
 }
 
+// valued has a value method, which an interface holding a nil *valued
+// calls through a wrapper that the compiler generates.
+type valued struct{ n int }
+
+func (v valued) String() string { return fmt.Sprint(v.n) }
+
+// nilMethod calls s's String method, which panics when s holds a nil
+// pointer and the method has a value receiver.
+func nilMethod(s fmt.Stringer) func() {
+	return func() { _ = s.String() }
+}
+
+// mapped prints the stack from within the function that strings.Map
+// calls, the first time it is called.
+//
+//go:noinline
+func mapped() {
+	printed := false
+	strings.Map(func(r rune) rune {
+		if !printed {
+			printed = true
+			stack()
+		}
+		return r
+	}, "ab")
+}
+
 // stack prints the function names of this goroutine's stack from here,
 // each with where debug.Stack says it is (file:line, "?:0" once the line
 // tables are cut).
@@ -186,5 +219,9 @@ func main() {
 	}))
 	fmt.Println(viaWrapper())
 	fmt.Println("nested:", catch(notDirect))
+	fmt.Println("nil value method:", catch(nilMethod((*valued)(nil))))
+	fmt.Println("nil value method:", catch(nilMethod((*time.Duration)(nil))))
+	fmt.Println("reflect:", catch(func() { reflect.ValueOf("x").Bool() }))
 	level1()
+	mapped()
 }
