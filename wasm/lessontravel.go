@@ -39,17 +39,47 @@ func newLessonTravel(lv *lessonView) *lessonTravel {
 	return t
 }
 
-// menu is the Lessons menu of the shell's bar.
+// menu is the Lessons menu of the shell's bar. Its built-in lessons are
+// listed when it is first opened (listBuiltins): reading them is start-up
+// work that the page's first view and first step do not need.
 func (t *lessonTravel) menu() elem {
 	u, lv := t.lv.u, t.lv
 	pop := u.el("div", "class", "pop lessons-list")
+	newLesson := u.button("＋ New lesson", "Start a lesson: set up the playground, then add each state as a stop", func() {
+		t.closeMenu()
+		lv.open(&lesson.Lesson{Title: "My lesson"}, true)
+	}, "id", "lesson-new")
+	pop.AppendChild(newLesson)
+	t.file = u.el("input", "type", "file", "accept", ".json,application/json", "id", "lesson-file")
+	u.listen(t.file, "change", "lesson file", func(event) { t.openFile() })
+	pop.AppendChild(u.labelled("Open a lesson file", t.file, "class", "file"))
+	summary := u.txt("summary", "Lessons")
+	menu := add(u.el("details", "class", "lessons", "id", "lessons-menu"), summary, pop)
+	listed := false
+	list := func(event) {
+		if !listed {
+			listed = true
+			t.listBuiltins(newLesson)
+		}
+	}
+	// A click on the summary lists them before the menu opens; toggle
+	// covers a menu opened another way.
+	u.listen(summary, "click", "Lessons menu", list)
+	u.listen(menu, "toggle", "Lessons menu", list)
+	return menu
+}
+
+// listBuiltins puts a button per built-in lesson before the menu's
+// button before.
+func (t *lessonTravel) listBuiltins(before elem) {
+	u, lv := t.lv.u, t.lv
 	builtins, err := lesson.Builtins()
 	if err != nil {
-		pop.AppendChild(u.txt("p", err.Error(), "class", "lesson-msg"))
+		before.Before(u.txt("p", err.Error(), "class", "lesson-msg"))
 	}
 	for _, b := range builtins {
 		b := b
-		pop.AppendChild(u.button(b.Lesson.Title, "Open the lesson “"+b.Lesson.Title+"” ("+itoa(len(b.Lesson.Stops))+" stops)", func() {
+		before.Before(u.button(b.Lesson.Title, "Open the lesson “"+b.Lesson.Title+"” ("+itoa(len(b.Lesson.Stops))+" stops)", func() {
 			l, err := lesson.Builtins() // a fresh copy: the author's edits never reach the menu
 			if err == nil {
 				for _, c := range l {
@@ -61,14 +91,6 @@ func (t *lessonTravel) menu() elem {
 			}
 		}, "id", "lesson-builtin-"+b.Name))
 	}
-	pop.AppendChild(u.button("＋ New lesson", "Start a lesson: set up the playground, then add each state as a stop", func() {
-		t.closeMenu()
-		lv.open(&lesson.Lesson{Title: "My lesson"}, true)
-	}, "id", "lesson-new"))
-	t.file = u.el("input", "type", "file", "accept", ".json,application/json", "id", "lesson-file")
-	u.listen(t.file, "change", "lesson file", func(event) { t.openFile() })
-	pop.AppendChild(u.labelled("Open a lesson file", t.file, "class", "file"))
-	return add(u.el("details", "class", "lessons", "id", "lessons-menu"), u.txt("summary", "Lessons"), pop)
 }
 
 // closeMenu closes the Lessons menu and the top bar's menu around it, so
