@@ -46,8 +46,8 @@ type playground struct {
 	t0       float64   // when the current step was asked for (performance.now)
 	redraws  int
 	// holdColumns is set while start-up draws the page's first step: the
-	// editor's cards and the inspector are drawn in the task after it
-	// (see main and drawColumns).
+	// editor's cards, the inspector and the menu's comparison of the
+	// passes are drawn in the task after it (see main and drawColumns).
 	holdColumns bool
 	onStop      func(delta int) bool // the lesson's next (+1) or previous (-1) stop, from the keyboard; false without a lesson
 	inLesson    func() bool          // whether a lesson is open: its stop says what of its state did not apply
@@ -196,7 +196,9 @@ func (pv *playground) rebuilt() {
 	pv.tape.build(s, lay)
 	pv.list.build(s)
 	pv.listing.build(pv.src())
-	pv.bar.showPasses()
+	if !pv.holdColumns {
+		pv.bar.showPasses()
+	}
 	l := s.Cursor().Listen(64)
 	pv.listener = l
 	go func() {
@@ -263,12 +265,14 @@ func (pv *playground) shown(s *app.Stepper) int {
 	return s.Position().Node
 }
 
-// drawColumns draws the editor's cards and the inspector, which start-up
-// held back while it drew the first step (holdColumns).
+// drawColumns draws the editor's cards, the inspector and the menu's
+// comparison of the passes, which start-up held back while it drew the
+// first step (holdColumns).
 func (pv *playground) drawColumns() {
 	pv.holdColumns = false
 	pv.editor.render()
 	if s := pv.src().Stepper(); s != nil {
+		pv.bar.showPasses()
 		pv.insp.show(s, pv.shown(s))
 	}
 }
