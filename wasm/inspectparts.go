@@ -149,7 +149,11 @@ func (c *ruleCard) show(doc *document, s *app.Stepper, i int) {
 			op, before = "+=", l.Before+" → "
 		}
 		p := c.lines.all[k].parts
-		p[0].set(l.Clause + " = " + l.Numbers)
+		if l.Numbers == "" {
+			p[0].set(l.Clause)
+		} else {
+			p[0].set(l.Clause + " = " + l.Numbers)
+		}
 		p[1].set("  = " + l.Value)
 		p[2].set("grad #" + strconv.Itoa(l.Parent) + " ")
 		p[3].setAcc(op)

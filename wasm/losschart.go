@@ -101,9 +101,14 @@ func (c *chart) draw(h []trainer.Record) {
 	if logScale {
 		label += " · log scale, min " + app.Num(low)
 	}
-	y := 12 * k
+	font := strconv.Itoa(int(11*k)) + "px system-ui, sans-serif"
 	if c.acc { // the curve climbs to the top: the label goes below it
-		y = c.h - pad - 2
+		x.fillText(label, pad+2, c.h-pad-2, pal.muted, font)
+		return
 	}
-	x.fillText(label, pad+2, y, pal.muted, strconv.Itoa(int(11*k))+"px system-ui, sans-serif")
+	// A loss starts at its top on the left and falls: the label goes in
+	// the top right corner, clear of the curve.
+	x.textAlign("right")
+	x.fillText(label, c.w-pad-2, 12*k, pal.muted, font)
+	x.textAlign("left")
 }

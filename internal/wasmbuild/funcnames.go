@@ -2,7 +2,6 @@ package wasmbuild
 
 import (
 	"bytes"
-	"slices"
 	"strings"
 )
 
@@ -63,12 +62,7 @@ func nameRead(name string, funcID byte, inlinedOnly bool) bool {
 // a name no record has, that keep rejects as inlinedOnly), and sets the
 // records' offsets to the names cut to 0.
 func stripNames(wasm []byte, keep func(name string, funcID byte, inlinedOnly bool) bool) ([]byte, error) {
-	out := slices.Clone(wasm)
-	mem, err := readMemory(out)
-	if err != nil {
-		return nil, err
-	}
-	tab, err := findPclntab(&mem)
+	out, mem, tab, err := openPclntab(wasm)
 	if err != nil {
 		return nil, err
 	}

@@ -101,16 +101,26 @@ func (u tableUse) String() string {
 // specially (internal/abi.FuncIDNormal).
 const funcIDNormal = 0
 
+// openPclntab copies wasm and finds, in the copy's memory image, the
+// function table the Go linker wrote: what every cut after the link edits.
+func openPclntab(wasm []byte) ([]byte, memory, pclntab, error) {
+	out := slices.Clone(wasm)
+	mem, err := readMemory(out)
+	if err != nil {
+		return nil, memory{}, pclntab{}, err
+	}
+	tab, err := findPclntab(&mem)
+	if err != nil {
+		return nil, memory{}, pclntab{}, err
+	}
+	return out, mem, tab, nil
+}
+
 // stripTables zeroes, in a copy of wasm, every table of its pclntab that
 // cut selects and no other table shares, and sets the references to them
 // to 0 (with a function's start line, when its pcln is cut).
 func stripTables(wasm []byte, cut func(u tableUse, funcID byte) bool) ([]byte, error) {
-	out := slices.Clone(wasm)
-	mem, err := readMemory(out)
-	if err != nil {
-		return nil, err
-	}
-	tab, err := findPclntab(&mem)
+	out, mem, tab, err := openPclntab(wasm)
 	if err != nil {
 		return nil, err
 	}

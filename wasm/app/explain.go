@@ -88,9 +88,15 @@ func (s *Stepper) Explain(i int) Card {
 		}
 		for _, cl := range clauses {
 			lhs, rhs, ok := strings.Cut(cl, " = ")
-			if ok && lhs == "d"+name {
+			switch {
+			case !ok:
+			case lhs == "d"+name:
 				l.Clause = cl
 				l.Numbers = substitute(rhs, vals)
+			case strings.HasPrefix(lhs, "d"+name+"["):
+				// An element-wise rule (conv2d's dW[o,c,p,q] = …) has no
+				// whole-tensor product to fill in with numbers.
+				l.Clause = cl
 			}
 		}
 		c.Contribs = append(c.Contribs, l)

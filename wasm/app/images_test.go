@@ -503,3 +503,21 @@ func TestUseImageClassifiesTheDrawing(t *testing.T) {
 		t.Error("10 pixels accepted for an 8×8 input")
 	}
 }
+
+// TestExplainConvNamesEachClause: conv2d's chain rule is written element
+// by element (dW[o,c,p,q] = …), and each contribution line of its card
+// still says which clause it is, with no numbers to fill in.
+func TestExplainConvNamesEachClause(t *testing.T) {
+	p := cnnPlayground(t, 1)
+	s := p.Stepper()
+	s.ToEnd()
+	c := s.Explain(nodeOf(t, p, "conv2d"))
+	if len(c.Contribs) == 0 {
+		t.Fatal("conv2d's card has no contribution lines at the end of the step")
+	}
+	for _, l := range c.Contribs {
+		if !strings.HasPrefix(l.Clause, "d"+l.Operand+"[") || l.Numbers != "" {
+			t.Errorf("operand %s: clause %q, numbers %q", l.Operand, l.Clause, l.Numbers)
+		}
+	}
+}

@@ -48,6 +48,9 @@ func Walkthrough(s *Stepper) []string {
 		parent := nodes[l.Parent].Title()
 		ps := nodes[l.Parent].Shape
 		p := fmtlite.Sprintf("For %s (the operand %s): %s, which with the numbers is %s = %s.", parent, l.Operand, l.Clause, aloud(l.Numbers, nil), aloud(l.Value, ps))
+		if l.Numbers == "" {
+			p = fmtlite.Sprintf("For %s (the operand %s): %s, which here comes to %s.", parent, l.Operand, l.Clause, aloud(l.Value, ps))
+		}
 		if l.Accumulates {
 			p += fmtlite.Sprintf(" %s already had the gradient %s from another node that uses it, so this contribution is added (+=): it becomes %s. A value used twice collects a gradient from each use.", parent, aloud(l.Before, ps), aloud(l.After, ps))
 		} else {
