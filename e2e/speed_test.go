@@ -98,6 +98,10 @@ func stepRedraw(b *testing.B, motion bool) {
 		}
 	}
 	p.waitFor(`document.querySelectorAll("#tape [data-node]").length >= 60`, "the long model's tape")
+	// As in BenchmarkNavigationToInteractive: a freshly started server
+	// brotli-encodes the wasm in the background on one of the two cores,
+	// which would slow the first steps timed.
+	waitBrotli(b, p.js(`location.origin + "/"`)+"tapelab.wasm")
 	nodes := int(p.num(`document.querySelectorAll("#tape [data-node]").length`))
 	var times []float64
 	async, movers := 0, 0.0
