@@ -47,6 +47,9 @@
   const fit = () => {
     const r = svg.getBoundingClientRect();
     if (r.width < 10 || r.height < 10) return;
+    // The page's tape view starts from this size, not measuring its own
+    // region mid-start-up (wasm/tapeadopt.go).
+    [d.vw, d.vh] = [r.width, r.height];
     const rows = pick(r.width, r.height);
     if (rows !== shown) fold(rows);
     const [w, h] = rows > 1 ? [+folds[rows - 1].dataset.w, +folds[rows - 1].dataset.h] : [+d.w, +d.h];

@@ -23,9 +23,7 @@ func main() {
 		fmtlite.Fprintln(os.Stderr, "tapelab:", err)
 		os.Exit(1)
 	}
-	// The Go runtime's start ran in the task that instantiated the wasm:
-	// the views are built in tasks of their own.
-	p.pace()
+	p.resumed = now() // the views' first slice follows the runtime's start
 	pv, err := newPlayground(p)
 	if err != nil {
 		p.showError(err.Error())
@@ -49,14 +47,15 @@ func main() {
 	pv.mount(p.app)
 	// Opening the page's link draws the step, once, but for the editor's
 	// cards and the inspector: the first view shows those columns empty
-	// too, and they follow in a task of their own, so that neither task
-	// is long.
+	// too, and they follow once the page is painted and usable (Step
+	// works), so that neither task is long and a first click need not
+	// wait for them.
 	pv.holdColumns = true
 	sh.start()
 	// The views draw the state the link opened on their own goroutines:
 	// let them, before the render is marked done.
 	runtime.Gosched()
-	yieldToBrowser()
+	afterPaint()
 	pv.drawColumns()
 	mark("first-render")
 	p.app.RemoveAttribute("aria-busy")

@@ -24,6 +24,12 @@ func (p *programView) setMode(on bool) { p.pv.st.SetProgramMode(on) }
 func (p *programView) showMode() {
 	pv := p.pv
 	on := p.on()
+	if on && !p.filled {
+		// The program playground is made when first used: a page opened
+		// in Model mode never reads it.
+		p.filled = true
+		p.text.SetValue(p.pg().Text())
+	}
 	p.root.show(on)
 	pv.editor.root.show(!on)
 	pv.root.ToggleClass("program-mode", on)

@@ -34,6 +34,7 @@ type programView struct {
 	typing          *debouncer
 	forward         forwardView
 	lastGutterLines int
+	filled          bool // the textarea holds the program (see showMode)
 }
 
 func newProgramView(pv *playground) *programView {
@@ -49,8 +50,7 @@ func newProgramView(pv *playground) *programView {
 	p.marks = doc.el("pre", "class", "program-marks mono", "id", "program-marks", "aria-hidden", "true")
 	p.text = doc.el("textarea", "class", "program-text mono", "id", "program-text", "spellcheck", "false", "wrap", "off",
 		"autocapitalize", "off", "autocomplete", "off", "aria-label", "Program: one statement per line, name = expression",
-		"aria-describedby", "program-error")
-	p.text.SetValue(p.pg().Text())
+		"aria-describedby", "program-error") // its text is written when Program mode first shows (showMode)
 	area := add(doc.el("div", "class", "program-area"), p.marks, p.text)
 	edit := add(doc.el("div", "class", "program-edit"), p.gutter, area)
 	p.errLine = doc.el("p", "class", "program-error mono", "id", "program-error", "role", "alert", "hidden", "")

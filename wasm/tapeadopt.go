@@ -18,6 +18,10 @@ type firstTape struct {
 	sig          string // the drawing's tapesvg.Signature (data-sig)
 	rows         string // the rows firstview.js folded it into (data-rows), "" for one
 	edges, nodes elem   // its two layers, <g class="edges"> and <g class="nodes">
+	// vw and vh are its region's size as firstview.js last measured it
+	// (data-vw, data-vh; 0 when it did not), the size of the tape view's
+	// region too.
+	vw, vh float64
 }
 
 // takeFirstView keeps the first view's tape, if the page has one, for the
@@ -32,7 +36,12 @@ func (v *tapeView) takeFirstView() {
 	if !edges.ok() || !nodes.ok() {
 		return
 	}
-	v.first = &firstTape{sig: svg.GetAttribute("data-sig"), rows: svg.GetAttribute("data-rows"), edges: edges, nodes: nodes}
+	num := func(name string) float64 {
+		x, _ := strconv.ParseFloat(svg.GetAttribute(name), 64)
+		return x
+	}
+	v.first = &firstTape{sig: svg.GetAttribute("data-sig"), rows: svg.GetAttribute("data-rows"), edges: edges, nodes: nodes,
+		vw: num("data-vw"), vh: num("data-vh")}
 }
 
 // adoptFirstView makes the first view's tape the drawing of s laid out in

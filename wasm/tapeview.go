@@ -135,7 +135,15 @@ func (v *tapeView) build(s *app.Stepper, lay *layout.Layout) {
 	v.stopTravels() // before the boxes it lit are dropped
 	v.world.clear()
 	v.base = lay
-	v.measure()
+	if f := v.first; f != nil && f.vw >= 10 && f.vh >= 10 {
+		// The first view's script measured the same region: reading it
+		// here would make the browser lay out the page just mounted in
+		// the middle of start-up (the resize observer measures it once
+		// it is laid out).
+		v.vw, v.vh = f.vw, f.vh
+	} else {
+		v.measure()
+	}
 	w, h := v.size()
 	v.lay = lay.Wrap(lay.FitRows(w, h, app.ReadableScale, fitMax))
 	v.svg.SetAttribute("data-rows", strconv.Itoa(v.lay.Rows))
@@ -155,7 +163,7 @@ func (v *tapeView) build(s *app.Stepper, lay *layout.Layout) {
 	}
 	v.movers = doc.svg("g", "class", "movers")
 	v.world.AppendChild(v.movers)
-	v.fit()
+	v.fitMeasured()
 }
 
 // draw makes the elements of the tape laid out in v.lay: the edges, and
@@ -392,10 +400,15 @@ func (v *tapeView) follow(i int) {
 // titles are readable; a tape longer than that shows its start, or the
 // node the last step ran, and follows the steps.
 func (v *tapeView) fit() {
+	v.measure()
+	v.fitMeasured()
+}
+
+// fitMeasured is fit at the region's size last measured.
+func (v *tapeView) fitMeasured() {
 	if v.lay == nil {
 		return
 	}
-	v.measure()
 	w, h := v.size()
 	v.zoomed = false
 	if rows := v.base.FitRows(w, h, app.ReadableScale, fitMax); rows != v.lay.Rows {

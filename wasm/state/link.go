@@ -95,7 +95,7 @@ func (s *State) settle() {
 	s.opened = nil
 	var errs []error
 	if st.Program != "" {
-		errs = append(errs, s.program.Open(st.Program, st.Modes))
+		errs = append(errs, s.prog().Open(st.Program, st.Modes))
 	} else {
 		errs = append(errs, s.replaceModel(st))
 		if st.Drawing != nil {
@@ -162,7 +162,7 @@ func (s *State) Link() *link.State {
 	}
 	st := &link.State{View: s.view, Flags: s.Flags(), Accumulate: s.accumulate}
 	if s.programOn {
-		pg := s.program
+		pg := s.prog()
 		st.Program, st.Modes, st.Forward = pg.Text(), pg.Modes(), s.Forward()
 		if stp := pg.Stepper(); stp != nil && pg.Recorded() {
 			st.Pos = link.PositionOf(stp)

@@ -81,7 +81,7 @@ type State struct {
 	points     *link.Points
 
 	model     *app.Playground
-	program   *app.ProgramPlayground
+	program   *app.ProgramPlayground // made on first use: see prog
 	programOn bool
 	forward   [][]float64               // the program's forward-mode direction, one row per leaf (nil: reverse mode)
 	dataset   string                    // the stepping view's dataset
@@ -120,8 +120,17 @@ func New(dataset string) (*State, error) {
 	if s.model, err = app.New(app.DefaultDoc(), b); err != nil {
 		return nil, err
 	}
-	s.program, _ = app.NewProgramPlayground(program.Examples()[0].Text) // the gallery's programs run (engine/program's tests)
 	return s, nil
+}
+
+// prog returns the program playground, made on first use with the
+// gallery's first program: a page opened in Model mode does not parse and
+// record a program it does not show.
+func (s *State) prog() *app.ProgramPlayground {
+	if s.program == nil {
+		s.program, _ = app.NewProgramPlayground(program.Examples()[0].Text) // the gallery's programs run (engine/program's tests)
+	}
+	return s.program
 }
 
 // Listen subscribes to the changes. The relay broadcasts without waiting:

@@ -38,7 +38,7 @@ func (s *State) Model() *app.Playground {
 // State's methods.
 func (s *State) Program() *app.ProgramPlayground {
 	s.settle()
-	return s.program
+	return s.prog()
 }
 
 // ProgramMode reports whether the program, not the model, is stepped.
@@ -49,7 +49,7 @@ func (s *State) ProgramMode() bool { return s.programOn }
 func (s *State) Source() Source {
 	s.settle()
 	if s.programOn {
-		return s.program
+		return s.prog()
 	}
 	return s.model
 }
@@ -98,7 +98,7 @@ func (s *State) Edit(doc app.Doc) error {
 // when it runs; the error is the program's *program.Error.
 func (s *State) EditProgram(src string) error {
 	s.settle()
-	err := s.program.Edit(src)
+	err := s.prog().Edit(src)
 	s.recorded(0)
 	return err
 }
@@ -107,7 +107,7 @@ func (s *State) EditProgram(src string) error {
 // the modes m, as one edit.
 func (s *State) OpenProgram(src string, m app.Modes) error {
 	s.settle()
-	err := s.program.Open(src, m)
+	err := s.prog().Open(src, m)
 	s.programOn = true
 	s.view = link.ViewStep
 	s.recorded(Doc | Editing | View)
@@ -123,8 +123,8 @@ func (s *State) Forward() [][]float64 {
 	if s.forward == nil {
 		return nil
 	}
-	if _, err := s.program.Direction(s.forward); err != nil {
-		if dir, err := s.program.OneHot(0); err == nil {
+	if _, err := s.prog().Direction(s.forward); err != nil {
+		if dir, err := s.prog().OneHot(0); err == nil {
 			return app.DirectionRows(dir)
 		}
 	}
@@ -153,7 +153,7 @@ func (s *State) history(move func(history) (bool, error)) bool {
 	s.settle()
 	var h history = s.model
 	if s.programOn {
-		h = s.program
+		h = s.prog()
 	}
 	ok, _ := move(h) // an error is shown where it is (the layer or the line at fault)
 	if ok {
@@ -167,7 +167,7 @@ func (s *State) SetModes(m app.Modes) error {
 	s.settle()
 	var err error
 	if s.programOn {
-		err = s.program.SetModes(m)
+		err = s.prog().SetModes(m)
 	} else {
 		err = s.model.SetModes(m)
 	}
