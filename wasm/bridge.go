@@ -343,6 +343,27 @@ func after(doc *document, ms float64, what string, fn func()) {
 	js.Global().Call("setTimeout", f, ms)
 }
 
+// afterPaint returns once the browser has painted a frame and then run
+// the tasks that were waiting (a requestAnimationFrame, then a setTimeout
+// of 0): what start-up made usable is on screen, and a click or key
+// pressed meanwhile is answered, before the work that follows.
+func afterPaint() {
+	done := make(chan struct{})
+	var frame, task js.Func
+	task = js.FuncOf(func(js.Value, []js.Value) any {
+		task.Release()
+		close(done)
+		return nil
+	})
+	frame = js.FuncOf(func(js.Value, []js.Value) any {
+		frame.Release()
+		js.Global().Call("setTimeout", task, 0)
+		return nil
+	})
+	js.Global().Call("requestAnimationFrame", frame)
+	<-done
+}
+
 // yieldToBrowser returns once the browser has run the tasks waiting for
 // it (a setTimeout of 0): the Go program blocks meanwhile, so the page
 // can paint and answer input between two parts of a long piece of work.

@@ -23,7 +23,9 @@ func main() {
 		fmtlite.Fprintln(os.Stderr, "tapelab:", err)
 		os.Exit(1)
 	}
-	p.resumed = now() // the views' first slice follows the runtime's start
+	// The Go runtime's start ran in the task that instantiated the wasm:
+	// the views are built in tasks of their own.
+	p.pace()
 	pv, err := newPlayground(p)
 	if err != nil {
 		p.showError(err.Error())
@@ -47,16 +49,15 @@ func main() {
 	pv.mount(p.app)
 	// Opening the page's link draws the step, once, but for the editor's
 	// cards and the inspector: the first view shows those columns empty
-	// too, and they follow in a task of their own, so that neither task
-	// is long. (Drawing them only after a frame is painted let a click
-	// in sooner, but made their text a later largest contentful paint:
-	// Lighthouse's desktop score fell to 98 in one run of four.)
+	// too, and they follow once the page is painted and usable (Step
+	// works), so that neither task is long and a first click need not
+	// wait for them.
 	pv.holdColumns = true
 	sh.start()
 	// The views draw the state the link opened on their own goroutines:
 	// let them, before the render is marked done.
 	runtime.Gosched()
-	yieldToBrowser()
+	afterPaint()
 	pv.drawColumns()
 	mark("first-render")
 	p.app.RemoveAttribute("aria-busy")
