@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -120,6 +121,13 @@ func TestTrainDatasets(t *testing.T) {
 			t.Logf("%s: loss %s → %s in %s steps (test loss %s, accuracy %s), %s steps/s", name, first, v["trainLoss"], v["steps"], v["testLoss"], v["accuracy"], rate)
 			if msg := eval[string](t, tab, `document.getElementById("train-msg").hidden ? "" : document.getElementById("train-msg").textContent`); msg != "" {
 				t.Errorf("message: %s", msg)
+			}
+			// A loss that fell more than 10× is charted on a log scale:
+			// on a linear one its training would lie along the floor.
+			f0, _ := strconv.ParseFloat(first, 64)
+			f1, _ := strconv.ParseFloat(v["trainLoss"], 64)
+			if scale := eval[string](t, tab, `document.getElementById("train-chart").dataset.scale`); f0 > 10*f1 && scale != "log" {
+				t.Errorf("%s: the loss fell from %s to %s, and the chart's scale is %q, want log", name, first, v["trainLoss"], scale)
 			}
 			switch name {
 			case "circle", "spiral", "reg-gauss", "sine":

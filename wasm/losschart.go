@@ -18,6 +18,7 @@ type chart struct {
 	canvas canvas
 	w, h   float64
 	acc    bool
+	scale  string // the scale drawn last: "linear" or "log" (the canvas's data-scale)
 }
 
 func newChart(u *document, w, h int) *chart {
@@ -29,6 +30,23 @@ func newChart(u *document, w, h int) *chart {
 func newAccuracyChart(u *document, w, h int) *chart {
 	return &chart{u: u, w: float64(w), h: float64(h), acc: true, canvas: newCanvas(u, float64(w), float64(h), "id", "train-acc-chart", "role", "img",
 		"aria-label", "Accuracy over training steps: training solid, test dashed")}
+}
+
+// logRatio is how many times a loss must fall for its chart to go on a
+// log scale.
+const logRatio = 10
+
+// showScale records on the canvas (data-scale) whether the chart is drawn
+// on a log scale, when that changes.
+func (c *chart) showScale(log bool) {
+	scale := "linear"
+	if log {
+		scale = "log"
+	}
+	if scale != c.scale {
+		c.scale = scale
+		c.canvas.el.SetAttribute("data-scale", scale)
+	}
 }
 
 // value is the charted figure of m.
@@ -62,9 +80,12 @@ func (c *chart) draw(h []trainer.Record) {
 	if top == 0 || c.acc {
 		top, low = 1, 1
 	}
-	// A loss that falls by more than 100× is drawn on a log scale, so that
-	// the late progress stays visible.
-	logScale := low < top/100
+	// A loss that falls by more than 10× is drawn on a log scale: on a
+	// linear one from 0 to its first, largest values, the rest of the
+	// training would lie along the floor (a loss from 1.4 to 0.05 falls
+	// within the lowest 4% of the chart).
+	logScale := !c.acc && low < top/logRatio
+	c.showScale(logScale)
 	scale := func(v float64) float64 { return v / top }
 	if logScale {
 		lt, ll := math.Log(top), math.Log(low)
