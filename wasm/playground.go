@@ -38,7 +38,8 @@ type playground struct {
 	regions regions      // the regions each classroom control governs, as the views build them
 	// work is the row of the editor, the centre and the inspector; centre
 	// holds the tape and the listing. Other views add their regions there.
-	work, centre elem
+	// bottom is the bar of the stepper and the tape's text list.
+	work, centre, bottom elem
 
 	pinned   int // the node drawn as pinned, or -1
 	listener *broadcast.Listener[autograd.Event]
@@ -84,9 +85,9 @@ func newPlayground(p *page) (*playground, error) {
 	pv.tape.root.AppendChild(pv.notice)
 	pv.centre = add(doc.el("div", "class", "centre"), pv.tape.root, pv.listing.root)
 	pv.work = add(doc.el("div", "class", "workspace"), pv.editor.root, pv.prog.root, pv.centre, pv.insp.root)
-	bottom := doc.el("div", "class", "bottom")
-	add(bottom, pv.stepper.root, pv.list.root)
-	add(pv.root, pv.linkErr, pv.bar.root, pv.work, bottom) // the shortcuts' dialog is made when first shown
+	pv.bottom = doc.el("div", "class", "bottom")
+	add(pv.bottom, pv.stepper.root, pv.list.root)
+	add(pv.root, pv.linkErr, pv.bar.root, pv.work, pv.bottom) // the shortcuts' dialog is made when first shown
 	return pv, nil
 }
 
@@ -102,6 +103,11 @@ func (pv *playground) mount(parent elem) {
 	pv.doc.listen(pv.doc, "pointerdown", "closing the menu", pv.bar.closeMenuOutside)
 	pv.panels.fitScreen()
 	onResize(pv.doc, pv.root, "the screen's layout", pv.panels.fitScreen)
+	// The explain drawer stays clear of the stepper: its bottom is the
+	// bar's height (--bottom-bar), measured once the bar is laid out.
+	onResize(pv.doc, pv.bottom, "the bottom bar", func() {
+		pv.root.SetStyle("--bottom-bar", f1(pv.bottom.Rect().Height)+"px")
+	})
 	pv.doc.listen(pv.doc, "keyup", "keyboard", func(ev event) {
 		if ev.Key() == " " && !typing(ev) {
 			ev.PreventDefault() // a focused button must not also be clicked
