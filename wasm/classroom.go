@@ -111,7 +111,7 @@ func (sh *shell) applyFlags() {
 	sh.presenterBtn.SetAttribute("aria-pressed", boolStr(f.Presenter))
 	sh.explainBtn.SetAttribute("aria-pressed", boolStr(f.Explain))
 	sh.pv.panels.present(f.Presenter)
-	sh.ex.root.show(f.Explain)
+	sh.ex.show(f.Explain)
 	sh.ex.refresh()
 	// The tape's region changed size: fit the drawing to it once the
 	// browser has laid the page out again.

@@ -15,6 +15,8 @@ type explainPanel struct {
 	root elem
 	body elem
 	key  explainKey // what is shown, to redraw only on change
+	// followsBar is set once the panel follows the stepper's bar's height.
+	followsBar bool
 }
 
 // explainKey says which stepper and which place in it the panel shows.
@@ -29,6 +31,23 @@ func newExplainPanel(u *document, pv *playground) *explainPanel {
 	e.body = u.el("div", "class", "explain-body", "aria-live", "polite")
 	add(e.root, u.txt("h2", "What just happened", "id", "explain-title"), e.body)
 	return e
+}
+
+// show shows or hides the panel. Shown, it ends above the stepper's bar:
+// the bar's height is its --bottom-bar, followed from the first time it
+// is shown (a page without the panel does not measure the bar).
+func (e *explainPanel) show(on bool) {
+	e.root.show(on)
+	if on && !e.followsBar {
+		e.followsBar = true
+		bar := ""
+		onResize(e.u, e.pv.bottom, "the bottom bar", func() {
+			if h := f1(e.pv.bottom.Rect().Height) + "px"; h != bar {
+				bar = h
+				e.root.SetStyle("--bottom-bar", h)
+			}
+		})
+	}
 }
 
 // refresh redraws the panel when the stepper moved.

@@ -103,11 +103,6 @@ func (pv *playground) mount(parent elem) {
 	pv.doc.listen(pv.doc, "pointerdown", "closing the menu", pv.bar.closeMenuOutside)
 	pv.panels.fitScreen()
 	onResize(pv.doc, pv.root, "the screen's layout", pv.panels.fitScreen)
-	// The explain drawer stays clear of the stepper: its bottom is the
-	// bar's height (--bottom-bar), measured once the bar is laid out.
-	onResize(pv.doc, pv.bottom, "the bottom bar", func() {
-		pv.root.SetStyle("--bottom-bar", f1(pv.bottom.Rect().Height)+"px")
-	})
 	pv.doc.listen(pv.doc, "keyup", "keyboard", func(ev event) {
 		if ev.Key() == " " && !typing(ev) {
 			ev.PreventDefault() // a focused button must not also be clicked
