@@ -94,7 +94,8 @@ func (l *lessonTab) stop() string { return l.js(`document.getElementById("lesson
 // waitStop waits until the stop bar says want ("3 / 8").
 func (l *lessonTab) waitStop(want string) {
 	l.t.Helper()
-	l.wait(fmt.Sprintf(`document.getElementById("lesson-count").textContent === %q`, want))
+	// The lesson panel is built when a lesson first opens.
+	l.wait(fmt.Sprintf(`document.getElementById("lesson-count")?.textContent === %q`, want))
 }
 
 // pressUntil presses k until the stop bar says want (at most 10 times).
@@ -140,7 +141,7 @@ func (l *lessonTab) openBuiltin(name string) {
 	l.t.Helper()
 	click(l.t, l.tab, "#lessons-menu summary")
 	l.click("lesson-builtin-" + name)
-	l.wait(`!document.getElementById("lesson").hidden && document.getElementById("lesson-count").textContent.startsWith("1 / ")`)
+	l.wait(`document.getElementById("lesson")?.hidden === false && document.getElementById("lesson-count").textContent.startsWith("1 / ")`)
 }
 
 // TestLessonScreenshots opens a built-in lesson at 1280×720 and at

@@ -91,6 +91,22 @@ func (sh *shell) applyFlags() {
 	html.ToggleClass("embed", f.Embed)
 	html.ToggleClass("presenter", f.Presenter)
 	html.ToggleClass("explaining", f.Explain)
+	sh.showRegions(f)
+	sh.tickBoxes(f)
+	sh.presenterBtn.SetAttribute("aria-pressed", boolStr(f.Presenter))
+	sh.explainBtn.SetAttribute("aria-pressed", boolStr(f.Explain))
+	sh.pv.panels.present(f.Presenter)
+	sh.ex.show(f.Explain)
+	sh.ex.refresh()
+	// The tape's region changed size: fit the drawing to it once the
+	// browser has laid the page out again.
+	nextFrame(u, "fit", sh.pv.tape.fit)
+}
+
+// showRegions hides and locks the regions (those the views registered in
+// the playground's regions) as the classroom flags f say; a view that
+// builds a region later calls it again.
+func (sh *shell) showRegions(f link.Flags) {
 	for c, rs := range sh.pv.regions {
 		for _, e := range rs {
 			if f.Hidden(c) {
@@ -107,15 +123,6 @@ func (sh *shell) applyFlags() {
 			}
 		}
 	}
-	sh.tickBoxes(f)
-	sh.presenterBtn.SetAttribute("aria-pressed", boolStr(f.Presenter))
-	sh.explainBtn.SetAttribute("aria-pressed", boolStr(f.Explain))
-	sh.pv.panels.present(f.Presenter)
-	sh.ex.show(f.Explain)
-	sh.ex.refresh()
-	// The tape's region changed size: fit the drawing to it once the
-	// browser has laid the page out again.
-	nextFrame(u, "fit", sh.pv.tape.fit)
 }
 
 // tickBoxes ticks the classroom panel's checkboxes as f says (there are

@@ -26,9 +26,10 @@ type lessonTravel struct {
 // maxLessonFile bounds a lesson file the page reads.
 const maxLessonFile = 4 << 20
 
-func newLessonTravel(lv *lessonView) *lessonTravel {
-	u := lv.u
-	t := &lessonTravel{lv: lv}
+// tools builds the lesson panel's tools (with the author's Edit switch)
+// and returns them.
+func (t *lessonTravel) tools() elem {
+	u, lv := t.lv.u, t.lv
 	t.copy = u.button("Copy lesson link", "Copy a link that opens this lesson at its first stop", t.copyLink, "id", "lesson-copy")
 	t.url = u.el("input", "type", "text", "readonly", "", "id", "lesson-url", "class", "mono", "aria-label", "Link to this lesson", "hidden", "")
 	t.note = u.txt("span", "", "class", "muted small", "id", "lesson-note", "role", "status")
@@ -36,7 +37,7 @@ func newLessonTravel(lv *lessonView) *lessonTravel {
 		u.button("Download JSON", "Save the lesson as a JSON file (open it again from the Lessons menu)", t.download, "id", "lesson-download"),
 		u.button("Close", "Close the lesson; the playground keeps what it shows", lv.close, "id", "lesson-close"),
 		t.url, t.note)
-	return t
+	return t.bar
 }
 
 // menu is the Lessons menu of the shell's bar. Its built-in lessons are

@@ -64,28 +64,14 @@ const lessonMarkup html = `
   <slot name="author"></slot>
 </section>`
 
-// newLessonView builds the lesson panel (hidden until a lesson opens) and
-// the Lessons menu of the shell's bar.
+// newLessonView makes the Lessons menu of the shell's bar. The lesson
+// panel is built when a lesson first opens (panel): a page that opens none
+// never builds it.
 func newLessonView(sh *shell) *lessonView {
 	u := sh.u
 	lv := &lessonView{sh: sh, u: u}
 	lv.watch = newDebouncer(lessonQuiet, time.Second, func() { recovered("lesson", u.report, lv.changed) })
-	lv.root = u.build(lessonMarkup)
-	lv.root.parts(
-		part{"#lesson-title", &lv.heading}, part{"#lesson-prev", &lv.prev}, part{"#lesson-count", &lv.count},
-		part{"#lesson-next", &lv.next}, part{"#lesson-back", &lv.back}, part{"#lesson-caption-view", &lv.caption},
-		part{"#lesson-msg", &lv.msg},
-	)
-	u.onClick(lv.prev, func() { lv.goTo(lv.cur - 1) })
-	u.onClick(lv.next, func() { lv.goTo(lv.cur + 1) })
-	u.onClick(lv.back, lv.backToStop)
-	lv.predict = newPredictBox(lv)
-	lv.tools = newAuthorTools(lv)
-	lv.travel = newLessonTravel(lv)
-	lv.root.fill("travel", lv.travel.bar)
-	lv.root.fill("question", lv.predict.root)
-	lv.root.fill("author", lv.tools.root)
-	sh.pv.bar.root.After(lv.root)
+	lv.travel = &lessonTravel{lv: lv}
 	sh.bar.Prepend(lv.travel.menu())
 	sh.pv.onStop = func(d int) bool {
 		if lv.l == nil {
@@ -103,8 +89,33 @@ func newLessonView(sh *shell) *lessonView {
 	return lv
 }
 
+// panel builds the lesson panel, under the top bar, once.
+func (lv *lessonView) panel() {
+	if lv.root.ok() {
+		return
+	}
+	u := lv.u
+	lv.root = u.build(lessonMarkup)
+	lv.root.parts(
+		part{"#lesson-title", &lv.heading}, part{"#lesson-prev", &lv.prev}, part{"#lesson-count", &lv.count},
+		part{"#lesson-next", &lv.next}, part{"#lesson-back", &lv.back}, part{"#lesson-caption-view", &lv.caption},
+		part{"#lesson-msg", &lv.msg},
+	)
+	u.onClick(lv.prev, func() { lv.goTo(lv.cur - 1) })
+	u.onClick(lv.next, func() { lv.goTo(lv.cur + 1) })
+	u.onClick(lv.back, lv.backToStop)
+	lv.predict = newPredictBox(lv)
+	lv.tools = newAuthorTools(lv)
+	lv.root.fill("travel", lv.travel.tools())
+	lv.root.fill("question", lv.predict.root)
+	lv.root.fill("author", lv.tools.root)
+	lv.sh.pv.bar.root.After(lv.root)
+	lv.sh.showRegions(lv.sh.st.Flags()) // its tools are the share control's
+}
+
 // open shows l from its first stop, in author or play mode.
 func (lv *lessonView) open(l *lesson.Lesson, author bool) {
+	lv.panel()
 	lv.l, lv.author, lv.cur = l, author, 0
 	lv.root.show(true)
 	lv.msg.show(false)

@@ -135,7 +135,7 @@ func (pv *playground) changed(c state.Change) {
 	if c.Has(state.Hygiene) {
 		pv.hygiene.showSwitch()
 	}
-	if c.Has(state.Forward) && pv.st.ProgramMode() {
+	if c.Has(state.Forward) && pv.prog.ready() {
 		pv.prog.forward.changed()
 	}
 }

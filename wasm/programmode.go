@@ -23,13 +23,7 @@ func (p *programView) setMode(on bool) { p.pv.st.SetProgramMode(on) }
 // showMode shows the controls of the current mode and hides the other's.
 func (p *programView) showMode() {
 	pv := p.pv
-	on := p.on()
-	if on && !p.filled {
-		// The program playground is made when first used: a page opened
-		// in Model mode never reads it.
-		p.filled = true
-		p.text.SetValue(p.pg().Text())
-	}
+	on := p.ready()
 	p.root.show(on)
 	pv.editor.root.show(!on)
 	pv.root.ToggleClass("program-mode", on)

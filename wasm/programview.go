@@ -34,13 +34,38 @@ type programView struct {
 	typing          *debouncer
 	forward         forwardView
 	lastGutterLines int
-	filled          bool // the textarea holds the program (see showMode)
+	built           bool // the column's insides are made (see ready)
 }
 
 func newProgramView(pv *playground) *programView {
 	doc := pv.doc
 	p := &programView{pv: pv}
 	p.root = pv.regions.own("model", doc.el("section", "class", "program-editor", "id", "program-editor", "aria-labelledby", "program-title", "hidden", ""))
+	p.typing = newDebouncer(programQuiet, 2*time.Second, func() { recovered("checking the program", doc.report, p.edited) })
+	pv.bar.main.Prepend(p.modeSwitch())
+	return p
+}
+
+// ready builds the column's insides the first time Program mode is on,
+// and reports whether it is: a page opened in Model mode never builds
+// them (nor makes the program playground, whose text the textarea gets
+// here).
+func (p *programView) ready() bool {
+	if !p.on() {
+		return false
+	}
+	if !p.built {
+		p.built = true
+		p.build()
+	}
+	return true
+}
+
+// build makes the column's insides: the title with undo and redo, the
+// text with its line numbers and error marks, the error, the seed's note,
+// forward mode and the examples.
+func (p *programView) build() {
+	pv, doc := p.pv, p.pv.doc
 	head := doc.el("div", "class", "region-bar")
 	p.undo = doc.button("↶", "Undo the last edit of the program (Ctrl+Z)", pv.undo, "id", "program-undo")
 	p.redo = doc.button("↷", "Redo (Ctrl+Y)", pv.redo, "id", "program-redo")
@@ -50,13 +75,13 @@ func newProgramView(pv *playground) *programView {
 	p.marks = doc.el("pre", "class", "program-marks mono", "id", "program-marks", "aria-hidden", "true")
 	p.text = doc.el("textarea", "class", "program-text mono", "id", "program-text", "spellcheck", "false", "wrap", "off",
 		"autocapitalize", "off", "autocomplete", "off", "aria-label", "Program: one statement per line, name = expression",
-		"aria-describedby", "program-error") // its text is written when Program mode first shows (showMode)
+		"aria-describedby", "program-error")
+	p.text.SetValue(p.pg().Text())
 	area := add(doc.el("div", "class", "program-area"), p.marks, p.text)
 	edit := add(doc.el("div", "class", "program-edit"), p.gutter, area)
 	p.errLine = doc.el("p", "class", "program-error mono", "id", "program-error", "role", "alert", "hidden", "")
 	p.note = doc.el("p", "class", "program-note", "id", "program-note")
 
-	p.typing = newDebouncer(programQuiet, 2*time.Second, func() { recovered("checking the program", doc.report, p.edited) })
 	doc.listen(p.text, "input", "program typing", func(event) {
 		p.numberLines()
 		p.typing.changed()
@@ -64,8 +89,6 @@ func newProgramView(pv *playground) *programView {
 	doc.listen(p.text, "scroll", "program scroll", func(event) { p.syncScroll() })
 
 	add(p.root, head, edit, p.errLine, p.note, p.forward.build(p), p.gallery())
-	pv.bar.main.Prepend(p.modeSwitch())
-	return p
 }
 
 // pg is the program playground, to read.
@@ -81,7 +104,7 @@ func (p *programView) edited() { _ = p.pv.st.EditProgram(p.text.Value()) }
 // forget writes the program's text into the textarea after undo, redo or
 // a link replaced it.
 func (p *programView) forget() {
-	if p.on() {
+	if p.ready() {
 		p.text.SetValue(p.pg().Text())
 	}
 }
@@ -97,7 +120,7 @@ func (p *programView) brokenNotice() string {
 // render shows the program's state: line numbers, the error's mark and
 // message, the output's seed, undo and redo.
 func (p *programView) render() {
-	if !p.on() {
+	if !p.ready() {
 		return
 	}
 	p.numberLines()
@@ -238,7 +261,7 @@ func (p *programView) toEnd(s *app.Stepper) {
 
 // refresh redraws Program mode's part of a step: the tangents.
 func (p *programView) refresh(s *app.Stepper, shown int) {
-	if !p.on() {
+	if !p.ready() {
 		return
 	}
 	p.forward.refresh(s, shown)
@@ -247,7 +270,7 @@ func (p *programView) refresh(s *app.Stepper, shown int) {
 // inspected follows the node the user chose: in forward mode a leaf's
 // one-hot becomes the direction.
 func (p *programView) inspected(i int) {
-	if p.on() && p.forward.on {
+	if p.ready() && p.forward.on {
 		p.forward.oneHot(i)
 	}
 }
