@@ -16,7 +16,6 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"tapelab/web"
-	"tapelab/web/firstview"
 )
 
 // staticDir is the playground's static folder, seen from this package.
@@ -116,17 +115,6 @@ func startServer(t testing.TB, h http.Handler) *httptest.Server {
 func playgroundHandler(t testing.TB) http.Handler {
 	t.Helper()
 	h, err := web.NewHandler(web.Options{Static: os.DirFS(staticDir), Precompress: true})
-	if err != nil {
-		t.Fatalf("web.NewHandler: %v", err)
-	}
-	return h
-}
-
-// firstViewHandler is the handler `go run .` serves: the real static
-// folder with the server's first view drawn into the page.
-func firstViewHandler(t testing.TB) http.Handler {
-	t.Helper()
-	h, err := web.NewHandler(web.Options{Static: os.DirFS(staticDir), Precompress: true, FirstView: firstview.Page})
 	if err != nil {
 		t.Fatalf("web.NewHandler: %v", err)
 	}

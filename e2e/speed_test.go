@@ -23,6 +23,8 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"tapelab/wasm/link"
+	"tapelab/web"
+	"tapelab/web/firstview"
 )
 
 // wasmBudget is the most the page's wasm should weigh brotli'd.
@@ -178,6 +180,21 @@ const bootProbe = `(() => {
         g[k] = (sp) => { c.js++; return f(sp); };
       }
     }
+    // The time the Go program runs (its start in go.run, then every
+    // resume from an event or timer): the page's own work, apart from
+    // what the browser does between its tasks.
+    const G = globalThis.Go;
+    if (G && !G.prototype.__timed) {
+      G.prototype.__timed = true;
+      out.goMs = 0;
+      for (const k of ["run", "_resume"]) {
+        const f = G.prototype[k];
+        G.prototype[k] = function () {
+          const t = performance.now();
+          try { return f.apply(this, arguments); } finally { out.goMs += performance.now() - t; }
+        };
+      }
+    }
     return inst.apply(this, arguments);
   };
   for (const k of ["createElement", "createElementNS"]) {
@@ -204,6 +221,7 @@ const bootProbe = `(() => {
       step.click();
       if (sig() !== before) {
         out.interactive = performance.now();
+        out.goMsInteractive = out.goMs;
         out.at.interactive = { js: c.js, created: c.created, elements: document.getElementsByTagName("*").length };
         requestAnimationFrame(() => { out.painted = performance.now(); });
         return;
@@ -245,6 +263,7 @@ const bootTimeline = `(() => {
   if (probe.lcp) out["largest-paint"] = probe.lcp;
   if (probe.interactive) out.interactive = probe.interactive;
   if (probe.painted) out.painted = probe.painted;
+  if (probe.goMsInteractive !== undefined) out["go-ran"] = probe.goMsInteractive;
   // The counts at each of Go's marks and at interactive; the long tasks' time, and the part of it beyond 50 ms per task
   // (Lighthouse's total blocking time, here from navigation on).
   for (const [m, v] of Object.entries(probe.at || {})) {
@@ -276,11 +295,13 @@ var bootOrder = []string{"html-received", "loader-requested", "loader-received",
 // bootCounts lists the load-independent figures of a start-up, for the log:
 // calls across syscall/js, elements created and in the document (at Go's
 // first render, at interactive and when Go went idle), Go's allocations
-// (objects, bytes, collections) until it went idle, and the long tasks.
+// (objects, bytes, collections) until it went idle, the ms the Go program
+// ran until interactive (go-ran: its own work, without what the browser
+// did between its tasks), and the long tasks.
 var bootCounts = []string{"js-calls@first-render", "js-calls@interactive", "js-calls@go-idle", // logged with bootOrder
 	"elements-created@first-render", "elements-created@interactive", "elements-created@go-idle",
 	"elements@first-render", "elements@interactive", "elements@go-idle",
-	"go-mallocs", "go-alloc-bytes", "go-gcs", "long-tasks", "long-task-ms", "blocking-ms"}
+	"go-mallocs", "go-alloc-bytes", "go-gcs", "go-ran", "long-tasks", "long-task-ms", "blocking-ms"}
 
 // cpuThrottle is the CPU slowdown the start-up benchmark asks Chromium for
 // ($TAPELAB_CPU_THROTTLE, e.g. 4 as Lighthouse's mobile preset; unset or
@@ -295,6 +316,19 @@ func cpuThrottle(b *testing.B) float64 {
 		b.Fatalf("TAPELAB_CPU_THROTTLE=%q: want a slowdown factor of at least 1", v)
 	}
 	return r
+}
+
+// benchStatic is the folder the start-up benchmark serves:
+// $TAPELAB_BENCH_STATIC, a copy of static/ made after another build's `go
+// run . build` (the package's TestMain builds static/ anew before every
+// run, so a build is compared with another only from such a copy: run
+// the benchmark on each copy in turn, several rounds, in one sitting), or
+// else static/. The server's first view is always this tree's.
+func benchStatic() string {
+	if d := os.Getenv("TAPELAB_BENCH_STATIC"); d != "" {
+		return d
+	}
+	return staticDir
 }
 
 // BenchmarkNavigationToInteractive measures start-up: per navigation, the
@@ -316,9 +350,13 @@ func BenchmarkNavigationToInteractive(b *testing.B) {
 		firstView bool
 	}{{"http-cache", false, true}, {"no-cache", true, true}, {"http-cache/loading-screen", false, false}, {"no-cache/loading-screen", true, false}} {
 		b.Run(mode.name, func(b *testing.B) {
-			h := playgroundHandler(b)
+			opts := web.Options{Static: os.DirFS(benchStatic()), Precompress: true}
 			if mode.firstView {
-				h = firstViewHandler(b)
+				opts.FirstView = firstview.Page
+			}
+			h, err := web.NewHandler(opts)
+			if err != nil {
+				b.Fatal(err)
 			}
 			p := openPlaygroundOn(b, 1280, 720, h, 10*time.Minute)
 			if _, err := chromedp.Call(p.tab, page.AddScriptToEvaluateOnNewDocument,
@@ -407,6 +445,7 @@ func BenchmarkNavigationToInteractive(b *testing.B) {
 			}
 			b.ReportMetric(med["largest-paint"], "ms-lcp")
 			b.ReportMetric(med["interactive"], "ms-interactive")
+			b.ReportMetric(med["go-ran"], "ms-go-ran")
 			b.ReportMetric(med["painted"], "ms-painted")
 			b.ReportMetric(med["wasm-compiled"], "ms-compiled")
 			b.ReportMetric(med["first-render"], "ms-first-render")
