@@ -2,7 +2,7 @@
 
 package main
 
-// wideScreen is the breakpoint of static/playground.css: from it up, the
+// wideScreen is the breakpoint of static/style.css: from it up, the
 // editor and the inspector are columns beside the tape; below, each opens
 // as a drawer (a sheet on a phone) over the tape, so that the tape stays
 // the main region.

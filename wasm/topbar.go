@@ -19,7 +19,7 @@ import (
 // (sharing, classroom, export, presenter, explain), the version and the
 // comparison of the dense and single-output passes; on a wide screen the
 // three mode switches and the L2 penalty stay in the row, on a narrower one
-// they go into the menu too (static/playground.css), so the bar never wraps.
+// they go into the menu too (static/style.css), so the bar never wraps.
 type barView struct {
 	pv        *playground
 	root      elem

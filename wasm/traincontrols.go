@@ -121,7 +121,7 @@ func newTrainControls(v *trainView) trainControls {
 		v.reset(false)
 	})
 	u.onClick(inspect, v.inspect)
-	// On a phone the settings are a panel this button opens (static/train.css).
+	// On a phone the settings are a panel this button opens (static/style.css).
 	u.onClick(settingsBtn, func() {
 		on := settingsBtn.GetAttribute("aria-expanded") != "true"
 		settingsBtn.SetAttribute("aria-expanded", boolStr(on))
