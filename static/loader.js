@@ -10,6 +10,19 @@
   "use strict";
 
   const wasmURL = "tapelab.wasm";
+
+  // tapelabElement is how the Go program makes an element (wasm/dom.go's
+  // document.make): its tag, in the SVG namespace when svg, with its text
+  // (when hasText) and attributes packed in one string as
+  // "text\0name\0value\0…". One call from Go, where setting each
+  // attribute from Go takes two.
+  globalThis.tapelabElement = (tag, packed, svg, hasText) => {
+    const e = svg ? document.createElementNS("http://www.w3.org/2000/svg", tag) : document.createElement(tag);
+    const p = packed.split("\0");
+    for (let i = 1; i + 1 < p.length; i += 2) e.setAttribute(p[i], p[i + 1]);
+    if (hasText) e.textContent = p[0];
+    return e;
+  };
   const $ = (id) => document.getElementById(id);
   const stderr = []; // the Go program's last lines on fd 2 (panics)
 

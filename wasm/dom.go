@@ -30,12 +30,17 @@ type document struct {
 	names map[string]js.Value
 	// report shows an error in the page (the listeners' panics).
 	report func(string)
+	// maker is the loader's tapelabElement (static/loader.js), which
+	// makes an element with its attributes and text in one call; where it
+	// is missing, elements are made a call per attribute.
+	maker js.Value
 }
 
 // newDocument returns the page's document; report shows a listener's
 // panic in the page.
 func newDocument(report func(string)) *document {
-	return &document{v: js.Global().Get("document"), names: map[string]js.Value{}, report: report}
+	return &document{v: js.Global().Get("document"), names: map[string]js.Value{}, report: report,
+		maker: js.Global().Get("tapelabElement")}
 }
 
 // name returns s as a JavaScript string, made once per name.
@@ -50,30 +55,64 @@ func (d *document) name(s string) js.Value {
 
 // el returns a new element of tag with attributes given as name, value
 // pairs ("class" included).
-func (d *document) el(tag string, attrs ...string) elem {
-	e := elem{d.v.Call("createElement", d.name(tag))}
-	d.setAttrs(e, attrs)
-	return e
-}
+func (d *document) el(tag string, attrs ...string) elem { return d.make(false, tag, "", false, attrs) }
 
 // svg returns a new SVG element of tag with attributes.
-func (d *document) svg(tag string, attrs ...string) elem {
-	e := elem{d.v.Call("createElementNS", d.name(svgNS), d.name(tag))}
-	d.setAttrs(e, attrs)
-	return e
-}
-
-func (d *document) setAttrs(e elem, attrs []string) {
-	for i := 0; i+1 < len(attrs); i += 2 {
-		e.v.Call("setAttribute", d.name(attrs[i]), attrs[i+1])
-	}
-}
+func (d *document) svg(tag string, attrs ...string) elem { return d.make(true, tag, "", false, attrs) }
 
 // txt returns a new element of tag holding the text s, with attributes.
 func (d *document) txt(tag, s string, attrs ...string) elem {
-	e := d.el(tag, attrs...)
-	e.SetTextContent(s)
+	return d.make(false, tag, s, true, attrs)
+}
+
+// make returns a new element of tag (in the SVG namespace when svg) with
+// the attributes attrs (name, value pairs) and, when hasText, the text
+// text. With the loader's tapelabElement that is two calls into
+// JavaScript (the packed string, then the call), whatever the number of
+// attributes; without it, or when a string holds the NUL that packing
+// separates them by, one call makes the element and two more set each
+// attribute (each value becomes a JavaScript string first).
+func (d *document) make(svg bool, tag, text string, hasText bool, attrs []string) elem {
+	if (len(attrs) >= 2 || hasText) && d.maker.Type() == js.TypeFunction && !hasNUL(text, attrs) {
+		n := len(text)
+		for _, a := range attrs {
+			n += len(a) + 1
+		}
+		var b strings.Builder
+		b.Grow(n)
+		b.WriteString(text)
+		for _, a := range attrs {
+			b.WriteByte(0)
+			b.WriteString(a)
+		}
+		return elem{d.maker.Invoke(d.name(tag), b.String(), svg, hasText)}
+	}
+	var e elem
+	if svg {
+		e = elem{d.v.Call("createElementNS", d.name(svgNS), d.name(tag))}
+	} else {
+		e = elem{d.v.Call("createElement", d.name(tag))}
+	}
+	for i := 0; i+1 < len(attrs); i += 2 {
+		e.v.Call("setAttribute", d.name(attrs[i]), attrs[i+1])
+	}
+	if hasText {
+		e.SetTextContent(text)
+	}
 	return e
+}
+
+// hasNUL reports whether text or an attribute holds a NUL byte.
+func hasNUL(text string, attrs []string) bool {
+	if strings.IndexByte(text, 0) >= 0 {
+		return true
+	}
+	for _, a := range attrs {
+		if strings.IndexByte(a, 0) >= 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // html is constant markup: a view's static skeleton. No string converts
@@ -148,14 +187,15 @@ func (d *document) textNode(s string) elem { return elem{d.v.Call("createTextNod
 // the panic-safe listener. title is its tooltip; a label without words (an
 // arrow, a sign) also gets it as its accessible name.
 func (d *document) button(label, title string, fn func(), attrs ...string) elem {
-	b := d.el("button", append([]string{"type", "button"}, attrs...)...)
-	b.SetTextContent(label)
+	all := make([]string, 0, len(attrs)+6)
+	all = append(append(all, "type", "button"), attrs...)
 	if title != "" {
-		b.SetAttribute("title", title)
+		all = append(all, "title", title)
 		if !hasLetter(label) {
-			b.SetAttribute("aria-label", title)
+			all = append(all, "aria-label", title)
 		}
 	}
+	b := d.txt("button", label, all...)
 	d.listen(b, "click", "button "+label, func(event) { fn() })
 	return b
 }
