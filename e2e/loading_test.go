@@ -12,7 +12,6 @@ import (
 	"testing/fstest"
 	"time"
 
-	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
 	"tapelab/web"
@@ -154,32 +153,4 @@ func copyStatic(t *testing.T) fstest.MapFS {
 		m[name] = &fstest.MapFile{Data: data, ModTime: time.Now()}
 	}
 	return m
-}
-
-// TestStartsWithoutSchedulerYield opens the page in a browser without
-// scheduler.yield (as Safari and older browsers are): start-up's yields
-// go through a message the page posts to itself (wasm/bridge.go's
-// yieldToBrowser), and the page starts and steps.
-func TestStartsWithoutSchedulerYield(t *testing.T) {
-	tab := newBrowser(t)
-	srv := startServer(t, playgroundHandler(t))
-	hide := `delete Scheduler.prototype.yield;
-window.__channels = 0;
-const MC = window.MessageChannel;
-window.MessageChannel = function () { window.__channels++; return new MC(); };`
-	if _, err := chromedp.Call(tab, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: hide}); err != nil {
-		t.Fatal(err)
-	}
-	if err := chromedp.Do(tab, chromedp.Navigate(srv.URL), chromedp.WaitVisible(chromedp.CSS("#tape [data-node]"))); err != nil {
-		t.Fatalf("loading the playground: %v\n%s", err, pageError(tab))
-	}
-	if has := eval[bool](t, tab, `typeof scheduler !== "undefined" && typeof scheduler.yield === "function"`); has {
-		t.Fatal("scheduler.yield is still there")
-	}
-	waitJS(t, tab, `document.documentElement.dataset.linkOpened === "true" && !document.getElementById("step").disabled`)
-	click(t, tab, "#step")
-	waitJS(t, tab, `!document.getElementById("count-forward").textContent.startsWith("forward 0/")`)
-	if n := eval[float64](t, tab, `window.__channels`); n < 1 {
-		t.Errorf("start-up made %v message channels, want its yields to go through them", n)
-	}
 }

@@ -21,7 +21,7 @@ import (
 // pairedMilestones are the start-up figures BenchmarkStartupPairs
 // compares, from bootTimeline (go-main→interactive: from Go's main until
 // interactive, the part of start-up the page's Go code sets).
-var pairedMilestones = []string{"first-paint", "wasm-last-byte", "wasm-compiled", "go-main", "interactive", "painted",
+var pairedMilestones = []string{"first-paint", "largest-paint", "wasm-last-byte", "wasm-compiled", "go-main", "interactive", "painted",
 	"go-main→interactive", "go-ran", "js-calls@interactive"}
 
 // BenchmarkStartupPairs compares the start-up of two or more builds of

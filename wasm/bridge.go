@@ -365,13 +365,8 @@ func afterPaint() {
 }
 
 // yieldToBrowser returns once the browser has run the tasks waiting for
-// it: the Go program blocks meanwhile, so the page can paint and answer
-// input between two parts of a long piece of work. It resumes through
-// scheduler.yield() (the browser runs what waits, then resumes it first)
-// or, where the browser has none, a message the page posts to itself;
-// not through setTimeout(0), which browsers hold back to 4 ms once timers
-// have nested five deep, as start-up's slices do (from Go's main to the
-// page usable: 5.7 ms sooner, BenchmarkStartupPairs).
+// it (a setTimeout of 0): the Go program blocks meanwhile, so the page
+// can paint and answer input between two parts of a long piece of work.
 func yieldToBrowser() {
 	done := make(chan struct{})
 	var f js.Func
@@ -380,13 +375,7 @@ func yieldToBrowser() {
 		close(done)
 		return nil
 	})
-	if s := js.Global().Get("scheduler"); s.Truthy() && s.Get("yield").Type() == js.TypeFunction {
-		s.Call("yield").Call("then", f)
-	} else {
-		ch := js.Global().Get("MessageChannel").New()
-		ch.Get("port1").Set("onmessage", f)
-		ch.Get("port2").Call("postMessage", js.Null())
-	}
+	js.Global().Call("setTimeout", f, 0)
 	<-done
 }
 
