@@ -69,18 +69,8 @@ func newDrawPad(iv *imageView) *drawPad {
 	return d
 }
 
-// image reports the model's input image side, or 0 when the model does not
-// classify single-channel square images.
-func (d *drawPad) image() int {
-	if d.iv.names() == nil {
-		return 0
-	}
-	in := d.iv.pv.model().Model().Seq.Input()
-	if len(in) != 3 || in[0] != 1 || in[1] != in[2] {
-		return 0
-	}
-	return in[1]
-}
+// image reports the model's input image side, or 0 (imageView.imageSide).
+func (d *drawPad) image() int { return d.iv.imageSide() }
 
 // update shows the pad for image classifiers, with the example buttons.
 func (d *drawPad) update() {

@@ -27,13 +27,33 @@ type imageView struct {
 	// atNode and at are the output position the window card shows, chosen
 	// by clicking the node's value image; -1 means the default.
 	atNode, at int
-	pad        *drawPad
+	pad        *drawPad // nil until the model first classifies images (drawing)
 }
 
 func newImageView(pv *playground) *imageView {
-	iv := &imageView{pv: pv, atNode: -1, at: -1}
-	iv.pad = newDrawPad(iv)
-	return iv
+	return &imageView{pv: pv, atNode: -1, at: -1}
+}
+
+// drawing returns the drawing pad, built the first time the model
+// classifies images (nil until then: most pages never show it).
+func (iv *imageView) drawing() *drawPad {
+	if iv.pad == nil && iv.imageSide() > 0 {
+		iv.pad = newDrawPad(iv)
+	}
+	return iv.pad
+}
+
+// imageSide returns the model's input image side, or 0 when the model does
+// not classify single-channel square images.
+func (iv *imageView) imageSide() int {
+	if iv.names() == nil {
+		return 0
+	}
+	in := iv.pv.model().Model().Seq.Input()
+	if len(in) != 3 || in[0] != 1 || in[1] != in[2] {
+		return 0
+	}
+	return in[1]
 }
 
 // rebuilt follows a new recording: the pad shows for image classifiers,
@@ -43,8 +63,10 @@ func (iv *imageView) rebuilt() {
 	if d := iv.pv.st.Drawing(); d != nil {
 		iv.example = d.Example
 	}
-	iv.pad.update()
-	iv.pad.said()
+	if d := iv.drawing(); d != nil {
+		d.update()
+		d.said()
+	}
 }
 
 // inputNode returns the model's input node when it is an image (model
@@ -257,7 +279,9 @@ func (iv *imageView) names() []string {
 // selectExample makes example k the one the images show.
 func (iv *imageView) selectExample(k int) {
 	iv.example = k
-	iv.pad.update()
+	if d := iv.drawing(); d != nil {
+		d.update()
+	}
 	if iv.pv.src().Stepper() != nil {
 		iv.pv.refresh(nil)
 	}
