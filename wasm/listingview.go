@@ -15,15 +15,24 @@ type listingView struct {
 	root  elem
 	ssa   elem
 	ir    elem
-	pipe  *pipelineView
-	lines [][]elem // per tape node, its lines in both listings
+	pipe  *pipelineView // nil until a compiled step is first shown (fill)
+	lines [][]elem      // per tape node, its lines in both listings
 	cur   int
 }
 
 func newListingView(pv *playground) *listingView {
-	doc := pv.doc
 	v := &listingView{pv: pv, cur: -1}
-	v.root = doc.el("section", "class", "listing", "id", "listing", "aria-label", "Compiled step: SSA listing and IR", "hidden", "")
+	v.root = pv.doc.el("section", "class", "listing", "id", "listing", "aria-label", "Compiled step: SSA listing and IR", "hidden", "")
+	return v
+}
+
+// fill makes the listings' columns, the first time a compiled step is
+// shown: a page that stays in eager mode never builds them.
+func (v *listingView) fill() {
+	if v.pipe != nil {
+		return
+	}
+	doc := v.pv.doc
 	v.ssa = doc.el("ol", "class", "code mono", "id", "ssa", "aria-label", "SSA listing (graph.Builder, CompileChecked)")
 	v.ir = doc.el("ol", "class", "code mono", "id", "ir", "aria-label", "IR (ir.FromGraph)")
 	col := func(title string, list elem) elem {
@@ -31,24 +40,26 @@ func newListingView(pv *playground) *listingView {
 		add(c, doc.txt("h3", title), list)
 		return c
 	}
-	v.pipe = newPipelineView(pv)
+	v.pipe = newPipelineView(v.pv)
 	irCol := doc.el("div", "class", "code-col")
 	add(irCol, doc.txt("h3", "IR (ir.FromGraph; weights in the payload)"), v.pipe.root, v.ir)
 	add(v.root, col("SSA graph (graph.Builder → CompileChecked)", v.ssa), irCol)
-	return v
 }
 
 // build lists the compiled step, or hides the view in eager mode.
 func (v *listingView) build(pg state.Source) {
-	v.ssa.clear()
-	v.ir.clear()
 	v.cur = -1
+	v.lines = nil
+	if v.pipe != nil {
+		v.ssa.clear()
+		v.ir.clear()
+	}
 	r := pg.Recording()
 	if r == nil || r.Graph == nil {
 		v.root.SetAttribute("hidden", "")
-		v.lines = nil
 		return
 	}
+	v.fill()
 	v.root.RemoveAttribute("hidden")
 	v.pipe.build()
 	v.lines = make([][]elem, r.Tape.Len())
