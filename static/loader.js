@@ -12,7 +12,7 @@
   const wasmURL = "tapelab.wasm";
 
   // tapelabElement is how the Go program makes an element (wasm/dom.go's
-  // document.make): its tag, in the SVG namespace when svg, with its text
+  // document.newElem): its tag, in the SVG namespace when svg, with its text
   // (when hasText) and attributes packed in one string as
   // "text\0name\0value\0…". One call from Go, where setting each
   // attribute from Go takes two.

@@ -55,24 +55,28 @@ func (d *document) name(s string) js.Value {
 
 // el returns a new element of tag with attributes given as name, value
 // pairs ("class" included).
-func (d *document) el(tag string, attrs ...string) elem { return d.make(false, tag, "", false, attrs) }
+func (d *document) el(tag string, attrs ...string) elem {
+	return d.newElem(false, tag, "", false, attrs)
+}
 
 // svg returns a new SVG element of tag with attributes.
-func (d *document) svg(tag string, attrs ...string) elem { return d.make(true, tag, "", false, attrs) }
+func (d *document) svg(tag string, attrs ...string) elem {
+	return d.newElem(true, tag, "", false, attrs)
+}
 
 // txt returns a new element of tag holding the text s, with attributes.
 func (d *document) txt(tag, s string, attrs ...string) elem {
-	return d.make(false, tag, s, true, attrs)
+	return d.newElem(false, tag, s, true, attrs)
 }
 
-// make returns a new element of tag (in the SVG namespace when svg) with
+// newElem returns a new element of tag (in the SVG namespace when svg) with
 // the attributes attrs (name, value pairs) and, when hasText, the text
 // text. With the loader's tapelabElement that is two calls into
 // JavaScript (the packed string, then the call), whatever the number of
 // attributes; without it, or when a string holds the NUL that packing
 // separates them by, one call makes the element and two more set each
 // attribute (each value becomes a JavaScript string first).
-func (d *document) make(svg bool, tag, text string, hasText bool, attrs []string) elem {
+func (d *document) newElem(svg bool, tag, text string, hasText bool, attrs []string) elem {
 	if (len(attrs) >= 2 || hasText) && d.maker.Type() == js.TypeFunction && !hasNUL(text, attrs) {
 		n := len(text)
 		for _, a := range attrs {
