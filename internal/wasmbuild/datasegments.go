@@ -20,7 +20,8 @@ const DataGap = 4096
 // start is at most gap bytes, the gap written out as zeros. A module's
 // memory starts out zeroed, so the memory the module starts with is
 // byte for byte the same; every other section is copied unchanged, in its
-// place. The merged segments are written in address order.
+// place. The merged segments are written in address order; a segment
+// of zeros alone is left out (ComputeFindfunctab makes those).
 //
 // It handles what Go's linker writes: active segments of memory 0 whose
 // offset is an i32.const. A module with a passive segment, an offset of
@@ -103,7 +104,7 @@ func readSegments(body []byte) ([]segment, error) {
 // mergeSegments sorts segs by address and joins neighbours at most gap
 // bytes apart.
 func mergeSegments(segs []segment, gap int) ([]segment, error) {
-	segs = slices.Clone(segs)
+	segs = slices.DeleteFunc(slices.Clone(segs), func(s segment) bool { return allZero(s.data) })
 	slices.SortStableFunc(segs, func(a, b segment) int { return cmp.Compare(a.offset, b.offset) })
 	var merged []segment
 	for i := 0; i < len(segs); {
@@ -132,6 +133,16 @@ func mergeSegments(segs []segment, gap int) ([]segment, error) {
 		i = j
 	}
 	return merged, nil
+}
+
+// allZero reports whether every byte of b is zero.
+func allZero(b []byte) bool {
+	for _, c := range b {
+		if c != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // appendDataSection appends a data section holding segs.

@@ -353,6 +353,7 @@ const (
 // data gives them.
 type pclntab struct {
 	header                                 uint64
+	moduledata                             uint64 // the address of the runtime's module data
 	gofunc                                 uint64 // the address funcdata offsets are from
 	funcnames, cutab, filetab, pctab, pcln span
 	funcs                                  []funcRecord
@@ -447,7 +448,7 @@ func readPclntab(mem *memory, addr uint64) (pclntab, error) {
 		parts[k] = span{ptr, n}
 		last = off + n
 	}
-	tab := pclntab{header: addr, gofunc: mem.u64(md + moduleGofunc),
+	tab := pclntab{header: addr, moduledata: md, gofunc: mem.u64(md + moduleGofunc),
 		funcnames: parts[0], cutab: parts[1], filetab: parts[2], pctab: parts[3], pcln: parts[4]}
 	if ftab := parts[5]; ftab.end() > tab.pcln.end() {
 		return pclntab{}, errors.New(where + ": its function index runs past its function records")

@@ -364,7 +364,9 @@ func TestStripLineTablesRefuses(t *testing.T) {
 
 // TestStripLineTablesGoProgram builds testdata/linedemo for js/wasm, as
 // the playground is built and with the compiler's inlining everywhere,
-// runs it under node as linked and after each of Finish's passes, and
+// runs it under node as linked and after each of Finish's passes (the
+// findfunctab computed and the data merged, the line tables cut, the
+// names cut), and
 // checks that it prints the same but for the file and line of each frame
 // ("?:0" once cut) and, once the names are cut, the standard library's
 // frames. Cuts that take what the runtime needs (the stack pointer deltas,
@@ -451,7 +453,11 @@ func TestStripLineTablesGoProgram(t *testing.T) {
 				t.Fatalf("the program as linked printed\n%s\nwant\n%s(WHERE a file and line)", got, want)
 			}
 
-			merged, err := MergeDataSegments(linked, DataGap)
+			computed, err := ComputeFindfunctab(linked)
+			if err != nil {
+				t.Fatal(err)
+			}
+			merged, err := MergeDataSegments(computed, DataGap)
 			if err != nil {
 				t.Fatal(err)
 			}

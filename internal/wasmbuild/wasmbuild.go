@@ -200,7 +200,9 @@ func (b Builder) Build(ctx context.Context) error {
 }
 
 // Finish applies the playground build's post-link steps to the module in
-// the file at path, rewriting it: its data segments are merged
+// the file at path, rewriting it: the runtime's lookup table of program
+// counters is computed at instantiation instead of stored
+// (ComputeFindfunctab), its data segments are merged
 // (MergeDataSegments with DataGap), then the tables of its pclntab that
 // only tracebacks read are cut (StripLineTables), and the names no one
 // reads (StripFuncNames). Every build of the page
@@ -211,7 +213,11 @@ func Finish(path string) error {
 	if err != nil {
 		return err
 	}
-	merged, err := MergeDataSegments(wasm, DataGap)
+	computed, err := ComputeFindfunctab(wasm)
+	if err != nil {
+		return errors.New("computing the findfunctab of " + path + ": " + err.Error())
+	}
+	merged, err := MergeDataSegments(computed, DataGap)
 	if err != nil {
 		return errors.New("merging the data segments of " + path + ": " + err.Error())
 	}
