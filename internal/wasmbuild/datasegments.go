@@ -7,21 +7,26 @@ import (
 	"strconv"
 )
 
-// DataGap is the largest run of zero bytes between two data segments that
-// the playground's build fills in to make them one segment. Go's linker
-// starts a new segment at every run of more than 8 zero bytes, which gives
-// the playground about 100,000 segments whose headers compress poorly;
-// bench/README.md has the sizes each gap gives.
-const DataGap = 4096
+// DataGap is the longest run of zero bytes the playground's build writes
+// out in its data section. Go's linker starts a new segment at every run
+// of more than 8 zero bytes, which gives the playground about 100,000
+// segments whose headers compress poorly; the longer runs, which the
+// cuts after the link make too (StripLineTables, StripFuncNames,
+// ComputeFindfunctab), cost the download nothing once compressed but
+// cost the browser the time to receive, copy and hand them to the
+// compiler. bench/README.md has the sizes each gap gives.
+const DataGap = 256
 
 // MergeDataSegments returns the WebAssembly module wasm with its data
-// section rewritten: its active segments, taken in address order, become
-// one segment wherever the gap between a segment's end and the next one's
-// start is at most gap bytes, the gap written out as zeros. A module's
-// memory starts out zeroed, so the memory the module starts with is
-// byte for byte the same; every other section is copied unchanged, in its
-// place. The merged segments are written in address order; a segment
-// of zeros alone is left out (ComputeFindfunctab makes those).
+// section rewritten so that it writes the same bytes to memory in fewer
+// segments and without long runs of zeros: its active segments, taken in
+// address order, are cut at every run of more than gap zero bytes and
+// lose the zeros at their ends, and the pieces become one segment
+// wherever the gap between them is at most gap bytes, the gap written out
+// as zeros. A module's memory starts out zeroed, so the memory the
+// module starts with is byte for byte the same; every other section is
+// copied unchanged, in its place. The segments are written in address
+// order, each starting and ending with a byte that is not zero.
 //
 // It handles what Go's linker writes: active segments of memory 0 whose
 // offset is an i32.const. A module with a passive segment, an offset of
@@ -101,48 +106,62 @@ func readSegments(body []byte) ([]segment, error) {
 	return segs, r.err
 }
 
-// mergeSegments sorts segs by address and joins neighbours at most gap
+// mergeSegments sorts segs by address, cuts them at runs of more than
+// gap zeros and trims their zeros, and joins the pieces at most gap
 // bytes apart.
 func mergeSegments(segs []segment, gap int) ([]segment, error) {
-	segs = slices.DeleteFunc(slices.Clone(segs), func(s segment) bool { return allZero(s.data) })
+	segs = slices.Clone(segs)
 	slices.SortStableFunc(segs, func(a, b segment) int { return cmp.Compare(a.offset, b.offset) })
+	var pieces []segment
+	for i, s := range segs {
+		if i > 0 && uint64(s.offset) < segs[i-1].end() {
+			return nil, errors.New("data segments overlap at address " + strconv.FormatUint(uint64(s.offset), 10))
+		}
+		pieces = appendPieces(pieces, s, gap)
+	}
 	var merged []segment
-	for i := 0; i < len(segs); {
-		// segs[i:j] become one segment.
-		j, end := i+1, segs[i].end()
-		for ; j < len(segs); j++ {
-			next := uint64(segs[j].offset)
-			if next < end {
-				return nil, errors.New("data segments overlap at address " + strconv.FormatUint(next, 10))
-			}
-			if next-end > uint64(gap) {
-				break
-			}
-			end = segs[j].end()
+	for i := 0; i < len(pieces); {
+		// pieces[i:j] become one segment.
+		j, end := i+1, pieces[i].end()
+		for ; j < len(pieces) && uint64(pieces[j].offset)-end <= uint64(gap); j++ {
+			end = pieces[j].end()
 		}
 		if j == i+1 {
-			merged = append(merged, segs[i])
+			merged = append(merged, pieces[i])
 			i = j
 			continue
 		}
-		data := make([]byte, end-uint64(segs[i].offset)) // zeros in the gaps
-		for _, s := range segs[i:j] {
-			copy(data[s.offset-segs[i].offset:], s.data)
+		data := make([]byte, end-uint64(pieces[i].offset)) // zeros in the gaps
+		for _, s := range pieces[i:j] {
+			copy(data[s.offset-pieces[i].offset:], s.data)
 		}
-		merged = append(merged, segment{segs[i].offset, data})
+		merged = append(merged, segment{pieces[i].offset, data})
 		i = j
 	}
 	return merged, nil
 }
 
-// allZero reports whether every byte of b is zero.
-func allZero(b []byte) bool {
-	for _, c := range b {
-		if c != 0 {
-			return false
+// appendPieces appends the parts of s between its runs of more than gap
+// zero bytes, each trimmed of its zeros at both ends.
+func appendPieces(pieces []segment, s segment, gap int) []segment {
+	start, last := -1, -1 // the piece's first and last byte that is not zero
+	for i, c := range s.data {
+		if c == 0 {
+			continue
 		}
+		if start >= 0 && i-last-1 > gap {
+			pieces = append(pieces, segment{s.offset + uint32(start), s.data[start : last+1]})
+			start = -1
+		}
+		if start < 0 {
+			start = i
+		}
+		last = i
 	}
-	return true
+	if start >= 0 {
+		pieces = append(pieces, segment{s.offset + uint32(start), s.data[start : last+1]})
+	}
+	return pieces
 }
 
 // appendDataSection appends a data section holding segs.

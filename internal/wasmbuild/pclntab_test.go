@@ -504,6 +504,18 @@ func TestStripLineTablesGoProgram(t *testing.T) {
 			if got != wantNamed {
 				t.Errorf("the program with its names cut too printed\n%s\nwant\n%s", got, wantNamed)
 			}
+			// Finish, as every build of the page: the same passes, the
+			// data merged last.
+			finished := filepath.Join(dir, "finished.wasm")
+			if err := os.WriteFile(finished, linked, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := Finish(finished); err != nil {
+				t.Fatal(err)
+			}
+			if out, err := exec.Command(node, runner, finished).CombinedOutput(); err != nil || string(out) != wantNamed {
+				t.Errorf("the program as Finish leaves it: %v, printed\n%s\nwant\n%s", err, out, wantNamed)
+			}
 			for _, wrong := range []struct {
 				name string
 				keep func(name string, funcID byte, inlinedOnly bool) bool

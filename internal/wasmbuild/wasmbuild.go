@@ -202,12 +202,12 @@ func (b Builder) Build(ctx context.Context) error {
 // Finish applies the playground build's post-link steps to the module in
 // the file at path, rewriting it: the runtime's lookup table of program
 // counters is computed at instantiation instead of stored
-// (ComputeFindfunctab), its data segments are merged
-// (MergeDataSegments with DataGap), then the tables of its pclntab that
-// only tracebacks read are cut (StripLineTables), and the names no one
-// reads (StripFuncNames). Every build of the page
-// goes through it; size reports call it too, so that they measure what is
-// served.
+// (ComputeFindfunctab), the tables of its pclntab that only tracebacks
+// read are cut (StripLineTables), and the names no one reads
+// (StripFuncNames); then its data segments are merged and the zeros all
+// that left are taken out (MergeDataSegments with DataGap). Every build of
+// the page goes through it; size reports call it too, so that they
+// measure what is served.
 func Finish(path string) error {
 	wasm, err := os.ReadFile(path)
 	if err != nil {
@@ -217,11 +217,7 @@ func Finish(path string) error {
 	if err != nil {
 		return errors.New("computing the findfunctab of " + path + ": " + err.Error())
 	}
-	merged, err := MergeDataSegments(computed, DataGap)
-	if err != nil {
-		return errors.New("merging the data segments of " + path + ": " + err.Error())
-	}
-	stripped, err := StripLineTables(merged)
+	stripped, err := StripLineTables(computed)
 	if err != nil {
 		return errors.New("cutting the line tables of " + path + ": " + err.Error())
 	}
@@ -229,7 +225,11 @@ func Finish(path string) error {
 	if err != nil {
 		return errors.New("cutting the function names of " + path + ": " + err.Error())
 	}
-	return os.WriteFile(path, named, 0o644)
+	merged, err := MergeDataSegments(named, DataGap)
+	if err != nil {
+		return errors.New("merging the data segments of " + path + ": " + err.Error())
+	}
+	return os.WriteFile(path, merged, 0o644)
 }
 
 // copyWasmExec copies wasm_exec.js from the Go toolchain that builds the
