@@ -128,9 +128,9 @@ func TestMergeDataSegments(t *testing.T) {
 		{"no segments", nil, 64, 0},
 		{"zeros alone", [][]byte{activeSegment(0, "\x00\x00\x00\x00")}, 0, 0},
 		{"zeros at the ends", [][]byte{activeSegment(8, "\x00\x00a\x00b\x00\x00")}, 0, 2},
-		{"a long run of zeros inside", [][]byte{activeSegment(0, "a" + strings.Repeat("\x00", 9) + "b")}, 8, 2},
-		{"a run of zeros as long as the limit inside", [][]byte{activeSegment(0, "a" + strings.Repeat("\x00", 8) + "b")}, 8, 1},
-		{"a piece joining the next segment", [][]byte{activeSegment(0, "a" + strings.Repeat("\x00", 20) + "b\x00"), activeSegment(24, "c")}, 8, 2},
+		{"a long run of zeros inside", [][]byte{activeSegment(0, "a"+strings.Repeat("\x00", 9)+"b")}, 8, 2},
+		{"a run of zeros as long as the limit inside", [][]byte{activeSegment(0, "a"+strings.Repeat("\x00", 8)+"b")}, 8, 1},
+		{"a piece joining the next segment", [][]byte{activeSegment(0, "a"+strings.Repeat("\x00", 20)+"b\x00"), activeSegment(24, "c")}, 8, 2},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
