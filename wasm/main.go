@@ -6,9 +6,9 @@
 package main
 
 import (
-	"os"
 	"runtime"
 	"strconv"
+	"syscall"
 
 	"tapelab/engine/fmtlite"
 )
@@ -20,8 +20,8 @@ func main() {
 	mark("go-main")
 	p, err := newPage()
 	if err != nil {
-		fmtlite.Fprintln(os.Stderr, "tapelab:", err)
-		os.Exit(1)
+		fmtlite.Fprintln(stderr{}, "tapelab:", err)
+		syscall.Exit(1)
 	}
 	// The Go runtime's start ran in the task that instantiated the wasm:
 	// the views are built in tasks of their own.

@@ -4,8 +4,8 @@ package main
 
 import (
 	"errors"
-	"os"
 	"runtime"
+	"syscall"
 
 	"tapelab/engine/fmtlite"
 	"tapelab/wasm/app"
@@ -80,6 +80,14 @@ func stack() []byte {
 	}
 }
 
+// stderr is the Go program's standard error (file descriptor 2), which
+// the page's loader keeps to show a panic: written through syscall, the
+// program does without package os and its start-up.
+type stderr struct{}
+
+// Write writes p to standard error.
+func (stderr) Write(p []byte) (int, error) { return syscall.Write(2, p) }
+
 // recovered calls fn; if fn panics, it reports "name: <panic value>" and
 // logs the stack to standard error. Every entry point from JavaScript (event
 // listeners, callbacks, goroutines they start) runs its work through it, so
@@ -87,7 +95,7 @@ func stack() []byte {
 func recovered(name string, report func(string), fn func()) {
 	defer func() {
 		if r := recover(); r != nil {
-			fmtlite.Fprintf(os.Stderr, "panic in %s: %v\n%s", name, r, stack())
+			fmtlite.Fprintf(stderr{}, "panic in %s: %v\n%s", name, r, stack())
 			report(fmtlite.Sprintf("%s: %v", name, r))
 		}
 	}()

@@ -34,3 +34,12 @@ func TestRecovered(t *testing.T) {
 
 // index returns s[i]; with i out of range it makes the runtime panic.
 func index(s []int, i int) int { return s[i] }
+
+// TestStderr writes through the page's standard error, which the loader
+// shows when the Go program fails.
+func TestStderr(t *testing.T) {
+	msg := []byte("tapelab: standard error works\n")
+	if n, err := (stderr{}).Write(msg); n != len(msg) || err != nil {
+		t.Errorf("Write = %d, %v; want %d, nil", n, err, len(msg))
+	}
+}
