@@ -59,9 +59,7 @@ func BenchmarkStartupPairs(b *testing.B) {
 		page.AddScriptToEvaluateOnNewDocumentParams{Source: bootProbe}); err != nil {
 		b.Fatal(err)
 	}
-	if _, err := chromedp.Call(p.tab, network.Enable, network.EnableParams{}); err != nil {
-		b.Fatal(err)
-	}
+	enableNetwork(b, p.tab)
 	if _, err := chromedp.Call(p.tab, network.SetCacheDisabled,
 		network.SetCacheDisabledParams{CacheDisabled: os.Getenv("TAPELAB_BENCH_NOCACHE") != ""}); err != nil {
 		b.Fatal(err)
