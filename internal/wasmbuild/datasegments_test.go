@@ -178,24 +178,9 @@ func TestMergeDataSegmentsRefuses(t *testing.T) {
 // way the playground is built, merges its data segments and runs both
 // binaries under node: they print the same, from the same memory image.
 func TestMergeDataSegmentsGoProgram(t *testing.T) {
-	if testing.Short() {
-		t.Skip("compiles a program for js/wasm and runs it under node; skipped with -short")
-	}
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Fatal("node runs the js/wasm program and is not on PATH:", err)
-	}
+	node, libWasm := jsTools(t)
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "demo.wasm")
-	build := exec.Command("go", BuildArgs("./testdata/datademo", bin, false)...)
-	build.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("building testdata/datademo: %v\n%s", err, out)
-	}
-	orig, err := os.ReadFile(bin)
-	if err != nil {
-		t.Fatal(err)
-	}
+	orig := buildJS(t, BuildArgs("./testdata/datademo", filepath.Join(dir, "demo.wasm"), false))
 	merged, err := MergeDataSegments(orig, DataGap)
 	if err != nil {
 		t.Fatal(err)
@@ -208,11 +193,7 @@ func TestMergeDataSegmentsGoProgram(t *testing.T) {
 	}
 	t.Logf("%d data segments merged into %d; %d bytes, was %d", before, after, len(merged), len(orig))
 
-	goroot, err := exec.Command("go", "env", "GOROOT").Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	runner := filepath.Join(strings.TrimSpace(string(goroot)), "lib", "wasm", "wasm_exec_node.js")
+	runner := filepath.Join(libWasm, "wasm_exec_node.js")
 	run := func(wasm []byte, name string) string {
 		path := filepath.Join(dir, name)
 		if err := os.WriteFile(path, wasm, 0o644); err != nil {

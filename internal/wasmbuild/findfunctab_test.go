@@ -8,6 +8,21 @@ import (
 	"testing"
 )
 
+// computeAndMerge returns linked with its findfunctab computed, and that
+// with its data segments merged (DataGap), failing t on an error.
+func computeAndMerge(t *testing.T, linked []byte) (computed, merged []byte) {
+	t.Helper()
+	computed, err := ComputeFindfunctab(linked)
+	if err != nil {
+		t.Fatal(err)
+	}
+	merged, err = MergeDataSegments(computed, DataGap)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return computed, merged
+}
+
 // memoryHash is a node script that instantiates the module in the file
 // argv[2] (which runs its start function, if it has one) without running
 // the Go program, and prints the SHA-256 and the size of its memory.
@@ -29,33 +44,14 @@ WebAssembly.instantiate(fs.readFileSync(process.argv[2]), go.importObject).then(
 // TestStripLineTablesGoProgram runs the program so made. It also checks
 // what the pass takes out, and its errors.
 func TestComputeFindfunctab(t *testing.T) {
-	if testing.Short() {
-		t.Skip("compiles a program for js/wasm and runs it under node; skipped with -short")
-	}
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Fatal("node instantiates the js/wasm program and is not on PATH:", err)
-	}
-	goroot, err := exec.Command("go", "env", "GOROOT").Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	wasmExec := filepath.Join(strings.TrimSpace(string(goroot)), "lib", "wasm", "wasm_exec.js")
+	node, libWasm := jsTools(t)
 	dir := t.TempDir()
 	script := filepath.Join(dir, "memory.js")
 	if err := os.WriteFile(script, []byte(memoryHash), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	bin := filepath.Join(dir, "linked.wasm")
-	build := exec.Command("go", BuildArgs("./testdata/linedemo", bin, false)...)
-	build.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("building testdata/linedemo: %v\n%s", err, out)
-	}
-	linked, err := os.ReadFile(bin)
-	if err != nil {
-		t.Fatal(err)
-	}
+	wasmExec := filepath.Join(libWasm, "wasm_exec.js")
+	linked := buildJS(t, BuildArgs("./testdata/linedemo", filepath.Join(dir, "linked.wasm"), false))
 	memory := func(wasm []byte, name string) string {
 		path := filepath.Join(dir, name)
 		if err := os.WriteFile(path, wasm, 0o644); err != nil {
@@ -68,14 +64,7 @@ func TestComputeFindfunctab(t *testing.T) {
 		return strings.TrimSpace(string(out))
 	}
 
-	computed, err := ComputeFindfunctab(linked)
-	if err != nil {
-		t.Fatal(err)
-	}
-	merged, err := MergeDataSegments(computed, DataGap)
-	if err != nil {
-		t.Fatal(err)
-	}
+	computed, merged := computeAndMerge(t, linked)
 	want := memory(linked, "linked.wasm")
 	if got := memory(merged, "computed.wasm"); got != want {
 		t.Errorf("the module with its findfunctab computed starts with memory %s, want %s (as linked)", got, want)

@@ -373,18 +373,8 @@ func TestStripLineTablesRefuses(t *testing.T) {
 // the stack maps, the wrappers' inlining tables, the wrappers' and
 // reflect's names) must make it fail.
 func TestStripLineTablesGoProgram(t *testing.T) {
-	if testing.Short() {
-		t.Skip("compiles a program for js/wasm and runs it under node; skipped with -short")
-	}
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Fatal("node runs the js/wasm program and is not on PATH:", err)
-	}
-	goroot, err := exec.Command("go", "env", "GOROOT").Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	runner := filepath.Join(strings.TrimSpace(string(goroot)), "lib", "wasm", "wasm_exec_node.js")
+	node, libWasm := jsTools(t)
+	runner := filepath.Join(libWasm, "wasm_exec_node.js")
 	dir := t.TempDir()
 	run := func(t *testing.T, wasm []byte, name string) (string, error) {
 		path := filepath.Join(dir, name)
@@ -436,15 +426,7 @@ func TestStripLineTablesGoProgram(t *testing.T) {
 		{"inlined", []string{"build", "-trimpath", "-ldflags=-s -w", "-o", filepath.Join(dir, "inlined.wasm"), "./testdata/linedemo"}},
 	} {
 		t.Run(build.name, func(t *testing.T) {
-			cmd := exec.Command("go", build.args...)
-			cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
-			if out, err := cmd.CombinedOutput(); err != nil {
-				t.Fatalf("building testdata/linedemo: %v\n%s", err, out)
-			}
-			linked, err := os.ReadFile(build.args[len(build.args)-2])
-			if err != nil {
-				t.Fatal(err)
-			}
+			linked := buildJS(t, build.args)
 			got, err := run(t, linked, "linked.wasm")
 			if err != nil {
 				t.Fatalf("the program as linked: %v\n%s", err, got)
@@ -453,14 +435,7 @@ func TestStripLineTablesGoProgram(t *testing.T) {
 				t.Fatalf("the program as linked printed\n%s\nwant\n%s(WHERE a file and line)", got, want)
 			}
 
-			computed, err := ComputeFindfunctab(linked)
-			if err != nil {
-				t.Fatal(err)
-			}
-			merged, err := MergeDataSegments(computed, DataGap)
-			if err != nil {
-				t.Fatal(err)
-			}
+			_, merged := computeAndMerge(t, linked)
 			stripped, err := StripLineTables(merged)
 			if err != nil {
 				t.Fatal(err)
