@@ -174,9 +174,7 @@ func appendDataSection(out []byte, segs []segment) []byte {
 		body = appendUleb(body, uint64(len(s.data)))
 		body = append(body, s.data...)
 	}
-	out = append(out, dataSection)
-	out = appendUleb(out, uint64(len(body)))
-	return append(out, body...)
+	return appendSection(out, dataSection, body)
 }
 
 const (

@@ -10,19 +10,11 @@ import (
 	"testing"
 )
 
-// section is one section of a module: its id and body.
-type section struct {
-	id   byte
-	body []byte
-}
-
 // module writes a module holding secs.
 func module(secs ...section) []byte {
 	b := []byte("\x00asm\x01\x00\x00\x00")
 	for _, s := range secs {
-		b = append(b, s.id)
-		b = appendUleb(b, uint64(len(s.body)))
-		b = append(b, s.body...)
+		b = appendSection(b, s.id, s.body)
 	}
 	return b
 }
@@ -30,14 +22,9 @@ func module(secs ...section) []byte {
 // sections splits a module into its sections.
 func sections(tb testing.TB, wasm []byte) []section {
 	tb.Helper()
-	var secs []section
-	for r := (wasmReader{b: wasm, off: 8}); r.off < len(wasm); {
-		id := r.byte()
-		body := r.bytes(int(r.uleb()))
-		if r.err != nil {
-			tb.Fatal(r.err)
-		}
-		secs = append(secs, section{id, body})
+	secs, err := readSections(wasm)
+	if err != nil {
+		tb.Fatal(err)
 	}
 	return secs
 }

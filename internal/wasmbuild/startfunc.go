@@ -22,23 +22,13 @@ const (
 // already has stays as it was. A module with a start function already
 // gets an error.
 func addStartFunc(wasm, body []byte) ([]byte, error) {
-	type section struct {
-		id   byte
-		body []byte
-	}
-	var secs []section
-	for r := (wasmReader{b: wasm, off: 8}); r.off < len(wasm); {
-		id := r.byte()
-		b := r.bytes(int(r.uleb()))
-		if r.err != nil {
-			return nil, r.err
-		}
-		secs = append(secs, section{id, b})
+	secs, err := readSections(wasm)
+	if err != nil {
+		return nil, err
 	}
 	var (
 		imported, defined uint64 // functions
 		typeIdx           = -1
-		err               error
 	)
 	for i, s := range secs {
 		switch s.id {
@@ -82,6 +72,27 @@ func addStartFunc(wasm, body []byte) ([]byte, error) {
 		out = appendSection(out, startSection, fn)
 	}
 	return out, nil
+}
+
+// section is one section of a module: its id and body.
+type section struct {
+	id   byte
+	body []byte
+}
+
+// readSections splits a module into its sections, their bodies aliasing
+// wasm.
+func readSections(wasm []byte) ([]section, error) {
+	var secs []section
+	for r := (wasmReader{b: wasm, off: 8}); r.off < len(wasm); {
+		id := r.byte()
+		body := r.bytes(int(r.uleb()))
+		if r.err != nil {
+			return nil, r.err
+		}
+		secs = append(secs, section{id, body})
+	}
+	return secs, nil
 }
 
 // appendSection appends a section of the given id and body.
