@@ -97,7 +97,14 @@ var trainThresholds = map[string]float64{
 // the page until the training loss falls below its threshold.
 func TestTrainDatasets(t *testing.T) {
 	srv := startServer(t, playgroundHandler(t))
-	for _, name := range []string{"circle", "xor", "gauss", "spiral", "reg-plane", "reg-gauss", "moons", "sine"} {
+	names := []string{"circle", "xor", "gauss", "spiral", "reg-plane", "reg-gauss", "moons", "sine"}
+	jittery := 0 // the runs whose loss chart shows its evaluations faint, apart from the smoothed line
+	defer func() {
+		if !t.Failed() && jittery < len(names)/2 {
+			t.Errorf("%d of %d runs' loss charts show the evaluations faint apart from the smoothed line, want half of them or more", jittery, len(names))
+		}
+	}()
+	for _, name := range names {
 		t.Run(name, func(t *testing.T) {
 			tab := newBrowser(t)
 			openPage(t, tab, srv.URL+"/?train="+name)
@@ -129,12 +136,58 @@ func TestTrainDatasets(t *testing.T) {
 			if scale := eval[string](t, tab, `document.getElementById("train-chart").dataset.scale`); f0 > 10*f1 && scale != "log" {
 				t.Errorf("%s: the loss fell from %s to %s, and the chart's scale is %q, want log", name, first, v["trainLoss"], scale)
 			}
+			if checkSmoothedChart(t, tab, name) {
+				jittery++
+			}
 			switch name {
 			case "circle", "spiral", "reg-gauss", "sine":
 				shoot(t, tab, "train-"+name)
 			}
 		})
 	}
+}
+
+// checkSmoothedChart checks what the loss chart shows after a run: every
+// evaluation faint, and over them the smoothed curves, thin enough to read
+// the trend from. Over the run's last 70% (past its first fall) a column
+// of the chart crosses the dark training curve in a few pixels, where a
+// curve that jitters from one record to the next fills a band. It reports
+// whether the faint evaluations show apart from the line, as they do
+// where the loss jitters (not on every dataset: spiral's hardly does).
+func checkSmoothedChart(t *testing.T, tab context.Context, name string) (faintApart bool) {
+	t.Helper()
+	r := eval[map[string]float64](t, tab, `(() => {
+  const c = document.getElementById("train-chart");
+  const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
+  const k = c.width / c.getBoundingClientRect().width;
+  let faint = 0, dark = 0;
+  const perColumn = [];
+  for (let x = Math.round(c.width * 0.3); x < c.width - 6 * k; x++) {
+    const darkYs = [], faintYs = [];
+    for (let y = Math.round(16 * k); y < c.height; y++) { // below the scale's label
+      const i = 4 * (y * c.width + x), [r, g, b] = [d[i], d[i + 1], d[i + 2]];
+      const lum = 0.299 * r + 0.587 * g + 0.114 * b;
+      if (lum < 60) darkYs.push(y);
+      else if (lum > 165 && lum < 215 && Math.abs(r - g) < 12 && Math.abs(g - b) < 12) faintYs.push(y);
+    }
+    // Faint pixels apart from the dark line (not its anti-aliased edge).
+    faint += faintYs.filter((y) => darkYs.every((dy) => Math.abs(dy - y) >= 3 * k)).length;
+    dark += darkYs.length;
+    perColumn.push(darkYs.length);
+  }
+  perColumn.sort((a, b) => a - b);
+  return { faint, dark, median: perColumn[perColumn.length >> 1], p90: perColumn[Math.floor(perColumn.length * 0.9)], k,
+    span: +c.dataset.smoothing };
+})()`)
+	t.Logf("%s: loss chart %v", name, r)
+	if r["span"] <= 1 {
+		t.Errorf("%s: the loss chart averages over %v records after a whole run, want more than 1", name, r["span"])
+	}
+	if r["dark"] < 100*r["k"] || r["p90"] > 3*r["k"] {
+		t.Errorf("%s: the loss chart's training curve crosses a column in %v dark pixels (90th percentile %v; %v in all), want one smoothed line of at most %v",
+			name, r["median"], r["p90"], r["dark"], 3*r["k"])
+	}
+	return r["faint"] >= 40*r["k"]
 }
 
 // TestTrainPoints adds points by clicking on the picture.

@@ -282,6 +282,7 @@ func (c canvas) circle(x, y, r float64)  { c.ctx.Call("arc", x, y, r, 0, 6.28318
 func (c canvas) fill(colour string)      { c.ctx.Set("fillStyle", colour); c.ctx.Call("fill") }
 func (c canvas) roundPen()               { c.ctx.Set("lineCap", "round"); c.ctx.Set("lineJoin", "round") }
 func (c canvas) textAlign(a string)      { c.ctx.Set("textAlign", a) }
+func (c canvas) alpha(a float64)         { c.ctx.Set("globalAlpha", a) }
 func (c canvas) fillText(s string, x, y float64, colour, font string) {
 	c.ctx.Set("fillStyle", colour)
 	c.ctx.Set("font", font)

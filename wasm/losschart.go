@@ -12,7 +12,8 @@ import (
 )
 
 // chart draws the loss history (or, for an accuracy chart, the accuracy
-// history on a 0–100% scale): training solid, test dashed.
+// history on a 0–100% scale): training solid, test dashed, each smoothed
+// (trainer.Smooth) over its values as evaluated, drawn faint.
 type chart struct {
 	u      *document
 	canvas canvas
@@ -23,13 +24,13 @@ type chart struct {
 
 func newChart(u *document, w, h int) *chart {
 	return &chart{u: u, w: float64(w), h: float64(h), canvas: newCanvas(u, float64(w), float64(h), "id", "train-chart", "role", "img",
-		"aria-label", "Loss over training steps: training loss solid, test loss dashed")}
+		"aria-label", "Loss over training steps: training loss solid, test loss dashed, smoothed over the faint values of each evaluation")}
 }
 
 // newAccuracyChart is the chart of the accuracy history.
 func newAccuracyChart(u *document, w, h int) *chart {
 	return &chart{u: u, w: float64(w), h: float64(h), acc: true, canvas: newCanvas(u, float64(w), float64(h), "id", "train-acc-chart", "role", "img",
-		"aria-label", "Accuracy over training steps: training solid, test dashed")}
+		"aria-label", "Accuracy over training steps: training solid, test dashed, smoothed over the faint values of each evaluation")}
 }
 
 // logRatio is how many times a loss must fall for its chart to go on a
@@ -94,16 +95,28 @@ func (c *chart) draw(h []trainer.Record) {
 	last := math.Max(1, float64(h[len(h)-1].Step))
 	const pad = 4.0
 	k := pal.stroke
-	line := func(get func(trainer.Record) float64, colour string, dash ...any) {
+	// series is get's values on the chart's vertical scale (0 to 1), NaN
+	// where there is none; smoothing them is smoothing the values as drawn
+	// (on a log scale, their logarithms).
+	series := func(get func(trainer.Record) float64) []float64 {
+		ys := make([]float64, len(h))
+		for i, r := range h {
+			ys[i] = math.NaN()
+			if v := get(r); !math.IsNaN(v) && !math.IsInf(v, 0) {
+				ys[i] = scale(v)
+			}
+		}
+		return ys
+	}
+	line := func(ys []float64, colour string, width float64, dash ...any) {
 		x.beginPath()
 		started := false
-		for _, r := range h {
-			v := get(r)
-			if math.IsNaN(v) || math.IsInf(v, 0) {
+		for i, y := range ys {
+			if math.IsNaN(y) {
 				continue
 			}
-			px := pad + float64(r.Step)/last*(c.w-2*pad)
-			py := c.h - pad - scale(v)*(c.h-2*pad)
+			px := pad + float64(h[i].Step)/last*(c.w-2*pad)
+			py := c.h - pad - y*(c.h-2*pad)
 			if !started {
 				x.moveTo(px, py)
 				started = true
@@ -111,10 +124,23 @@ func (c *chart) draw(h []trainer.Record) {
 				x.lineTo(px, py)
 			}
 		}
-		x.stroke(colour, 2*k, dash...)
+		x.stroke(colour, width, dash...)
 	}
-	line(func(r trainer.Record) float64 { return c.value(r.Test) }, pal.test, 6*k, 4*k)
-	line(func(r trainer.Record) float64 { return c.value(r.Train) }, pal.ink)
+	test := series(func(r trainer.Record) float64 { return c.value(r.Test) })
+	tr := series(func(r trainer.Record) float64 { return c.value(r.Train) })
+	span := trainer.SmoothSpan(len(h))
+	c.canvas.el.SetAttribute("data-smoothing", strconv.FormatFloat(span, 'f', 1, 64))
+	if span > 1 {
+		// Each evaluation, faint; over them the trend, which the jitter of
+		// stochastic steps would otherwise hide.
+		x.alpha(0.3)
+		line(test, pal.test, 1.5*k)
+		line(tr, pal.ink, 1.5*k)
+		x.alpha(1)
+		test, tr = trainer.Smooth(test, span), trainer.Smooth(tr, span)
+	}
+	line(test, pal.test, 2*k, 6*k, 4*k)
+	line(tr, pal.ink, 2*k)
 	label := "max " + app.Num(top)
 	if c.acc {
 		label = "accuracy, 0 to 100%"

@@ -64,7 +64,7 @@ const trainMarkup html = `
         <div class="fig"><dt>Steps/s</dt><dd id="train-rate" class="mono">—</dd></div>
       </dl>
       <slot name="loss"></slot>
-      <p class="chart-key"><span class="key-train">training loss</span><span class="key-test">test loss</span></p>
+      <p class="chart-key"><span class="key-train">training loss</span><span class="key-test">test loss</span><span class="key-raw">faint: each evaluation</span></p>
       <slot name="accuracy"></slot>
       <p class="train-counts muted"></p>
       <p id="train-msg" class="train-msg" role="alert" hidden></p>
