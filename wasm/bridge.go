@@ -289,6 +289,12 @@ func (c canvas) fillText(s string, x, y float64, colour, font string) {
 	c.ctx.Call("fillText", s, x, y)
 }
 
+// textWidth is the width of s drawn in font, in the canvas's units.
+func (c canvas) textWidth(s, font string) float64 {
+	c.ctx.Set("font", font)
+	return c.ctx.Call("measureText", s).Get("width").Float()
+}
+
 // stroke strokes the path; dash, when given, is the line's dash pattern.
 func (c canvas) stroke(colour string, width float64, dash ...any) {
 	if len(dash) > 0 || *c.dashed {

@@ -148,7 +148,13 @@ func (c *chart) draw(h []trainer.Record) {
 	if logScale {
 		label += " · log scale, min " + app.Num(low)
 	}
-	font := strconv.Itoa(int(11*k)) + "px system-ui, sans-serif"
+	// The label keeps to the chart's width: in presenter mode's larger
+	// type a log scale's label would run past its left edge.
+	size := 11 * k
+	if w := x.textWidth(label, strconv.Itoa(int(size))+"px system-ui, sans-serif"); w > c.w-2*pad-4 {
+		size = math.Max(8, size*(c.w-2*pad-4)/w)
+	}
+	font := strconv.Itoa(int(size)) + "px system-ui, sans-serif"
 	if c.acc { // the curve climbs to the top: the label goes below it
 		x.fillText(label, pad+2, c.h-pad-2, pal.muted, font)
 		return
