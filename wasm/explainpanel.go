@@ -45,10 +45,17 @@ func (e *explainPanel) show(on bool) {
 			if h := f1(e.pv.bottom.Rect().Height) + "px"; h != bar {
 				bar = h
 				e.root.SetStyle("--bottom-bar", h)
+				// The drawer moved: the tape is fitted to what it leaves.
+				if e.shown() {
+					e.pv.tape.refit()
+				}
 			}
 		})
 	}
 }
+
+// shown reports whether the panel is shown.
+func (e *explainPanel) shown() bool { return !e.root.HasAttribute("hidden") }
 
 // refresh redraws the panel when the stepper moved.
 func (e *explainPanel) refresh() {

@@ -145,7 +145,7 @@ func (v *tapeView) build(s *app.Stepper, lay *layout.Layout) {
 		v.measure()
 	}
 	w, h := v.size()
-	v.lay = lay.Wrap(lay.FitRows(w, h, app.ReadableScale, fitMax))
+	v.lay = lay.Wrap(lay.FitRows(w, h, v.readable(), fitMax))
 	v.svg.SetAttribute("data-rows", strconv.Itoa(v.lay.Rows))
 	nodes := s.Nodes()
 	v.boxes = make([]boxEls, len(nodes))
@@ -360,12 +360,13 @@ func (v *tapeView) onClick(ev event) {
 }
 
 // The scales a person may zoom to; fitting stays within
-// [app.ReadableScale, fitMax].
+// [v.readable(), fitMax].
 const (
 	zoomMin, zoomMax = 0.1, 4.0
 	fitMax           = tapesvg.FitMax
 	fitPad           = tapesvg.FitPad // where a tape too long to fit starts, in CSS px
 	followPad        = 24.0           // the room kept around the node the view follows
+	drawerGap        = 12.0           // the room kept between the tape and the explain drawer over it
 )
 
 // size is the drawing region's size in CSS pixels, as last measured.
@@ -376,10 +377,57 @@ func (v *tapeView) size() (w, h float64) {
 	return v.vw, v.vh
 }
 
-// measure reads the drawing region's size.
+// readable is the smallest scale the tape is fitted at: its titles at
+// app.ReadableTitlePx, or at app.PresenterTitlePx in presenter mode.
+func (v *tapeView) readable() float64 {
+	if v.pv.doc.root().HasClass("presenter") {
+		return app.PresenterScale
+	}
+	return app.ReadableScale
+}
+
+// measure reads the size of the drawing region the tape is fitted to: the
+// region less what the explain drawer covers of it, where the drawer
+// opens over the tape (below 1600 px, and presenting), so that the tape
+// is drawn beside or above the explanation and not under it.
 func (v *tapeView) measure() {
 	r := v.svg.Rect()
 	v.vw, v.vh = r.Width, r.Height
+	ex := v.pv.doc.byID("explain")
+	if !ex.ok() || ex.HasAttribute("hidden") {
+		return
+	}
+	w, h := uncovered(r, ex.Rect())
+	v.vw, v.vh = w, h
+}
+
+// uncovered is the size of the part of region r, from its top left
+// corner, that drawer d leaves in view with drawerGap to spare (a node's
+// badge stands out of its box): the drawer opens over, or right beside,
+// the region's right side (it starts past the region's first third, level
+// with it) or its bottom (narrow screens, where it spans the width).
+func uncovered(r, d rect) (w, h float64) {
+	w, h = r.Width, r.Height
+	if d.Width <= 0 || d.Height <= 0 || d.Top >= r.Top+r.Height+drawerGap || d.Top+d.Height <= r.Top ||
+		d.Left >= r.Left+r.Width+drawerGap || d.Left+d.Width <= r.Left {
+		return w, h // clear of the region, or not shown
+	}
+	if d.Left > r.Left+r.Width/3 {
+		return min(w, d.Left-r.Left-drawerGap), h
+	}
+	if d.Top > r.Top+r.Height/3 {
+		return w, min(h, d.Top-r.Top-drawerGap)
+	}
+	return w, h // over most of the region: the tape stays fitted to all of it
+}
+
+// refit fits the tape again to its region, measured afresh, unless the
+// user zoomed: after presenter mode or the explain drawer changed what
+// the region shows.
+func (v *tapeView) refit() {
+	if !v.zoomed && v.lay != nil {
+		v.fit()
+	}
 }
 
 // follow pans, keeping the zoom, so that node i is in view: when a teacher
@@ -411,10 +459,10 @@ func (v *tapeView) fitMeasured() {
 	}
 	w, h := v.size()
 	v.zoomed = false
-	if rows := v.base.FitRows(w, h, app.ReadableScale, fitMax); rows != v.lay.Rows {
+	if rows := v.base.FitRows(w, h, v.readable(), fitMax); rows != v.lay.Rows {
 		v.refold(rows)
 	}
-	fitted := layout.View{Min: app.ReadableScale, Max: fitMax}.Fit(v.lay.Width, v.lay.Height, w, h, fitPad)
+	fitted := layout.View{Min: v.readable(), Max: fitMax}.Fit(v.lay.Width, v.lay.Height, w, h, fitPad)
 	v.overflow = fitted.Overflows(v.lay.Width, v.lay.Height, w, h)
 	fitted.Min, fitted.Max = zoomMin, zoomMax
 	v.view = fitted

@@ -11,6 +11,15 @@ const (
 	ReadableScale   = ReadableTitlePx / TitlePx
 )
 
+// PresenterTitlePx is ReadableTitlePx in presenter mode, where a room
+// reads the tape from a projector: a tape that would be drawn smaller
+// folds into more rows, or is panned along. PresenterScale is the
+// drawing's scale that gives it.
+const (
+	PresenterTitlePx = 16.0
+	PresenterScale   = PresenterTitlePx / TitlePx
+)
+
 // Travel is one thing a step sends along an edge of the tape, for the
 // drawing to show moving: a forward step reads each operand's value along
 // the edge from the operand into the node; a backward step sends each
