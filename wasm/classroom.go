@@ -99,6 +99,7 @@ func (sh *shell) applyFlags() {
 	// covers part of its region: a change of either fits it again.
 	refit := f.Presenter != sh.pv.panels.presenting || f.Explain != sh.ex.shown()
 	sh.pv.panels.present(f.Presenter)
+	sh.pv.panels.explain(f.Explain)
 	sh.ex.show(f.Explain)
 	if refit {
 		sh.pv.tape.refit()

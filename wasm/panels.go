@@ -19,6 +19,7 @@ type panels struct {
 	wide               bool // the screen has room for columns
 	fitted             bool // wide has been set once
 	presenting         bool
+	explaining         bool
 }
 
 // newPanels makes the toggles; mount puts them in place.
@@ -90,4 +91,19 @@ func (ps *panels) present(on bool) {
 		ps.set(ps.editorBtn, "editor-open", false)
 	}
 	ps.presenting = on
+}
+
+// explainWide is the breakpoint of static/style.css from which the
+// explain panel is a column of its own; below it, it is a drawer over the
+// tape's region.
+const explainWide = "(min-width: 1600px)"
+
+// explain follows the explain panel: when it opens as a drawer over the
+// tape, the editor steps aside, as when presenting, so that the tape keeps
+// room beside the drawer (its toggle opens it again).
+func (ps *panels) explain(on bool) {
+	if on && !ps.explaining && ps.wide && !mediaMatches(explainWide) {
+		ps.set(ps.editorBtn, "editor-open", false)
+	}
+	ps.explaining = on
 }
