@@ -95,15 +95,12 @@ func (sh *shell) applyFlags() {
 	sh.tickBoxes(f)
 	sh.presenterBtn.SetAttribute("aria-pressed", boolStr(f.Presenter))
 	sh.explainBtn.SetAttribute("aria-pressed", boolStr(f.Explain))
-	// Presenting fits the tape at a larger scale, and the explain drawer
-	// covers part of its region: a change of either fits it again.
-	refit := f.Presenter != sh.pv.panels.presenting || f.Explain != sh.ex.shown()
 	sh.pv.panels.present(f.Presenter)
 	sh.pv.panels.explain(f.Explain)
 	sh.ex.show(f.Explain)
-	if refit {
-		sh.pv.tape.refit()
-	}
+	// Presenting fits the tape at a larger scale, and the explain drawer
+	// may cover part of its region.
+	sh.pv.tape.setRoom(f.Presenter, sh.ex.root, f.Explain)
 	sh.ex.refresh()
 	// The tape's region changed size: fit the drawing to it once the
 	// browser has laid the page out again.

@@ -46,16 +46,13 @@ func (e *explainPanel) show(on bool) {
 				bar = h
 				e.root.SetStyle("--bottom-bar", h)
 				// The drawer moved: the tape is fitted to what it leaves.
-				if e.shown() {
+				if e.pv.tape.drawerOn {
 					e.pv.tape.refit()
 				}
 			}
 		})
 	}
 }
-
-// shown reports whether the panel is shown.
-func (e *explainPanel) shown() bool { return !e.root.HasAttribute("hidden") }
 
 // refresh redraws the panel when the stepper moved.
 func (e *explainPanel) refresh() {

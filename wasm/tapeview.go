@@ -41,7 +41,12 @@ type tapeView struct {
 	// when it is fitted or resized: a step reads them without forcing
 	// the browser to lay out the page mid-redraw.
 	vw, vh float64
-	hot    []int // edges currently highlighted
+	// presenting fits the tape no smaller than presenter mode's titles;
+	// drawer, when drawerOn, is the explain panel, which may cover part
+	// of the region (see measure). The shell sets both (setRoom).
+	presenting, drawerOn bool
+	drawer               elem
+	hot                  []int // edges currently highlighted
 	// first is the tape of the page's first view until the first build
 	// adopts it or draws another.
 	first *firstTape
@@ -380,7 +385,7 @@ func (v *tapeView) size() (w, h float64) {
 // readable is the smallest scale the tape is fitted at: its titles at
 // app.ReadableTitlePx, or at app.PresenterTitlePx in presenter mode.
 func (v *tapeView) readable() float64 {
-	if v.pv.doc.root().HasClass("presenter") {
+	if v.presenting {
 		return app.PresenterScale
 	}
 	return app.ReadableScale
@@ -393,12 +398,20 @@ func (v *tapeView) readable() float64 {
 func (v *tapeView) measure() {
 	r := v.svg.Rect()
 	v.vw, v.vh = r.Width, r.Height
-	ex := v.pv.doc.byID("explain")
-	if !ex.ok() || ex.HasAttribute("hidden") {
+	if v.drawerOn {
+		v.vw, v.vh = uncovered(r, v.drawer.Rect())
+	}
+}
+
+// setRoom follows presenter mode and the explain panel (drawer, shown or
+// not): either changes the room the tape is fitted to, so a change fits
+// it again.
+func (v *tapeView) setRoom(presenting bool, drawer elem, drawerOn bool) {
+	if presenting == v.presenting && drawerOn == v.drawerOn {
 		return
 	}
-	w, h := uncovered(r, ex.Rect())
-	v.vw, v.vh = w, h
+	v.presenting, v.drawer, v.drawerOn = presenting, drawer, drawerOn
+	v.refit()
 }
 
 // uncovered is the size of the part of region r, from its top left
@@ -422,8 +435,8 @@ func uncovered(r, d rect) (w, h float64) {
 }
 
 // refit fits the tape again to its region, measured afresh, unless the
-// user zoomed: after presenter mode or the explain drawer changed what
-// the region shows.
+// user zoomed: after presenter mode or the explain drawer changed the
+// room it has.
 func (v *tapeView) refit() {
 	if !v.zoomed && v.lay != nil {
 		v.fit()
