@@ -1,0 +1,162 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"strconv"
+
+	"tapelab/wasm/app"
+	"tapelab/wasm/layout"
+	"tapelab/wasm/tapesvg"
+)
+
+// The scales a person may zoom to; fitting stays within
+// [v.readable(), fitMax].
+const (
+	zoomMin, zoomMax = 0.1, 4.0
+	fitMax           = tapesvg.FitMax
+	fitPad           = tapesvg.FitPad // where a tape too long to fit starts, in CSS px
+	followPad        = 24.0           // the room kept around the node the view follows
+	drawerGap        = 12.0           // the room kept between the tape and the explain drawer over it
+)
+
+// size is the drawing region's size in CSS pixels, as last measured.
+func (v *tapeView) size() (w, h float64) {
+	if v.vw < 10 || v.vh < 10 {
+		return 800, 400
+	}
+	return v.vw, v.vh
+}
+
+// readable is the smallest scale the tape is fitted at: its titles at
+// app.ReadableTitlePx, or at app.PresenterTitlePx in presenter mode.
+func (v *tapeView) readable() float64 {
+	if v.presenting {
+		return app.PresenterScale
+	}
+	return app.ReadableScale
+}
+
+// measure reads the size of the drawing region the tape is fitted to: the
+// region less what the explain drawer covers of it, where the drawer
+// opens over the tape (below 1600 px, and presenting), so that the tape
+// is drawn beside or above the explanation and not under it.
+func (v *tapeView) measure() {
+	r := v.svg.Rect()
+	v.vw, v.vh = r.Width, r.Height
+	if v.drawerOn {
+		v.vw, v.vh = uncovered(r, v.drawer.Rect())
+	}
+}
+
+// setRoom follows presenter mode and the explain panel (drawer, shown or
+// not): either changes the room the tape is fitted to, so a change fits
+// it again.
+func (v *tapeView) setRoom(presenting bool, drawer elem, drawerOn bool) {
+	if presenting == v.presenting && drawerOn == v.drawerOn {
+		return
+	}
+	v.presenting, v.drawer, v.drawerOn = presenting, drawer, drawerOn
+	v.refit()
+}
+
+// uncovered is the size of the part of region r, from its top left
+// corner, that drawer d leaves in view with drawerGap to spare (a node's
+// badge stands out of its box): the drawer opens over, or right beside,
+// the region's right side (it starts past the region's first third, level
+// with it) or its bottom (narrow screens, where it spans the width).
+func uncovered(r, d rect) (w, h float64) {
+	w, h = r.Width, r.Height
+	if d.Width <= 0 || d.Height <= 0 || d.Top >= r.Top+r.Height+drawerGap || d.Top+d.Height <= r.Top ||
+		d.Left >= r.Left+r.Width+drawerGap || d.Left+d.Width <= r.Left {
+		return w, h // clear of the region, or not shown
+	}
+	if d.Left > r.Left+r.Width/3 {
+		return min(w, d.Left-r.Left-drawerGap), h
+	}
+	if d.Top > r.Top+r.Height/3 {
+		return w, min(h, d.Top-r.Top-drawerGap)
+	}
+	return w, h // over most of the region: the tape stays fitted to all of it
+}
+
+// refit fits the tape again to its region, measured afresh, unless the
+// user zoomed: after presenter mode or the explain drawer changed the
+// room it has.
+func (v *tapeView) refit() {
+	if !v.zoomed && v.lay != nil {
+		v.fit()
+	}
+}
+
+// follow pans, keeping the zoom, so that node i is in view: when a teacher
+// has zoomed in, or the tape is too long to fit at a readable size, the
+// view moves along with the steps.
+func (v *tapeView) follow(i int) {
+	if !(v.zoomed || v.overflow) || v.lay == nil || i < 0 || i >= len(v.lay.Boxes) {
+		return
+	}
+	w, h := v.size()
+	if nv, moved := v.view.Follow(v.lay.Boxes[i], w, h, followPad); moved {
+		v.view = nv
+		v.apply()
+	}
+}
+
+// fit scales the drawing to the region, no smaller than the scale at which
+// titles are readable; a tape longer than that shows its start, or the
+// node the last step ran, and follows the steps.
+func (v *tapeView) fit() {
+	v.measure()
+	v.fitMeasured()
+}
+
+// fitMeasured is fit at the region's size last measured.
+func (v *tapeView) fitMeasured() {
+	if v.lay == nil {
+		return
+	}
+	w, h := v.size()
+	v.zoomed = false
+	if rows := v.base.FitRows(w, h, v.readable(), fitMax); rows != v.lay.Rows {
+		v.refold(rows)
+	}
+	fitted := layout.View{Min: v.readable(), Max: fitMax}.Fit(v.lay.Width, v.lay.Height, w, h, fitPad)
+	v.overflow = fitted.Overflows(v.lay.Width, v.lay.Height, w, h)
+	fitted.Min, fitted.Max = zoomMin, zoomMax
+	v.view = fitted
+	v.apply()
+	v.follow(v.focus)
+}
+
+// refold draws the tape folded into rows: each box and edge moves to its
+// place in base.Wrap(rows).
+func (v *tapeView) refold(rows int) {
+	v.stopTravels() // the dots follow the old edges
+	v.lay = v.base.Wrap(rows)
+	v.svg.SetAttribute("data-rows", strconv.Itoa(v.lay.Rows))
+	v.place()
+}
+
+// place moves each box and edge to its place in v.lay.
+func (v *tapeView) place() {
+	for i, b := range v.lay.Boxes {
+		v.boxes[i].g.SetAttribute("transform", "translate("+f1(b.X)+" "+f1(b.Y)+")")
+	}
+	for k, e := range v.lay.Edges {
+		v.edges[k].SetAttribute("d", e.Path())
+	}
+}
+
+// apply draws the world at v.view and says on the drawing how it is
+// shown (data-view: fit, pans or zoomed).
+func (v *tapeView) apply() {
+	v.world.SetAttribute("transform", "translate("+f1(v.view.TX)+" "+f1(v.view.TY)+") scale("+strconv.FormatFloat(v.view.Scale, 'f', 4, 64)+")")
+	if v.overflow && !v.zoomed {
+		v.svg.SetAttribute("data-view", "pans")
+	} else if v.zoomed {
+		v.svg.SetAttribute("data-view", "zoomed")
+	} else {
+		v.svg.SetAttribute("data-view", "fit")
+	}
+}
