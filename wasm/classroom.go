@@ -102,8 +102,8 @@ func (sh *shell) applyFlags() {
 	// may cover part of its region.
 	sh.pv.tape.setRoom(f.Presenter, sh.ex.root, f.Explain)
 	sh.ex.refresh()
-	// The tape's region changed size: fit the drawing to it once the
-	// browser has laid the page out again.
+	// The tape's region or its room changed: fit the drawing to it once
+	// the browser has laid the page out again.
 	nextFrame(u, "fit", sh.pv.tape.fit)
 }
 

@@ -49,15 +49,11 @@ func (v *tapeView) measure() {
 	}
 }
 
-// setRoom follows presenter mode and the explain panel (drawer, shown or
-// not): either changes the room the tape is fitted to, so a change fits
-// it again.
+// setRoom records presenter mode and the explain panel (drawer, shown or
+// not), which set the room the tape is fitted to; the next fit uses them
+// (applyFlags fits the tape in the next frame).
 func (v *tapeView) setRoom(presenting bool, drawer elem, drawerOn bool) {
-	if presenting == v.presenting && drawerOn == v.drawerOn {
-		return
-	}
 	v.presenting, v.drawer, v.drawerOn = presenting, drawer, drawerOn
-	v.refit()
 }
 
 // uncovered is the size of the part of region r, from its top left
@@ -81,8 +77,7 @@ func uncovered(r, d rect) (w, h float64) {
 }
 
 // refit fits the tape again to its region, measured afresh, unless the
-// user zoomed: after presenter mode or the explain drawer changed the
-// room it has.
+// user zoomed: after the explain drawer moved.
 func (v *tapeView) refit() {
 	if !v.zoomed && v.lay != nil {
 		v.fit()
