@@ -113,7 +113,7 @@ func (v *tapeView) fitMeasured() {
 	}
 	w, h := v.size()
 	v.zoomed = false
-	if rows := v.base.FitRows(w, h, v.readable(), fitMax); rows != v.lay.Rows {
+	if rows := layout.PickRows(v.folds, w, h, v.readable(), fitMax); rows != v.lay.Rows {
 		v.refold(rows)
 	}
 	fitted := layout.View{Min: v.readable(), Max: fitMax}.Fit(v.lay.Width, v.lay.Height, w, h, fitPad)

@@ -22,8 +22,11 @@ type tapeView struct {
 	// base is the tape laid out in one row; lay is what is drawn: base,
 	// or base folded into rows to fill a tall region (fit chooses).
 	base, lay *layout.Layout
-	boxes     []boxEls
-	edges     []elem
+	// folds are base's sizes folded into 1, 2, … rows (RowSizes), which
+	// every fit compares with the region.
+	folds [][2]float64
+	boxes []boxEls
+	edges []elem
 	// edgesOf lists, per node, the edges that end or start at it; edgeAt
 	// finds the edge into a node's operand slot.
 	edgesOf [][]int
@@ -139,7 +142,7 @@ func (v *tapeView) build(s *app.Stepper, lay *layout.Layout) {
 	doc := v.pv.doc
 	v.stopTravels() // before the boxes it lit are dropped
 	v.world.clear()
-	v.base = lay
+	v.base, v.folds = lay, lay.RowSizes()
 	if f := v.first; f != nil && f.vw >= 10 && f.vh >= 10 {
 		// The first view's script measured the same region: reading it
 		// here would make the browser lay out the page just mounted in
@@ -150,7 +153,7 @@ func (v *tapeView) build(s *app.Stepper, lay *layout.Layout) {
 		v.measure()
 	}
 	w, h := v.size()
-	v.lay = lay.Wrap(lay.FitRows(w, h, v.readable(), fitMax))
+	v.lay = lay.Wrap(layout.PickRows(v.folds, w, h, v.readable(), fitMax))
 	v.svg.SetAttribute("data-rows", strconv.Itoa(v.lay.Rows))
 	nodes := s.Nodes()
 	v.boxes = make([]boxEls, len(nodes))

@@ -20,61 +20,26 @@ const (
 // gaps few edges cross. rows is limited to [1, min(MostRows, Cols/2)];
 // one row returns l itself. The result is a pure function of l and rows.
 func (l *Layout) Wrap(rows int) *Layout {
-	rows = min(rows, MostRows, len(l.Columns)/2)
-	if rows <= 1 || l.Rows != 1 {
+	f, ok := l.fold(rows)
+	if !ok {
 		return l
 	}
-	start := l.cuts(rows) // the first column of each row, then len(Columns)
-	rowOf := make([]int, len(l.Columns))
-	for r := range rows {
-		for c := start[r]; c < start[r+1]; c++ {
-			rowOf[c] = r
-		}
-	}
+	rows = f.rows
 	col := func(e Edge, j int) int { return l.Boxes[e.From].Col + j/2 }
-	left, width := make([]float64, rows), 0.0
-	top, bot := make([]float64, rows), make([]float64, rows)
-	for r := range rows {
-		a, b := l.Columns[start[r]], l.Columns[start[r+1]-1]
-		left[r] = a.X
-		width = max(width, b.X+b.W-a.X)
-		top[r], bot[r] = math.Inf(1), math.Inf(-1)
-	}
-	extend := func(r int, y0, y1 float64) { top[r], bot[r] = min(top[r], y0), max(bot[r], y1) }
-	for _, b := range l.Boxes {
-		extend(rowOf[b.Col], b.Y, b.Y+b.H)
-	}
-	for _, e := range l.Edges {
-		for j, p := range e.Points {
-			extend(rowOf[col(e, j)], p.Y, p.Y)
-		}
-	}
-	m := l.Columns[0].X
-	lt := 0.0 // room for turns on the left, from the third row on
-	if rows > 2 {
-		lt = wrapTurn
-	}
-	x0, x1 := m+lt, m+lt+width // the rows' left and right ends
-	dy := make([]float64, rows)
-	y := m
-	for r := range rows {
-		dy[r] = y - top[r]
-		y += bot[r] - top[r] + wrapRowGap
-	}
 	// at maps a point of column c (x the left or right side of something
 	// w wide there) to the folded drawing.
 	at := func(c int, x, yy, w float64) Point {
-		r := rowOf[c]
+		r := f.rowOf[c]
 		if r%2 == 0 {
-			return Point{x0 + x - left[r], yy + dy[r]}
+			return Point{f.x0 + x - f.left[r], yy + f.dy[r]}
 		}
-		return Point{x1 - (x + w - left[r]), yy + dy[r]}
+		return Point{f.x1 - (x + w - f.left[r]), yy + f.dy[r]}
 	}
 	out := &Layout{
 		Boxes:     make([]Box, len(l.Boxes)),
 		Edges:     make([]Edge, len(l.Edges)),
-		Width:     x1 + wrapTurn + m,
-		Height:    y - wrapRowGap + m,
+		Width:     f.width,
+		Height:    f.height,
 		Cols:      l.Cols,
 		Rows:      rows,
 		Crossings: l.Crossings,
@@ -84,20 +49,78 @@ func (l *Layout) Wrap(rows int) *Layout {
 		out.Boxes[i] = Box{X: p.X, Y: p.Y, W: b.W, H: b.H, Col: b.Col}
 	}
 	for k, e := range l.Edges {
-		f := Edge{From: e.From, To: e.To, Operand: e.Operand, Points: make([]Point, len(e.Points))}
+		g := Edge{From: e.From, To: e.To, Operand: e.Operand, Points: make([]Point, len(e.Points))}
 		for j, p := range e.Points {
-			f.Points[j] = at(col(e, j), p.X, p.Y, 0)
-			if j > 0 && j%2 == 0 && rowOf[col(e, j)] != rowOf[col(e, j-1)] {
-				tx := x1 + wrapTurn // an even row turns round on the right
-				if rowOf[col(e, j-1)]%2 == 1 {
-					tx = x0 - wrapTurn
+			g.Points[j] = at(col(e, j), p.X, p.Y, 0)
+			if j > 0 && j%2 == 0 && f.rowOf[col(e, j)] != f.rowOf[col(e, j-1)] {
+				tx := f.x1 + wrapTurn // an even row turns round on the right
+				if f.rowOf[col(e, j-1)]%2 == 1 {
+					tx = f.x0 - wrapTurn
 				}
-				f.Turns = append(f.Turns, Turn{At: j, X: tx})
+				g.Turns = append(g.Turns, Turn{At: j, X: tx})
 			}
 		}
-		out.Edges[k] = f
+		out.Edges[k] = g
 	}
 	return out
+}
+
+// folding is where Wrap puts the rows of a fold: each column's row, each
+// row's left end in the drawing of one row and its shift down, the rows'
+// left and right ends, and the folded drawing's size.
+type folding struct {
+	rows          int
+	rowOf         []int
+	left, dy      []float64
+	x0, x1        float64
+	width, height float64
+}
+
+// fold returns how l folds into rows rows (limited as Wrap limits them),
+// or false when that is one row or l is folded already.
+func (l *Layout) fold(rows int) (folding, bool) {
+	rows = min(rows, MostRows, len(l.Columns)/2)
+	if rows <= 1 || l.Rows != 1 {
+		return folding{}, false
+	}
+	start := l.cuts(rows) // the first column of each row, then len(Columns)
+	f := folding{rows: rows, rowOf: make([]int, len(l.Columns)), left: make([]float64, rows), dy: make([]float64, rows)}
+	for r := range rows {
+		for c := start[r]; c < start[r+1]; c++ {
+			f.rowOf[c] = r
+		}
+	}
+	width := 0.0
+	top, bot := make([]float64, rows), make([]float64, rows)
+	for r := range rows {
+		a, b := l.Columns[start[r]], l.Columns[start[r+1]-1]
+		f.left[r] = a.X
+		width = max(width, b.X+b.W-a.X)
+		top[r], bot[r] = math.Inf(1), math.Inf(-1)
+	}
+	extend := func(r int, y0, y1 float64) { top[r], bot[r] = min(top[r], y0), max(bot[r], y1) }
+	for _, b := range l.Boxes {
+		extend(f.rowOf[b.Col], b.Y, b.Y+b.H)
+	}
+	for _, e := range l.Edges {
+		c := l.Boxes[e.From].Col
+		for j, p := range e.Points {
+			extend(f.rowOf[c+j/2], p.Y, p.Y)
+		}
+	}
+	m := l.Columns[0].X
+	lt := 0.0 // room for turns on the left, from the third row on
+	if rows > 2 {
+		lt = wrapTurn
+	}
+	f.x0, f.x1 = m+lt, m+lt+width // the rows' left and right ends
+	y := m
+	for r := range rows {
+		f.dy[r] = y - top[r]
+		y += bot[r] - top[r] + wrapRowGap
+	}
+	f.width, f.height = f.x1+wrapTurn+m, y-wrapRowGap+m
+	return f, true
 }
 
 // cuts returns the first column of each of rows rows, then len(Columns):
@@ -133,32 +156,31 @@ func (l *Layout) cuts(rows int) []int {
 	return append(start, n)
 }
 
-// FitRows returns how many rows to fold l (of one row) into for a
-// viewport of vw × vh fitted as View.Fit fits it with the scale limits
-// lo and hi: one row when it fits at lo; else the fold that fits largest
-// (fewer rows on a tie at hi); and when no fold fits at lo, the most rows
-// whose height fits at lo, so that the drawing pans along one axis only.
-func (l *Layout) FitRows(vw, vh, lo, hi float64) int {
-	return PickRows(l.RowSizes(), vw, vh, lo, hi)
-}
-
 // RowSizes returns the width and height of l folded into 1, 2, … rows, as
 // many as Wrap makes (index r-1 is r rows).
 func (l *Layout) RowSizes() [][2]float64 {
 	most := max(1, min(MostRows, len(l.Columns)/2))
 	out := make([][2]float64, 0, most)
-	for r := 1; r <= most; r++ {
-		w := l.Wrap(r)
-		if w.Rows != r {
+	if l.Rows != 1 {
+		return out
+	}
+	out = append(out, [2]float64{l.Width, l.Height})
+	for r := 2; r <= most; r++ {
+		f, ok := l.fold(r)
+		if !ok || f.rows != r {
 			break
 		}
-		out = append(out, [2]float64{w.Width, w.Height})
+		out = append(out, [2]float64{f.width, f.height})
 	}
 	return out
 }
 
-// PickRows is FitRows over the sizes of the folds (index r-1 for r rows),
-// as RowSizes gives them.
+// PickRows returns how many rows to fold a drawing into for a viewport
+// of vw × vh fitted as View.Fit fits it with the scale limits lo and hi,
+// given the sizes of its folds as RowSizes gives them (index r-1 for r
+// rows): one row when it fits at lo; else the fold that fits largest
+// (fewer rows on a tie at hi); and when no fold fits at lo, the most rows
+// whose height fits at lo, so that the drawing pans along one axis only.
 func PickRows(sizes [][2]float64, vw, vh, lo, hi float64) int {
 	if len(sizes) == 0 {
 		return 1

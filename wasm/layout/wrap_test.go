@@ -46,6 +46,18 @@ func TestWrap(t *testing.T) {
 		if base.Wrap(1) != base {
 			t.Errorf("%s: Wrap(1) is not the drawing itself", tp.name)
 		}
+		sizes := base.RowSizes()
+		if want := min(MostRows, base.Cols/2); len(sizes) != want {
+			t.Errorf("%s: RowSizes gives %d folds, want %d", tp.name, len(sizes), want)
+		}
+		for i, s := range sizes {
+			if f := base.Wrap(i + 1); s != [2]float64{f.Width, f.Height} {
+				t.Errorf("%s: RowSizes()[%d] = %v, Wrap(%d) is %vx%v", tp.name, i, s, i+1, f.Width, f.Height)
+			}
+		}
+		if s := base.Wrap(3).RowSizes(); len(s) != 0 {
+			t.Errorf("%s: a folded drawing has fold sizes %v", tp.name, s)
+		}
 	}
 }
 
