@@ -233,6 +233,18 @@ const bootProbe = `(() => {
   setTimeout(tick, 1);
 })()`
 
+// cpuProbe times a fixed loop of JavaScript in the page once it is idle:
+// the same work on every run, so its milliseconds say how fast this
+// machine ran the browser at that moment (the machine's speed drifts by a
+// factor of two or more between hours). Start-up figures taken at
+// different times compare only beside it.
+const cpuProbe = `(() => {
+  const t = performance.now();
+  let x = 0;
+  for (let i = 0; i < 2e7; i++) x = (x + i * 7) % 1000003;
+  return performance.now() - t + (x < 0 ? 1 : 0);
+})()`
+
 // bootTimeline collects, in ms since navigation start, the page's start-up
 // milestones: the document, the wasm's request and last byte (and its bytes
 // on the wire and decoded, to check the compression), the loader's and Go's
@@ -343,7 +355,8 @@ func benchStatic() string {
 // navigations. "http-cache" navigates
 // again in one browser, as a returning visitor (the HTTP cache revalidates
 // and Chromium may reuse compiled code); "no-cache" disables the cache, as
-// a first visit does.
+// a first visit does. ms-cpu-probe is the median time of cpuProbe's fixed
+// loop after each navigation: how fast the machine ran meanwhile.
 func BenchmarkNavigationToInteractive(b *testing.B) {
 	for _, mode := range []struct {
 		name      string
@@ -411,6 +424,11 @@ func BenchmarkNavigationToInteractive(b *testing.B) {
 				for k, v := range tl {
 					runs[k] = append(runs[k], v)
 				}
+				cpu, err := chromedp.Run(p.tab, chromedp.Evaluate[float64](cpuProbe))
+				if err != nil {
+					b.Fatal(err)
+				}
+				runs["cpu-probe"] = append(runs["cpu-probe"], cpu)
 				b.StartTimer()
 			}
 			b.StopTimer()
@@ -437,8 +455,8 @@ func BenchmarkNavigationToInteractive(b *testing.B) {
 					fmt.Fprintf(&counts, " %s %.0f;", k, med[k])
 				}
 			}
-			b.Logf("%d navigations (%s, CPU slowed %gx), ms since navigation start, median (min-max):%s wasm bytes: %.0f on the wire, %.0f decoded; medians:%s",
-				b.N, mode.name, max(1, cpuThrottle(b)), log.String(), med["wasm-wire-bytes"], med["wasm-decoded-bytes"], counts.String())
+			b.Logf("%d navigations (%s, CPU slowed %gx), ms since navigation start, median (min-max):%s wasm bytes: %.0f on the wire, %.0f decoded; medians:%s cpu-probe %.1f ms",
+				b.N, mode.name, max(1, cpuThrottle(b)), log.String(), med["wasm-wire-bytes"], med["wasm-decoded-bytes"], counts.String(), med["cpu-probe"])
 			if med["wasm-wire-bytes"] >= med["wasm-decoded-bytes"] {
 				b.Errorf("the wasm was served uncompressed (%.0f bytes on the wire)", med["wasm-wire-bytes"])
 			}
@@ -451,6 +469,7 @@ func BenchmarkNavigationToInteractive(b *testing.B) {
 			b.ReportMetric(med["blocking-ms"], "ms-blocking")
 			b.ReportMetric(med["js-calls@interactive"], "js-calls")
 			b.ReportMetric(med["go-mallocs"], "go-mallocs")
+			b.ReportMetric(med["cpu-probe"], "ms-cpu-probe")
 		})
 	}
 }
