@@ -36,12 +36,12 @@ func main() {
 	// server's first view stays on it. Between the parts of start-up the
 	// browser runs its own tasks (paint, input), so that start-up is not
 	// one long task.
-	yieldToBrowser()
+	p.yield()
 	// Share links, classroom, lessons; the training view is built when
 	// first shown.
 	sh := newShell(p, pv)
 	mark("shell-built")
-	yieldToBrowser()
+	p.yield()
 	// The page replaces what is on screen in one task, taking the first
 	// view's tape over: nothing half-built is painted.
 	pv.tape.takeFirstView()
@@ -57,7 +57,7 @@ func main() {
 	// The views draw the state the link opened on their own goroutines:
 	// let them, before the render is marked done.
 	runtime.Gosched()
-	afterPaint()
+	p.afterPaint()
 	pv.drawColumns()
 	mark("first-render")
 	p.app.RemoveAttribute("aria-busy")

@@ -31,12 +31,25 @@ const startupSlice = 10
 
 // pace lets the browser run its tasks (yieldToBrowser) when start-up has
 // run for startupSlice ms since it last did. Only main's start-up calls
-// it, while the views are built off screen: a listener must never block.
+// it (newPlayground, newShell, drawColumns): a listener must never block.
 func (p *page) pace() {
 	if now()-p.resumed < startupSlice {
 		return
 	}
+	p.yield()
+}
+
+// yield lets the browser run its tasks now (yieldToBrowser) and starts
+// start-up's next slice.
+func (p *page) yield() {
 	yieldToBrowser()
+	p.resumed = now()
+}
+
+// afterPaint returns once the browser has painted (afterPaint) and starts
+// start-up's next slice.
+func (p *page) afterPaint() {
+	afterPaint()
 	p.resumed = now()
 }
 

@@ -60,6 +60,7 @@ func newPlayground(p *page) (*playground, error) {
 	if err != nil {
 		return nil, err
 	}
+	p.pace()
 	pv := &playground{p: p, doc: doc, st: st, pinned: -1, files: dataFiles{st}, regions: regions{}, onStop: func(int) bool { return false }, inLesson: func() bool { return false }}
 	pv.root = doc.el("div", "class", "playground", "id", "playground")
 	pv.linkErr = doc.txt("p", "", "id", "link-error", "class", "link-error", "role", "alert", "hidden", "")
@@ -68,7 +69,9 @@ func newPlayground(p *page) (*playground, error) {
 	p.pace()
 	pv.panels = newPanels(pv)
 	pv.editor = newEditorView(pv)
+	p.pace()
 	pv.tape = newTapeView(pv)
+	p.pace()
 	pv.list = newListView(pv)
 	pv.insp = newInspectorView(pv)
 	p.pace()
@@ -268,12 +271,18 @@ func (pv *playground) shown(s *app.Stepper) int {
 
 // drawColumns draws the editor's cards, the inspector and the menu's
 // comparison of the passes, which start-up held back while it drew the
-// first step (holdColumns).
+// first step (holdColumns). Start-up is paced between them (page.pace),
+// so that each can be a task of its own; a change meanwhile draws them
+// all itself.
 func (pv *playground) drawColumns() {
 	pv.holdColumns = false
 	pv.editor.render()
-	if s := pv.src().Stepper(); s != nil {
+	pv.p.pace()
+	if pv.src().Stepper() != nil {
 		pv.bar.showPasses()
+	}
+	pv.p.pace()
+	if s := pv.src().Stepper(); s != nil {
 		pv.insp.show(s, pv.shown(s))
 	}
 }
