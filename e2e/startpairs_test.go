@@ -22,7 +22,7 @@ import (
 // compares, from bootTimeline (go-main→interactive: from Go's main until
 // interactive, the part of start-up the page's Go code sets).
 var pairedMilestones = []string{"first-paint", "largest-paint", "wasm-last-byte", "wasm-compiled", "go-main", "interactive", "painted",
-	"go-main→interactive", "go-ran", "go-longest-task", "go-blocking-4x", "js-calls@interactive"}
+	"go-main→interactive", "go-ran", "go-longest-task", "go-blocking-4x", "long-tasks", "blocking-ms", "js-calls@interactive"}
 
 // BenchmarkStartupPairs compares the start-up of two or more builds of
 // the page: $TAPELAB_BENCH_PAIRS lists their static folders (copies of
