@@ -106,33 +106,11 @@ func stepRedraw(b *testing.B, motion bool) {
 	// which would slow the first steps timed.
 	waitBrotli(b, p.js(`location.origin + "/"`)+"tapelab.wasm")
 	nodes := int(p.num(`document.querySelectorAll("#tape [data-node]").length`))
-	var times []float64
-	async, movers := 0, 0.0
-	pastLeaves := `(() => { for (let k = 0; k < 200 && !document.querySelector("#tape .edge.hot"); k++) document.getElementById("step").click(); })()`
 	gcs := func() float64 { return p.num(`+tapelabMemStats("").split(" ")[2]`) }
 	gcs0 := gcs()
 	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		if p.js(`document.getElementById("count-backward").textContent.split(" ")[1].split("/").reduce((a, b) => a === b)`) == "true" {
-			b.StopTimer()
-			p.clickAndRedraw("reset")
-			p.js(pastLeaves)
-			b.StartTimer()
-		}
-		r, err := chromedp.Run(p.tab, chromedp.Evaluate[[]float64](stepTiming))
-		if err != nil {
-			b.Fatal(err)
-		}
-		times = append(times, r[0])
-		movers += r[2]
-		if r[1] == 0 {
-			async++
-		}
-	}
+	times, movers := stepTimes(b, p, b.N)
 	b.StopTimer()
-	if async > 0 {
-		b.Fatalf("%d of %d redraws finished after click() returned: the in-page timing would not cover them", async, len(times))
-	}
 	sort.Float64s(times)
 	sum := 0.0
 	for _, x := range times {
@@ -152,6 +130,38 @@ func stepRedraw(b *testing.B, motion bool) {
 	case !motion && movers > 0:
 		b.Errorf("under reduced motion %v dots moved", movers)
 	}
+}
+
+// stepTimes clicks Step n times on the long model's tape that p shows,
+// resetting (untimed: the benchmark's timer stops) when backward is done
+// and stepping past the leaves, and returns each step's time from the
+// click to a laid-out page (ms, in step order) and the dots the steps set
+// moving in all. It fails when a redraw finished after click() returned.
+func stepTimes(b *testing.B, p *pgTab, n int) (times []float64, movers float64) {
+	b.Helper()
+	pastLeaves := `(() => { for (let k = 0; k < 200 && !document.querySelector("#tape .edge.hot"); k++) document.getElementById("step").click(); })()`
+	async := 0
+	for range n {
+		if p.js(`document.getElementById("count-backward").textContent.split(" ")[1].split("/").reduce((a, b) => a === b)`) == "true" {
+			b.StopTimer()
+			p.clickAndRedraw("reset")
+			p.js(pastLeaves)
+			b.StartTimer()
+		}
+		r, err := chromedp.Run(p.tab, chromedp.Evaluate[[]float64](stepTiming))
+		if err != nil {
+			b.Fatal(err)
+		}
+		times = append(times, r[0])
+		movers += r[2]
+		if r[1] == 0 {
+			async++
+		}
+	}
+	if async > 0 {
+		b.Fatalf("%d of %d redraws finished after click() returned: the in-page timing would not cover them", async, len(times))
+	}
+	return times, movers
 }
 
 // bootProbe runs in every new document before the page's scripts. Every

@@ -23,6 +23,23 @@
     if (hasText) e.textContent = p[0];
     return e;
   };
+  // tapelabWrite applies writes to the elements of els (an array or a
+  // collection) in one call from Go (wasm/dom.go's document.write): packed
+  // is "k\0what\0value\0…", k indexing els, what "text" (the text node
+  // changed in place, so that the browser keeps its layout object),
+  // "style:" and a property, or an attribute's name.
+  globalThis.tapelabWrite = (els, packed) => {
+    const p = packed.split("\0");
+    for (let i = 0; i + 2 < p.length; i += 3) {
+      const e = els[+p[i]], what = p[i + 1], v = p[i + 2];
+      if (what === "text") {
+        const t = e.firstChild;
+        if (t && t.nodeType === 3 && !t.nextSibling) t.data = v;
+        else e.textContent = v;
+      } else if (what.startsWith("style:")) e.style.setProperty(what.slice(6), v);
+      else e.setAttribute(what, v);
+    }
+  };
   const $ = (id) => document.getElementById(id);
   const stderr = []; // the Go program's last lines on fd 2 (panics)
 

@@ -34,13 +34,16 @@ type document struct {
 	// makes an element with its attributes and text in one call; where it
 	// is missing, elements are made a call per attribute.
 	maker js.Value
+	// writer is the loader's tapelabWrite, which applies a list of writes
+	// in one call (see writes).
+	writer js.Value
 }
 
 // newDocument returns the page's document; report shows a listener's
 // panic in the page.
 func newDocument(report func(string)) *document {
 	return &document{v: js.Global().Get("document"), names: map[string]js.Value{}, report: report,
-		maker: js.Global().Get("tapelabElement")}
+		maker: js.Global().Get("tapelabElement"), writer: js.Global().Get("tapelabWrite")}
 }
 
 // name returns s as a JavaScript string, made once per name.

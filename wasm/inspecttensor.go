@@ -32,24 +32,26 @@ func (v *inspectorView) tensorEl(t *tensor.Tensor, id string) elem {
 
 // tensorView is the inspector's element for the tensors of one shape,
 // and what its cells show, so that showing another tensor writes only the
-// cells that differ.
+// cells that differ, in one call into JavaScript.
 type tensorView struct {
+	doc    *document
 	wrap   elem
 	shape  string
 	data   []float64 // the numbers shown, and in what colours
 	sc     *app.Scale
 	small  bool     // a table of numbers, else a colour grid
 	k      []int    // each cell's element of the tensor
-	cells  []elem   // <td>s, or the grid's <rect>s
-	titles []elem   // the grid's <title>s
+	cells  elems    // the <td>s, or the grid's <rect>s, in order
+	titles elems    // the grid's <title>s
 	shown  []string // per cell: its full-precision value, text, background and ink
+	w, tw  writes   // the writes to the cells and to the titles
 }
 
 // newTensorView makes the element for tensors of t's shape, its cells
 // empty.
 func (v *inspectorView) newTensorView(t *tensor.Tensor, id string) *tensorView {
 	doc := v.pv.doc
-	tv := &tensorView{shape: t.Shape.String(), small: len(t.Data) <= app.SmallLimit}
+	tv := &tensorView{doc: doc, shape: t.Shape.String(), small: len(t.Data) <= app.SmallLimit}
 	tv.wrap = doc.el("div", "class", "tensor", "id", id, "data-shape", tv.shape)
 	rows := app.Rows(t)
 	if tv.small {
@@ -58,16 +60,15 @@ func (v *inspectorView) newTensorView(t *tensor.Tensor, id string) *tensorView {
 		for _, r := range rows {
 			tr := doc.el("tr")
 			for range r {
-				td := doc.el("td")
-				tr.AppendChild(td)
-				tv.cells = append(tv.cells, td)
+				tr.AppendChild(doc.el("td"))
 				tv.k = append(tv.k, k)
 				k++
 			}
 			table.AppendChild(tr)
 		}
 		tv.wrap.AppendChild(table)
-		tv.shown = make([]string, 4*len(tv.cells))
+		tv.cells = table.all("td")
+		tv.shown = make([]string, 4*len(tv.k))
 		return tv
 	}
 	// A colour grid of at most gridMax × gridMax cells, sampled evenly.
@@ -82,22 +83,20 @@ func (v *inspectorView) newTensorView(t *tensor.Tensor, id string) *tensorView {
 	for y, r := range ri {
 		for x, c := range ci {
 			rect := doc.svg("rect", "x", f1(float64(x)*cell), "y", f1(float64(y)*cell), "width", f1(cell), "height", f1(cell))
-			tt := doc.svg("title")
-			rect.AppendChild(tt)
+			rect.AppendChild(doc.svg("title"))
 			svg.AppendChild(rect)
-			tv.cells = append(tv.cells, rect)
-			tv.titles = append(tv.titles, tt)
 			tv.k = append(tv.k, r*ncols+c)
 		}
 	}
 	tv.wrap.AppendChild(svg)
+	tv.cells, tv.titles = svg.all("rect"), svg.all("title")
 	hint := tv.shape + ": hover a cell for its number; colours follow the scale above the tape"
 	if len(ri) < nrows || len(ci) < ncols {
 		hint += " (a sample: " + strconv.Itoa(len(ri)) + " of " + strconv.Itoa(nrows) + " rows, " +
 			strconv.Itoa(len(ci)) + " of " + strconv.Itoa(ncols) + " columns)"
 	}
 	tv.wrap.AppendChild(doc.txt("p", hint, "class", "hint"))
-	tv.shown = make([]string, 4*len(tv.cells))
+	tv.shown = make([]string, 4*len(tv.k))
 	return tv
 }
 
@@ -140,25 +139,26 @@ func (tv *tensorView) show(t *tensor.Tensor, sc *app.Scale) {
 		full := app.Full(x)
 		if !tv.small {
 			if set(c, 0, full) {
-				tv.titles[c].SetTextContent(full)
+				tv.tw.text(c, full)
 			}
 			if col := sc.Colour(x); set(c, 2, col) {
-				tv.cells[c].SetAttribute("fill", col)
+				tv.w.attr(c, "fill", col)
 			}
 			continue
 		}
-		td := tv.cells[c]
 		if set(c, 0, full) {
-			td.SetAttribute("title", full)
+			tv.w.attr(c, "title", full)
 		}
 		if set(c, 1, text[c]) {
-			td.SetTextContent(text[c])
+			tv.w.text(c, text[c])
 		}
 		if col := sc.Colour(x); set(c, 2, col) {
-			td.SetStyle("background", col)
+			tv.w.style(c, "background", col)
 		}
 		if ink := sc.InkOn(x); set(c, 3, ink) {
-			td.SetStyle("color", ink)
+			tv.w.style(c, "color", ink)
 		}
 	}
+	tv.doc.write(tv.cells, &tv.w)
+	tv.doc.write(tv.titles, &tv.tw)
 }

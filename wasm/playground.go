@@ -235,6 +235,7 @@ func (pv *playground) refresh(e *autograd.Event) {
 		pv.tape.update(s, i, st, touched(i))
 		pv.list.update(i, st)
 	}
+	pv.tape.flush()
 	focus := s.Focus()
 	pv.tape.highlight(focus)
 	if e != nil {

@@ -31,8 +31,8 @@ func (v *tapeView) rows(n app.NodeInfo, w float64) (val, grad tensorRow) {
 			newImageStrip(doc, v.pv.p.scale, "grad", gy, "g", g, n.Shape, kernel, &v.pv.img.example)
 	}
 	size := n.Shape.Size()
-	vs := newStrip(doc, v.pv.p.scale, "val", app.ValueY, "v", size, app.StripW(w))
-	gs := newStrip(doc, v.pv.p.scale, "grad", app.GradY, "g", size, app.StripW(w))
+	vs := newStrip(doc, v.pv.p.scale, "val", app.ValueY, "v", size, app.StripW(w), v.stripProtos)
+	gs := newStrip(doc, v.pv.p.scale, "grad", app.GradY, "g", size, app.StripW(w), v.stripProtos)
 	return &vs, &gs
 }
 
@@ -46,13 +46,15 @@ type imageStrip struct {
 	grid   app.ImageGrid
 	shape  tensor.Shape
 	kernel bool
-	ex     *int   // the selected example
-	rng    elem   // a gradient's range, or none for a value
-	px     []elem // plane by plane, row by row
+	ex     *int  // the selected example
+	rng    elem  // a gradient's range, or none for a value
+	px     elems // the pixels' <rect>s, plane by plane, row by row
+	npx    int
+	pxFill []string // what each pixel shows: a step writes only what changed
 }
 
 func newImageStrip(doc *document, sc *app.Scale, class string, y float64, label string, g app.ImageGrid, shape tensor.Shape, kernel bool, ex *int) *imageStrip {
-	st := &imageStrip{strip: newStrip(doc, sc, "images "+class, y, label, 0, 0), grid: g, shape: shape, kernel: kernel, ex: ex}
+	st := &imageStrip{strip: newStrip(doc, sc, "images "+class, y, label, 0, 0, nil), grid: g, shape: shape, kernel: kernel, ex: ex}
 	if class == "grad" {
 		st.rng = svgText(doc, "image-range mono", app.StripNumPx, app.StripLabelW, g.Height+app.ImageRangeH-3, "")
 		st.g.AppendChild(st.rng)
@@ -63,13 +65,13 @@ func newImageStrip(doc *document, sc *app.Scale, class string, y float64, label 
 		add(plane, doc.svg("rect", "class", "plane-frame", "x", "-0.5", "y", "-0.5", "width", f1(g.Cell*float64(g.W)+1), "height", f1(g.Cell*float64(g.H)+1)))
 		for r := range g.H {
 			for c := range g.W {
-				cell := doc.svg("rect", "x", f1(float64(c)*g.Cell), "y", f1(float64(r)*g.Cell), "width", f1(g.Cell), "height", f1(g.Cell), "data-k", strconv.Itoa(len(st.px)))
-				plane.AppendChild(cell)
-				st.px = append(st.px, cell)
+				plane.AppendChild(doc.svg("rect", "x", f1(float64(c)*g.Cell), "y", f1(float64(r)*g.Cell), "width", f1(g.Cell), "height", f1(g.Cell), "data-k", strconv.Itoa(st.npx)))
+				st.npx++
 			}
 		}
 		st.g.AppendChild(plane)
 	}
+	st.px, st.pxFill = st.g.all("rect[data-k]"), make([]string, st.npx)
 	return st
 }
 
@@ -88,14 +90,18 @@ func (st *imageStrip) show(t *tensor.Tensor) {
 			k, said = app.ImageRange(t, g)
 			st.rng.SetTextContent(said)
 		}
-		vals := make([]string, 0, len(st.px))
+		vals := make([]string, 0, st.npx)
 		for p, off := range g.Offsets {
 			for j := range per {
 				x := t.Data[off+j]
-				st.px[p*per+j].SetAttribute("fill", st.sc.Colour(x*k))
+				if fill := st.sc.Colour(x * k); fill != st.pxFill[p*per+j] {
+					st.w.attr(p*per+j, "fill", fill)
+					st.pxFill[p*per+j] = fill
+				}
 				vals = append(vals, app.Full(x))
 			}
 		}
+		st.doc.write(st.px, &st.w)
 		st.g.SetAttribute("data-values", strings.Join(vals, ","))
 	}
 	st.strip.show(t)

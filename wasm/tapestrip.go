@@ -13,34 +13,71 @@ import (
 // a node's value or gradient, labelled v or g. Its elements are made once
 // per recorded step; showing a tensor only sets their fills.
 type strip struct {
+	doc   *document
 	g     elem
-	num   elem   // the scalar's number
-	cells []elem // one per sampled element
-	idx   []int  // the sampled element of each cell
+	num   elem  // the scalar's number
+	cells elems // one <rect> per sampled element
+	idx   []int // the sampled element of each cell
 	sc    *app.Scale
 	shown bool
 	// fills and text are what the cells and the number show: a step
-	// writes only what changed.
+	// writes only what changed, in one call.
 	fills []string
 	text  string
+	w     writes
 }
 
-func newStrip(doc *document, sc *app.Scale, class string, y float64, label string, size int, w float64) strip {
-	st := strip{sc: sc, g: doc.svg("g", "class", "strip "+class, "transform", "translate("+f1(app.StripX)+" "+f1(y)+")", "visibility", "hidden")}
-	st.g.AppendChild(svgText(doc, "strip-label mono", app.StripLabelPx, 0, app.StripTextY, label))
+// stripKind is what a strip's drawing depends on: strips of one kind
+// (the nodes of one layer) are copies of one drawing.
+type stripKind struct {
+	class, label string
+	y, w         float64
+	size         int
+}
+
+// newStrip returns a strip of class, labelled label, at height y in a box
+// of width w, for a tensor of size elements. With protos (the tape view's)
+// it is a copy of the first strip of its kind, drawn once and kept there:
+// one call into JavaScript, where drawing it is one or two per cell.
+func newStrip(doc *document, sc *app.Scale, class string, y float64, label string, size int, w float64, protos map[stripKind]elem) strip {
+	kind := stripKind{class, label, y, w, size}
+	g, ok := protos[kind]
+	if !ok {
+		g = drawStrip(doc, kind)
+		if protos != nil {
+			protos[kind] = g
+		}
+	}
+	if protos != nil {
+		g = g.clone()
+	}
+	st := strip{doc: doc, sc: sc, g: g}
 	if size == 1 {
-		st.num = svgText(doc, "strip-num mono", app.StripNumPx, app.StripLabelW, app.StripTextY+0.5, "")
-		st.g.AppendChild(st.num)
+		st.num = g.QuerySelector(".strip-num")
 		return st
 	}
 	st.idx = app.StripSample(size)
-	cw := (w - app.StripLabelW) / float64(len(st.idx))
-	for k := range st.idx {
-		c := doc.svg("rect", "x", f1(app.StripLabelW+float64(k)*cw), "y", "1", "width", f1(math.Max(cw-1, 1)), "height", f1(app.StripCellH))
-		st.g.AppendChild(c)
-		st.cells = append(st.cells, c)
+	if len(st.idx) > 0 {
+		st.cells = g.all("rect")
+		st.fills = make([]string, len(st.idx))
 	}
 	return st
+}
+
+// drawStrip draws a strip of kind k, hidden, its cells without a fill.
+func drawStrip(doc *document, k stripKind) elem {
+	g := doc.svg("g", "class", "strip "+k.class, "transform", "translate("+f1(app.StripX)+" "+f1(k.y)+")", "visibility", "hidden")
+	g.AppendChild(svgText(doc, "strip-label mono", app.StripLabelPx, 0, app.StripTextY, k.label))
+	if k.size == 1 {
+		g.AppendChild(svgText(doc, "strip-num mono", app.StripNumPx, app.StripLabelW, app.StripTextY+0.5, ""))
+		return g
+	}
+	n := len(app.StripSample(k.size))
+	cw := (k.w - app.StripLabelW) / float64(n)
+	for i := range n {
+		g.AppendChild(doc.svg("rect", "x", f1(app.StripLabelW+float64(i)*cw), "y", "1", "width", f1(math.Max(cw-1, 1)), "height", f1(app.StripCellH)))
+	}
+	return g
 }
 
 // show draws t, or hides the strip when t is nil.
@@ -58,15 +95,13 @@ func (st *strip) show(t *tensor.Tensor) {
 			st.text = text
 		}
 	}
-	if st.fills == nil {
-		st.fills = make([]string, len(st.cells))
-	}
-	for k, c := range st.cells {
-		if fill := st.sc.Colour(t.Data[st.idx[k]]); fill != st.fills[k] {
-			c.SetAttribute("fill", fill)
+	for k, i := range st.idx {
+		if fill := st.sc.Colour(t.Data[i]); fill != st.fills[k] {
+			st.w.attr(k, "fill", fill)
 			st.fills[k] = fill
 		}
 	}
+	st.doc.write(st.cells, &st.w)
 	if !st.shown {
 		st.g.SetAttribute("visibility", "visible")
 		st.shown = true

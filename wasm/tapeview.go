@@ -27,6 +27,11 @@ type tapeView struct {
 	folds [][2]float64
 	boxes []boxEls
 	edges []elem
+	// nodeEls and edgeEls are the boxes' and the edges' elements as lists
+	// for document.write, and classes the changes of their classes that a
+	// step queues (update, highlight) and flush applies in one call each.
+	nodeEls, edgeEls     elems
+	nodeClass, edgeClass writes
 	// edgesOf lists, per node, the edges that end or start at it; edgeAt
 	// finds the edge into a node's operand slot.
 	edgesOf [][]int
@@ -50,6 +55,9 @@ type tapeView struct {
 	presenting, drawerOn bool
 	drawer               elem
 	hot                  []int // edges currently highlighted
+	// stripProtos are the strips drawn for this tape, one of each kind,
+	// which its boxes' strips copy (newStrip).
+	stripProtos map[stripKind]elem
 	// first is the tape of the page's first view until the first build
 	// adopts it or draws another.
 	first *firstTape
@@ -161,6 +169,7 @@ func (v *tapeView) build(s *app.Stepper, lay *layout.Layout) {
 	v.edgesOf = make([][]int, len(nodes))
 	v.edgeAt = make(map[[2]int]int, len(lay.Edges))
 	v.hot, v.focus = nil, -1
+	v.stripProtos = map[stripKind]elem{}
 	for k, e := range lay.Edges {
 		v.edgesOf[e.From] = append(v.edgesOf[e.From], k)
 		v.edgesOf[e.To] = append(v.edgesOf[e.To], k)
@@ -169,6 +178,7 @@ func (v *tapeView) build(s *app.Stepper, lay *layout.Layout) {
 	if !v.adoptFirstView(s, lay) {
 		v.draw(nodes)
 	}
+	v.nodeEls, v.edgeEls = v.world.all(".nodes > g"), v.world.all(".edges > path")
 	v.movers = doc.svg("g", "class", "movers")
 	v.world.AppendChild(v.movers)
 	v.fitMeasured()
@@ -259,8 +269,7 @@ func (v *tapeView) update(s *app.Stepper, i int, st app.State, values bool) {
 	b := &v.boxes[i]
 	changed := !b.drawn || st != b.state
 	if changed {
-		g := b.g
-		g.SetAttribute("class", b.class(st))
+		v.nodeClass.attr(i, "class", b.class(st))
 		badge := badgeText(s, i, st)
 		if badge != "" && !b.tab.ok() {
 			v.badgeFor(i)
@@ -326,19 +335,23 @@ func (b *boxEls) class(st app.State) string {
 func (v *tapeView) highlight(i int) {
 	v.focus = i
 	for _, k := range v.hot {
-		v.edges[k].SetAttribute("class", "edge")
+		v.edgeClass.attr(k, "class", "edge")
 	}
 	v.hot = v.hot[:0]
-	if i < 0 || i >= len(v.edgesOf) {
-		return
-	}
-	for _, k := range v.edgesOf[i] {
-		if v.lay.Edges[k].To == i {
-			v.edges[k].SetAttribute("class", "edge hot")
-			v.hot = append(v.hot, k)
+	if i >= 0 && i < len(v.edgesOf) {
+		for _, k := range v.edgesOf[i] {
+			if v.lay.Edges[k].To == i {
+				v.edgeClass.attr(k, "class", "edge hot")
+				v.hot = append(v.hot, k)
+			}
 		}
 	}
+	v.pv.doc.write(v.edgeEls, &v.edgeClass)
 }
+
+// flush applies the boxes' classes that update queued: a step calls it
+// once it has updated every box.
+func (v *tapeView) flush() { v.pv.doc.write(v.nodeEls, &v.nodeClass) }
 
 // select marks node i as the one the inspector shows (-1: none).
 func (v *tapeView) selectNode(prev, i int) {
