@@ -62,11 +62,17 @@ func (l *items) show(n int, mk func() item) {
 }
 
 // linkList is a fact's list of nodes, each a button that inspects it (the
-// inspector's one listener reads data-inspect).
+// inspector's one listener reads data-inspect). Its buttons are made as
+// needed and kept: showing another node's list writes their texts in one
+// call and takes off or puts back the rest.
 type linkList struct {
 	el      elem
 	key     string // the ids and labels as last shown
 	written bool
+	buttons []elem
+	shown   int  // the buttons in the list
+	none    bool // the list says "none"
+	w       writes
 }
 
 // show lists node ids of s, named by names when given.
@@ -86,12 +92,28 @@ func (l *linkList) show(doc *document, s *app.Stepper, ids []int, names []string
 	l.key, l.written = key, true
 	if len(ids) == 0 {
 		l.el.SetTextContent("none")
+		l.shown, l.none = 0, true
 		return
 	}
-	l.el.clear()
-	for k, id := range ids {
-		l.el.AppendChild(doc.txt("button", labels[k], "type", "button", "class", "link", "title", "Inspect "+labels[k], "data-inspect", strconv.Itoa(id)))
+	if l.none {
+		l.el.clear()
+		l.none = false
 	}
+	for len(l.buttons) < len(ids) {
+		l.buttons = append(l.buttons, doc.el("button", "type", "button", "class", "link"))
+	}
+	for ; l.shown > len(ids); l.shown-- {
+		l.buttons[l.shown-1].Remove()
+	}
+	for ; l.shown < len(ids); l.shown++ {
+		l.el.AppendChild(l.buttons[l.shown])
+	}
+	for k, id := range ids {
+		l.w.text(k, labels[k])
+		l.w.attr(k, "title", "Inspect "+labels[k])
+		l.w.attr(k, "data-inspect", strconv.Itoa(id))
+	}
+	doc.write(l.el.kids(), &l.w)
 }
 
 // ruleCard is the op's chain rule with the numbers of this step

@@ -19,8 +19,16 @@ import (
 //
 // While dots move, the tape's svg carries data-travelling, their number.
 type travels struct {
-	movers  elem // the layer above the boxes that holds the dots
-	moving  []elem
+	movers elem // the layer above the boxes that holds the dots
+	// dots are the dots made so far in movers, each a <g> with its
+	// circle, label and animateMotion, and dotEls their <g>, <text> and
+	// <animateMotion> in order, which a step writes in one call: it shows
+	// as many as it sends (class "mover …") and leaves the rest without a
+	// class, which hides them.
+	dots    []elem // the animateMotion of each
+	dotEls  elems
+	dotW    writes
+	moving  int   // the dots shown
 	arrived []int // the nodes lit by an arrival
 	motion  mediaQuery
 	// run counts the step's travels, so that a timer of an earlier step's
@@ -61,33 +69,48 @@ func (v *tapeView) travel(s *app.Stepper, e *autograd.Event) {
 			points = start + ";" + points
 			times = "0;" + strconv.FormatFloat(t.Delay/(1+t.Delay), 'f', 3, 64) + ";1"
 		}
-		g := doc.svg("g", "class", class)
-		g.AppendChild(doc.svg("circle", "r", "9"))
-		if t.Label != "" {
-			g.AppendChild(svgText(doc, "mover-label", app.TitlePx, 12, -10, t.Label))
+		if v.moving == len(v.dots) {
+			v.addDot()
 		}
-		anim := doc.svg("animateMotion", "dur", f1(dur)+"ms", "begin", "indefinite", "fill", "freeze",
-			"calcMode", "linear", "keyPoints", points, "keyTimes", times, "path", v.lay.Edges[k].Path())
-		g.AppendChild(anim)
-		v.movers.AppendChild(g)
-		beginAnimation(anim)
-		v.moving = append(v.moving, g)
+		at := 3 * v.moving
+		v.dotW.attr(at, "class", class)
+		v.dotW.text(at+1, t.Label)
+		v.dotW.attr(at+2, "dur", f1(dur)+"ms")
+		v.dotW.attr(at+2, "keyPoints", points)
+		v.dotW.attr(at+2, "keyTimes", times)
+		v.dotW.attr(at+2, "path", v.lay.Edges[k].Path())
+		v.moving++
 		last = max(last, dur)
 		if t.Backward {
 			to := t.Parent
 			after(doc, dur, "arrival", func() { v.arrive(run, to) })
 		}
 	}
-	if len(v.moving) == 0 {
+	if v.moving == 0 {
 		return
 	}
-	v.svg.SetAttribute("data-travelling", strconv.Itoa(len(v.moving)))
+	doc.write(v.dotEls, &v.dotW)
+	for _, anim := range v.dots[:v.moving] {
+		beginAnimation(anim)
+	}
+	v.svg.SetAttribute("data-travelling", strconv.Itoa(v.moving))
 	// The dots stay a moment where they arrived, then go.
 	after(doc, last+150, "travel", func() {
 		if v.run == run {
 			v.stopTravels()
 		}
 	})
+}
+
+// addDot makes one more dot in the movers layer, hidden.
+func (v *tapeView) addDot() {
+	doc := v.pv.doc
+	g := doc.svg("g")
+	anim := doc.svg("animateMotion", "begin", "indefinite", "fill", "freeze", "calcMode", "linear")
+	add(g, doc.svg("circle", "r", "9"), svgText(doc, "mover-label", app.TitlePx, 12, -10, ""), anim)
+	v.movers.AppendChild(g)
+	v.dots = append(v.dots, anim)
+	v.dotEls = v.movers.all("g, text, animateMotion")
 }
 
 // arrive lights node i's box: a contribution of travel run reached it.
@@ -102,11 +125,11 @@ func (v *tapeView) arrive(run, i int) {
 // stopTravels takes the moving dots and the arrival lights away.
 func (v *tapeView) stopTravels() {
 	v.run++
-
-	for _, g := range v.moving {
-		g.Remove()
+	for k := range v.moving {
+		v.dotW.attr(3*k, "class", "")
 	}
-	v.moving = v.moving[:0]
+	v.pv.doc.write(v.dotEls, &v.dotW)
+	v.moving = 0
 	for _, i := range v.arrived {
 		if i < len(v.boxes) {
 			v.boxes[i].g.RemoveClass("arrived")

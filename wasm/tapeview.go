@@ -179,7 +179,7 @@ func (v *tapeView) build(s *app.Stepper, lay *layout.Layout) {
 		v.draw(nodes)
 	}
 	v.nodeEls, v.edgeEls = v.world.all(".nodes > g"), v.world.all(".edges > path")
-	v.movers = doc.svg("g", "class", "movers")
+	v.movers, v.dots, v.dotEls = doc.svg("g", "class", "movers"), nil, elems{}
 	v.world.AppendChild(v.movers)
 	v.fitMeasured()
 }

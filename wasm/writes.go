@@ -82,5 +82,9 @@ type elems struct{ v js.Value }
 // all returns the elements inside e that match sel, in document order.
 func (e elem) all(sel string) elems { return elems{e.v.Call("querySelectorAll", sel)} }
 
+// kids returns e's child elements as a live list: it follows the
+// children added and removed.
+func (e elem) kids() elems { return elems{e.v.Get("children")} }
+
 // clone returns a deep copy of e, not in the document.
 func (e elem) clone() elem { return elem{e.v.Call("cloneNode", true)} }
