@@ -471,10 +471,18 @@ func (e elem) same(o elem) bool { return e.v.Equal(o.v) }
 // clear removes every child.
 func (e elem) clear() { e.SetInnerHTML("") }
 
-// add appends children to parent and returns parent.
+// add appends children to parent, in one call into JavaScript, and
+// returns parent.
 func add(parent elem, children ...elem) elem {
-	for _, c := range children {
-		parent.AppendChild(c)
+	args := make([]any, len(children))
+	for k, c := range children {
+		if !c.ok() { // append would add the text "null": fail as appendChild does
+			parent.AppendChild(c)
+		}
+		args[k] = c.v
+	}
+	if len(args) > 0 {
+		parent.v.Call("append", args...)
 	}
 	return parent
 }
