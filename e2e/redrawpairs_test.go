@@ -79,21 +79,5 @@ func BenchmarkStepRedrawPairs(b *testing.B) {
 	if b.N < 5 {
 		return
 	}
-	var log strings.Builder
-	fmt.Fprintf(&log, "%d rounds of 60 steps; medians per build (%s), then each build minus the first, per round: median [quartiles]\n", b.N, strings.Join(dirs, ", "))
-	for _, m := range figures {
-		fmt.Fprintf(&log, "%-6s", m)
-		for j := range urls {
-			fmt.Fprintf(&log, " %6.2f", quantile(runs[j][m], 0.5))
-		}
-		for j := 1; j < len(urls); j++ {
-			d := make([]float64, b.N)
-			for i := range d {
-				d[i] = runs[j][m][i] - runs[0][m][i]
-			}
-			fmt.Fprintf(&log, "   %+5.2f [%+5.2f %+5.2f]", quantile(d, 0.5), quantile(d, 0.25), quantile(d, 0.75))
-		}
-		log.WriteString("\n")
-	}
-	fmt.Print(log.String())
+	fmt.Print(pairsReport(b.N, " of 60 steps", dirs, figures, runs))
 }

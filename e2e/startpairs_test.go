@@ -88,24 +88,32 @@ func BenchmarkStartupPairs(b *testing.B) {
 	if b.N < 5 {
 		return // the benchmark's first run (b.N = 1) warms up; -benchtime 30x makes the comparison
 	}
+	// Printed whole: the benchmark's log keeps only its first lines.
+	fmt.Print(pairsReport(b.N, "", dirs, pairedMilestones, runs))
+}
+
+// pairsReport is the comparison of builds (dirs, the first the baseline)
+// over rounds: each figure's median per build, then each build's
+// per-round difference from the baseline, median [quartiles]. runs[j]
+// holds build j's figures, one per round; what says what a round is.
+func pairsReport(rounds int, what string, dirs, figures []string, runs []map[string][]float64) string {
 	var log strings.Builder
-	fmt.Fprintf(&log, "%d rounds; medians per build (%s), then each build minus the first, per round: median [quartiles]\n", b.N, strings.Join(dirs, ", "))
-	for _, m := range pairedMilestones {
+	fmt.Fprintf(&log, "%d rounds%s; medians per build (%s), then each build minus the first, per round: median [quartiles]\n", rounds, what, strings.Join(dirs, ", "))
+	for _, m := range figures {
 		fmt.Fprintf(&log, "%-22s", m)
-		for j := range urls {
-			fmt.Fprintf(&log, " %8.1f", quantile(runs[j][m], 0.5))
+		for j := range runs {
+			fmt.Fprintf(&log, " %8.2f", quantile(runs[j][m], 0.5))
 		}
-		for j := 1; j < len(urls); j++ {
-			d := make([]float64, b.N)
+		for j := 1; j < len(runs); j++ {
+			d := make([]float64, rounds)
 			for i := range d {
 				d[i] = runs[j][m][i] - runs[0][m][i]
 			}
-			fmt.Fprintf(&log, "   %+6.1f [%+6.1f %+6.1f]", quantile(d, 0.5), quantile(d, 0.25), quantile(d, 0.75))
+			fmt.Fprintf(&log, "   %+6.2f [%+6.2f %+6.2f]", quantile(d, 0.5), quantile(d, 0.25), quantile(d, 0.75))
 		}
 		log.WriteString("\n")
 	}
-	// Printed whole: the benchmark's log keeps only its first lines.
-	fmt.Print(log.String())
+	return log.String()
 }
 
 // navigateOnce loads url after about:blank and returns its bootTimeline
