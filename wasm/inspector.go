@@ -38,9 +38,9 @@ type inspectorView struct {
 	recv                  elem // #insp-received
 	recvTitle             text
 	recvItems             items
-	order, vorder, gorder []elem // the body's and the columns' children as last set
-	sections              []elem // what other views added (addSection), removed on the next show
-	tensors               map[string]*tensorView
+	order, vorder, gorder []elem                   // the body's and the columns' children as last set
+	sections              []elem                   // what other views added (addSection), removed on the next show
+	tensors               map[string][]*tensorView // per place (an element id), the views of the shapes last shown there, the latest first
 }
 
 func newInspectorView(pv *playground) *inspectorView {

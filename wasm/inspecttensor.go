@@ -12,22 +12,39 @@ import (
 
 // tensorEl shows t as a table of numbers (small tensors) or a colour grid
 // (larger ones), each cell carrying its full-precision value. The element
-// of id is made once per shape: while the tensors shown under id keep
-// their shape (the nodes of a layer, one step after the other), it is
-// updated in place, and only the cells whose number or colour changed are
-// written.
+// shown under id is made once per shape and kept (see tensorViewFor):
+// showing a tensor of a shape shown before updates that element in place,
+// writing only the cells whose number or colour changed.
 func (v *inspectorView) tensorEl(t *tensor.Tensor, id string) elem {
-	shape := t.Shape.String()
-	tv := v.tensors[id]
-	if tv == nil || tv.shape != shape {
-		tv = v.newTensorView(t, id)
-		if v.tensors == nil {
-			v.tensors = map[string]*tensorView{}
-		}
-		v.tensors[id] = tv
-	}
+	tv := v.tensorViewFor(t, id)
 	tv.show(t, v.pv.p.scale)
 	return tv.wrap
+}
+
+// tensorViewsKept is how many shapes' elements the inspector keeps per
+// place: stepping goes from a node to its neighbours, whose tensors have
+// a few shapes, and backward goes back and forth between them.
+const tensorViewsKept = 6
+
+// tensorViewFor returns the view for tensors of t's shape under id: the
+// one kept from an earlier step, else a new one, which then displaces the
+// least recently shown beyond tensorViewsKept.
+func (v *inspectorView) tensorViewFor(t *tensor.Tensor, id string) *tensorView {
+	shape := t.Shape.String()
+	kept := v.tensors[id]
+	for k, tv := range kept {
+		if tv.shape == shape {
+			copy(kept[1:k+1], kept[:k])
+			kept[0] = tv
+			return tv
+		}
+	}
+	tv := v.newTensorView(t, id)
+	if v.tensors == nil {
+		v.tensors = map[string][]*tensorView{}
+	}
+	v.tensors[id] = append([]*tensorView{tv}, kept[:min(len(kept), tensorViewsKept-1)]...)
+	return tv
 }
 
 // tensorView is the inspector's element for the tensors of one shape,

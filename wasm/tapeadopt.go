@@ -73,7 +73,7 @@ func (v *tapeView) adoptFirstView(s *app.Stepper, lay *layout.Layout) bool {
 		g.SetAttribute("id", "node-"+strconv.Itoa(i))
 		// The server drew the state's classes; a badge it does not draw.
 		st := states[i]
-		v.boxes[i] = boxEls{g: g, node: nodes[i], w: lay.Boxes[i].W, state: st, drawn: badgeText(s, i, st) == ""}
+		v.boxes[i] = boxEls{g: g, node: nodes[i], w: lay.Boxes[i].W, badge: -1, state: st, drawn: badgeText(s, i, st) == ""}
 	}
 	v.edges = append(v.edges, es...)
 	add(v.world, f.edges, f.nodes)

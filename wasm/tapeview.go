@@ -32,6 +32,10 @@ type tapeView struct {
 	// step queues (update, highlight) and flush applies in one call each.
 	nodeEls, edgeEls     elems
 	nodeClass, edgeClass writes
+	// badgeEls lists the state badges' parts as badgeFor makes them (see
+	// boxEls.badge), and badgeW the writes a step queues to them.
+	badgeEls elems
+	badgeW   writes
 	// edgesOf lists, per node, the edges that end or start at it; edgeAt
 	// finds the edge into a node's operand slot.
 	edgesOf [][]int
@@ -93,12 +97,14 @@ type boxEls struct {
 	w         float64   // the box's width
 	valStrip  tensorRow // nil until made (rowsFor)
 	gradStrip tensorRow
-	badge     elem // not ok until made (badgeFor)
-	badgeBg   elem // the badge's tab
-	tab       elem
-	selected  bool // drawn as the node the inspector shows
-	state     app.State
-	drawn     bool // the state has been applied at least once
+	// tab is the state badge's group, not ok until made (badgeFor); badge
+	// is the index in the tape's badgeEls of the tab, the badge's
+	// background and its text, in that order (-1 until made).
+	tab      elem
+	badge    int
+	selected bool // drawn as the node the inspector shows
+	state    app.State
+	drawn    bool // the state has been applied at least once
 }
 
 func newTapeView(pv *playground) *tapeView {
@@ -170,6 +176,7 @@ func (v *tapeView) build(s *app.Stepper, lay *layout.Layout) {
 	v.edgeAt = make(map[[2]int]int, len(lay.Edges))
 	v.hot, v.focus = nil, -1
 	v.stripProtos = map[stripKind]elem{}
+	v.badgeEls = newElems()
 	for k, e := range lay.Edges {
 		v.edgesOf[e.From] = append(v.edgesOf[e.From], k)
 		v.edgesOf[e.To] = append(v.edgesOf[e.To], k)
@@ -213,7 +220,7 @@ func (v *tapeView) draw(nodes []app.NodeInfo) {
 			g.AppendChild(t)
 		}
 		nodeLayer.AppendChild(g)
-		v.boxes[i] = boxEls{g: g, node: n, w: b.W}
+		v.boxes[i] = boxEls{g: g, node: n, w: b.W, badge: -1}
 	}
 	add(v.world, edgeLayer, nodeLayer)
 }
@@ -237,12 +244,13 @@ func (v *tapeView) rowsFor(i int) {
 // time the node has one.
 func (v *tapeView) badgeFor(i int) {
 	doc, b := v.pv.doc, &v.boxes[i]
-	b.tab = doc.svg("g", "class", "badge-tab", "transform", "translate("+f1(b.w-app.BadgeRight)+" 0)", "visibility", "hidden")
-	b.badgeBg = doc.svg("rect", "class", "badge-bg", "y", f1(-app.BadgeH/2), "height", f1(app.BadgeH), "rx", f1(app.BadgeH/2))
-	b.badge = svgText(doc, "badge", app.BadgePx, app.BadgeTextX, app.BadgeTextY, "")
-	b.badge.SetAttribute("text-anchor", "end")
-	add(b.tab, b.badgeBg, b.badge)
-	b.g.AppendChild(b.tab)
+	tab := doc.svg("g", "class", "badge-tab", "transform", "translate("+f1(b.w-app.BadgeRight)+" 0)", "visibility", "hidden")
+	bg := doc.svg("rect", "class", "badge-bg", "y", f1(-app.BadgeH/2), "height", f1(app.BadgeH), "rx", f1(app.BadgeH/2))
+	text := svgText(doc, "badge", app.BadgePx, app.BadgeTextX, app.BadgeTextY, "")
+	text.SetAttribute("text-anchor", "end")
+	add(tab, bg, text)
+	b.g.AppendChild(tab)
+	b.tab, b.badge = tab, v.badgeEls.push(tab, bg, text)
 }
 
 // svgText returns an SVG text of class at (x, y), size px.
@@ -271,19 +279,19 @@ func (v *tapeView) update(s *app.Stepper, i int, st app.State, values bool) {
 	if changed {
 		v.nodeClass.attr(i, "class", b.class(st))
 		badge := badgeText(s, i, st)
-		if badge != "" && !b.tab.ok() {
+		if badge != "" && b.badge < 0 {
 			v.badgeFor(i)
 		}
-		switch {
-		case !b.tab.ok():
+		switch k := b.badge; {
+		case k < 0:
 		case badge == "":
-			b.tab.SetAttribute("visibility", "hidden")
+			v.badgeW.attr(k, "visibility", "hidden")
 		default:
-			b.badge.SetTextContent(badge)
 			w := app.BadgeW(badge)
-			b.badgeBg.SetAttribute("x", f1(-w))
-			b.badgeBg.SetAttribute("width", f1(w))
-			b.tab.SetAttribute("visibility", "visible")
+			v.badgeW.attr(k, "visibility", "visible")
+			v.badgeW.attr(k+1, "x", f1(-w))
+			v.badgeW.attr(k+1, "width", f1(w))
+			v.badgeW.text(k+2, badge)
 		}
 	}
 	if changed || values {
@@ -349,9 +357,12 @@ func (v *tapeView) highlight(i int) {
 	v.pv.doc.write(v.edgeEls, &v.edgeClass)
 }
 
-// flush applies the boxes' classes that update queued: a step calls it
-// once it has updated every box.
-func (v *tapeView) flush() { v.pv.doc.write(v.nodeEls, &v.nodeClass) }
+// flush applies the boxes' classes and badges that update queued: a step
+// calls it once it has updated every box.
+func (v *tapeView) flush() {
+	v.pv.doc.write(v.nodeEls, &v.nodeClass)
+	v.pv.doc.write(v.badgeEls, &v.badgeW)
+}
 
 // select marks node i as the one the inspector shows (-1: none).
 func (v *tapeView) selectNode(prev, i int) {

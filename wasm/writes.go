@@ -79,6 +79,19 @@ func (w *writes) hasNUL() bool {
 // elems is a fixed list of elements, which writes address by index.
 type elems struct{ v js.Value }
 
+// newElems returns an empty list, which push fills.
+func newElems() elems { return elems{js.Global().Get("Array").New()} }
+
+// push appends es to the list (one made by newElems) and returns the index
+// of the first.
+func (l elems) push(es ...elem) int {
+	args := make([]any, len(es))
+	for k, e := range es {
+		args[k] = e.v
+	}
+	return l.v.Call("push", args...).Int() - len(es)
+}
+
 // all returns the elements inside e that match sel, in document order.
 func (e elem) all(sel string) elems { return elems{e.v.Call("querySelectorAll", sel)} }
 

@@ -81,3 +81,34 @@ func TestWrites(t *testing.T) {
 		}
 	}
 }
+
+// TestElemsPush fills a list made by newElems as the tape fills its
+// badges' (three at a time, as they are made): push returns each group's
+// first index, and writes addressed by those indices reach their element.
+func TestElemsPush(t *testing.T) {
+	calls := 0
+	d := &document{writer: loaderWrite(t, &calls)}
+	list := newElems()
+	stand := func() elem { return elem{js.Global().Call("eval", `({ attrs: {}, setAttribute(k, v) { this.attrs[k] = String(v); } })`)} }
+	var made [][3]elem
+	for g, want := range []int{0, 3, 6} {
+		es := [3]elem{stand(), stand(), stand()}
+		if got := list.push(es[:]...); got != want {
+			t.Fatalf("group %d: push returned %d, want %d", g, got, want)
+		}
+		made = append(made, es)
+	}
+	var w writes
+	w.attr(3+1, "width", "12.5")
+	w.attr(6, "visibility", "visible")
+	d.write(list, &w)
+	if got := made[1][1].v.Get("attrs").Get("width").String(); got != "12.5" {
+		t.Errorf("the second group's second element has width %q, want 12.5", got)
+	}
+	if got := made[2][0].v.Get("attrs").Get("visibility").String(); got != "visible" {
+		t.Errorf("the third group's first element has visibility %q, want visible", got)
+	}
+	if got := made[0][1].v.Get("attrs").Get("width"); !got.IsUndefined() {
+		t.Errorf("the first group's second element was written: width %v", got)
+	}
+}
