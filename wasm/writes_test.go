@@ -89,7 +89,9 @@ func TestElemsPush(t *testing.T) {
 	calls := 0
 	d := &document{writer: loaderWrite(t, &calls)}
 	list := newElems()
-	stand := func() elem { return elem{js.Global().Call("eval", `({ attrs: {}, setAttribute(k, v) { this.attrs[k] = String(v); } })`)} }
+	stand := func() elem {
+		return elem{js.Global().Call("eval", `({ attrs: {}, setAttribute(k, v) { this.attrs[k] = String(v); } })`)}
+	}
 	var made [][3]elem
 	for g, want := range []int{0, 3, 6} {
 		es := [3]elem{stand(), stand(), stand()}
