@@ -11,7 +11,6 @@ import (
 	"tapelab/engine/nn"
 	"tapelab/engine/pytorch"
 	"tapelab/engine/spec"
-	"tapelab/engine/tensor"
 	"tapelab/wasm/app"
 	"tapelab/wasm/link"
 )
@@ -95,7 +94,7 @@ func (sh *shell) export(kind string) (string, error) {
 			b.WriteString("  ")
 			b.Write(jsontext.AppendString(nil, p.Name))
 			b.WriteString(": ")
-			nested(&b, m.Params[i].Shape, m.Params[i].Data)
+			b.WriteString(m.Params[i].Shape.Nested(m.Params[i].Data, jsonNumber))
 		}
 		b.WriteString("\n}\n")
 		return b.String(), nil
@@ -113,22 +112,11 @@ func (sh *shell) export(kind string) (string, error) {
 	return "", fmtlite.Errorf("no export %q", kind)
 }
 
-// nested writes data as nested JSON arrays of the given shape.
-func nested(b *bytes.Buffer, shape tensor.Shape, data []float64) {
-	if len(shape) == 0 {
-		v, _ := jsontext.AppendFloatJS(nil, data[0])
-		b.Write(v)
-		return
-	}
-	step := shape[1:].Size()
-	b.WriteByte('[')
-	for i := 0; i < shape[0]; i++ {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		nested(b, shape[1:], data[i*step:(i+1)*step])
-	}
-	b.WriteByte(']')
+// jsonNumber is v as a JavaScript-shaped JSON number ("" for a NaN or an
+// infinity, which JSON cannot hold).
+func jsonNumber(v float64) string {
+	b, _ := jsontext.AppendFloatJS(nil, v)
+	return string(b)
 }
 
 // tapeSVG serialises the drawn tape with the page's style rules inlined, so

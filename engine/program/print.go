@@ -100,31 +100,7 @@ func writeExpr(b *strings.Builder, e Expr, min int) {
 
 // writeLit writes a number, or nested lists in t's shape.
 func writeLit(b *strings.Builder, t *tensor.Tensor) {
-	if len(t.Shape) == 0 {
-		b.WriteString(formatNumber(t.Data[0]))
-		return
-	}
-	if t.Shape[0] == 0 {
-		b.WriteString("[]")
-		return
-	}
-	writeNested(b, t.Shape, t.Data)
-}
-
-func writeNested(b *strings.Builder, s tensor.Shape, data []float64) {
-	b.WriteByte('[')
-	step := s[1:].Size()
-	for i := 0; i < s[0]; i++ {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		if len(s) == 1 {
-			b.WriteString(formatNumber(data[i]))
-		} else {
-			writeNested(b, s[1:], data[i*step:(i+1)*step])
-		}
-	}
-	b.WriteByte(']')
+	b.WriteString(t.Shape.Nested(t.Data, formatNumber))
 }
 
 // formatNumber writes v in the shortest form that reads back to the same

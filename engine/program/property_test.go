@@ -74,16 +74,11 @@ func attrText(a op.Attrs, name string) string {
 	case "seed":
 		return fmt.Sprint(a.Seed)
 	case "shape":
-		var b strings.Builder
-		if len(a.Shape) == 0 {
-			return "[]"
-		}
 		data := make([]float64, len(a.Shape))
 		for i, d := range a.Shape {
 			data[i] = float64(d)
 		}
-		writeNested(&b, tensor.Shape{len(data)}, data)
-		return b.String()
+		return tensor.Shape{len(data)}.Nested(data, formatNumber)
 	}
 	panic("attrText: " + name)
 }

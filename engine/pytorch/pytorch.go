@@ -43,7 +43,7 @@ func Code(sm *spec.Model, m *nn.Model, source string) ([]byte, error) {
 	b.WriteString(").double()\n\nstate_dict = {\n")
 	for i, p := range m.Seq.Params() {
 		fmtlite.Fprintf(&b, "    %q: torch.tensor(", p.Name)
-		nested(&b, p.Shape, m.Params[i].Data)
+		b.WriteString(p.Shape.Nested(m.Params[i].Data, Float))
 		b.WriteString(", dtype=torch.float64),\n")
 	}
 	for _, e := range extra {
@@ -90,23 +90,6 @@ func module(l nn.Layer, in tensor.Shape) (nn.PyTorch, error) {
 	}
 	p.Module = m
 	return p, nil
-}
-
-// nested writes data as nested Python lists of the given shape.
-func nested(b *bytes.Buffer, shape tensor.Shape, data []float64) {
-	if len(shape) == 0 {
-		b.WriteString(Float(data[0]))
-		return
-	}
-	step := shape[1:].Size()
-	b.WriteByte('[')
-	for i := 0; i < shape[0]; i++ {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		nested(b, shape[1:], data[i*step:(i+1)*step])
-	}
-	b.WriteByte(']')
 }
 
 // Float is a Python float literal that parses to the same bits.

@@ -92,22 +92,18 @@ func jsonNumber(b *bytes.Buffer, v float64, where func() string) error {
 }
 
 // writeNested writes data as nested JSON arrays of the given shape (a bare
-// number for the scalar shape []). where names the value in errors.
+// number for the scalar shape []). where names the value in errors: a NaN
+// or an infinity, which JSON cannot hold, is named by its indices.
 func writeNested(b *bytes.Buffer, shape tensor.Shape, data []float64, where string) error {
-	if len(shape) == 0 {
-		return jsonNumber(b, data[0], func() string { return where })
-	}
-	step := shape[1:].Size()
-	b.WriteByte('[')
-	for i := 0; i < shape[0]; i++ {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		if err := writeNested(b, shape[1:], data[i*step:(i+1)*step], fmt.Sprintf("%s[%d]", where, i)); err != nil {
-			return err
+	for k, v := range data[:shape.Size()] {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			for _, i := range shape.Index(k) {
+				where += fmt.Sprintf("[%d]", i)
+			}
+			return jsonNumber(b, v, func() string { return where })
 		}
 	}
-	b.WriteByte(']')
+	b.WriteString(shape.Nested(data, func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }))
 	return nil
 }
 

@@ -374,3 +374,29 @@ func TestIRCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteNestedNamesTheNumberJSONCannotHold writes tensors as JSON
+// arrays, and for a NaN or an infinity names the element by its indices.
+func TestWriteNestedNamesTheNumberJSONCannotHold(t *testing.T) {
+	for _, tt := range []struct {
+		shape        tensor.Shape
+		data         []float64
+		want, errMsg string
+	}{
+		{tensor.Shape{2, 2}, []float64{1, -0.5, 0, 3}, "[[1, -0.5], [0, 3]]", ""},
+		{tensor.Shape{}, []float64{2}, "2", ""},
+		{tensor.Shape{2, 2}, []float64{1, 2, math.NaN(), 4}, "", "w[1][0] is NaN, which JSON cannot hold"},
+		{tensor.Shape{}, []float64{math.Inf(-1)}, "", "w is -Inf, which JSON cannot hold"},
+	} {
+		var b bytes.Buffer
+		err := writeNested(&b, tt.shape, tt.data, "w")
+		switch {
+		case tt.errMsg == "" && err != nil:
+			t.Errorf("%v: %v", tt.shape, err)
+		case tt.errMsg != "" && (err == nil || err.Error() != tt.errMsg):
+			t.Errorf("%v: error %v, want %q", tt.shape, err, tt.errMsg)
+		case tt.errMsg == "" && b.String() != tt.want:
+			t.Errorf("%v: wrote %q, want %q", tt.shape, b.String(), tt.want)
+		}
+	}
+}

@@ -51,7 +51,7 @@ func (p *Playground) UseImage(ex int, pixels []float64) (Prediction, error) {
 	x := b.X.Clone()
 	copy(x.Data[ex*len(pixels):], pixels)
 	nb := Batch{X: x, Y: b.Y.Clone()}
-	if err := p.record(nb); err != nil {
+	if err := p.record(p.model, nb); err != nil {
 		return Prediction{}, err
 	}
 	pr, err := p.Predict(ex)
@@ -59,12 +59,13 @@ func (p *Playground) UseImage(ex int, pixels []float64) (Prediction, error) {
 		return pr, err
 	}
 	nb.Y.Data[ex] = float64(pr.Class)
-	return pr, p.record(nb)
+	return pr, p.record(p.model, nb)
 }
 
-// record records the step on b with the current model and parameters.
-func (p *Playground) record(b Batch) error {
-	rec, err := Record(p.model, b, p.modes, p.seed)
+// record records the step of model m on batch b and, once it is recorded,
+// makes them the playground's: its model, batch, recording and stepper.
+func (p *Playground) record(m *nn.Model, b Batch) error {
+	rec, err := Record(m, b, p.modes, p.seed)
 	if err != nil {
 		return err
 	}
@@ -73,6 +74,6 @@ func (p *Playground) record(b Batch) error {
 		return err
 	}
 	p.step.Close()
-	p.batch, p.rec, p.step = b, rec, step
+	p.model, p.batch, p.rec, p.step = m, b, rec, step
 	return nil
 }

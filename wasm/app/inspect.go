@@ -28,15 +28,5 @@ func (p *Playground) Inspect(doc Doc, params map[string]*tensor.Tensor, b Batch)
 			return err
 		}
 	}
-	rec, err := Record(m, p.batch, p.modes, p.seed)
-	if err != nil {
-		return err
-	}
-	step, err := p.stepperFor(rec)
-	if err != nil {
-		return err
-	}
-	p.step.Close()
-	p.model, p.rec, p.step = m, rec, step
-	return nil
+	return p.record(m, b)
 }
