@@ -51,7 +51,7 @@ func TestDenseVisitsTheMetricSingleSkipsIt(t *testing.T) {
 			p.shot("11-dense-end")
 
 			p.clickAndRedraw("pass-singleoutput")
-			if s := p.js(`document.getElementById("passes").textContent`); !strings.Contains(s, "▶ stepping single-output") {
+			if s := p.passes()["text"]; !strings.Contains(s, "▶ stepping single-output") {
 				t.Errorf("the passes line does not say single-output is being stepped: %q", s)
 			}
 			if ran := walkBackward(t, p, single, "single", metric); ran {
@@ -98,7 +98,7 @@ func walkBackward(t *testing.T, p *pgTab, ref *app.Playground, mode string, metr
 	if s := p.js(`document.getElementById("count-backward").textContent`); s != want {
 		t.Errorf("%s: the counter says %q, want %q", mode, s, want)
 	}
-	if s := p.js(`document.getElementById("passes").dataset.stepping`); s != strconv.Itoa(len(order)) {
+	if s := p.passes()["stepping"]; s != strconv.Itoa(len(order)) {
 		t.Errorf("%s: the passes line says it steps %s VJPs, the engine's pass runs %d", mode, s, len(order))
 	}
 	ran := false
@@ -169,4 +169,29 @@ func denseOneHot(t *testing.T, ref *app.Playground) *autograd.Grads {
 		t.Fatal(err)
 	}
 	return &g
+}
+
+// TestPassesWorkedOutWhenTheMenuOpens: the comparison of the dense and
+// single-output passes (two more backward passes) is shown only in the
+// menu, so the page works it out when the menu opens, not at start-up or
+// at every edit; opened after a switch of the pass, it describes the new
+// step.
+func TestPassesWorkedOutWhenTheMenuOpens(t *testing.T) {
+	p := openPlayground(t, 1280, 720)
+	if s := p.js(`document.getElementById("passes").textContent`); s != "" {
+		t.Errorf("the passes line was worked out before the menu opened: %q", s)
+	}
+	p.click("menu-toggle")
+	if s := p.js(`document.getElementById("passes").textContent`); !strings.Contains(s, "▶ stepping dense pass") || !strings.Contains(s, "bit-identical") {
+		t.Errorf("the opened menu's passes line reads %q", s)
+	}
+	p.click("menu-toggle")
+	p.clickAndRedraw("pass-singleoutput")
+	if s := p.js(`document.getElementById("passes").textContent`); !strings.Contains(s, "▶ stepping dense pass") {
+		t.Errorf("with the menu closed, the passes line changed to %q before it opened", s)
+	}
+	if s := p.passes()["text"]; !strings.Contains(s, "▶ stepping single-output") {
+		t.Errorf("after the switch, the opened menu's passes line reads %q", s)
+	}
+	p.noPageError()
 }

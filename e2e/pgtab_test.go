@@ -377,3 +377,22 @@ func (p *pgTab) paramGrads(ref *app.Playground) {
 		}
 	}
 }
+
+// passes opens the menu, as a person does to read the comparison of the
+// dense and single-output passes (the page works it out when the menu
+// opens), and returns that line's text ("text") and its data- attributes;
+// a menu it opened it closes again.
+func (p *pgTab) passes() map[string]string {
+	p.t.Helper()
+	m, err := chromedp.Run(p.tab, chromedp.Evaluate[map[string]string](`(() => {
+		const b = document.getElementById("menu-toggle"), opened = b.getAttribute("aria-expanded") !== "true";
+		if (opened) b.click();
+		const e = document.getElementById("passes"), r = { text: e.textContent, ...e.dataset };
+		if (opened) b.click();
+		return r;
+	})()`))
+	if err != nil {
+		p.t.Fatalf("reading the passes line: %v", err)
+	}
+	return m
+}

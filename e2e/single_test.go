@@ -4,6 +4,7 @@ package e2e
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -106,7 +107,8 @@ func TestSingleOutputShowsVisitsBeyondTheDependencies(t *testing.T) {
 	if got := p.js(`document.getElementById("count-backward").textContent`); got != "backward 2/2" {
 		t.Errorf("the backward counter reads %q, want 2/2", got)
 	}
-	single := int(p.num(`document.getElementById("passes").dataset.single`))
+	passes := p.passes()
+	single, _ := strconv.Atoi(passes["single"])
 	if ran := p.countClass("ran"); ran != single || single != 2 {
 		t.Errorf("%d nodes marked ran, the engine's BackwardFrom visited %d; want 2", ran, single)
 	}
@@ -116,11 +118,11 @@ func TestSingleOutputShowsVisitsBeyondTheDependencies(t *testing.T) {
 	if b := p.js(`document.querySelector("#node-1 .badge").textContent`); b != "0·∞" {
 		t.Errorf("the exp's badge reads %q", b)
 	}
-	if s := p.js(`document.getElementById("passes").textContent`); !strings.Contains(s, "single-output: 2 VJPs") ||
+	if s := passes["text"]; !strings.Contains(s, "single-output: 2 VJPs") ||
 		!strings.Contains(s, "visits beyond the loss's dependencies: ") || !strings.Contains(s, "(0·∞: not zero-safe)") {
 		t.Errorf("the passes line does not name the visit beyond: %q", s)
 	}
-	if p.js(`document.getElementById("passes").dataset.beyond`) != "1" {
+	if passes["beyond"] != "1" {
 		t.Error("the passes line does not count one visit beyond the dependencies")
 	}
 	p.clickNode("node-1")

@@ -101,12 +101,13 @@ func TestModesShowWhatIsVisited(t *testing.T) {
 	if got := p.countClass("ran"); got != ps.Single {
 		t.Errorf("single-output: %d nodes ran their VJP, the engine reports %d", got, ps.Single)
 	}
+	passes := p.passes()
 	for attr, want := range map[string]int{"dense": ps.Dense, "single": ps.Single, "skipped": len(ps.Skipped())} {
-		if got := int(p.num(`document.getElementById("passes").dataset.` + attr)); got != want {
-			t.Errorf("passes %s = %d, want %d", attr, got, want)
+		if got := passes[attr]; got != strconv.Itoa(want) {
+			t.Errorf("passes %s = %s, want %d", attr, got, want)
 		}
 	}
-	if !strings.Contains(p.js(`document.getElementById("passes").textContent`), "bit-identical") {
+	if !strings.Contains(passes["text"], "bit-identical") {
 		t.Error("the passes line does not say the gradients are bit-identical")
 	}
 	p.shot("5-compiled-single")

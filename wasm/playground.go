@@ -47,8 +47,8 @@ type playground struct {
 	t0       float64   // when the current step was asked for (performance.now)
 	redraws  int
 	// holdColumns is set while start-up draws the page's first step: the
-	// editor's cards, the inspector and the menu's comparison of the
-	// passes are drawn in the task after it (see main and drawColumns).
+	// editor's cards and the inspector are drawn in the task after it (see
+	// main and drawColumns).
 	holdColumns bool
 	onStop      func(delta int) bool // the lesson's next (+1) or previous (-1) stop, from the keyboard; false without a lesson
 	inLesson    func() bool          // whether a lesson is open: its stop says what of its state did not apply
@@ -177,6 +177,7 @@ func (pv *playground) rebuilt() {
 	}
 	pv.prog.render()
 	pv.bar.update()
+	pv.bar.passesChanged()
 	if err := pv.src().Err(); err != nil {
 		pv.notice.SetTextContent(pv.prog.brokenNotice())
 		pv.notice.RemoveAttribute("hidden")
@@ -200,9 +201,6 @@ func (pv *playground) rebuilt() {
 	pv.tape.build(s, lay)
 	pv.list.build(s)
 	pv.listing.build(pv.src())
-	if !pv.holdColumns {
-		pv.bar.showPasses()
-	}
 	l := s.Cursor().Listen(64)
 	pv.listener = l
 	go func() {
@@ -270,18 +268,13 @@ func (pv *playground) shown(s *app.Stepper) int {
 	return s.Position().Node
 }
 
-// drawColumns draws the editor's cards, the inspector and the menu's
-// comparison of the passes, which start-up held back while it drew the
-// first step (holdColumns). Start-up is paced between them (page.pace),
-// so that each can be a task of its own; a change meanwhile draws them
-// all itself.
+// drawColumns draws the editor's cards and the inspector, which start-up
+// held back while it drew the first step (holdColumns). Start-up is paced
+// between them (page.pace), so that each can be a task of its own; a
+// change meanwhile draws them both itself.
 func (pv *playground) drawColumns() {
 	pv.holdColumns = false
 	pv.editor.render()
-	pv.p.pace()
-	if pv.src().Stepper() != nil {
-		pv.bar.showPasses()
-	}
 	pv.p.pace()
 	if s := pv.src().Stepper(); s != nil {
 		pv.insp.show(s, pv.shown(s))

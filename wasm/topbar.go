@@ -35,6 +35,10 @@ type barView struct {
 	passes    elem
 	shortcuts elem
 	checking  bool
+	open      bool // the menu is open
+	// passesStale is set when the step was recorded again and the
+	// comparison of its passes not yet worked out (passesChanged).
+	passesStale bool
 }
 
 func newBarView(pv *playground) *barView {
@@ -92,18 +96,34 @@ func newBarView(pv *playground) *barView {
 }
 
 // toggleMenu opens or closes the menu.
-func (v *barView) toggleMenu() { v.openMenu(v.menuBtn.GetAttribute("aria-expanded") != "true") }
+func (v *barView) toggleMenu() { v.openMenu(!v.open) }
 
-// openMenu opens (on) or closes the menu.
+// openMenu opens (on) or closes the menu. Opened, it shows the comparison
+// of the passes of the step recorded last (see passesChanged).
 func (v *barView) openMenu(on bool) {
+	v.open = on
 	v.menuBtn.SetAttribute("aria-expanded", boolStr(on))
 	v.root.ToggleClass("menu-open", on)
+	if on && v.passesStale {
+		v.showPasses()
+	}
 }
 
 // closeMenuOutside closes the menu when a press lands outside the top bar.
 func (v *barView) closeMenuOutside(ev event) {
-	if v.root.HasClass("menu-open") && !v.root.Contains(ev.Target()) {
+	if v.open && !v.root.Contains(ev.Target()) {
 		v.openMenu(false)
+	}
+}
+
+// passesChanged says that the step was recorded again. Comparing its
+// dense and single-output passes runs the backward pass twice more, and
+// only the open menu shows the comparison: it is worked out now when the
+// menu is open, else when the menu is next opened.
+func (v *barView) passesChanged() {
+	v.passesStale = true
+	if v.open {
+		v.showPasses()
 	}
 }
 
@@ -144,8 +164,14 @@ func (v *barView) update() {
 	v.l2.Closest("label").show(!on)
 }
 
-// showPasses compares the dense and single-output passes of the step.
+// showPasses compares the dense and single-output passes of the step (none
+// when no step is recorded: the model does not build).
 func (v *barView) showPasses() {
+	v.passesStale = false
+	if v.pv.src().Stepper() == nil {
+		v.passes.SetTextContent("")
+		return
+	}
 	ps, err := v.pv.src().Passes()
 	if err != nil {
 		v.passes.SetTextContent("backward passes: " + err.Error())
