@@ -21,17 +21,33 @@ func (v *inspectorView) tensorEl(t *tensor.Tensor, id string) elem {
 	return tv.wrap
 }
 
-// tensorViewsKept is how many shapes' elements the inspector keeps per
-// place: stepping goes from a node to its neighbours, whose tensors have
-// a few shapes, and backward goes back and forth between them.
-const tensorViewsKept = 6
+// The inspector keeps, per place, the views of the last tensorViewsKept
+// shapes it showed there, holding at most tensorCellsKept cells in all
+// beyond the one on screen (a colour grid has up to 48 × 48): stepping
+// goes from a node to its neighbours, whose tensors have a few shapes,
+// and backward goes back and forth between them.
+const (
+	tensorViewsKept = 6
+	tensorCellsKept = 5000
+)
 
 // tensorViewFor returns the view for tensors of t's shape under id: the
-// one kept from an earlier step, else a new one, which then displaces the
-// least recently shown beyond tensorViewsKept.
+// one kept from an earlier step, else a new one.
 func (v *inspectorView) tensorViewFor(t *tensor.Tensor, id string) *tensorView {
-	shape := t.Shape.String()
-	kept := v.tensors[id]
+	if tv := takeView(v.tensors[id], t.Shape.String()); tv != nil {
+		return tv
+	}
+	tv := v.newTensorView(t, id)
+	if v.tensors == nil {
+		v.tensors = map[string][]*tensorView{}
+	}
+	v.tensors[id] = keepViews(tv, v.tensors[id])
+	return tv
+}
+
+// takeView returns the view of shape among kept (the latest shown first),
+// moved to the front, or nil.
+func takeView(kept []*tensorView, shape string) *tensorView {
 	for k, tv := range kept {
 		if tv.shape == shape {
 			copy(kept[1:k+1], kept[:k])
@@ -39,12 +55,20 @@ func (v *inspectorView) tensorViewFor(t *tensor.Tensor, id string) *tensorView {
 			return tv
 		}
 	}
-	tv := v.newTensorView(t, id)
-	if v.tensors == nil {
-		v.tensors = map[string][]*tensorView{}
+	return nil
+}
+
+// keepViews returns kept with tv in front, less the least recently shown
+// beyond tensorViewsKept views or tensorCellsKept cells besides tv.
+func keepViews(tv *tensorView, kept []*tensorView) []*tensorView {
+	views, cells := []*tensorView{tv}, 0
+	for _, old := range kept {
+		if cells += len(old.k); len(views) == tensorViewsKept || cells > tensorCellsKept {
+			break
+		}
+		views = append(views, old)
 	}
-	v.tensors[id] = append([]*tensorView{tv}, kept[:min(len(kept), tensorViewsKept-1)]...)
-	return tv
+	return views
 }
 
 // tensorView is the inspector's element for the tensors of one shape,
