@@ -16,17 +16,5 @@ func (p *Playground) Inspect(doc Doc, params map[string]*tensor.Tensor, b Batch)
 	if !doc.Equal(p.hist.Current()) {
 		p.hist.Push(doc)
 	}
-	if err := p.rebuild(); err != nil {
-		return err
-	}
-	if len(params) == 0 {
-		return nil
-	}
-	m := p.model.Clone()
-	for name, v := range params {
-		if err := m.SetParam(name, v); err != nil {
-			return err
-		}
-	}
-	return p.record(m, b)
+	return p.rebuildWith(params)
 }

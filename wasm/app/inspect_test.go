@@ -39,7 +39,13 @@ func TestInspect(t *testing.T) {
 	if err := p.Inspect(doc, nil, b); err != nil || !p.CanUndo() {
 		t.Fatalf("Inspect with a new model: %v, CanUndo %v", err, p.CanUndo())
 	}
-	if err := p.Inspect(doc, map[string]*tensor.Tensor{"0.weight": tensor.Zeros(tensor.Shape{2, 2})}, b); err == nil {
+	seeded := p.Model().Params[0].Clone()
+	bias := tensor.Vector(9, 9, 9, 9)
+	if err := p.Inspect(doc, map[string]*tensor.Tensor{"0.weight": tensor.Zeros(tensor.Shape{2, 2}), "0.bias": bias}, b); err == nil {
 		t.Error("a 2×2 0.weight was accepted")
+	}
+	// What does not fit leaves the seeded values, all of them, recorded.
+	if p.Stepper() == nil || !tensor.Identical(p.Model().Params[0], seeded) || tensor.Identical(p.Model().Params[1], bias) {
+		t.Errorf("after a 0.weight that does not fit: stepper %v, 0.weight %v (seeded %v), 0.bias %v", p.Stepper() != nil, p.Model().Params[0], seeded, p.Model().Params[1])
 	}
 }

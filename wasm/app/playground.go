@@ -3,6 +3,7 @@ package app
 import (
 	"tapelab/engine/ir"
 	"tapelab/engine/nn"
+	"tapelab/engine/tensor"
 )
 
 // Playground is the whole state behind the page: the edited model with its
@@ -101,7 +102,13 @@ func (p *Playground) SetBatch(b Batch) error {
 }
 
 // rebuild checks the document and, when it builds, records a fresh step.
-func (p *Playground) rebuild() error {
+func (p *Playground) rebuild() error { return p.rebuildWith(nil) }
+
+// rebuildWith is rebuild with the parameter values params (state_dict
+// names) in place of the seeded ones, recorded once. When one of params
+// does not fit the model, the step is recorded with the seeded values and
+// that error returned.
+func (p *Playground) rebuildWith(params map[string]*tensor.Tensor) error {
 	p.pipe, p.opened = nil, nil
 	doc := p.hist.Current()
 	seq, st, err := doc.Check()
@@ -113,6 +120,13 @@ func (p *Playground) rebuild() error {
 	if err != nil {
 		p.err = err
 		return err
+	}
+	var paramErr error
+	for name, v := range params {
+		if paramErr = m.SetParam(name, v); paramErr != nil {
+			m, _ = nn.NewModel(seq, doc.Loss, doc.Seed, nn.InitPyTorch) // the seeded values, none of params
+			break
+		}
 	}
 	rec, err := Record(m, p.batch, p.modes, p.seed)
 	if err != nil {
@@ -132,7 +146,7 @@ func (p *Playground) rebuild() error {
 		p.step.Close()
 	}
 	p.model, p.rec, p.step = m, rec, step
-	return nil
+	return paramErr
 }
 
 // stepperFor returns the stepper of rec for the current modes: the dense
