@@ -49,3 +49,27 @@ func TestInspect(t *testing.T) {
 		t.Errorf("after a 0.weight that does not fit: stepper %v, 0.weight %v (seeded %v), 0.bias %v", p.Stepper() != nil, p.Model().Params[0], seeded, p.Model().Params[1])
 	}
 }
+
+// BenchmarkInspectWithWeights opens the default model's step with given
+// weights, as a shared link with trained weights or the training view's
+// inspected batch does.
+func BenchmarkInspectWithWeights(b *testing.B) {
+	p, err := New(DefaultDoc(), testBatch())
+	if err != nil {
+		b.Fatal(err)
+	}
+	params := map[string]*tensor.Tensor{}
+	for i, q := range p.Model().Seq.Params() {
+		w := p.Model().Params[i].Clone()
+		for k := range w.Data {
+			w.Data[k] += 0.01
+		}
+		params[q.Name] = w
+	}
+	doc, batch := p.Doc(), p.Batch()
+	for b.Loop() {
+		if err := p.Inspect(doc, params, batch); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
