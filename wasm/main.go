@@ -42,6 +42,11 @@ func main() {
 	sh := newShell(p, pv)
 	mark("shell-built")
 	p.yield()
+	// The page's link is opened and its step recorded in a task of its
+	// own, before anything is drawn.
+	sh.load()
+	mark("link-loaded")
+	p.yield()
 	// The page replaces what is on screen in one task, taking the first
 	// view's tape over: nothing half-built is painted.
 	pv.tape.takeFirstView()

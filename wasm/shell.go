@@ -36,6 +36,7 @@ type shell struct {
 	lastLink                  string
 	linkSync                  *debouncer // re-encodes the link after the state changed
 	linkEncodes               int
+	loaded                    bool // load opened the page's link: start announces it
 }
 
 // newShell adds the share bar, the classroom features, the explain panel
@@ -60,8 +61,23 @@ func newShell(p *page, pv *playground) *shell {
 	return sh
 }
 
+// load opens the page's plain link (not a shared page's, nor a lesson's)
+// into the state and records its step, before any view follows the state:
+// start-up runs it in a task of its own, so that the task that takes the
+// first view over only draws. start announces what it opened.
+func (sh *shell) load() {
+	loc := currentLocation()
+	if _, _, ok := app.SharedPage(loc.path); ok || lesson.IsFragment(loc.hash) {
+		return
+	}
+	st, err := link.Open(loc.hash)
+	sh.open(st, err)
+	sh.st.Opened() // records the step; the views read the error when they draw it
+	sh.loaded = true
+}
+
 // start follows the page's state and opens the link the page was loaded
-// with, once the playground is mounted.
+// with (or announces the one load opened), once the playground is mounted.
 func (sh *shell) start() {
 	u, pv := sh.u, sh.pv
 	sh.exposeExports()
@@ -71,6 +87,10 @@ func (sh *shell) start() {
 	// playground's shortcuts are stopped before they reach it.
 	u.listenFirst(u, "keydown", "classroom keys", sh.guardKeys)
 
+	if sh.loaded {
+		sh.st.Announce() // the views draw the state load opened
+		return
+	}
 	loc := currentLocation()
 	frag := loc.hash
 	if id, embed, ok := app.SharedPage(loc.path); ok {

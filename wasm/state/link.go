@@ -35,6 +35,18 @@ func (s *State) Replace(st *link.State) {
 	s.apply(st)
 }
 
+// Announce repeats what Replace announced of the link it took last (Opened
+// alone while the link waits for its data file, else All), changing
+// nothing: views that follow the state from now on draw the link a page
+// opened before they did.
+func (s *State) Announce() {
+	if s.Waiting() != "" {
+		s.changed(Opened)
+		return
+	}
+	s.changed(All)
+}
+
 // apply makes the state st's but for its step, which settle records, and
 // announces All.
 func (s *State) apply(st *link.State) {

@@ -451,3 +451,45 @@ func TestDrawingStaysWhileTheBatchHoldsIt(t *testing.T) {
 		t.Error("the drawing outlived its batch")
 	}
 }
+
+// TestAnnounceRepeatsWhatReplaceAnnounced checks that a listener that
+// subscribes after a link was opened (the page opens its link before the
+// views follow the state) is told what Replace told: All for a link that
+// applied, Opened alone for one that waits for its data file, with the
+// state unchanged.
+func TestAnnounceRepeatsWhatReplaceAnnounced(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "link", "testdata", "digits-cnn.link"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	waiting, err := link.Open(strings.TrimSpace(string(b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		st   *link.State
+		want Change
+	}{
+		{"default", link.Default(), All},
+		{"waiting", waiting, Opened},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newState(t)
+			s.Replace(tc.st)
+			if err := s.Opened(); err != nil {
+				t.Fatal(err)
+			}
+			rec := s.Model().Recording()
+			l := s.Listen(8)
+			defer l.Close()
+			s.Announce()
+			if c := <-l.Ch(); c != tc.want {
+				t.Errorf("Announce told %b, want %b", c, tc.want)
+			}
+			if s.Model().Recording() != rec {
+				t.Error("Announce recorded the step again")
+			}
+		})
+	}
+}
