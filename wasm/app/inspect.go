@@ -18,3 +18,11 @@ func (p *Playground) Inspect(doc Doc, params map[string]*tensor.Tensor, b Batch)
 	}
 	return p.rebuildWith(params)
 }
+
+// Open is Inspect in the modes m: the model, its modes, mini-batch and
+// weights that a link or a lesson's stop carries, recorded once (setting
+// the modes first would record the old model in them too).
+func (p *Playground) Open(doc Doc, m Modes, params map[string]*tensor.Tensor, b Batch) error {
+	p.modes = m
+	return p.Inspect(doc, params, b)
+}

@@ -50,6 +50,30 @@ func TestInspect(t *testing.T) {
 	}
 }
 
+// TestOpen: a link's model, modes, batch and weights make the step, in
+// those modes; a model that does not build is one error, with the doc kept
+// (as an edit) to be fixed.
+func TestOpen(t *testing.T) {
+	p := newTestPlayground(t, Modes{})
+	w := tensor.Matrix([][]float64{{0.1, 0.2}, {0.3, -0.4}, {0.5, 0.6}, {-0.7, 0.8}})
+	b := Batch{X: tensor.Matrix([][]float64{{1, 2}, {3, 4}}), Y: tensor.Matrix([][]float64{{1}, {-1}})}
+	m := Modes{Compiled: true, Eval: true}
+	doc := p.Doc().Insert(1, nn.ReLU{})
+	if err := p.Open(doc, m, map[string]*tensor.Tensor{"0.weight": w}, b); err != nil {
+		t.Fatal(err)
+	}
+	if p.Modes() != m || p.Recording().Modes != m || p.Recording().Compiled == nil {
+		t.Errorf("modes %+v, recorded in %+v (compiled %v), want %+v", p.Modes(), p.Recording().Modes, p.Recording().Compiled != nil, m)
+	}
+	if !p.Doc().Equal(doc) || !tensor.Identical(p.Model().Params[0], w) || p.Batch().X.Shape[0] != 2 {
+		t.Errorf("doc %v, 0.weight %v, %d examples: not the ones opened", p.Doc(), p.Model().Params[0], p.Batch().X.Shape[0])
+	}
+	broken, _ := doc.Remove(len(doc.Layers) - 1) // its output no longer fits the targets
+	if err := p.Open(broken, Modes{}, nil, b); err == nil || p.Err() == nil || !p.Doc().Equal(broken) {
+		t.Errorf("a model that does not build: error %v, Err %v, doc kept %v", err, p.Err(), p.Doc().Equal(broken))
+	}
+}
+
 // BenchmarkInspectWithWeights opens the default model's step with given
 // weights, as a shared link with trained weights or the training view's
 // inspected batch does.

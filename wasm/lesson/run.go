@@ -62,10 +62,7 @@ func openModel(st *link.State) (*app.Stepper, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := pg.SetModes(st.Modes); err != nil {
-		return nil, err
-	}
-	if err := pg.Inspect(doc, m.Params, b); err != nil {
+	if err := pg.Open(doc, st.Modes, m.Params, b); err != nil {
 		return nil, err
 	}
 	return pg.Stepper(), nil

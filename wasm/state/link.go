@@ -126,7 +126,6 @@ func (s *State) replaceModel(st *link.State) error {
 	m := st.Model
 	var errs []error
 	s.useDataset(s.training.Data.Name)
-	errs = append(errs, s.model.SetModes(st.Modes))
 	var b app.Batch
 	var err error
 	if st.Batch != nil {
@@ -138,7 +137,7 @@ func (s *State) replaceModel(st *link.State) error {
 		errs = append(errs, err)
 		b = s.model.Batch()
 	}
-	errs = append(errs, s.model.Inspect(docOf(m), m.Params, b))
+	errs = append(errs, s.model.Open(docOf(m), st.Modes, m.Params, b))
 	s.custom, s.customBatch = nil, false
 	if len(m.Params) > 0 || st.Batch != nil {
 		s.custom, s.customBatch = s.model.Model(), st.Batch != nil

@@ -493,3 +493,18 @@ func TestAnnounceRepeatsWhatReplaceAnnounced(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkOpenDefaultLink opens the page's default link and records its
+// step, as start-up does.
+func BenchmarkOpenDefaultLink(b *testing.B) {
+	s, err := New(link.DefaultDataset)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		s.Replace(link.Default())
+		if err := s.Opened(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
