@@ -191,7 +191,7 @@ func (pv *playground) rebuilt() {
 	if pv.listener != nil {
 		pv.listener.Close()
 	}
-	lay, err := app.Layout(s.Nodes())
+	lay, err := s.Layout()
 	if err != nil {
 		pv.p.showError("laying out the tape: " + err.Error())
 		return

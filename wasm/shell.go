@@ -62,9 +62,10 @@ func newShell(p *page, pv *playground) *shell {
 }
 
 // load opens the page's plain link (not a shared page's, nor a lesson's)
-// into the state and records its step, before any view follows the state:
-// start-up runs it in a task of its own, so that the task that takes the
-// first view over only draws. start announces what it opened.
+// into the state, records its step and lays its tape out, before any view
+// follows the state: start-up runs it in a task of its own, so that the
+// task that takes the first view over only draws. start announces what it
+// opened.
 func (sh *shell) load() {
 	loc := currentLocation()
 	if _, _, ok := app.SharedPage(loc.path); ok || lesson.IsFragment(loc.hash) {
@@ -73,6 +74,9 @@ func (sh *shell) load() {
 	st, err := link.Open(loc.hash)
 	sh.open(st, err)
 	sh.st.Opened() // records the step; the views read the error when they draw it
+	if s := sh.st.Source().Stepper(); s != nil {
+		s.Layout() // kept for the tape view; it reports an error when it draws
+	}
 	sh.loaded = true
 }
 

@@ -400,3 +400,28 @@ func TestIRListingMatchesNodes(t *testing.T) {
 		t.Errorf("eager mode has an IR listing: %v %v", lines, err)
 	}
 }
+
+// TestStepperLayout: a stepper's layout is its nodes' (Layout), worked out
+// once: the second call gives the same layout, not another.
+func TestStepperLayout(t *testing.T) {
+	s := newTestPlayground(t, Modes{}).Stepper()
+	lay, err := s.Layout()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := Layout(s.Nodes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lay.Width != want.Width || lay.Height != want.Height || len(lay.Boxes) != len(want.Boxes) {
+		t.Errorf("layout %gx%g of %d boxes, Layout gives %gx%g of %d", lay.Width, lay.Height, len(lay.Boxes), want.Width, want.Height, len(want.Boxes))
+	}
+	for i := range lay.Boxes {
+		if lay.Boxes[i] != want.Boxes[i] {
+			t.Errorf("box %d at %+v, Layout puts it at %+v", i, lay.Boxes[i], want.Boxes[i])
+		}
+	}
+	if again, _ := s.Layout(); again != lay {
+		t.Error("the second call laid the tape out again")
+	}
+}

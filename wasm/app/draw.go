@@ -88,6 +88,16 @@ func Layout(nodes []NodeInfo) (*layout.Layout, error) {
 	return layout.Compute(ln, layout.Options{ColGap: 28, RowGap: 20, Margin: 10})
 }
 
+// Layout returns the layout of the stepper's tape (Layout of its nodes),
+// worked out on the first call and kept: the tape view lays a recorded
+// step out once, and start-up can do it before the task that draws it.
+func (s *Stepper) Layout() (*layout.Layout, error) {
+	if s.lay == nil && s.layErr == nil {
+		s.lay, s.layErr = Layout(s.nodes)
+	}
+	return s.lay, s.layErr
+}
+
 // StripSample returns the indices of up to StripCells elements of a tensor
 // of n elements, evenly spread.
 func StripSample(n int) []int { return Sample(n, StripCells) }

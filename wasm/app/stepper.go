@@ -9,6 +9,7 @@ import (
 	"tapelab/engine/autograd"
 	"tapelab/engine/graph"
 	"tapelab/engine/tensor"
+	"tapelab/wasm/layout"
 )
 
 // State is what a node looks like at the cursor's position, as flags the
@@ -87,6 +88,8 @@ type Stepper struct {
 	steps  [][]autograd.Contribution // per node: its VJP step's contributions while run
 	fed    []int                     // per node: contributions received so far
 	focus  int
+	lay    *layout.Layout // the tape's layout, once worked out (Layout)
+	layErr error
 }
 
 // NewStepper returns a stepper at the start of c's single-output pass from
