@@ -177,6 +177,15 @@ const frameBottom = `<div class="bottom" inert><section class="stepper"><div cla
 	`<button type="button" class="help">?</button></section>` +
 	`<details class="tape-list"><summary>Tape as text</summary></details></div></div>`
 
+// EndID is the id of the element that ends the first view (the script
+// that fits it). The page's head expects it before its first paint
+// (<link rel="expect" href="#first-view-end" blocking="render">), so that
+// the browser does not paint a first view half parsed: a part painted
+// small and then whole is two largest contentful paints, and when the
+// page's own copy of it came later still, Lighthouse took the wasm's
+// download for a cause of the paint.
+const EndID = "first-view-end"
+
 // Insert returns the page index with view in place of its loading section
 // (<section id="loading" …>…</section>; a view of "" keeps it) and, when
 // doc is not nil, the
@@ -205,7 +214,7 @@ func Insert(index []byte, view string, doc []byte) ([]byte, error) {
 	} else {
 		b.Write(index[:start])
 		b.WriteString(view)
-		b.WriteString(`<script src="firstview.js"></script>`)
+		b.WriteString(`<script id="` + EndID + `" src="firstview.js"></script>`)
 	}
 	rest := index[end:]
 	if doc != nil {

@@ -2,6 +2,8 @@ package firstview
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -93,7 +95,7 @@ func TestInsert(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := string(page)
-	for _, want := range []string{`<main id="app" class="wide" aria-busy="true">`, "<div>VIEW</div><script src=\"firstview.js\"></script>",
+	for _, want := range []string{`<main id="app" class="wide" aria-busy="true">`, "<div>VIEW</div><script id=\"first-view-end\" src=\"firstview.js\"></script>",
 		`<script type="application/json" id="shared-document">{"a":"\u003c/script>\u003cb>"}</script>` + "\n</body>"} {
 		if !strings.Contains(p, want) {
 			t.Errorf("the page has no %s:\n%s", want, p)
@@ -118,5 +120,28 @@ func TestPage(t *testing.T) {
 	}
 	if !bytes.Contains(page, []byte(`id="tape-preview"`)) || bytes.Contains(page, []byte("shared-document")) {
 		t.Errorf("the playground's page has no first view, or a shared document")
+	}
+}
+
+// TestPageExpectsTheFirstViewsEnd checks that the playground's page
+// (static/index.html) holds its first paint until the element Insert ends
+// the first view with, by that element's id.
+func TestPageExpectsTheFirstViewsEnd(t *testing.T) {
+	page, err := os.ReadFile(filepath.Join("..", "..", "static", "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	link := `<link rel="expect" href="#` + EndID + `" blocking="render">`
+	head, _, ok := strings.Cut(string(page), "</head>")
+	if !ok || !strings.Contains(head, link) {
+		t.Fatalf("static/index.html's head has no %s", link)
+	}
+	drawn, err := Insert(page, "<div>VIEW</div>", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, after, _ := strings.Cut(string(drawn), "<div>VIEW</div>")
+	if !strings.HasPrefix(after, `<script id="`+EndID+`"`) {
+		t.Errorf("the first view is not followed by #%s:\n%s", EndID, after)
 	}
 }
