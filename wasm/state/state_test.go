@@ -328,11 +328,10 @@ func TestFlagsAreCopied(t *testing.T) {
 	}
 }
 
-// TestLinkWaitsForItsDataFile opens a link on a dataset read from a data
-// file before the file is there: the state stays as it was and gives the
-// link back as it came; the file applies the link (All), and the step is
-// then the link's.
-func TestLinkWaitsForItsDataFile(t *testing.T) {
+// digitsLink opens the kept link of a model on the digits, a dataset read
+// from a data file.
+func digitsLink(t *testing.T) *link.State {
+	t.Helper()
 	b, err := os.ReadFile(filepath.Join("..", "link", "testdata", "digits-cnn.link"))
 	if err != nil {
 		t.Fatal(err)
@@ -341,6 +340,15 @@ func TestLinkWaitsForItsDataFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return st
+}
+
+// TestLinkWaitsForItsDataFile opens a link on a dataset read from a data
+// file before the file is there: the state stays as it was and gives the
+// link back as it came; the file applies the link (All), and the step is
+// then the link's.
+func TestLinkWaitsForItsDataFile(t *testing.T) {
+	st := digitsLink(t)
 	want, _ := link.Encode(st)
 	s := newState(t)
 	before := s.Model().Doc()
@@ -458,14 +466,7 @@ func TestDrawingStaysWhileTheBatchHoldsIt(t *testing.T) {
 // applied, Opened alone for one that waits for its data file, with the
 // state unchanged.
 func TestAnnounceRepeatsWhatReplaceAnnounced(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join("..", "link", "testdata", "digits-cnn.link"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	waiting, err := link.Open(strings.TrimSpace(string(b)))
-	if err != nil {
-		t.Fatal(err)
-	}
+	waiting := digitsLink(t)
 	for _, tc := range []struct {
 		name string
 		st   *link.State
