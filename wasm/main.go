@@ -42,8 +42,8 @@ func main() {
 	sh := newShell(p, pv)
 	mark("shell-built")
 	p.yield()
-	// The page's link is opened and its step recorded in a task of its
-	// own, before anything is drawn.
+	// The page's plain link is opened, its step recorded and laid out in
+	// a task of its own, before anything is drawn (start announces it).
 	sh.load()
 	mark("link-loaded")
 	p.yield()

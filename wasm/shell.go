@@ -36,7 +36,6 @@ type shell struct {
 	lastLink                  string
 	linkSync                  *debouncer // re-encodes the link after the state changed
 	linkEncodes               int
-	loaded                    bool // load opened the page's link: start announces it
 }
 
 // newShell adds the share bar, the classroom features, the explain panel
@@ -77,11 +76,11 @@ func (sh *shell) load() {
 	if s := sh.st.Source().Stepper(); s != nil {
 		s.Layout() // kept for the tape view; it reports an error when it draws
 	}
-	sh.loaded = true
 }
 
-// start follows the page's state and opens the link the page was loaded
-// with (or announces the one load opened), once the playground is mounted.
+// start follows the page's state, once the playground is mounted, and
+// opens the shared page or the lesson the page was loaded with, or
+// announces the plain link load opened.
 func (sh *shell) start() {
 	u, pv := sh.u, sh.pv
 	sh.exposeExports()
@@ -91,10 +90,6 @@ func (sh *shell) start() {
 	// playground's shortcuts are stopped before they reach it.
 	u.listenFirst(u, "keydown", "classroom keys", sh.guardKeys)
 
-	if sh.loaded {
-		sh.st.Announce() // the views draw the state load opened
-		return
-	}
 	loc := currentLocation()
 	frag := loc.hash
 	if id, embed, ok := app.SharedPage(loc.path); ok {
@@ -109,8 +104,7 @@ func (sh *shell) start() {
 	} else if lesson.IsFragment(frag) {
 		sh.lessons.openFragment(frag) // draws the playground
 	} else {
-		st, err := link.Open(frag)
-		sh.open(st, err) // the views draw the state it opens
+		sh.st.Announce() // the views draw the state load opened
 	}
 }
 
