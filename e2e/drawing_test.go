@@ -124,10 +124,7 @@ func TestDrawnDigit(t *testing.T) {
 	}
 
 	// The engine's step on the same batch with the drawing as example 2.
-	ref, err := state.New(link.DefaultDataset)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ref := state.New(link.DefaultDataset)
 	file, _ := static.Digits()
 	ref.AddDataFile("digits", file)
 	drawing := *st.Drawing

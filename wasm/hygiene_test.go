@@ -25,10 +25,7 @@ func fakeElem() elem {
 // TestHygieneSaysAFailedFold: when folding a backward pass into .grad
 // fails, the panel says why, and the render that follows keeps saying it.
 func TestHygieneSaysAFailedFold(t *testing.T) {
-	st, err := state.New(link.DefaultDataset)
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := state.New(link.DefaultDataset)
 	st.SetAccumulate(true) // no zeroing: the fold adds to what .grad kept
 	s := st.Model().Stepper()
 	s.ToEnd()

@@ -26,11 +26,7 @@ func main() {
 	// The Go runtime's start ran in the task that instantiated the wasm:
 	// the views are built in tasks of their own.
 	p.pace()
-	pv, err := newPlayground(p)
-	if err != nil {
-		p.showError(err.Error())
-		select {}
-	}
+	pv := newPlayground(p)
 	mark("playground-built")
 	// The views are built off screen while the loading screen or the
 	// server's first view stays on it. Between the parts of start-up the

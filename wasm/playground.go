@@ -54,13 +54,9 @@ type playground struct {
 	inLesson    func() bool          // whether a lesson is open: its stop says what of its state did not apply
 }
 
-func newPlayground(p *page) (*playground, error) {
+func newPlayground(p *page) *playground {
 	doc := p.doc
-	st, err := state.New(link.DefaultDataset)
-	if err != nil {
-		return nil, err
-	}
-	p.pace()
+	st := state.New(link.DefaultDataset)
 	pv := &playground{p: p, doc: doc, st: st, pinned: -1, files: dataFiles{st}, regions: regions{}, onStop: func(int) bool { return false }, inLesson: func() bool { return false }}
 	pv.root = doc.el("div", "class", "playground", "id", "playground")
 	pv.linkErr = doc.txt("p", "", "id", "link-error", "class", "link-error", "role", "alert", "hidden", "")
@@ -91,7 +87,7 @@ func newPlayground(p *page) (*playground, error) {
 	pv.bottom = doc.el("div", "class", "bottom")
 	add(pv.bottom, pv.stepper.root, pv.list.root)
 	add(pv.root, pv.linkErr, pv.bar.root, pv.work, pv.bottom) // the shortcuts' dialog is made when first shown
-	return pv, nil
+	return pv
 }
 
 // model is the model playground, to read.

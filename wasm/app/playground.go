@@ -31,8 +31,17 @@ type Playground struct {
 // eager, dense, train mode. An error means doc does not build; the
 // playground is still usable (edit the model to fix it).
 func New(doc Doc, b Batch) (*Playground, error) {
-	p := &Playground{hist: NewHistory(doc, 200), batch: b, seed: 1}
+	p := Unrecorded(doc)
+	p.batch = b
 	return p, p.rebuild()
+}
+
+// Unrecorded returns a playground for doc whose step is not recorded yet:
+// it has no mini-batch, and Model, Recording and Stepper are nil until
+// Open (or an edit, a mode switch, a new batch) records one. A page that
+// opens a link records the link's model, not a model it never shows.
+func Unrecorded(doc Doc) *Playground {
+	return &Playground{hist: NewHistory(doc, 200), seed: 1}
 }
 
 // Doc returns the model as it stands.

@@ -102,6 +102,7 @@ func (s *State) Waiting() string {
 func (s *State) settle() {
 	st := s.opened
 	if st == nil || s.Waiting() != "" {
+		s.recordDefault()
 		return
 	}
 	s.opened = nil
@@ -115,10 +116,28 @@ func (s *State) settle() {
 			errs = append(errs, err)
 		}
 	}
+	s.recordDefault() // a program's link leaves the model side as it was
 	if stp := s.Source().Stepper(); stp != nil {
 		errs = append(errs, link.Seek(stp, st.Pos))
 	}
 	s.openErr = errors.Join(errs...)
+}
+
+// recordDefault records New's default model, if nothing recorded the model
+// since, on the dataset's first examples; a dataset that cannot be
+// generated is reported as Opened's error.
+func (s *State) recordDefault() {
+	if !s.unrecorded {
+		return
+	}
+	s.unrecorded = false
+	doc := s.model.Doc()
+	b, err := s.batch(doc)
+	if err != nil {
+		s.openErr = err
+		return
+	}
+	_ = s.model.Open(doc, s.model.Modes(), nil, b) // the error is the model's (Err), shown on the layer at fault
 }
 
 // replaceModel records the link's model with its modes, batch and weights.
@@ -136,6 +155,12 @@ func (s *State) replaceModel(st *link.State) error {
 	if err != nil {
 		errs = append(errs, err)
 		b = s.model.Batch()
+		if s.unrecorded { // no batch yet: the default model's, as a page that recorded it would have
+			b, _ = defaultBatch()
+		}
+	}
+	if s.unrecorded { // the link's model starts the history: there is no default model to undo to
+		s.model, s.unrecorded = app.Unrecorded(docOf(m)), false
 	}
 	errs = append(errs, s.model.Open(docOf(m), st.Modes, m.Params, b))
 	s.custom, s.customBatch = nil, false

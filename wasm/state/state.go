@@ -80,13 +80,16 @@ type State struct {
 	training   TrainingSettings
 	points     *link.Points
 
-	model     *app.Playground
-	program   *app.ProgramPlayground // made on first use: see prog
-	programOn bool
-	forward   [][]float64               // the program's forward-mode direction, one row per leaf (nil: reverse mode)
-	dataset   string                    // the stepping view's dataset
-	data      *train.Dataset            // its generated examples (nil until needed)
-	files     map[string]*train.Dataset // the datasets read from data files, once fetched
+	model *app.Playground
+	// unrecorded is set while the model's step is not recorded yet: New's
+	// default model, until a view reads it (settle) or a link replaces it.
+	unrecorded bool
+	program    *app.ProgramPlayground // made on first use: see prog
+	programOn  bool
+	forward    [][]float64               // the program's forward-mode direction, one row per leaf (nil: reverse mode)
+	dataset    string                    // the stepping view's dataset
+	data       *train.Dataset            // its generated examples (nil until needed)
+	files      map[string]*train.Dataset // the datasets read from data files, once fetched
 	// custom is the recorded model whose weights (and batch, with
 	// customBatch) came from a link or a training step; any later
 	// recording replaces the model, and with it this mark.
@@ -109,18 +112,14 @@ type State struct {
 
 // New returns the state of a page that opens on the stepping view, with
 // the default model on dataset's first examples (and training on dataset)
-// and, in Program mode, the gallery's first program.
-func New(dataset string) (*State, error) {
-	s := &State{view: link.ViewStep, training: DefaultTraining(dataset), dataset: dataset,
-		selected: -1, relay: broadcast.NewRelay[Change]()}
-	b, err := s.batch(app.DefaultDoc())
-	if err != nil {
-		return nil, err
-	}
-	if s.model, err = app.New(app.DefaultDoc(), b); err != nil {
-		return nil, err
-	}
-	return s, nil
+// and, in Program mode, the gallery's first program. The default model's
+// step is recorded when a view first reads it (as a link's is, see
+// Replace), unless a link replaces the model before: a page opened on a
+// link records that link's model alone.
+func New(dataset string) *State {
+	return &State{view: link.ViewStep, training: DefaultTraining(dataset), dataset: dataset,
+		selected: -1, relay: broadcast.NewRelay[Change](),
+		model: app.Unrecorded(app.DefaultDoc()), unrecorded: true}
 }
 
 // prog returns the program playground, made on first use with the

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"tapelab/engine/nn"
+	"tapelab/engine/program"
 	"tapelab/engine/spec"
 	"tapelab/engine/tensor"
 	"tapelab/engine/train"
@@ -24,10 +25,7 @@ func model() *spec.Model {
 
 func newState(t *testing.T) *State {
 	t.Helper()
-	s, err := New(link.DefaultDataset)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := New(link.DefaultDataset)
 	return s
 }
 
@@ -495,14 +493,53 @@ func TestAnnounceRepeatsWhatReplaceAnnounced(t *testing.T) {
 	}
 }
 
-// BenchmarkOpenDefaultLink opens the page's default link and records its
-// step, as start-up does.
-func BenchmarkOpenDefaultLink(b *testing.B) {
-	s, err := New(link.DefaultDataset)
-	if err != nil {
-		b.Fatal(err)
+// TestDefaultModelRecordedOnRead checks that New records its default
+// model only when it is read: a link that replaces the model first is
+// the only step recorded, and a link that leaves the model side as it was
+// (a program, one waiting for its data file) gets the default model
+// recorded when the model is read. Either starts the model's history.
+func TestDefaultModelRecordedOnRead(t *testing.T) {
+	tests := []struct {
+		name    string
+		link    *link.State // nil: no link
+		doc     app.Doc     // the model's document once read
+		program bool        // the link opens in Program mode
+		errPart string      // what Opened's error names ("": none)
+	}{
+		{name: "no link", doc: app.DefaultDoc()},
+		{name: "a model's link", link: &link.State{Model: model()}, doc: docOf(model())},
+		{name: "a program's link", link: &link.State{Program: program.Examples()[0].Text}, doc: app.DefaultDoc(), program: true},
+		{name: "a link waiting for its data file", link: digitsLink(t), doc: app.DefaultDoc()},
+		{name: "a batch that does not fit", link: &link.State{Model: model(), Batch: &link.Points{X: [][]float64{{1, 2}, {3, 4}}, Y: []float64{1}}}, doc: docOf(model()), errPart: "row per example"},
 	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := New(link.DefaultDataset)
+			if tt.link != nil {
+				s.Replace(tt.link)
+			}
+			if s.model.Recording() != nil {
+				t.Fatal("the model was recorded before anything read it")
+			}
+			err := s.Opened()
+			if (err == nil) != (tt.errPart == "") || err != nil && !strings.Contains(err.Error(), tt.errPart) {
+				t.Errorf("Opened() = %v, want an error naming %q", err, tt.errPart)
+			}
+			if got := s.Model(); !got.Doc().Equal(tt.doc) || got.Stepper() == nil || got.CanUndo() {
+				t.Errorf("the model read: %v, stepper %v, undo %v; want %v recorded, nothing to undo", got.Doc(), got.Stepper() != nil, got.CanUndo(), tt.doc)
+			}
+			if s.ProgramMode() != tt.program {
+				t.Errorf("Program mode %v, want %v", s.ProgramMode(), tt.program)
+			}
+		})
+	}
+}
+
+// BenchmarkOpenDefaultLink makes a new state, opens the page's default
+// link on it and records its step, as start-up does.
+func BenchmarkOpenDefaultLink(b *testing.B) {
 	for b.Loop() {
+		s := New(link.DefaultDataset)
 		s.Replace(link.Default())
 		if err := s.Opened(); err != nil {
 			b.Fatal(err)

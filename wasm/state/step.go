@@ -235,6 +235,16 @@ func (s *State) batch(d app.Doc) (app.Batch, error) {
 	return app.MiniBatch(s.data.X, s.data.Y, BatchSize, d.Loss)
 }
 
+// defaultBatch is the default model's mini-batch: the first examples of
+// link.DefaultDataset.
+func defaultBatch() (app.Batch, error) {
+	tr, _, err := train.Generate(train.DefaultData(link.DefaultDataset))
+	if err != nil {
+		return app.Batch{}, err
+	}
+	return app.MiniBatch(tr.X, tr.Y, BatchSize, app.DefaultDoc().Loss)
+}
+
 // Inspect makes doc the model and records its step on batch b with the
 // weights params (a moment of training, in the stepping view); a link of
 // that state carries both.

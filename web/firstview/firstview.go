@@ -60,10 +60,7 @@ func Shared(doc []byte) (string, error) {
 
 // open returns the page's state after it opened ls.
 func open(ls *link.State) (*state.State, error) {
-	st, err := state.New(link.DefaultDataset)
-	if err != nil {
-		return nil, err
-	}
+	st := state.New(link.DefaultDataset)
 	st.Replace(ls)
 	if err := st.Opened(); err != nil {
 		return nil, err
