@@ -73,6 +73,7 @@ func (sh *shell) load() {
 	st, err := link.Open(loc.hash)
 	sh.open(st, err)
 	sh.st.Opened() // records the step; the views read the error when they draw it
+	sh.pv.p.pace()
 	if s := sh.st.Source().Stepper(); s != nil {
 		s.Layout() // kept for the tape view; it reports an error when it draws
 	}
