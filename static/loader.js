@@ -40,6 +40,19 @@
       else e.setAttribute(what, v);
     }
   };
+  // tapelabYield calls f in a task of its own, as soon as the tasks waiting
+  // before it have run: a message the page posts to itself. The Go program
+  // yields to the browser with it (wasm/bridge.go's yieldToBrowser) between
+  // the slices of its start-up; a setTimeout of 0 would do the same, but
+  // the browser holds a timer set from a timer's callback back by 4 ms once
+  // they nest five deep, and start-up's slices follow each other so.
+  const yields = new MessageChannel();
+  const yielded = [];
+  yields.port1.onmessage = () => yielded.shift()();
+  globalThis.tapelabYield = (f) => {
+    yielded.push(f);
+    yields.port2.postMessage(0);
+  };
   const $ = (id) => document.getElementById(id);
   const stderr = []; // the Go program's last lines on fd 2 (panics)
 

@@ -372,8 +372,10 @@ func afterPaint() {
 }
 
 // yieldToBrowser returns once the browser has run the tasks waiting for
-// it (a setTimeout of 0): the Go program blocks meanwhile, so the page
-// can paint and answer input between two parts of a long piece of work.
+// it (the loader's tapelabYield, a message the page posts to itself; a
+// setTimeout of 0 without it): the Go program blocks meanwhile, so the
+// page can paint and answer input between two parts of a long piece of
+// work.
 func yieldToBrowser() {
 	done := make(chan struct{})
 	var f js.Func
@@ -382,7 +384,11 @@ func yieldToBrowser() {
 		close(done)
 		return nil
 	})
-	js.Global().Call("setTimeout", f, 0)
+	if y := js.Global().Get("tapelabYield"); y.Type() == js.TypeFunction {
+		y.Invoke(f)
+	} else {
+		js.Global().Call("setTimeout", f, 0)
+	}
 	<-done
 }
 
