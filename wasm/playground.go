@@ -265,13 +265,13 @@ func (pv *playground) shown(s *app.Stepper) int {
 }
 
 // drawColumns draws the editor's cards and the inspector, which start-up
-// held back while it drew the first step (holdColumns). Start-up is paced
-// between them (page.pace), so that each can be a task of its own; a
-// change meanwhile draws them both itself.
+// held back while it drew the first step (holdColumns), each in a task of
+// its own (together they are longer than a slice of start-up); a change
+// meanwhile draws them both itself.
 func (pv *playground) drawColumns() {
 	pv.holdColumns = false
 	pv.editor.render()
-	pv.p.pace()
+	pv.p.yield()
 	if s := pv.src().Stepper(); s != nil {
 		pv.insp.show(s, pv.shown(s))
 	}
