@@ -102,7 +102,9 @@ func (s *State) Waiting() string {
 func (s *State) settle() {
 	st := s.opened
 	if st == nil || s.Waiting() != "" {
-		s.recordDefault()
+		if err := s.recordDefault(); err != nil {
+			s.openErr = err
+		}
 		return
 	}
 	s.opened = nil
@@ -116,7 +118,7 @@ func (s *State) settle() {
 			errs = append(errs, err)
 		}
 	}
-	s.recordDefault() // a program's link leaves the model side as it was
+	errs = append(errs, s.recordDefault()) // a program's link leaves the model side as it was
 	if stp := s.Source().Stepper(); stp != nil {
 		errs = append(errs, link.Seek(stp, st.Pos))
 	}
@@ -124,20 +126,21 @@ func (s *State) settle() {
 }
 
 // recordDefault records New's default model, if nothing recorded the model
-// since, on the dataset's first examples; a dataset that cannot be
-// generated is reported as Opened's error.
-func (s *State) recordDefault() {
+// since, on the dataset's first examples. It returns the dataset's error
+// (Opened reports it); the model's own is its Err, shown on the layer at
+// fault.
+func (s *State) recordDefault() error {
 	if !s.unrecorded {
-		return
+		return nil
 	}
 	s.unrecorded = false
 	doc := s.model.Doc()
 	b, err := s.batch(doc)
 	if err != nil {
-		s.openErr = err
-		return
+		return err
 	}
-	_ = s.model.Open(doc, s.model.Modes(), nil, b) // the error is the model's (Err), shown on the layer at fault
+	_ = s.model.Open(doc, s.model.Modes(), nil, b)
+	return nil
 }
 
 // replaceModel records the link's model with its modes, batch and weights.

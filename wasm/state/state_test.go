@@ -23,12 +23,6 @@ func model() *spec.Model {
 	return spec.New(tensor.Shape{2}, nn.MSE, nn.NewLinear(1))
 }
 
-func newState(t *testing.T) *State {
-	t.Helper()
-	s := New(link.DefaultDataset)
-	return s
-}
-
 // addDataFile gives s the named dataset's data file (if it has one), as
 // the page fetches it before it opens a link on that dataset.
 func addDataFile(t *testing.T, s *State, name string) {
@@ -63,7 +57,7 @@ func TestLinksSurviveReplaceThenLink(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			s := newState(t)
+			s := New(link.DefaultDataset)
 			if st.Model != nil {
 				addDataFile(t, s, st.Model.Dataset.Name) // as the page fetches it before opening the link
 			}
@@ -84,7 +78,7 @@ func TestLinksSurviveReplaceThenLink(t *testing.T) {
 				t.Errorf("the state's link differs from the one it opened:\n got %+v\nwant %+v", gs, st)
 			}
 			// The state's own link comes back exactly.
-			again := newState(t)
+			again := New(link.DefaultDataset)
 			if st.Model != nil {
 				addDataFile(t, again, st.Model.Dataset.Name)
 			}
@@ -132,7 +126,7 @@ func TestReplaceThenLink(t *testing.T) {
 	in := &link.State{Model: m, View: link.ViewTrain,
 		Flags:  link.Flags{Hide: []string{"lr"}, Lock: []string{"model"}, Presenter: true},
 		Points: &link.Points{X: [][]float64{{1, 2}}, Y: []float64{1}}}
-	s := newState(t)
+	s := New(link.DefaultDataset)
 	s.Replace(in)
 	if err := s.Opened(); err != nil {
 		t.Fatal(err)
@@ -159,7 +153,7 @@ func TestReplaceThenLink(t *testing.T) {
 // TestReplaceWithoutDataset opens a model document shared without a
 // dataset: the training view uses the default dataset's full settings.
 func TestReplaceWithoutDataset(t *testing.T) {
-	s := newState(t)
+	s := New(link.DefaultDataset)
 	s.Replace(&link.State{Model: model()})
 	if err := s.Opened(); err != nil {
 		t.Fatal(err)
@@ -175,7 +169,7 @@ func TestReplaceWithoutDataset(t *testing.T) {
 // TestReplaceKeepsWhatApplies opens a link whose position the tape never
 // reaches: the error names it and the model stands.
 func TestReplaceKeepsWhatApplies(t *testing.T) {
-	s := newState(t)
+	s := New(link.DefaultDataset)
 	s.Replace(&link.State{Model: model(), Pos: link.Position{Phase: link.PhaseForward, Node: 999}})
 	err := s.Opened()
 	if err == nil || !strings.Contains(err.Error(), "pos.node") {
@@ -189,7 +183,7 @@ func TestReplaceKeepsWhatApplies(t *testing.T) {
 // TestChangesAreAnnounced checks that every method that changes the
 // state tells its listeners what it changed.
 func TestChangesAreAnnounced(t *testing.T) {
-	s := newState(t)
+	s := New(link.DefaultDataset)
 	l := s.Listen(8)
 	defer l.Close()
 	recorded := Step | Selection | Position
@@ -235,7 +229,7 @@ func TestChangesAreAnnounced(t *testing.T) {
 // inspector is let go when the tape it belongs to is recorded again or
 // the stepper moves.
 func TestRecordingLetsGoOfThePinnedNode(t *testing.T) {
-	s := newState(t)
+	s := New(link.DefaultDataset)
 	for name, change := range map[string]func(){
 		"SetModes": func() { _ = s.SetModes(app.Modes{Single: true}) },
 		"Move":     func() { s.Move(func(*app.Stepper) bool { return false }) },
@@ -253,7 +247,7 @@ func TestRecordingLetsGoOfThePinnedNode(t *testing.T) {
 // batch) in the stepping view: its link carries both, until an edit
 // records the model from its seed again.
 func TestLinkCarriesInspectedWeights(t *testing.T) {
-	s := newState(t)
+	s := New(link.DefaultDataset)
 	s.SetView(link.ViewTrain)
 	pg := s.Model()
 	w := pg.Model().StateDictCopy()
@@ -284,7 +278,7 @@ func TestLinkCarriesInspectedWeights(t *testing.T) {
 // TestProgramModeStaysInTheSteppingView checks that a program is never
 // shown in the training view.
 func TestProgramModeStaysInTheSteppingView(t *testing.T) {
-	s := newState(t)
+	s := New(link.DefaultDataset)
 	s.SetView(link.ViewTrain)
 	s.SetProgramMode(true)
 	if s.View() != link.ViewStep {
@@ -302,7 +296,7 @@ func TestProgramModeStaysInTheSteppingView(t *testing.T) {
 // TestSetDatasetRefusesUnknown checks that an unknown dataset is an error
 // and changes nothing.
 func TestSetDatasetRefusesUnknown(t *testing.T) {
-	s := newState(t)
+	s := New(link.DefaultDataset)
 	before := s.Model().Batch()
 	if err := s.SetDataset("no-such-set"); err == nil {
 		t.Fatal("no error for an unknown dataset")
@@ -315,7 +309,7 @@ func TestSetDatasetRefusesUnknown(t *testing.T) {
 // TestFlagsAreCopied checks that the flags a caller passes or gets cannot
 // change the state behind its back.
 func TestFlagsAreCopied(t *testing.T) {
-	s := newState(t)
+	s := New(link.DefaultDataset)
 	f := link.Flags{Lock: []string{"model"}}
 	s.SetFlags(f)
 	f.Lock[0] = "stepper"
@@ -348,7 +342,7 @@ func digitsLink(t *testing.T) *link.State {
 func TestLinkWaitsForItsDataFile(t *testing.T) {
 	st := digitsLink(t)
 	want, _ := link.Encode(st)
-	s := newState(t)
+	s := New(link.DefaultDataset)
 	before := s.Model().Doc()
 	l := s.Listen(8)
 	defer l.Close()
@@ -383,7 +377,7 @@ func TestLinkWaitsForItsDataFile(t *testing.T) {
 // the program's leaves: one that no longer fits is the first leaf's
 // one-hot, and the link carries the fitted direction.
 func TestForwardFitsTheProgram(t *testing.T) {
-	s := newState(t)
+	s := New(link.DefaultDataset)
 	if err := s.OpenProgram("a = param(2.0)\nb = param([1.0, 2.0])\nc = a * sum(b)\n", app.Modes{}); err != nil {
 		t.Fatal(err)
 	}
@@ -412,7 +406,7 @@ func TestForwardFitsTheProgram(t *testing.T) {
 // the link of the stepping view, with the pixels the ink downsamples to;
 // a new batch (another dataset) drops it, and so does the training view.
 func TestDrawingStaysWhileTheBatchHoldsIt(t *testing.T) {
-	s := newState(t)
+	s := New(link.DefaultDataset)
 	addDataFile(t, s, "digits")
 	if err := s.SetDataset("shapes"); err != nil {
 		t.Fatal(err)
@@ -437,7 +431,7 @@ func TestDrawingStaysWhileTheBatchHoldsIt(t *testing.T) {
 	if st.Drawing == nil || st.Drawing.Example != 1 || !reflect.DeepEqual(st.Drawing.Ink, ink) {
 		t.Fatalf("the link's drawing is %+v", st.Drawing)
 	}
-	again := newState(t)
+	again := New(link.DefaultDataset)
 	again.Replace(st)
 	if err := again.Opened(); err != nil {
 		t.Fatal(err)
@@ -474,7 +468,7 @@ func TestAnnounceRepeatsWhatReplaceAnnounced(t *testing.T) {
 		{"waiting", waiting, Opened},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s := newState(t)
+			s := New(link.DefaultDataset)
 			s.Replace(tc.st)
 			if err := s.Opened(); err != nil {
 				t.Fatal(err)
