@@ -58,10 +58,7 @@ func openModel(st *link.State) (*app.Stepper, error) {
 	if err != nil {
 		return nil, err
 	}
-	pg, err := app.New(doc, b)
-	if err != nil {
-		return nil, err
-	}
+	pg := app.Unrecorded(doc)
 	if err := pg.Open(doc, st.Modes, m.Params, b); err != nil {
 		return nil, err
 	}
