@@ -122,7 +122,8 @@ func MeasureStepper(name string, w Workload, t Stepper) (Result, error) {
 		return r, err
 	}
 	r.LossFirst = first
-	for i := 1; i < w.Warmup; i++ {
+	warm := time.Now().Add(time.Duration(w.WarmupMS) * time.Millisecond)
+	for i := 1; i < w.Warmup || time.Now().Before(warm); i++ {
 		if _, err := t.Step(); err != nil {
 			return r, err
 		}

@@ -24,7 +24,7 @@ func BenchmarkBigStep(b *testing.B)  { benchmarkStep(b, Workloads()[1]) }
 
 func TestTrainerLearns(t *testing.T) {
 	for _, w := range Workloads() {
-		w.Warmup, w.Runs, w.Steps = 2, 1, 20
+		w.Warmup, w.WarmupMS, w.Runs, w.Steps = 2, 0, 1, 20
 		r, err := Measure("test", w)
 		if err != nil {
 			t.Fatalf("%s: %v", w.Name, err)

@@ -15,8 +15,8 @@ import torch
 torch.set_num_threads(1)
 
 WORKLOADS = {
-    "tiny": dict(sizes=[2, 16, 16, 1], act="tanh", loss="mse", n=256, batch=32, lr=0.1, warmup=500, runs=5, steps=500),
-    "big": dict(sizes=[784, 128, 10], act="relu", loss="cross_entropy", n=640, batch=64, lr=0.1, warmup=5, runs=5, steps=30),
+    "tiny": dict(sizes=[2, 16, 16, 1], act="tanh", loss="mse", n=256, batch=32, lr=0.1, warmup=500, warmup_ms=1000, runs=5, steps=500),
+    "big": dict(sizes=[784, 128, 10], act="relu", loss="cross_entropy", n=640, batch=64, lr=0.1, warmup=5, warmup_ms=1000, runs=5, steps=30),
 }
 
 
@@ -94,8 +94,11 @@ def run(name, w):
         return loss
 
     loss_first = step().item()
-    for _ in range(1, w["warmup"]):
+    warm = time.perf_counter() + w["warmup_ms"] / 1000
+    done = 1
+    while done < w["warmup"] or time.perf_counter() < warm:
         step()
+        done += 1
     rates = []
     loss = None
     for _ in range(w["runs"]):

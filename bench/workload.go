@@ -18,16 +18,21 @@ type Workload struct {
 	N      int    // examples
 	Batch  int
 	LR     float64
-	Warmup int // steps before timing
-	Runs   int // timed runs; the median is reported
-	Steps  int // steps per timed run
+	Warmup int // steps before timing, at least
+	// WarmupMS is how long the warm-up runs at least (ms): long enough for
+	// a JIT (V8's tier-up of the wasm, TF.js's JavaScript) to have
+	// compiled the step's hot code, which takes some hundred ms on this
+	// machine, before the first timed run.
+	WarmupMS int
+	Runs     int // timed runs; the median is reported
+	Steps    int // steps per timed run
 }
 
 // Workloads returns the two workloads, tiny and big, in report order.
 func Workloads() []Workload {
 	return []Workload{
-		{Name: "tiny", Sizes: []int{2, 16, 16, 1}, Act: "tanh", Loss: "mse", N: 256, Batch: 32, LR: 0.1, Warmup: 500, Runs: 5, Steps: 500},
-		{Name: "big", Sizes: []int{784, 128, 10}, Act: "relu", Loss: "cross_entropy", N: 640, Batch: 64, LR: 0.1, Warmup: 5, Runs: 5, Steps: 30},
+		{Name: "tiny", Sizes: []int{2, 16, 16, 1}, Act: "tanh", Loss: "mse", N: 256, Batch: 32, LR: 0.1, Warmup: 500, WarmupMS: 1000, Runs: 5, Steps: 500},
+		{Name: "big", Sizes: []int{784, 128, 10}, Act: "relu", Loss: "cross_entropy", N: 640, Batch: 64, LR: 0.1, Warmup: 5, WarmupMS: 1000, Runs: 5, Steps: 30},
 	}
 }
 

@@ -1,6 +1,10 @@
 package bench
 
 import (
+	"fmt"
+	"os"
+	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -56,5 +60,45 @@ func TestMergeTakesTheMedianOverRounds(t *testing.T) {
 	}
 	if a := rs[0]; a.Contender != "a" || len(a.Runs) != 5 || a.StepsPerS != 3 || a.LossFirst != 1 || a.LossLast != 0.25 {
 		t.Errorf("merged a = %+v, want 5 runs, median 3, losses 1 -> 0.25", a)
+	}
+}
+
+// TestWorkloadsMatchJavaScriptAndPython holds the workload tables of the
+// TensorFlow.js and PyTorch contenders (bench/js/workloads.mjs,
+// torch_bench.py) to Workloads: every contender must run the same schedule.
+func TestWorkloadsMatchJavaScriptAndPython(t *testing.T) {
+	for _, tc := range []struct {
+		file string
+		// entry finds a workload's definition by name; key and value are
+		// how a field is written.
+		entry, field string
+	}{
+		{"js/workloads.mjs", `(?m)^\s*%s: \{(.*)\},?$`, `(\w+): ('[^']*'|\[[^\]]*\]|[0-9.]+)`},
+		{"torch_bench.py", `(?m)^\s*"%s": dict\((.*)\),?$`, `(\w+)=("[^"]*"|\[[^\]]*\]|[0-9.]+)`},
+	} {
+		src, err := os.ReadFile(tc.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range Workloads() {
+			m := regexp.MustCompile(fmt.Sprintf(tc.entry, w.Name)).FindSubmatch(src)
+			if m == nil {
+				t.Errorf("%s: no workload %q", tc.file, w.Name)
+				continue
+			}
+			got := map[string]string{}
+			for _, f := range regexp.MustCompile(tc.field).FindAllSubmatch(m[1], -1) {
+				got[string(f[1])] = strings.Trim(string(f[2]), `'"`)
+			}
+			sizes := strings.Join(strings.Fields(fmt.Sprint(w.Sizes)), ", ") // [2, 16, 16, 1]
+			want := map[string]string{
+				"sizes": sizes, "act": w.Act, "loss": w.Loss, "n": fmt.Sprint(w.N), "batch": fmt.Sprint(w.Batch),
+				"lr": fmt.Sprint(w.LR), "warmup": fmt.Sprint(w.Warmup), "warmup_ms": fmt.Sprint(w.WarmupMS),
+				"runs": fmt.Sprint(w.Runs), "steps": fmt.Sprint(w.Steps),
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("%s, workload %s:\n got %v\nwant %v", tc.file, w.Name, got, want)
+			}
+		}
 	}
 }

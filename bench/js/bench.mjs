@@ -38,7 +38,8 @@ function run(backend, name, w) {
   let l = step();
   const lossFirst = l.dataSync()[0];
   l.dispose();
-  for (let s = 1; s < w.warmup; s++) step().dispose();
+  const warm = performance.now() + w.warmup_ms;
+  for (let s = 1; s < w.warmup || performance.now() < warm; s++) step().dispose();
   const rates = [];
   for (let r = 0; r < w.runs; r++) {
     const t0 = performance.now();

@@ -13,8 +13,8 @@ export function mulberry32(seed) {
 }
 
 export const WORKLOADS = {
-  tiny: { sizes: [2, 16, 16, 1], act: 'tanh', loss: 'mse', n: 256, batch: 32, lr: 0.1, warmup: 500, runs: 5, steps: 500 },
-  big: { sizes: [784, 128, 10], act: 'relu', loss: 'cross_entropy', n: 640, batch: 64, lr: 0.1, warmup: 5, runs: 5, steps: 30 },
+  tiny: { sizes: [2, 16, 16, 1], act: 'tanh', loss: 'mse', n: 256, batch: 32, lr: 0.1, warmup: 500, warmup_ms: 1000, runs: 5, steps: 500 },
+  big: { sizes: [784, 128, 10], act: 'relu', loss: 'cross_entropy', n: 640, batch: 64, lr: 0.1, warmup: 5, warmup_ms: 1000, runs: 5, steps: 30 },
 };
 
 // data returns x (n·in, row-major) and y (n·1 targets or n class indices).
