@@ -34,8 +34,13 @@ var pairedMilestones = []string{"first-paint", "largest-paint", "wasm-last-byte"
 // them alike. It logs each figure's median per build and, against the
 // baseline, the median of the per-round differences with their
 // quartiles, printed (run it with -benchtime 30x: fewer than 5 rounds
-// print nothing). ($TAPELAB_BENCH_NOCACHE=1 disables the HTTP cache.) Without
-// $TAPELAB_BENCH_PAIRS it is skipped: it measures changes, not the page.
+// print nothing). ($TAPELAB_BENCH_NOCACHE=1 disables the HTTP cache;
+// $TAPELAB_BENCH_NET="150 1600", a latency in ms and a throughput in
+// kbit/s, throttles every request as DevTools does, to compare the builds
+// on a slow network — 150 ms and 1,600 kbit/s are Lighthouse's mobile
+// preset; use it with $TAPELAB_BENCH_NOCACHE=1, as what the HTTP cache
+// answers is not throttled.) Without $TAPELAB_BENCH_PAIRS it is skipped:
+// it measures changes, not the page.
 func BenchmarkStartupPairs(b *testing.B) {
 	dirs := strings.Fields(os.Getenv("TAPELAB_BENCH_PAIRS"))
 	if len(dirs) < 2 {
@@ -67,6 +72,7 @@ func BenchmarkStartupPairs(b *testing.B) {
 	for _, u := range urls {
 		waitBrotli(b, u+"tapelab.wasm")
 	}
+	throttle(b, p, os.Getenv("TAPELAB_BENCH_NET"))
 	runs := make([]map[string][]float64, len(urls))
 	for i := range runs {
 		runs[i] = map[string][]float64{}
@@ -90,6 +96,25 @@ func BenchmarkStartupPairs(b *testing.B) {
 	}
 	// Printed whole: the benchmark's log keeps only its first lines.
 	fmt.Print(pairsReport(b.N, "", dirs, pairedMilestones, runs))
+}
+
+// throttle gives every request of p's browser the latency and the
+// throughput net names ("150 1600": ms and kbit/s, both ways), as
+// DevTools' network throttling does; "" leaves the network as it is.
+func throttle(b *testing.B, p *pgTab, net string) {
+	b.Helper()
+	if net == "" {
+		return
+	}
+	var latency, kbps float64
+	if n, err := fmt.Sscanf(net, "%g %g", &latency, &kbps); n != 2 || err != nil || latency < 0 || kbps <= 0 {
+		b.Fatalf("TAPELAB_BENCH_NET=%q: want a latency in ms and a throughput in kbit/s, such as \"150 1600\"", net)
+	}
+	bps := kbps * 1000 / 8
+	if _, err := chromedp.Call(p.tab, network.EmulateNetworkConditionsByRule, network.EmulateNetworkConditionsByRuleParams{
+		MatchedNetworkConditions: []*network.Conditions{{Latency: latency, DownloadThroughput: bps, UploadThroughput: bps}}}); err != nil {
+		b.Fatal(err)
+	}
 }
 
 // pairsReport is the comparison of builds (dirs, the first the baseline)
