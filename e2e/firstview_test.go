@@ -97,6 +97,7 @@ func TestFirstViewBeforeTheWasm(t *testing.T) {
 			if err := chromedp.Do(tab, sc.emulate()); err != nil {
 				t.Fatal(err)
 			}
+			blog := listenLog(t, tab)
 			if err := chromedp.Do(tab, chromedp.Navigate(srv.URL+path)); err != nil {
 				t.Fatalf("loading %s: %v", path, err)
 			}
@@ -128,6 +129,14 @@ func TestFirstViewBeforeTheWasm(t *testing.T) {
 				t.Errorf("the first view of %s has the embed class: %v, want %v", path, !embed, embed)
 			}
 			shot(t, tab, "firstview-"+sc.name+"-"+pathName(path)+"-before")
+			// What the first paint waits for came with the page, and the
+			// page's policy let it run.
+			if n := eval[int](t, tab, `document.querySelectorAll("link[rel=stylesheet], script[src]:not([async]):not([defer])").length`); n != 0 {
+				t.Errorf("the first view waits for %d stylesheets or scripts of its own, want them written into the page", n)
+			}
+			for _, e := range blog.take() {
+				t.Errorf("%s: the browser logged %s", path, e)
+			}
 
 			// Mark the first view's node groups, to tell afterwards whether
 			// the page took them over or drew its own.
@@ -147,6 +156,9 @@ func TestFirstViewBeforeTheWasm(t *testing.T) {
 				t.Errorf("the page took over %d of the first view's %d node groups, want all: it drew the tape again", n, len(before))
 			}
 			shot(t, tab, "firstview-"+sc.name+"-"+pathName(path)+"-after")
+			for _, e := range blog.take() {
+				t.Errorf("%s: the browser logged %s", path, e)
+			}
 			if len(after) != len(before) {
 				t.Fatalf("the first view drew %d nodes, the page %d", len(before), len(after))
 			}

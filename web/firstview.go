@@ -25,23 +25,25 @@ import (
 type FirstViewFunc func(index, doc []byte) ([]byte, error)
 
 // WithFirstView returns fsys with draw's first view drawn into its
-// index.html (the playground's own page: draw is given no document); the
-// other files are fsys's. ./build.sh dist writes the site from it.
+// index.html (the playground's own page: draw is given no document), and
+// the files its first paint waits for written into it (inlineFirstPaint);
+// the other files are fsys's. ./build.sh dist writes the site from it.
 func WithFirstView(fsys fs.FS, draw FirstViewFunc) fs.FS {
 	return &firstViewFS{FS: fsys, draw: draw}
 }
 
 // firstViewFS is a file system whose index.html is its base's, with the
-// first view drawn in. The page is made once per version of the base's
-// index.html.
+// first view drawn in and the files its first paint waits for written in.
+// The page is made once per version of those files.
 type firstViewFS struct {
 	fs.FS
 	draw FirstViewFunc
 
 	mu      sync.Mutex
-	version string // the base index.html's size and modification time
+	inlined []string // the files written into page, but index.html
+	version string   // the size and modification time of index.html and the inlined files
 	page    []byte
-	modTime time.Time
+	modTime time.Time // the latest of theirs
 }
 
 // Open opens name; index.html is the drawn page. If drawing fails, the
@@ -50,13 +52,12 @@ func (f *firstViewFS) Open(name string) (fs.File, error) {
 	if name != "index.html" {
 		return f.FS.Open(name)
 	}
-	info, err := fs.Stat(f.FS, name)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	version, _, err := f.versionOf(append([]string{name}, f.inlined...))
 	if err != nil {
 		return nil, err
 	}
-	version := strconv.FormatInt(info.Size(), 10) + " " + info.ModTime().String()
-	f.mu.Lock()
-	defer f.mu.Unlock()
 	if version != f.version {
 		index, err := fs.ReadFile(f.FS, name)
 		if err != nil {
@@ -67,9 +68,36 @@ func (f *firstViewFS) Open(name string) (fs.File, error) {
 			log.Printf("web: drawing the first view: %v; the page is served without it", err)
 			page = index
 		}
-		f.version, f.page, f.modTime = version, page, info.ModTime()
+		page, f.inlined = inlineFirstPaint(page, f.FS)
+		if f.version, f.modTime, err = f.versionOf(append([]string{name}, f.inlined...)); err != nil {
+			return nil, err
+		}
+		f.page = page
 	}
 	return &memFile{Reader: bytes.NewReader(f.page), name: name, size: int64(len(f.page)), modTime: f.modTime}, nil
+}
+
+// versionOf returns the sizes and modification times of the files names,
+// as one string, and the latest of the times. A file that is gone counts
+// as a version of its own.
+func (f *firstViewFS) versionOf(names []string) (string, time.Time, error) {
+	var b strings.Builder
+	var latest time.Time
+	for i, name := range names {
+		info, err := fs.Stat(f.FS, name)
+		if err != nil {
+			if i == 0 {
+				return "", latest, err // the page itself
+			}
+			b.WriteString("gone ")
+			continue
+		}
+		b.WriteString(strconv.FormatInt(info.Size(), 10) + " " + info.ModTime().String() + " ")
+		if info.ModTime().After(latest) {
+			latest = info.ModTime()
+		}
+	}
+	return b.String(), latest, nil
 }
 
 // memFile is an fs.File over bytes in memory.
@@ -118,6 +146,7 @@ func sharedPages(store Store, base fs.FS, draw FirstViewFunc, static *staticFile
 			}
 			drawn = index // the loading screen: not another model's tape
 		}
+		drawn, _ = inlineFirstPaint(drawn, base)
 		if strings.HasPrefix(r.URL.Path, "/embed/") {
 			drawn = embedded(drawn)
 		}

@@ -7,8 +7,10 @@ import (
 
 // The page's Content-Security-Policy, without its frame-ancestors part: the
 // page's own scripts, styles and images and its wasm ('wasm-unsafe-eval'),
-// fetches to its own origin, and nothing else. No inline scripts or styles
-// and no remote origins; base-uri 'self' lets the page use <base href="/">.
+// fetches to its own origin, and nothing else. No remote origins, and no
+// inline scripts or styles but those the server wrote into the page, each
+// allowed by its hash on the page's answer (allowInline); base-uri 'self'
+// lets the page use <base href="/">.
 const pagePolicy = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; " +
 	"style-src 'self'; img-src 'self' data:; font-src 'self'; connect-src 'self'; " +
 	"worker-src 'self'; manifest-src 'self'; base-uri 'self'; form-action 'self'"

@@ -124,6 +124,14 @@ func (a *asset) encoded(accept string) (string, []byte) {
 	return "", a.raw
 }
 
+// allowInline lets the inline scripts and styles of a page (an HTML
+// asset) run under the Content-Security-Policy h carries (allowInline).
+func (a *asset) allowInline(h http.Header) {
+	if policy := h.Get("Content-Security-Policy"); policy != "" && strings.HasPrefix(a.contentType, "text/html") {
+		h.Set("Content-Security-Policy", allowInline(policy, a.raw))
+	}
+}
+
 // varies reports whether the body sent depends on Accept-Encoding.
 func (a *asset) varies() bool { return a.gzip != nil || a.br.Load() != nil }
 
@@ -184,6 +192,7 @@ func (s *staticFiles) serveFile(w http.ResponseWriter, r *http.Request, name str
 	h.Set("Content-Type", a.contentType)
 	h.Set("Cache-Control", "no-cache")
 	h.Set("X-Content-Type-Options", "nosniff")
+	a.allowInline(h)
 	etag := a.etag
 	if a.varies() {
 		h.Add("Vary", "Accept-Encoding")
@@ -229,6 +238,7 @@ func (a *asset) writeWhole(w http.ResponseWriter, r *http.Request, status int, c
 	h := w.Header()
 	h.Set("Content-Type", a.contentType)
 	h.Set("Cache-Control", cacheControl)
+	a.allowInline(h)
 	if a.varies() {
 		h.Add("Vary", "Accept-Encoding")
 	}

@@ -7,6 +7,8 @@ package apitest
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -156,6 +158,21 @@ func (c *checker) expectSecurityHeaders(r *response, framed bool) {
 			}
 		}
 	}
+	// A page may also run its own inline scripts and styles, each by its
+	// hash, and nothing else inline.
+	inline := inlineHashes(r.body)
+	for _, name := range []string{"script-src", "style-src"} {
+		fields := strings.Fields(directives[name])
+		kept := fields[:0]
+		for _, f := range fields {
+			if !strings.HasPrefix(f, "'sha256-") {
+				kept = append(kept, f)
+			} else if !inline[strings.TrimSuffix(name, "-src")+" "+f] {
+				c.fail("%s: Content-Security-Policy's %s allows %s, the hash of no inline element of the answer", r.what, name, f)
+			}
+		}
+		directives[name] = strings.Join(kept, " ")
+	}
 	want := map[string]string{
 		"default-src":     "'none'",
 		"script-src":      "'self' 'wasm-unsafe-eval'",
@@ -169,6 +186,20 @@ func (c *checker) expectSecurityHeaders(r *response, framed bool) {
 			c.fail("%s: Content-Security-Policy %q: %s is %q, want %q", r.what, csp, name, directives[name], value)
 		}
 	}
+}
+
+// inlineElement is an inline script or style element of a page.
+var inlineElement = regexp.MustCompile(`(?s)<(script|style)(?: [^>]*)?>(.*?)</(?:script|style)>`)
+
+// inlineHashes returns the CSP sources of the inline scripts and styles of
+// body: "script 'sha256-…'" and "style 'sha256-…'".
+func inlineHashes(body []byte) map[string]bool {
+	hashes := map[string]bool{}
+	for _, m := range inlineElement.FindAllSubmatch(body, -1) {
+		sum := sha256.Sum256(m[2])
+		hashes[string(m[1])+" 'sha256-"+base64.StdEncoding.EncodeToString(sum[:])+"'"] = true
+	}
+	return hashes
 }
 
 // post posts a document and returns the id of a 201 answer, checking its
