@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http/httptest"
 	"path/filepath"
 	"strings"
@@ -77,5 +78,48 @@ func TestEmbedded(t *testing.T) {
 		if got := string(embedded([]byte(tc.in))); got != tc.want {
 			t.Errorf("embedded(%q) = %q, want %q", tc.in, got, tc.want)
 		}
+	}
+}
+
+// TestLargeSharedPageIsNotHeldForBrotli answers the first request for a
+// shared page larger than syncBrotliLimit gzip'd, without waiting for
+// brotli at quality 11, and the next ones brotli'd once the background
+// encoding reached the cache.
+func TestLargeSharedPageIsNotHeldForBrotli(t *testing.T) {
+	store, err := OpenFileStore(filepath.Join(t.TempDir(), "shares"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, static, err := newHandler(Options{Static: shareStatic(), Store: store, CacheDir: t.TempDir(), FirstView: drawn})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc strings.Builder
+	doc.WriteString(`{"model":[`)
+	for i := 0; doc.Len() <= syncBrotliLimit; i++ {
+		fmt.Fprintf(&doc, "%d,", i*i%1000)
+	}
+	doc.WriteString(`0]}`)
+	id := ShareID([]byte(doc.String()))
+	if err := store.Put(context.Background(), id, []byte(doc.String())); err != nil {
+		t.Fatal(err)
+	}
+	get := func() string {
+		req := httptest.NewRequest("GET", "/s/"+id, nil)
+		req.Header.Set("Accept-Encoding", "br, gzip")
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		enc := rec.Header().Get("Content-Encoding")
+		if body := decode(t, enc, rec.Body.Bytes()); !strings.Contains(string(body), doc.String()) {
+			t.Fatalf("GET /s/%s (%s) does not hold the shared document", id, enc)
+		}
+		return enc
+	}
+	if enc := get(); enc != "gzip" {
+		t.Errorf("the first answer is %q, want gzip while brotli is made in the background", enc)
+	}
+	static.wait()
+	if enc := get(); enc != "br" {
+		t.Errorf("once the background encoding is done, the answer is %q, want br", enc)
 	}
 }

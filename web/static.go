@@ -302,39 +302,52 @@ func (s *staticFiles) read(name string, e *entry) (*asset, error) {
 	if len(gz) < len(raw) {
 		a.gzip = gz
 	}
+	stale := func() bool {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		return s.entries[name] != e // a newer version of the file replaced this one
+	}
+	if err := s.encodeBrotli(a, stale); err != nil {
+		return nil, fmt.Errorf("web: compressing %s: %w", name, err)
+	}
+	return a, nil
+}
+
+// encodeBrotli gives a its brotli encoding: from the cache when it holds
+// it, at once when a is small, and otherwise in the background, one at a
+// time, unless stale reports by then that no one will be served a (a is
+// served gzip'd meanwhile).
+func (s *staticFiles) encodeBrotli(a *asset, stale func() bool) error {
 	if s.cache != nil {
-		if br, ok := s.cache.Lookup(raw); ok {
+		if br, ok := s.cache.Lookup(a.raw); ok {
 			a.setBrotli(br)
-			return a, nil
+			return nil
 		}
 	}
-	if len(raw) <= syncBrotliLimit {
-		br, err := s.brotli(raw)
+	if len(a.raw) <= syncBrotliLimit {
+		br, err := s.brotli(a.raw)
 		if err != nil {
-			return nil, fmt.Errorf("web: compressing %s: %w", name, err)
+			return err
 		}
 		a.setBrotli(br)
-		return a, nil
+		return nil
 	}
 	s.pending.Add(1)
 	go func() {
 		defer s.pending.Done()
 		s.encoding <- struct{}{}
 		defer func() { <-s.encoding }()
-		s.mu.Lock()
-		current := s.entries[name] == e
-		s.mu.Unlock()
-		if !current {
-			return // a newer version of the file replaced this one
+		if stale() {
+			return
 		}
-		br, err := s.brotli(raw)
+		br, err := s.brotli(a.raw)
 		if err != nil {
-			log.Printf("web: brotli for %s: %v; it is served gzip'd", name, err)
+			log.Printf("web: brotli for %s: %v; it is served gzip'd", a.name, err)
 			return
 		}
 		a.setBrotli(br)
 	}()
-	return a, nil
+	return nil
 }
 
 // brotli encodes raw at quality 11, through the cache when there is one.
