@@ -2,8 +2,6 @@ package web
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"io"
 	"io/fs"
 	"log"
@@ -173,8 +171,7 @@ func embedded(page []byte) []byte {
 // answer), uncached by the client. A shared page with the stylesheet in it
 // is ~65 KB, which brotli takes 115–140 ms to encode at quality 11.
 func (s *staticFiles) serveBytes(w http.ResponseWriter, r *http.Request, name string, raw []byte) {
-	sum := sha256.Sum256(raw)
-	a := &asset{name: name, contentType: contentType(name, raw), etag: `"` + hex.EncodeToString(sum[:12]) + `"`, raw: raw}
+	a := newAsset(name, time.Time{}, raw)
 	if gz, err := precompress.Gzip(raw); err == nil && len(gz) < len(raw) {
 		a.gzip = gz
 	}

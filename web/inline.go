@@ -52,24 +52,33 @@ func inlineFirstPaint(page []byte, fsys fs.FS) ([]byte, []string) {
 // JSON) and style elements.
 var inlineElement = regexp.MustCompile(`(?s)<(script|style)(?: id="[^"]*")?>(.*?)</(?:script|style)>`)
 
-// allowInline returns the Content-Security-Policy policy with the hash of
-// each inline script and style element of page added to its script-src
-// and style-src directives, so that exactly those run; policy is returned
-// as it is when the page has none.
-func allowInline(policy string, page []byte) string {
-	add := map[string][]string{}
+// inlineSources returns the CSP sources that allow exactly page's inline
+// scripts and styles, by directive: "script-src" and "style-src" to the
+// 'sha256-…' of each such element (nil when the page has none).
+func inlineSources(page []byte) map[string][]string {
+	var add map[string][]string
 	for _, m := range inlineElement.FindAllSubmatch(page, -1) {
+		if add == nil {
+			add = map[string][]string{}
+		}
 		sum := sha256.Sum256(m[2])
-		add[string(m[1])+"-src"] = append(add[string(m[1])+"-src"], "'sha256-"+base64.StdEncoding.EncodeToString(sum[:])+"'")
+		d := string(m[1]) + "-src"
+		add[d] = append(add[d], "'sha256-"+base64.StdEncoding.EncodeToString(sum[:])+"'")
 	}
-	if len(add) == 0 {
+	return add
+}
+
+// addSources returns the Content-Security-Policy policy with sources added
+// to the directives they are listed under.
+func addSources(policy string, sources map[string][]string) string {
+	if len(sources) == 0 {
 		return policy
 	}
 	directives := strings.Split(policy, "; ")
 	for i, d := range directives {
 		name, _, _ := strings.Cut(d, " ")
-		if sources := add[name]; sources != nil {
-			directives[i] = d + " " + strings.Join(sources, " ")
+		if add := sources[name]; add != nil {
+			directives[i] = d + " " + strings.Join(add, " ")
 		}
 	}
 	return strings.Join(directives, "; ")

@@ -60,8 +60,8 @@ func TestAllowInline(t *testing.T) {
 			"default-src 'none'; script-src 'self' " + sha("fit();\n") + "; style-src 'self' " + sha("a{}") + "; frame-ancestors 'self'"},
 		{`<script>a()</script><script>b()</script>`, "default-src 'none'; script-src 'self' " + sha("a()") + " " + sha("b()") + "; style-src 'self'; frame-ancestors 'self'"},
 	} {
-		if got := allowInline(policy, []byte(tc.page)); got != tc.want {
-			t.Errorf("allowInline(%q):\n got %s\nwant %s", tc.page, got, tc.want)
+		if got := addSources(policy, inlineSources([]byte(tc.page))); got != tc.want {
+			t.Errorf("the sources of %q:\n got %s\nwant %s", tc.page, got, tc.want)
 		}
 	}
 }

@@ -98,7 +98,10 @@ type asset struct {
 	contentType string
 	etag        string // strong validator of the raw bytes, quoted
 	raw         []byte // the file as stored
-	gzip        []byte // nil unless compressible and smaller than raw
+	// inline holds, for a page, the CSP sources of its inline scripts and
+	// styles by directive (inlineSources); nil for other files.
+	inline map[string][]string
+	gzip   []byte // nil unless compressible and smaller than raw
 	// br is the brotli encoding once it is made (nil before, and when it
 	// is not smaller than raw); until then brotli clients get gzip.
 	br atomic.Pointer[[]byte]
@@ -124,11 +127,22 @@ func (a *asset) encoded(accept string) (string, []byte) {
 	return "", a.raw
 }
 
-// allowInline lets the inline scripts and styles of a page (an HTML
-// asset) run under the Content-Security-Policy h carries (allowInline).
+// newAsset returns the file name's version raw (modified at modTime), not
+// yet encoded.
+func newAsset(name string, modTime time.Time, raw []byte) *asset {
+	sum := sha256.Sum256(raw)
+	a := &asset{name: path.Base(name), modTime: modTime, contentType: contentType(name, raw), etag: `"` + hex.EncodeToString(sum[:12]) + `"`, raw: raw}
+	if strings.HasPrefix(a.contentType, "text/html") {
+		a.inline = inlineSources(raw)
+	}
+	return a
+}
+
+// allowInline lets the inline scripts and styles of a page run under the
+// Content-Security-Policy h carries (addSources).
 func (a *asset) allowInline(h http.Header) {
-	if policy := h.Get("Content-Security-Policy"); policy != "" && strings.HasPrefix(a.contentType, "text/html") {
-		h.Set("Content-Security-Policy", allowInline(policy, a.raw))
+	if policy := h.Get("Content-Security-Policy"); policy != "" && a.inline != nil {
+		h.Set("Content-Security-Policy", addSources(policy, a.inline))
 	}
 }
 
@@ -284,14 +298,7 @@ func (s *staticFiles) read(name string, e *entry) (*asset, error) {
 	if err != nil {
 		return nil, fmt.Errorf("web: reading %s: %w", name, err)
 	}
-	sum := sha256.Sum256(raw)
-	a := &asset{
-		name:        path.Base(name),
-		modTime:     e.modTime,
-		contentType: contentType(name, raw),
-		etag:        `"` + hex.EncodeToString(sum[:12]) + `"`,
-		raw:         raw,
-	}
+	a := newAsset(name, e.modTime, raw)
 	if !compressible(path.Ext(name)) {
 		return a, nil
 	}
