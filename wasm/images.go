@@ -177,6 +177,7 @@ func (iv *imageView) tensorEl(n app.NodeInfo, t *tensor.Tensor, id string) elem 
 			}
 		})
 	}
+	svg.SetAttribute("aria-label", "images of "+t.Shape.String()+": "+what) // the picture's name for a screen reader
 	wrap.AppendChild(doc.txt("p", t.Shape.String()+": "+what, "class", "hint"))
 	return wrap
 }

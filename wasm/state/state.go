@@ -89,6 +89,7 @@ type State struct {
 	forward    [][]float64               // the program's forward-mode direction, one row per leaf (nil: reverse mode)
 	dataset    string                    // the stepping view's dataset
 	data       *train.Dataset            // its generated examples (nil until needed)
+	dataOf     train.DataConfig          // the settings data was generated with
 	files      map[string]*train.Dataset // the datasets read from data files, once fetched
 	// custom is the recorded model whose weights (and batch, with
 	// customBatch) came from a link or a training step; any later
@@ -185,9 +186,26 @@ func cloneFlags(f link.Flags) link.Flags {
 // Training returns the training settings.
 func (s *State) Training() TrainingSettings { return s.training }
 
-// SetTraining replaces the training settings.
+// SetTraining replaces the training settings. When the data settings of
+// the stepping view's dataset change (noise, seed, size, split), the step's
+// mini-batch is taken again from the data they generate, as a link of the
+// document would take it.
 func (s *State) SetTraining(t TrainingSettings) {
+	old := s.training.Data
 	s.training = t
+	if old == t.Data || t.Data.Name != s.dataset || s.unrecorded || s.opened != nil {
+		s.changed(Training)
+		return
+	}
+	if s.programOn || s.customBatch && s.model.Model() == s.custom {
+		s.changed(Training) // a program's step, or a training moment's batch, stays
+		return
+	}
+	if b, err := s.batch(s.model.Doc()); err == nil { // settings that do not generate: the training view says why
+		_ = s.model.SetBatch(b) // the error is shown on the layer at fault
+		s.recorded(Training)
+		return
+	}
 	s.changed(Training)
 }
 

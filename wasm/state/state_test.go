@@ -540,3 +540,49 @@ func BenchmarkOpenDefaultLink(b *testing.B) {
 		}
 	}
 }
+
+// TestBatchFollowsDataSettings checks that the step's mini-batch is taken
+// from the data the document's settings generate (noise, seed), whether
+// they come with a link or are changed afterwards.
+func TestBatchFollowsDataSettings(t *testing.T) {
+	d := app.DefaultCNN(tensor.Shape{1, 8, 8}, 5)
+	m := spec.New(d.Input, d.Loss, d.Layers...)
+	m.Dataset = train.DefaultData("shapes")
+	m.Dataset.Noise, m.Dataset.Seed = 0.15, 2
+	first := func(c train.DataConfig) []float64 {
+		tr, _, err := train.Generate(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tr.X.Data[:BatchSize*64]
+	}
+	tests := []struct {
+		name   string
+		change func(*State)
+		want   train.DataConfig
+	}{
+		{"the link's settings", func(*State) {}, m.Dataset},
+		{"noise changed after", func(s *State) {
+			tr := s.Training()
+			tr.Data.Noise = 0.3
+			s.SetTraining(tr)
+		}, train.DataConfig{Name: "shapes", N: 500, TrainSplit: 0.5, Noise: 0.3, Seed: 2}},
+		{"seed changed after", func(s *State) {
+			tr := s.Training()
+			tr.Data.Seed = 9
+			s.SetTraining(tr)
+		}, train.DataConfig{Name: "shapes", N: 500, TrainSplit: 0.5, Noise: 0.15, Seed: 9}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := New(link.DefaultDataset)
+			s.Model() // the default model recorded first, as the page draws it
+			s.Replace(&link.State{Model: m})
+			s.Model()
+			tt.change(s)
+			if got := s.Model().Batch().X.Data; !slices.Equal(got, first(tt.want)) {
+				t.Errorf("the step's batch is not the first examples of %+v", tt.want)
+			}
+		})
+	}
+}

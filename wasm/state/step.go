@@ -223,14 +223,24 @@ func (s *State) useDataset(name string) {
 	}
 }
 
+// dataConfig is how the stepping view's dataset is generated: with the
+// document's settings (noise, seed, size, split) when they are of that
+// dataset, else with its defaults.
+func (s *State) dataConfig() train.DataConfig {
+	if s.training.Data.Name == s.dataset {
+		return s.training.Data
+	}
+	return train.DefaultData(s.dataset)
+}
+
 // batch generates the chosen dataset and takes its first examples.
 func (s *State) batch(d app.Doc) (app.Batch, error) {
-	if s.data == nil {
-		tr, _, err := trainer.Generate(train.DefaultData(s.dataset), s.files[s.dataset])
+	if c := s.dataConfig(); s.data == nil || s.dataOf != c {
+		tr, _, err := trainer.Generate(c, s.files[s.dataset])
 		if err != nil {
 			return app.Batch{}, err
 		}
-		s.data = tr
+		s.data, s.dataOf = tr, c
 	}
 	return app.MiniBatch(s.data.X, s.data.Y, BatchSize, d.Loss)
 }
