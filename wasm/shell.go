@@ -136,7 +136,12 @@ func (sh *shell) changed(c state.Change) {
 }
 
 // setView switches between the stepping view and the training view.
-func (sh *shell) setView(view string) { sh.st.SetView(view) }
+func (sh *shell) setView(view string) {
+	if sh.tv != nil && sh.tv.running && view != link.ViewTrain {
+		sh.tv.play() // pause first: the stepping view shows the weights the training stopped at
+	}
+	sh.st.SetView(view)
+}
 
 // showView shows which view is on screen; in Program mode the Step/Train
 // switch is hidden (a program is stepped, not trained).

@@ -148,11 +148,22 @@ func (s *State) View() string { return s.view }
 
 // SetView switches the view; anything but link.ViewTrain, and any view in
 // Program mode (a program is stepped, not trained), is the stepping view.
+//
+// The stepping view steps the model with the weights the training reached
+// on it (see weigh): pausing training and opening it shows the trained
+// network, on the tape, the inspector and the drawing pad alike.
 func (s *State) SetView(v string) {
 	if v != link.ViewTrain || s.programOn {
 		v = link.ViewStep
 	}
 	s.view = v
+	if v == link.ViewStep && !s.programOn {
+		s.settle()
+		if s.weigh() {
+			s.recorded(View)
+			return
+		}
+	}
 	s.changed(View)
 }
 
@@ -203,6 +214,7 @@ func (s *State) SetTraining(t TrainingSettings) {
 	}
 	if b, err := s.batch(s.model.Doc()); err == nil { // settings that do not generate: the training view says why
 		_ = s.model.SetBatch(b) // the error is shown on the layer at fault
+		s.weigh()
 		s.recorded(Training)
 		return
 	}

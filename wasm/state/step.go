@@ -157,6 +157,7 @@ func (s *State) history(move func(history) (bool, error)) bool {
 	}
 	ok, _ := move(h) // an error is shown where it is (the layer or the line at fault)
 	if ok {
+		s.weigh() // back to the model the training trained: its weights
 		s.recorded(Doc)
 	}
 	return ok
@@ -170,6 +171,7 @@ func (s *State) SetModes(m app.Modes) error {
 		err = s.prog().SetModes(m)
 	} else {
 		err = s.model.SetModes(m)
+		s.weigh()
 	}
 	s.recorded(0)
 	return err
@@ -194,6 +196,7 @@ func (s *State) SetDataset(name string) error {
 		return err
 	}
 	_ = s.model.SetBatch(b) // the error is shown on the layer at fault
+	s.weigh()
 	s.recorded(0)
 	return nil
 }
