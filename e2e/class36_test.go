@@ -136,3 +136,66 @@ func TestStepViewUsesTrainedWeights(t *testing.T) {
 	p.shot("trained-drawn")
 	expectNoAxe(t, tab, "the pad after training")
 }
+
+// TestDigitsSwitchesToAFittingModel is the class's case at 1280x720: on
+// the default MLP, Train → Data: digits. The page is not left in an error
+// state: the model becomes the default CNN at once, said beside the menu
+// with an Undo; the figures and counts are digits' (no loss or example
+// count of the dataset before), and the test images are drawn. Undo brings
+// back the dataset and the model there were, without an error.
+func TestDigitsSwitchesToAFittingModel(t *testing.T) {
+	tab := newBrowserFor(t, 2*time.Minute)
+	srv := startServer(t, playgroundHandler(t))
+	p := &pgTab{t: t, tab: tab, size: "1280x720"}
+	p.do("loading the playground", chromedp.EmulateViewport(1280, 720), chromedp.Navigate(srv.URL),
+		chromedp.WaitVisible(chromedp.CSS("#tape [data-node]")))
+	p.click("view-train")
+	p.click("train-step") // a loss and counts of the default dataset on screen
+	p.waitFor(`+document.getElementById("train-view").dataset.steps === 1`, "one training step")
+	before := p.js(`document.getElementById("train-dataset").value`)
+	beforeCounts := p.js(`document.querySelector(".train-counts").textContent`)
+	beforeLoss := p.js(`document.getElementById("train-loss").textContent`)
+
+	setValue(t, p.tab, "#train-dataset", "digits")
+	p.waitFor(`document.querySelector(".input-layer .layer-shape").textContent === "[1 8 8]"`, "the input to become [1 8 8]")
+	p.waitFor(`+document.getElementById("train-grid").dataset.shown > 0`, "the test images")
+	msg := p.js(`document.getElementById("train-msg").hidden ? "" : document.getElementById("train-msg").textContent`)
+	errs := p.js(`document.querySelectorAll("#layers .layer-error").length`)
+	if msg != "" || errs != "0" {
+		t.Fatalf("after choosing digits the page shows %q with %s layer errors", msg, errs)
+	}
+	if !strings.Contains(p.js(`document.getElementById("layer-0").textContent`), "conv2d") {
+		t.Errorf("the model is not the default CNN: layer 0 is %q", p.js(`document.getElementById("layer-0").textContent`))
+	}
+	if p.js(`(e => e !== null && !e.hidden && e.offsetParent !== null)(document.getElementById("train-switched"))`) != "true" {
+		t.Fatal("no notice says the model was switched")
+	}
+	counts := p.js(`document.querySelector(".train-counts").textContent`)
+	if counts == beforeCounts || !strings.Contains(counts, "899 test") {
+		t.Errorf("the counts say %q on digits (before: %q)", counts, beforeCounts)
+	}
+	// The figures are the new session's, on the 1797 digits, at its step 0.
+	if got, want := p.js(`document.getElementById("train-loss").textContent`), p.num(`+document.getElementById("train-view").dataset.trainLoss`); got == beforeLoss || got != strconv.FormatFloat(want, 'f', 4, 64) {
+		t.Errorf("the training loss shows %q on digits (before: %q; the session's %v)", got, beforeLoss, want)
+	}
+	if got := p.js(`document.getElementById("train-view").dataset.examples + " " + document.getElementById("train-view").dataset.steps`); got != "1797 0" {
+		t.Errorf("the view's examples and steps are %q, want 1797 0", got)
+	}
+	p.shot("digits-switched")
+	expectNoAxe(t, tab, "digits chosen on the MLP")
+
+	p.click("train-switched-undo")
+	p.waitFor(`document.querySelector(".input-layer .layer-shape").textContent === "[2]"`, "the input to be [2] again")
+	p.waitFor(`document.getElementById("train-dataset").value === "`+before+`"`, "the dataset before")
+	if s := p.js(`document.getElementById("train-switched").hidden`); s != "true" {
+		t.Error("the notice stays after Undo")
+	}
+	if errs := p.js(`document.querySelectorAll("#layers .layer-error").length`); errs != "0" || strings.Contains(p.js(`document.getElementById("layer-0").textContent`), "conv2d") {
+		t.Errorf("after Undo: layer 0 is %q, %s layer errors", p.js(`document.getElementById("layer-0").textContent`), errs)
+	}
+	if got := p.js(`document.querySelector(".train-counts").textContent`); got != beforeCounts {
+		t.Errorf("after Undo the counts say %q, want %q", got, beforeCounts)
+	}
+	p.shot("digits-undone")
+	expectNoAxe(t, tab, "digits undone")
+}

@@ -37,6 +37,8 @@ type trainView struct {
 	lastDraw    float64
 	live        bool    // the state reads the weights from the session
 	lastTrained float64 // when the state was last told the weights moved (ms)
+
+	switchedFrom *switchedFrom // what the last dataset change replaced to fit the data (nil: nothing)
 }
 
 // trainedEvery is how often, in ms, a running training tells the state
@@ -124,6 +126,7 @@ func (v *trainView) build(params map[string]*tensor.Tensor) {
 	v.doc = v.pv.model().Doc()
 	v.sess = nil
 	v.live = false
+	v.img.blank() // of the last session: the new one is drawn anew, from its step 0
 	v.st.SetTrained(v.doc, nil)
 	if len(params) > 0 {
 		v.st.SetTrained(v.doc, func() map[string]*tensor.Tensor { return params })
@@ -294,7 +297,7 @@ func (v *trainView) render() {
 	images := app.ImageData(v.st.Training().Dataset)
 	v.root.ToggleClass("images", images)
 	if s == nil {
-		v.root.SetAttribute("data-steps", "0")
+		v.blank()
 		return
 	}
 	if s.Steps() > 0 && (!v.live || !v.running || v.lastDraw-v.lastTrained > trainedEvery) {
@@ -339,6 +342,23 @@ func (v *trainView) render() {
 	r.SetAttribute("data-test-accuracy", strconv.FormatFloat(last.Test.Accuracy, 'g', -1, 64))
 	r.SetAttribute("data-examples", strconv.Itoa(tr.Len()+te.Len()))
 	v.ctl.legend(s.Classification())
+}
+
+// blank clears the figures, the charts, the counts and the test images
+// while there is no session (the model does not train on the data): what
+// they showed was of another model or dataset.
+func (v *trainView) blank() {
+	r, c := v.root, v.ctl
+	r.SetAttribute("data-steps", "0")
+	for _, a := range []string{"data-train-loss", "data-test-loss", "data-accuracy", "data-test-accuracy", "data-examples"} {
+		r.RemoveAttribute(a)
+	}
+	for _, e := range []elem{c.steps, c.trainLoss, c.testLoss, c.acc, c.rate} {
+		e.SetTextContent("—")
+	}
+	c.counts.SetTextContent("")
+	v.loss.draw(nil)
+	v.img.blank()
 }
 
 // figure formats a loss for the readout.

@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"tapelab/engine/train"
+	"tapelab/wasm/app"
 	"tapelab/wasm/state"
 )
 
@@ -24,6 +25,7 @@ type trainControls struct {
 	class, target, csvText, csvFile, csvError elem
 	steps, trainLoss, testLoss, acc, rate     elem
 	counts, msg, legendBox                    elem
+	switched, switchedText                    elem // the notice that the model was switched to fit the data
 }
 
 // trainMarkup is the training view's skeleton; newTrainControls wires it
@@ -41,6 +43,8 @@ const trainMarkup html = `
   <div class="train-main">
     <div class="train-settings" id="train-settings">
       <label data-control="dataset"><span class="cap">Data</span><select id="train-dataset"></select></label>
+      <p id="train-switched" class="train-note" role="status" hidden><span></span>
+        <button type="button" id="train-switched-undo" title="Go back to the data and the model you had">Undo</button></p>
       <label data-control="lr"><span class="cap">Learning rate</span><select id="train-lr"></select></label>
       <label data-control="optimizer"><span class="cap">Optimizer</span><select id="train-opt"></select></label>
       <label data-control="l2"><span class="cap">L2 (weight decay)</span><select id="train-l2"></select></label>
@@ -92,7 +96,7 @@ const trainMarkup html = `
 func newTrainControls(v *trainView) trainControls {
 	u, r := v.u, v.root
 	c := trainControls{v: v}
-	var step, reset, inspect, settingsBtn, cnn, clearPoints, useCSV elem
+	var step, reset, inspect, settingsBtn, cnn, clearPoints, useCSV, undoSwitch elem
 	r.parts(
 		part{"#train-play", &c.play}, part{"#train-step", &step}, part{"#train-reset", &reset},
 		part{"#train-inspect", &inspect}, part{"#train-settings-toggle", &settingsBtn}, part{"#train-cnn", &cnn},
@@ -106,6 +110,7 @@ func newTrainControls(v *trainView) trainControls {
 		part{"#train-class", &c.class}, part{"#train-target", &c.target},
 		part{"#csv-text", &c.csvText}, part{"#csv-file", &c.csvFile}, part{"#csv-error", &c.csvError},
 		part{"#train-legend", &c.legendBox},
+		part{"#train-switched", &c.switched}, part{"#train-switched span", &c.switchedText}, part{"#train-switched-undo", &undoSwitch},
 	)
 	// The classroom controls govern these regions (marked data-control in
 	// the markup).
@@ -128,6 +133,7 @@ func newTrainControls(v *trainView) trainControls {
 		v.root.ToggleClass("settings-open", on)
 	})
 	u.onClick(cnn, v.useCNN)
+	u.onClick(undoSwitch, v.undoSwitch)
 	u.onClick(clearPoints, v.clearPoints)
 	u.onClick(useCSV, func() { v.useCSV(c.csvText.Value()) })
 
@@ -222,6 +228,21 @@ func (c *trainControls) playing(on bool) {
 }
 
 // legend explains the picture's colours and shapes.
+// sayFit shows, beside the data menu, that choosing the dataset name
+// switched the model to fit (the model fit, switched set), with an Undo;
+// or hides the notice.
+func (c *trainControls) sayFit(name string, fit app.Doc, switched bool) {
+	c.switched.show(switched)
+	if !switched {
+		return
+	}
+	what := "the default model (" + app.LayerPath(fit) + ")"
+	if app.ImageData(name) {
+		what = "the default CNN, which reads images"
+	}
+	c.switchedText.SetTextContent("The model you had does not fit " + name + ", so it is now " + what + ".")
+}
+
 func (c *trainControls) legend(classes bool) {
 	u := c.v.u
 	c.legendBox.clear()

@@ -33,23 +33,63 @@ func (v *trainView) setDataset(name string) {
 		v.loadFile(name)
 		return
 	}
+	before, doc := v.st.Training(), v.pv.model().Doc()
 	v.setTraining(func(t *state.TrainingSettings) {
 		if t.Data.Name != name {
 			t.Data.N = train.DefaultData(name).N
 		}
 		t.Dataset, t.Data.Name = name, name
 	})
-	shape, _, err := app.DataShape(name)
+	fit, switched, err := app.FitData(doc, v.st.Training().Data)
 	if err != nil {
 		v.message(err.Error())
 		return
 	}
 	v.pv.setDataset(name)
-	d := v.pv.model().Doc()
-	if !d.Input.Equal(shape) {
-		d.Input = shape
-		v.pv.edit(d)
+	if !fit.Equal(doc) {
+		v.pv.edit(fit)
 	}
+	v.switchedFrom = nil
+	if switched {
+		v.switchedFrom = &switchedFrom{training: before, doc: doc, fit: fit}
+		if app.ImageData(name) { // the default CNN trains with its own settings (see useCNN)
+			v.setTraining(func(t *state.TrainingSettings) { t.Optimizer, t.Batch = app.CNNOptimizer(), app.CNNBatch })
+			v.ctl.write()
+		}
+	}
+	v.ctl.sayFit(name, fit, switched)
+	v.reset(false)
+}
+
+// switchedFrom is what a dataset change replaced when the model did not
+// fit the new data: the training settings and the model before, and the
+// model that fits.
+type switchedFrom struct {
+	training state.TrainingSettings
+	doc, fit app.Doc
+}
+
+// undoSwitch takes back the dataset change that switched the model: the
+// data and the model there were come back.
+func (v *trainView) undoSwitch() {
+	sw := v.switchedFrom
+	v.switchedFrom = nil
+	v.ctl.switched.show(false)
+	if sw == nil {
+		return
+	}
+	if v.running {
+		v.play()
+	}
+	v.st.SetTraining(sw.training)
+	if v.pv.model().Doc().Equal(sw.fit) {
+		v.st.Undo() // the switch was the last edit: the history goes back past it
+	}
+	if !v.pv.model().Doc().Equal(sw.doc) { // edited since: the model there was, as an edit
+		v.pv.edit(sw.doc)
+	}
+	v.pv.setDataset(sw.training.Data.Name)
+	v.ctl.write()
 	v.reset(false)
 }
 

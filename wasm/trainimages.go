@@ -93,6 +93,18 @@ func (p *imagePanel) draw(s *trainer.Session, running bool) error {
 	return nil
 }
 
+// blank clears the panel: the next draw paints the session it is given
+// whatever its step (a new session starts at step 0 too).
+func (p *imagePanel) blank() {
+	p.acc.draw(nil)
+	p.grid.clear(gridW, 4*gridCellH)
+	p.confusion.clear()
+	p.drawn = -1
+	for _, a := range []string{"data-shown", "data-wrong", "data-classes"} {
+		p.grid.el.RemoveAttribute(a)
+	}
+}
+
 // drawGrid paints the first test images with their predicted classes.
 func (p *imagePanel) drawGrid(te *train.Dataset, pr *trainer.Predictions, names []string) {
 	pal := readPalette(p.u)
@@ -138,7 +150,7 @@ func (p *imagePanel) drawGrid(te *train.Dataset, pr *trainer.Predictions, names 
 func (p *imagePanel) drawConfusion(pr *trainer.Predictions, names []string) {
 	u, t := p.u, p.confusion
 	head := u.el("tr")
-	head.AppendChild(u.el("th"))
+	head.AppendChild(u.el("td")) // the corner: no header of its own (an empty th says nothing to a screen reader)
 	for j := range pr.Confusion[0] {
 		head.AppendChild(u.txt("th", className(names, j), "scope", "col"))
 	}
