@@ -63,6 +63,8 @@ func (v *trainView) changed(c state.Change) {
 			v.play() // pause
 		}
 		v.sess = nil
+		v.switchedFrom = nil // a switch of the page before is not the link's to undo
+		v.ctl.switched.show(false)
 		v.ctl.write()
 	}
 	if c.Has(state.View) {
