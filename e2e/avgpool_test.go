@@ -35,7 +35,8 @@ type torchGolden struct {
 // and its batch (lenet_avg_data.json), runs the step to the end and checks
 // that the loss and every parameter's gradient the inspector shows equal
 // PyTorch's (lenet_avg_torch.json) to 1e-12 relative, as the CLI's golden
-// test does; then looks at the avg_pool2d node's window card.
+// test does; then looks at the avg_pool2d node's window card. The editor's
+// menu offers avg_pool2d.
 func TestAvgPoolGradsMatchPyTorch(t *testing.T) {
 	m, b := lenetAvg(t)
 	var golden torchGolden
@@ -59,6 +60,9 @@ func TestAvgPoolGradsMatchPyTorch(t *testing.T) {
 	p := &pgTab{t: t, tab: tab, size: "1280x720"}
 	p.waitFor(`document.documentElement.dataset.linkOpened === "true"`, "the link to be applied")
 	p.noPageError()
+	if p.js(`[...document.getElementById("add-type").options].some(o => o.value === "avg_pool2d")`) != "true" {
+		t.Error("the editor's menu does not offer avg_pool2d for an image model")
+	}
 	p.clickAndRedraw("to-end")
 
 	nodes := ref.Stepper().Nodes()
