@@ -192,7 +192,7 @@ func tensorValues(t *tensor.Tensor) string {
 }
 
 // window returns the card of node i at one output position (conv2d and
-// max_pool2d only; for another node, no element): the window of X it reads, the sum or maximum with
+// the pools only; for another node, no element): the window of X it reads, the sum, maximum or mean with
 // its numbers, and where the position's dY goes backward.
 func (iv *imageView) window(s *app.Stepper, i int) elem {
 	n := s.Nodes()[i]
@@ -216,8 +216,12 @@ func (iv *imageView) window(s *app.Stepper, i int) elem {
 	cols := []string{"X (patch)", "W (kernel)", "W·X", "dY·W → dX", "dY·X → dW"}
 	show := []int{0, 1, 2, 3, 4}
 	dy := "Backward has not reached this node yet: step on to see where d" + y + " goes."
-	if c.Op != "conv2d" {
+	switch c.Op {
+	case "max_pool2d":
 		cols[0], cols[3] = "X (window, the maximum ringed)", "dX: only the maximum receives dY"
+		show = []int{0, 3}
+	case "avg_pool2d":
+		cols[0], cols[3] = "X (window)", "dX: each element receives dY / "+strconv.Itoa(c.K*c.L)
 		show = []int{0, 3}
 	}
 	if c.HasDY {

@@ -93,6 +93,8 @@ func reference(kind string) refKernel {
 		return refConv2D
 	case "max_pool2d":
 		return refMaxPool2D
+	case "avg_pool2d":
+		return refAvgPool2D
 	case "batch_norm":
 		return refBatchNorm
 	case "batch_norm_eval":

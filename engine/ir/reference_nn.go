@@ -98,6 +98,27 @@ func refMaxPool2D(y *tensor.Tensor, x []*tensor.Tensor, a op.Attrs) {
 	}
 }
 
+// refAvgPool2D is the sum over each k×k window at (i·s, j·s), in row-major
+// order from +0, divided by k².
+func refAvgPool2D(y *tensor.Tensor, x []*tensor.Tensor, a op.Attrs) {
+	H, W := x[0].Shape[2], x[0].Shape[3]
+	oh, ow := y.Shape[2], y.Shape[3]
+	for plane := 0; plane < x[0].Shape[0]*x[0].Shape[1]; plane++ {
+		img := x[0].Data[plane*H*W : (plane+1)*H*W]
+		for i := 0; i < oh; i++ {
+			for j := 0; j < ow; j++ {
+				s := 0.0
+				for p := 0; p < a.Kernel; p++ {
+					for q := 0; q < a.Kernel; q++ {
+						s += img[(i*a.Stride+p)*W+j*a.Stride+q]
+					}
+				}
+				y.Data[(plane*oh+i)*ow+j] = s / float64(a.Kernel*a.Kernel)
+			}
+		}
+	}
+}
+
 // refBatchNorm normalises each feature (column) of X [B F] with the batch's
 // mean and biased variance: Y = γ·((X − mean)·(1/√(var + ε))) + β.
 func refBatchNorm(y *tensor.Tensor, x []*tensor.Tensor, a op.Attrs) {

@@ -121,13 +121,7 @@ func (m MaxPool2D) OutShape(in tensor.Shape) (tensor.Shape, error) {
 	if err := maxPool2DType.check(m); err != nil {
 		return nil, err
 	}
-	if len(in) != 3 {
-		return nil, errors.New("expects [C H W]")
-	}
-	if in[1] < m.KernelSize || in[2] < m.KernelSize {
-		return nil, fmtlite.Errorf("expects [C H W] with H, W ≥ kernel %d", m.KernelSize)
-	}
-	return tensor.Shape{in[0], (in[1]-m.KernelSize)/m.Stride + 1, (in[2]-m.KernelSize)/m.Stride + 1}, nil
+	return poolShape(in, m.KernelSize, m.Stride)
 }
 
 // Params declares none.

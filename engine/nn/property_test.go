@@ -61,7 +61,7 @@ func TestSeqShapesAgreeWithOps(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, typ := range []string{"linear", "batch_norm", "conv2d", "max_pool2d"} {
+	for _, typ := range []string{"linear", "batch_norm", "conv2d", "max_pool2d", "avg_pool2d"} {
 		if rejected[typ] == 0 {
 			t.Errorf("no %s was ever rejected; the test does not exercise its shape rule", typ)
 		}
@@ -130,6 +130,7 @@ func seqProperty(n int, gen func(*rand.Rand) nn.Layer) (map[string]int, error) {
 type (
 	convOffByOne  struct{ nn.Conv2D }
 	poolTooSmall  struct{ nn.MaxPool2D }
+	avgKeepsSize  struct{ nn.AvgPool2D }
 	linearAnyRank struct{ nn.Linear }
 	flattenWrong  struct{ nn.Flatten }
 	bnAnyRank     struct{ nn.BatchNorm }
@@ -148,6 +149,13 @@ func (m poolTooSmall) OutShape(in tensor.Shape) (tensor.Shape, error) {
 		return tensor.Shape{in[0], 1, 1}, nil // accepts a window larger than the image
 	}
 	return m.MaxPool2D.OutShape(in)
+}
+
+func (m avgKeepsSize) OutShape(in tensor.Shape) (tensor.Shape, error) {
+	if _, err := m.AvgPool2D.OutShape(in); err != nil {
+		return nil, err
+	}
+	return in.Clone(), nil // forgets that the window shrinks the image
 }
 
 func (l linearAnyRank) OutShape(in tensor.Shape) (tensor.Shape, error) {
@@ -190,6 +198,7 @@ func TestSeqPropertyCatchesBrokenRules(t *testing.T) {
 	mutants := map[string]func(nn.Layer) nn.Layer{
 		"conv2d output off by one":        wrapEvery(func(c nn.Conv2D) nn.Layer { return convOffByOne{c} }),
 		"max_pool2d accepts small images": wrapEvery(func(m nn.MaxPool2D) nn.Layer { return poolTooSmall{m} }),
+		"avg_pool2d keeps the image size": wrapEvery(func(m nn.AvgPool2D) nn.Layer { return avgKeepsSize{m} }),
 		"linear accepts any rank":         wrapEvery(func(l nn.Linear) nn.Layer { return linearAnyRank{l} }),
 		"flatten keeps one dimension":     wrapEvery(func(f nn.Flatten) nn.Layer { return flattenWrong{f} }),
 		"batch_norm accepts any rank":     wrapEvery(func(b nn.BatchNorm) nn.Layer { return bnAnyRank{b} }),

@@ -15,6 +15,7 @@ import (
 var registry = []*LayerType{
 	linearType, reluType, leakyReLUType, tanhType, sigmoidType, softmaxType, geluType,
 	dropoutType, batchNormType, layerNormType, flattenType, conv2dType, maxPool2DType,
+	avgPool2DType,
 }
 
 var typeByName = func() map[string]*LayerType {
@@ -51,7 +52,7 @@ type LayerType struct {
 	// datasets' 1-D examples.
 	Editor bool
 	// Images marks the types the editor offers only for image examples
-	// ([C H W]): those that need an image (conv2d, max_pool2d) or turn one
+	// ([C H W]): those that need an image (conv2d, the pools) or turn one
 	// into features (flatten). An image model offers these and the Editor
 	// types.
 	Images bool

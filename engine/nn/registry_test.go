@@ -96,6 +96,7 @@ func TestFieldChecks(t *testing.T) {
 		{nn.BatchNorm{Eps: 1, Momentum: -0.5}, tensor.Shape{2}, "layer 0 (batch_norm): momentum: must be in [0, 1]"},
 		{nn.Conv2D{OutChannels: 1, KernelSize: 1, Stride: 1, Padding: -1}, tensor.Shape{1, 3, 3}, "layer 0 (conv2d): padding: must be ≥ 0"},
 		{nn.MaxPool2D{KernelSize: 2, Stride: 0}, tensor.Shape{1, 3, 3}, "layer 0 (max_pool2d): stride: must be ≥ 1"},
+		{nn.AvgPool2D{KernelSize: 0, Stride: 1}, tensor.Shape{1, 3, 3}, "layer 0 (avg_pool2d): kernel_size: must be ≥ 1"},
 	}
 	for _, tc := range tests {
 		_, err := nn.NewSeq(tc.in, tc.l)

@@ -23,6 +23,7 @@ func TestNewSeqShapes(t *testing.T) {
 		{"conv stride padding", tensor.Shape{2, 7, 5}, []Layer{Conv2D{OutChannels: 3, KernelSize: 3, Stride: 2, Padding: 1}}, tensor.Shape{3, 4, 3},
 			[]string{"0.weight [3 2 3 3]", "0.bias [3]"}},
 		{"pool stride", tensor.Shape{1, 7, 7}, []Layer{MaxPool2D{KernelSize: 3, Stride: 2}}, tensor.Shape{1, 3, 3}, nil},
+		{"avg pool", tensor.Shape{2, 7, 6}, []Layer{NewAvgPool2D(2), AvgPool2D{KernelSize: 2, Stride: 1}}, tensor.Shape{2, 2, 2}, nil},
 		{"batch norm", tensor.Shape{5}, []Layer{NewBatchNorm(), NewDropout(), Sigmoid{}, GELU{}, NewLeakyReLU(), Softmax{}}, tensor.Shape{5},
 			[]string{"0.weight [5]", "0.bias [5]", "0.running_mean [5] buffer", "0.running_var [5] buffer"}},
 	}
@@ -68,6 +69,8 @@ func TestNewSeqErrors(t *testing.T) {
 		{"bad out", tensor.Shape{2}, []Layer{NewLinear(4), Tanh{}, Linear{Out: 0}}, "layer 2 (linear): out: must be ≥ 1"},
 		{"bad p", tensor.Shape{2}, []Layer{Dropout{P: 1}}, "layer 0 (dropout): p: must be in [0, 1)"},
 		{"bad stride", tensor.Shape{1, 4, 4}, []Layer{MaxPool2D{KernelSize: 2}}, "layer 0 (max_pool2d): stride: must be ≥ 1"},
+		{"avg pool too small", tensor.Shape{3, 4, 1}, []Layer{NewAvgPool2D(2)},
+			"layer 0 (avg_pool2d, expects [C H W] with H, W ≥ kernel 2) cannot take the model input [3 4 1]"},
 		{"too large", tensor.Shape{1 << 20}, []Layer{NewLinear(1 << 10)}, "layer 0 (linear): weight [1024 1048576] has more than 16777216 elements"},
 		{"nil layer", tensor.Shape{2}, []Layer{nil}, "layer 0 (<nil>): missing layer"},
 		{"bad input", tensor.Shape{0, 2}, []Layer{NewLinear(1)}, "model input [0 2]: needs at least one dimension, each ≥ 1"},

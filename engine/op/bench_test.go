@@ -47,6 +47,10 @@ func BenchmarkMaxPool2D(b *testing.B) {
 	benchOp(b, "max_pool2d", op.Attrs{Kernel: 2, Stride: 2}, shapes{{32, 8, 28, 28}}, nil)
 }
 
+func BenchmarkAvgPool2D(b *testing.B) {
+	benchOp(b, "avg_pool2d", op.Attrs{Kernel: 2, Stride: 2}, shapes{{32, 8, 28, 28}}, nil)
+}
+
 func BenchmarkBatchNorm(b *testing.B) {
 	benchOp(b, "batch_norm", op.Attrs{Eps: 1e-5}, shapes{{64, 128}, {128}, {128}}, nil)
 }

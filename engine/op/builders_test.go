@@ -85,6 +85,7 @@ func TestBuilders(t *testing.T) {
 		{func(o op.Ops) op.Value { return op.BCEWithLogits(o, 1, 2) }, "bce_with_logits", op.Attrs{}, []op.Value{1, 2}},
 		{func(o op.Ops) op.Value { return op.Conv2D(o, 1, 2, 3, 2, 1) }, "conv2d", op.Attrs{Stride: 2, Padding: 1}, []op.Value{1, 2, 3}},
 		{func(o op.Ops) op.Value { return op.MaxPool2D(o, 1, 3, 2) }, "max_pool2d", op.Attrs{Kernel: 3, Stride: 2}, []op.Value{1}},
+		{func(o op.Ops) op.Value { return op.AvgPool2D(o, 1, 2, 1) }, "avg_pool2d", op.Attrs{Kernel: 2, Stride: 1}, []op.Value{1}},
 		{func(o op.Ops) op.Value { return op.BatchNorm(o, 1, 2, 3, 1e-5) }, "batch_norm", op.Attrs{Eps: 1e-5}, []op.Value{1, 2, 3}},
 		{func(o op.Ops) op.Value { return op.BatchNormEval(o, 1, 2, 3, 4, 5, 1e-3) }, "batch_norm_eval", op.Attrs{Eps: 1e-3}, []op.Value{1, 2, 3, 4, 5}},
 		{func(o op.Ops) op.Value { return op.LayerNorm(o, 1, 2, 3, 1e-5) }, "layer_norm", op.Attrs{Eps: 1e-5}, []op.Value{1, 2, 3}},

@@ -123,6 +123,8 @@ var cases = []opCase{
 	{op: "conv2d", label: "stride1", attrs: op.Attrs{Stride: 1}, shapes: shapes{{1, 1, 4, 3}, {2, 1, 2, 2}, {2}}},
 	{op: "max_pool2d", attrs: op.Attrs{Kernel: 3, Stride: 2}, shapes: shapes{{2, 2, 5, 5}}, gen: distinct},
 	{op: "max_pool2d", label: "k2s2", attrs: op.Attrs{Kernel: 2, Stride: 2}, shapes: shapes{{1, 2, 4, 4}}, gen: distinct},
+	{op: "avg_pool2d", attrs: op.Attrs{Kernel: 3, Stride: 2}, shapes: shapes{{2, 2, 5, 5}}},
+	{op: "avg_pool2d", label: "k2s1", attrs: op.Attrs{Kernel: 2, Stride: 1}, shapes: shapes{{1, 2, 3, 4}}},
 	{op: "batch_norm", attrs: op.Attrs{Eps: 1e-5}, shapes: shapes{{4, 3}, {3}, {3}}},
 	{op: "batch_norm_eval", attrs: op.Attrs{Eps: 1e-5}, shapes: shapes{{3, 2}, {2}, {2}, {2}, {2}},
 		gen: per(uniform, uniform, uniform, uniform, positive)},

@@ -16,7 +16,7 @@ var catalogue = []*Op{
 	reshapeOp, flattenOp, transposeOp, concatOp, detachOp, broadcastToOp,
 	dropoutOp,
 	mseLossOp, crossEntropyOp, bceWithLogitsOp,
-	conv2dOp, maxPool2DOp,
+	conv2dOp, maxPool2DOp, avgPool2DOp,
 	batchNormOp, batchNormEvalOp, layerNormOp,
 }
 

@@ -49,6 +49,9 @@ func TestIEEEValuesFlowThrough(t *testing.T) {
 		{"bce_with_logits", op.Attrs{}, []*tensor.Tensor{v(-1000), v(1)}, []float64{1000}},
 		{"max_pool2d", op.Attrs{Kernel: 2, Stride: 2}, []*tensor.Tensor{img(1, -inf, nan, 2)}, []float64{nan}},
 		{"max_pool2d", op.Attrs{Kernel: 2, Stride: 2}, []*tensor.Tensor{img(-inf, -inf, -inf, -inf)}, []float64{-inf}},
+		{"avg_pool2d", op.Attrs{Kernel: 2, Stride: 2}, []*tensor.Tensor{img(1, -inf, 3, 2)}, []float64{-inf}},
+		{"avg_pool2d", op.Attrs{Kernel: 2, Stride: 2}, []*tensor.Tensor{img(inf, -inf, 3, 2)}, []float64{nan}},
+		{"avg_pool2d", op.Attrs{Kernel: 2, Stride: 2}, []*tensor.Tensor{img(1e308, 1e308, -1e308, 0)}, []float64{inf}}, // the sum overflows before the division, as in PyTorch
 		{"dropout", op.Attrs{Alpha: 0.5, Seed: 1}, []*tensor.Tensor{v(inf, inf, inf, inf, inf, inf, inf, inf)},
 			dropped(1, 0.5, 8, inf)},
 	}

@@ -30,13 +30,14 @@ type Attrs struct {
 	Shape tensor.Shape
 	// Seed seeds dropout's mask; the same seed gives the same mask.
 	Seed uint64
-	// Stride is the step between windows of conv2d and max_pool2d (≥ 1).
+	// Stride is the step between windows of conv2d, max_pool2d and
+	// avg_pool2d (≥ 1).
 	Stride int
 	// Padding is the number of zero rows and columns conv2d adds on each
 	// side of the image (≥ 0).
 	Padding int
-	// Kernel is the side of max_pool2d's square window (≥ 1); conv2d reads
-	// its kernel size from the weight's shape instead.
+	// Kernel is the side of max_pool2d's and avg_pool2d's square window
+	// (≥ 1); conv2d reads its kernel size from the weight's shape instead.
 	Kernel int
 	// Eps is the ε added to the variance by batch_norm, batch_norm_eval and
 	// layer_norm (≥ 0).

@@ -216,6 +216,12 @@ func MaxPool2D(o Ops, x Value, kernel, stride int) Value {
 	return o.Apply(maxPool2DOp, Attrs{Kernel: kernel, Stride: stride}, x, NoValue, NoValue)
 }
 
+// AvgPool2D takes the mean of each kernel×kernel window of x [B C H W],
+// windows stride apart, like torch.nn.functional.avg_pool2d without padding.
+func AvgPool2D(o Ops, x Value, kernel, stride int) Value {
+	return o.Apply(avgPool2DOp, Attrs{Kernel: kernel, Stride: stride}, x, NoValue, NoValue)
+}
+
 // BatchNorm normalises each feature of x [B F] with the batch's mean and
 // biased variance, then scales by gamma [F] and shifts by beta [F]
 // (PyTorch's BatchNorm1d in train mode, without the running statistics,

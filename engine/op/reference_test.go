@@ -15,7 +15,7 @@ const refTol = 1e-14
 // TestAgreesWithPyTorch compares values and gradients with numbers computed
 // independently by PyTorch 1.13.1 (Debian's python3-torch) in float64:
 // torch.nn.functional.{cross_entropy, binary_cross_entropy_with_logits,
-// gelu, batch_norm, layer_norm, conv2d, max_pool2d} on the inputs below, then
+// gelu, batch_norm, layer_norm, conv2d, max_pool2d, avg_pool2d} on the inputs below, then
 // y.backward(d) with the cotangent d given here, and every value printed
 // with repr (which round-trips float64). The script is
 // testdata/pytorch_reference.py; its outputs were pasted unchanged.
@@ -145,6 +145,27 @@ func TestAgreesWithPyTorch(t *testing.T) {
 			d:  s(v(1, 2, 3, 4), 1, 2, 1, 2),
 			y:  []float64{3, -1, 7, 1},
 			dx: [][]float64{{0, 1, 0, 0, 0, 0, 2, 0, 3, 0, 0, 4, 0, 0, 0, 0}},
+		},
+		{
+			// Overlapping windows whose divisor 9 is not a power of two.
+			name: "avg_pool2d k3 s1", op: "avg_pool2d", attrs: op.Attrs{Kernel: 3, Stride: 1}, // F.avg_pool2d(x, 3, 1)
+			x: []*tensor.Tensor{s(v(0.1, -0.7, 1.3, 2.9, -0.25, 0.3, 0.6, -1.1, 0.05, 4.0,
+				-2.2, 1.7, 0.9, -0.4, 0.2, 1.1, -0.3, 0.35, 2.5, -1.9), 1, 1, 4, 5)},
+			d: s(v(1, -0.5, 0.3, 2, 0.7, -1.3), 1, 1, 2, 3),
+			y: []float64{0.09999999999999998, 0.5833333333333333, 0.8444444444444446,
+				0.14999999999999997, 0.47777777777777775, 0.5111111111111111},
+			dx: [][]float64{{0.1111111111111111, 0.05555555555555555, 0.08888888888888888, -0.02222222222222222,
+				0.03333333333333333, 0.3333333333333333, 0.35555555555555557, 0.24444444444444444, -0.0888888888888889,
+				-0.11111111111111113, 0.3333333333333333, 0.35555555555555557, 0.24444444444444444, -0.0888888888888889,
+				-0.11111111111111113, 0.2222222222222222, 0.3, 0.15555555555555553, -0.06666666666666668,
+				-0.14444444444444446}},
+		},
+		{
+			name: "avg_pool2d k2 s2", op: "avg_pool2d", attrs: op.Attrs{Kernel: 2, Stride: 2}, // F.avg_pool2d(x, 2)
+			x:  []*tensor.Tensor{s(v(1, 3, -3, -2, 2, 0.5, -1, -5, 7, 7, 0, 1, 7, 6, 1, 1.1), 1, 2, 2, 4)},
+			d:  s(v(1, 0.2, 3, -4), 1, 2, 1, 2),
+			y:  []float64{1.625, -2.75, 6.75, 0.775},
+			dx: [][]float64{{0.25, 0.25, 0.05, 0.05, 0.25, 0.25, 0.05, 0.05, 0.75, 0.75, -1, -1, 0.75, 0.75, -1, -1}},
 		},
 	}
 	for _, tc := range tests {

@@ -43,6 +43,7 @@ var opAttrs = map[string][]attr{
 	"concat":          {{"axis", attrInt, def(0)}},
 	"conv2d":          {{"stride", attrInt, def(1)}, {"padding", attrInt, def(0)}},
 	"max_pool2d":      {{"kernel", attrInt, nil}, {"stride", attrInt, nil}}, // stride defaults to kernel
+	"avg_pool2d":      {{"kernel", attrInt, nil}, {"stride", attrInt, nil}}, // stride defaults to kernel
 	"batch_norm":      {{"eps", attrFloat, def(1e-5)}},
 	"batch_norm_eval": {{"eps", attrFloat, def(1e-5)}},
 	"layer_norm":      {{"eps", attrFloat, def(1e-5)}},
@@ -79,7 +80,7 @@ func attrsOf(o *op.Op, c *Call) (op.Attrs, error) {
 		switch {
 		case s.def != nil:
 			setDefault(&a, s.name, *s.def)
-		case o.Name == "max_pool2d" && s.name == "stride":
+		case (o.Name == "max_pool2d" || o.Name == "avg_pool2d") && s.name == "stride":
 			a.Stride = a.Kernel
 		default:
 			return a, errorf(c.Pos, "%s: missing attribute %s= (%s)", c.Fn, s.name, takes(specs))

@@ -49,6 +49,7 @@ var calls = map[string]string{
 	"bce_with_logits": "y = bce_with_logits(a, [[0, 1], [1, 0]])",
 	"conv2d":          "y = conv2d(reshape(a, shape=[1, 1, 2, 2]), [[[[1, -1], [0.5, 2]]]], [0.25], padding=1)",
 	"max_pool2d":      "y = max_pool2d(reshape(m, shape=[1, 1, 2, 2]), kernel=2)",
+	"avg_pool2d":      "y = avg_pool2d(reshape(m, shape=[1, 1, 2, 2]), kernel=2)",
 	"batch_norm":      "y = batch_norm(a, v, v)",
 	"batch_norm_eval": "y = batch_norm_eval(a, v, v, [0, 1], [1, 2], eps=0.001)",
 	"layer_norm":      "y = layer_norm(a, v, v, eps=0.001)",

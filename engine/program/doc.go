@@ -42,9 +42,9 @@
 //     keyword arguments named as op.Attrs' fields in snake_case (alpha,
 //     axis, shape, seed, stride, padding, kernel, eps), with PyTorch's
 //     defaults where it has one (leaky_relu alpha=0.01, conv2d stride=1
-//     padding=0, max_pool2d stride=kernel, batch_norm eps=1e-5). As in
-//     PyTorch, sum(x, axis=k) and mean(x, axis=k) are reduce_sum and
-//     reduce_mean. Every node runs the op's own forward, VJP, JVP and
+//     padding=0, max_pool2d and avg_pool2d stride=kernel, batch_norm
+//     eps=1e-5). As in PyTorch, sum(x, axis=k) and mean(x, axis=k) are
+//     reduce_sum and reduce_mean. Every node runs the op's own forward, VJP, JVP and
 //     chain-rule text from the catalogue; this package has no arithmetic
 //     of its own.
 //   - A variable is assigned once; the program's output is its last

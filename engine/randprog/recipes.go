@@ -28,7 +28,8 @@ var recipes = map[string]recipe{
 	"leaky_relu":      withAttrs(slopeAttrs),
 	"dropout":         withAttrs(dropoutAttrs),
 	"conv2d":          conv2d,
-	"max_pool2d":      maxPool2d,
+	"max_pool2d":      pool2d,
+	"avg_pool2d":      pool2d,
 	"batch_norm":      batchNorm,
 	"batch_norm_eval": batchNorm,
 	"layer_norm":      layerNorm,
@@ -242,8 +243,9 @@ func conv2d(g *gen, _ *op.Op) ([]int, op.Attrs, bool) {
 	return []int{x, w, b}, a, true
 }
 
-// maxPool2d feeds an image with a window that fits it.
-func maxPool2d(g *gen, _ *op.Op) ([]int, op.Attrs, bool) {
+// pool2d feeds max_pool2d and avg_pool2d an image with a window that fits
+// it.
+func pool2d(g *gen, _ *op.Op) ([]int, op.Attrs, bool) {
 	x := g.image()
 	s := g.pool[x].t.Shape
 	return []int{x}, op.Attrs{Kernel: 1 + g.r.IntN(min(s[2], s[3], 3)), Stride: 1 + g.r.IntN(2)}, true

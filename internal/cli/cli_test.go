@@ -148,7 +148,7 @@ func torchPython() string {
 
 // cliModels are the test models: together they hold every layer type and
 // every loss (dropout with p = 0, since PyTorch's masks are its own).
-var cliModels = []string{"mlp", "classifier", "softmax_bce", "cnn", "layer_norm", "digits_cnn"}
+var cliModels = []string{"mlp", "classifier", "softmax_bce", "cnn", "layer_norm", "digits_cnn", "lenet_avg"}
 
 // TestCLIModelsCoverTheRegistry checks that the test models hold every
 // registered layer type and every loss.

@@ -307,6 +307,60 @@ func TestPoolWindowRoutesToTheArgmax(t *testing.T) {
 	}
 }
 
+// TestAvgPoolWindowSpreadsDY: the card of every avg_pool2d position has
+// the engine's value bit for bit, every element of its window receives
+// dY / k², and the cards' dX summed over all positions are the engine's
+// VJP.
+func TestAvgPoolWindowSpreadsDY(t *testing.T) {
+	doc := cnnDoc(0)
+	doc.Layers[2] = nn.AvgPool2D{KernelSize: 3, Stride: 2} // overlapping windows
+	tr, _, err := train.Generate(train.DefaultData("shapes"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := MiniBatch(tr.X, tr.Y, 4, nn.CrossEntropy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := New(doc, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Stepper().ToEnd()
+	s := p.Stepper()
+	i := nodeOf(t, p, "avg_pool2d")
+	n := s.Nodes()[i]
+	x, y, dy := s.Value(n.Parents[0]), s.Value(i), s.Grad(i)
+	dx := tensor.Zeros(x.Shape)
+	n.Op.VJP([]*tensor.Tensor{dx}, dy, y, []*tensor.Tensor{x}, n.Attrs)
+	sum := tensor.Zeros(x.Shape)
+	for k := range y.Data {
+		c, ok := s.WindowAt(i, k)
+		if !ok || c.Op != "avg_pool2d" || c.Argmax != -1 || len(c.Terms) != 9 {
+			t.Fatalf("Y[%d]: card %v (ok %v)", k, c, ok)
+		}
+		if math.Float64bits(c.Value) != math.Float64bits(y.Data[k]) {
+			t.Fatalf("Y%v: card %v, engine %v", c.At, c.Value, y.Data[k])
+		}
+		for _, tm := range c.Terms {
+			if tm.DX != dy.Data[k]/9 {
+				t.Fatalf("Y%v: an element receives %v, want dY / 9 = %v", c.At, tm.DX, dy.Data[k]/9)
+			}
+			sum.Data[tm.XIndex] += tm.DX
+		}
+	}
+	closeTo(t, "dX", sum, dx)
+}
+
+func TestAvgPoolEquation(t *testing.T) {
+	c := WindowCard{Op: "avg_pool2d", At: [4]int{0, 1, 0, 0}}
+	x := &tensor.Tensor{Shape: tensor.Shape{1, 2, 2, 2}, Data: []float64{9, 9, 9, 9, 0.5, 0.25, 1, 0.05}}
+	c.avgPool(x, 2, 2)
+	if got, want := c.Equation(), "Y[0,1,0,0] = Σ X / 4 = 1.8 / 4 = 0.45"; got != want {
+		t.Errorf("equation %q, want %q", got, want)
+	}
+}
+
 func TestPoolTiesGoToTheFirstMaximum(t *testing.T) {
 	c := WindowCard{At: [4]int{0, 0, 0, 0}, HasDY: true, DY: 2}
 	x := &tensor.Tensor{Shape: tensor.Shape{1, 1, 2, 2}, Data: []float64{0.5, 0.9, 0.9, 0.1}}

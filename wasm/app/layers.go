@@ -10,7 +10,7 @@ import (
 
 // LayerTypes lists the layer types the editor offers for a model whose
 // examples have shape input, in the registry's order: the types for 1-D
-// examples, and for an image ([C H W]) also conv2d, max_pool2d and flatten.
+// examples, and for an image ([C H W]) also conv2d, the pools and flatten.
 func LayerTypes(input tensor.Shape) []string {
 	images := len(input) == 3
 	var names []string

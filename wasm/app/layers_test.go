@@ -16,7 +16,7 @@ func TestLayerMenu(t *testing.T) {
 	if len(menu) == 0 || menu[0] != "linear" {
 		t.Fatalf("menu %v does not start with linear", menu)
 	}
-	for _, typ := range []string{"conv2d", "max_pool2d", "flatten"} {
+	for _, typ := range []string{"conv2d", "max_pool2d", "avg_pool2d", "flatten"} {
 		if slices.Contains(menu, typ) {
 			t.Errorf("the menu offers %s", typ)
 		}
@@ -118,13 +118,13 @@ func TestEveryMenuLayerInThePlayground(t *testing.T) {
 }
 
 // TestImageLayerMenu checks the menu for images ([1 8 8]): it adds conv2d,
-// max_pool2d and flatten to the 1-D menu, and each image layer with its
+// max_pool2d, avg_pool2d and flatten to the 1-D menu, and each image layer with its
 // defaults fits an 8×8 image.
 func TestImageLayerMenu(t *testing.T) {
 	img := tensor.Shape{1, 8, 8}
 	menu := LayerTypes(img)
 	flat := LayerTypes(tensor.Shape{64})
-	for _, typ := range []string{"conv2d", "max_pool2d", "flatten"} {
+	for _, typ := range []string{"conv2d", "max_pool2d", "avg_pool2d", "flatten"} {
 		if !slices.Contains(menu, typ) {
 			t.Errorf("the image menu %v lacks %s", menu, typ)
 		}
@@ -141,7 +141,7 @@ func TestImageLayerMenu(t *testing.T) {
 			t.Errorf("the image menu %v lacks the 1-D type %s", menu, typ)
 		}
 	}
-	if len(menu) != len(flat)+3 {
-		t.Errorf("image menu %v, want the 1-D menu and 3 image types", menu)
+	if len(menu) != len(flat)+4 {
+		t.Errorf("image menu %v, want the 1-D menu and 4 image types", menu)
 	}
 }

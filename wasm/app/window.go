@@ -8,11 +8,11 @@ import (
 	"tapelab/engine/tensor"
 )
 
-// WindowCard is the chain rule of a conv2d or max_pool2d node at one output
+// WindowCard is the chain rule of a conv2d, max_pool2d or avg_pool2d node at one output
 // position, with its numbers: the window of X it reads, what each element
 // of the window contributes forward, and what each receives backward.
 type WindowCard struct {
-	Op   string // "conv2d" or "max_pool2d"
+	Op   string // "conv2d", "max_pool2d" or "avg_pool2d"
 	Text string // the catalogue's rule at one position (op.Op.Window)
 	// At is the output position (n, channel, i, j); Flat its index in Y.
 	At   [4]int
@@ -29,7 +29,7 @@ type WindowCard struct {
 	// bit.
 	Bias, Value float64
 	// Argmax indexes the term max_pool2d routes the gradient to (-1 for
-	// conv2d).
+	// conv2d and avg_pool2d).
 	Argmax int
 	// DY is the upstream gradient at the position; HasDY says it is known
 	// (the backward pass has reached the node).
@@ -50,7 +50,7 @@ type WindowTerm struct {
 	WIndex     int
 	W, Product float64
 	// DX is what this position's dY sends to the element (conv2d: dY·W;
-	// max_pool2d: dY at the argmax, 0 elsewhere); DW is what it sends to
+	// max_pool2d: dY at the argmax, 0 elsewhere; avg_pool2d: dY / k²); DW is what it sends to
 	// the weight (conv2d: dY·X). Both are 0 until dY is known.
 	DX, DW float64
 }
@@ -85,13 +85,16 @@ func (s *Stepper) WindowAt(i, flat int) (WindowCard, bool) {
 		c.DY, c.HasDY = dy.Data[flat], true
 	}
 	stride := n.Attrs.Stride
-	if n.Op.Name == "conv2d" {
+	switch n.Op.Name {
+	case "conv2d":
 		w, b := s.Value(n.Parents[1]), s.Value(n.Parents[2])
 		if w == nil || b == nil {
 			return WindowCard{}, false
 		}
 		c.conv(x, w, b, stride, n.Attrs.Padding)
-	} else {
+	case "avg_pool2d":
+		c.avgPool(x, n.Attrs.Kernel, stride)
+	default:
 		c.pool(x, n.Attrs.Kernel, stride)
 	}
 	return c, true
@@ -154,6 +157,30 @@ func (c *WindowCard) pool(x *tensor.Tensor, k, stride int) {
 	}
 }
 
+// avgPool fills the card of an avg_pool2d position, summing the window row
+// by row and dividing by k² as the engine does; every element receives
+// dY / k².
+func (c *WindowCard) avgPool(x *tensor.Tensor, k, stride int) {
+	xs := x.Shape
+	c.K, c.L = k, k
+	c.Row, c.Col = c.At[2]*stride, c.At[3]*stride
+	n := float64(k * k)
+	sum := 0.0
+	for p := range k {
+		for q := range k {
+			t := WindowTerm{C: c.At[1], P: p, Q: q,
+				XIndex: ((c.At[0]*xs[1]+c.At[1])*xs[2]+c.Row+p)*xs[3] + c.Col + q}
+			t.X = x.Data[t.XIndex]
+			sum += t.X
+			if c.HasDY {
+				t.DX = c.DY / n
+			}
+			c.Terms = append(c.Terms, t)
+		}
+	}
+	c.Value = sum / n
+}
+
 // DefaultWindow is the output position the card shows for node i and
 // example ex: the position of ex where |Y·dY| is largest once the backward
 // pass has reached the node (a large value that matters to the loss; for
@@ -182,14 +209,28 @@ func (s *Stepper) DefaultWindow(i, ex int) int {
 // Equation says the position's forward rule with its numbers, e.g.
 // "Y[0,2,1,1] = b + Σ W·X = 0.1 + 0.63 = 0.73" (conv2d; the
 // terms are the card's W·X table) or "Y[0,1,0,2] = max of the window =
-// 0.9 at X[0,1,0,5]" (max_pool2d).
+// 0.9 at X[0,1,0,5]" (max_pool2d) or "Y[0,1,0,2] = Σ X / 4 = 1.8 / 4 =
+// 0.45" (avg_pool2d).
 func (c WindowCard) Equation() string {
 	s := "Y" + Index(c.At[:]) + " = "
-	if c.Op == "conv2d" {
+	switch c.Op {
+	case "conv2d":
 		return s + "b + Σ W·X = " + Num(c.Bias) + " + " + Num(c.Value-c.Bias) + " = " + Num(c.Value)
+	case "avg_pool2d":
+		n := strconv.Itoa(c.K * c.L)
+		return s + "Σ X / " + n + " = " + Num(c.windowSum()) + " / " + n + " = " + Num(c.Value)
 	}
 	t := c.Terms[c.Argmax]
 	return s + "max of the window = " + Num(c.Value) + " at X" + Index([]int{c.At[0], t.C, c.Row + t.P, c.Col + t.Q})
+}
+
+// windowSum is the sum of the window's X, in the engine's order.
+func (c WindowCard) windowSum() float64 {
+	s := 0.0
+	for _, t := range c.Terms {
+		s += t.X
+	}
+	return s
 }
 
 // Index writes a tensor index, e.g. "[0,2,1,1]".

@@ -140,6 +140,16 @@ var fixtures = []fixture{
 		ink := app.Ink{Strokes: [][]float64{{40, 30, 80, 24, 120, 26, 96, 80, 70, 140}, {60, 84, 112.5, 82}}} // a 7
 		return &State{Model: m, Drawing: &Drawing{Example: 2, Ink: ink}, Pos: Position{Phase: PhaseBackward, Node: 9}}
 	}},
+	{"lenet-avg", func(*testing.T) *State { // LeNet's average pooling, on digits
+		m := spec.New(tensor.Shape{1, 8, 8}, nn.CrossEntropy, nn.NewConv2D(4, 3), nn.Tanh{}, nn.NewAvgPool2D(2),
+			nn.Flatten{}, nn.NewLinear(10))
+		m.Seed = 4
+		m.Dataset = train.DefaultData("digits")
+		m.Optimizer = app.CNNOptimizer()
+		m.BatchSize = app.CNNBatch
+		m.Params = map[string]*tensor.Tensor{"4.bias": tensor.Vector(0.5, -0.25, 0.125, 0, 1, -1, 0.75, 0, 0, 0.25)}
+		return &State{Model: m, View: ViewStep, Pos: Position{Phase: PhaseBackward, Node: 7}}
+	}},
 	{"points", func(*testing.T) *State {
 		m := spec.New(tensor.Shape{2}, nn.MSE, nn.NewLinear(4), nn.ReLU{}, nn.NewLinear(1))
 		m.Seed = 11

@@ -43,6 +43,10 @@ CASES = [
     ("flatten_linear", [2, 2, 3], [{"type": "flatten"}, {"type": "linear", "out": 2}, {"type": "gelu"}], "mse", "train", 3),
     ("layer_norm", [3], [{"type": "linear", "out": 5}, {"type": "layer_norm"}, {"type": "tanh"}, {"type": "linear", "out": 3}], "cross_entropy", "train", 4),
     ("layer_norm_image", [2, 3, 4], [{"type": "layer_norm", "eps": 0.01}, {"type": "flatten"}, {"type": "linear", "out": 2}], "mse", "eval", 3),
+    ("lenet_avg_pool", [1, 9, 9], [{"type": "conv2d", "out_channels": 3, "kernel_size": 3}, {"type": "tanh"},
+                                   {"type": "avg_pool2d", "kernel_size": 2}, {"type": "conv2d", "out_channels": 2, "kernel_size": 2},
+                                   {"type": "sigmoid"}, {"type": "avg_pool2d", "kernel_size": 2, "stride": 1},
+                                   {"type": "flatten"}, {"type": "linear", "out": 3}], "cross_entropy", "train", 3),
 ]
 
 
@@ -77,6 +81,8 @@ def build(input_shape, layers):
             m = tnn.Conv2d(shape[0], l["out_channels"], l["kernel_size"], stride=l.get("stride", 1), padding=l.get("padding", 0))
         elif t == "max_pool2d":
             m = tnn.MaxPool2d(l["kernel_size"], stride=l.get("stride", l["kernel_size"]))
+        elif t == "avg_pool2d":
+            m = tnn.AvgPool2d(l["kernel_size"], stride=l.get("stride", l["kernel_size"]))
         else:
             raise ValueError(t)
         mods.append(m)
