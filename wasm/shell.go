@@ -176,7 +176,9 @@ func (sh *shell) openDocument(id string, embed bool, frag string, status int, bo
 	recovered("opening a shared model", sh.u.report, func() {
 		st, ferr := link.Open(frag)
 		if err == nil && status != 200 {
-			err = errors.New("the share service answered " + itoa(status) + " for " + id)
+			sh.pv.showLinkError("This link could not be opened: " + app.FetchedShare(id, status).Error() + ". TapeLab shows its default model instead.")
+			sh.st.Replace(link.Default())
+			return
 		}
 		var m *spec.Model
 		src := ""

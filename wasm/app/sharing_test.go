@@ -2,6 +2,7 @@ package app
 
 import (
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -44,6 +45,37 @@ func TestCreatedShare(t *testing.T) {
 		url, err := CreatedShare(tt.status, tt.body, tt.err)
 		if url != tt.url || (err == nil) != (tt.url != "") || tt.msg != "" && err.Error() != tt.msg {
 			t.Errorf("CreatedShare(%d, %q, %v) = %q, %v; want %q, %q", tt.status, tt.body, tt.err, url, err, tt.url, tt.msg)
+		}
+	}
+}
+
+// TestFetchedShare checks the words for each answer to GET /api/share/{id}:
+// an unknown id and a malformed one both say that no shared model has it,
+// the malformed one also saying what a share id looks like.
+func TestFetchedShare(t *testing.T) {
+	tests := []struct {
+		id     string
+		status int
+		want   []string // "" means no error
+	}{
+		{"aaaaaaaaaaaaaaaa", 200, nil},
+		{"aaaaaaaaaaaaaaaa", 404, []string{"no shared model has the id aaaaaaaaaaaaaaaa"}},
+		{"doesnotexist", 400, []string{"no shared model has the id doesnotexist", "not a share id", "16 characters"}},
+		{"aaaaaaaaaaaaaaaa", 500, []string{"the share service could not read the share aaaaaaaaaaaaaaaa (it answered 500)"}},
+	}
+	for _, tt := range tests {
+		err := FetchedShare(tt.id, tt.status)
+		if (err == nil) != (tt.want == nil) {
+			t.Errorf("FetchedShare(%q, %d) = %v, want an error: %v", tt.id, tt.status, err, tt.want != nil)
+			continue
+		}
+		for _, w := range tt.want {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("FetchedShare(%q, %d) = %q, want it to say %q", tt.id, tt.status, err, w)
+			}
+		}
+		if err != nil && strings.Contains(err.Error(), "answered 400") {
+			t.Errorf("FetchedShare(%q, %d) = %q: a status code is no reason a person can act on", tt.id, tt.status, err)
 		}
 	}
 }
