@@ -29,6 +29,8 @@ type shell struct {
 
 	bar, viewStep, viewTrain  elem
 	shareURL, shortBtn, notes elem
+	made                      elem   // the links a stored share gives, hidden until made
+	madeFields                []elem // the short link, the embed link and the iframe snippet
 	exportMsg                 elem
 	presenterBtn, explainBtn  elem
 	boxes                     map[string][2]elem // per classroom control, its hide and lock checkboxes

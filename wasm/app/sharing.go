@@ -62,3 +62,31 @@ func FetchedShare(id string, status int) error {
 	}
 	return errors.New("the share service could not read the share " + id + " (it answered " + strconv.Itoa(status) + "); try again later")
 }
+
+// ShareLinks are the links a stored share gives: the short link, the
+// embed link (the page in embed mode, which other sites may frame) and
+// the HTML snippet that frames it.
+type ShareLinks struct {
+	Short, Embed, IFrame string
+}
+
+// LinksFor returns the links for the share the service stored at url
+// ("/s/<id>", as CreatedShare returns it) on origin, each followed by
+// #frag when frag is not empty (the state the stored document does not
+// hold: the position, the modes, the flags).
+func LinksFor(origin, url, frag string) (ShareLinks, error) {
+	id, ok := strings.CutPrefix(url, "/s/")
+	if !ok || id == "" || strings.ContainsAny(id, `/#?"<>& `) {
+		return ShareLinks{}, errors.New("the share service answered the link " + strconv.Quote(url) + ", not /s/<id>")
+	}
+	hash := ""
+	if frag != "" {
+		hash = "#" + frag
+	}
+	embed := origin + "/embed/" + id + hash
+	return ShareLinks{
+		Short:  origin + url + hash,
+		Embed:  embed,
+		IFrame: `<iframe src="` + embed + `" width="960" height="540" title="TapeLab" loading="lazy"></iframe>`,
+	}, nil
+}

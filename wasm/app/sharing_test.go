@@ -79,3 +79,26 @@ func TestFetchedShare(t *testing.T) {
 		}
 	}
 }
+
+// TestLinksFor checks the short link, the embed link and the iframe
+// snippet made from the share service's answer, and that an answer which
+// is not /s/<id> is refused rather than turned into a broken link.
+func TestLinksFor(t *testing.T) {
+	got, err := LinksFor("https://h.example", "/s/abcdefghijklmnop", "v1.xyz")
+	want := ShareLinks{
+		Short:  "https://h.example/s/abcdefghijklmnop#v1.xyz",
+		Embed:  "https://h.example/embed/abcdefghijklmnop#v1.xyz",
+		IFrame: `<iframe src="https://h.example/embed/abcdefghijklmnop#v1.xyz" width="960" height="540" title="TapeLab" loading="lazy"></iframe>`,
+	}
+	if err != nil || got != want {
+		t.Errorf("LinksFor = %+v, %v; want %+v", got, err, want)
+	}
+	if got, _ := LinksFor("http://127.0.0.1:8080", "/s/abcdefghijklmnop", ""); got.Short != "http://127.0.0.1:8080/s/abcdefghijklmnop" || got.Embed != "http://127.0.0.1:8080/embed/abcdefghijklmnop" {
+		t.Errorf("without a fragment: %+v", got)
+	}
+	for _, bad := range []string{"", "/s/", "/x/abc", `/s/a"><script>`} {
+		if _, err := LinksFor("https://h.example", bad, ""); err == nil {
+			t.Errorf("LinksFor(%q) made links", bad)
+		}
+	}
+}
