@@ -202,8 +202,11 @@ func TestShortLink(t *testing.T) {
 	if !strings.Contains(short, "/s/") || len(short) > 200 {
 		t.Fatalf("short link %q (%d chars) for a %d-character link", short, len(short), len(long))
 	}
-	if got := eval[string](t, tab, `document.getElementById("share-url").value`); got != short {
-		t.Errorf("the share box shows %q, not the short link", got)
+	if got := eval[string](t, tab, `document.getElementById("share-short").value`); got != short {
+		t.Errorf("the short link's box shows %q, not the short link", got)
+	}
+	if got := eval[string](t, tab, `document.getElementById("share-url").value`); got != long {
+		t.Errorf("the long link's box shows %q, not the long link", got)
 	}
 	t.Logf("long link %d characters, short link %d", len(long), len(short))
 	want := readState(t, tab)

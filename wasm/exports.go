@@ -82,7 +82,7 @@ func (sh *shell) export(kind string) (string, error) {
 	}
 	switch kind {
 	case "pytorch":
-		code, err := pytorch.Code(sm, m, "the TapeLab playground")
+		code, err := pytorch.Code(sm, m, "the TapeLab playground", sh.stepBatch())
 		return string(code), err
 	case "state_dict":
 		var b bytes.Buffer
@@ -110,6 +110,18 @@ func (sh *shell) export(kind string) (string, error) {
 		return string(out), err
 	}
 	return "", fmtlite.Errorf("no export %q", kind)
+}
+
+// stepBatch is the mini-batch the Step view steps, with its mode and L2
+// penalty, for the PyTorch export to carry; nil when there is none.
+func (sh *shell) stepBatch() *pytorch.Batch {
+	pg := sh.pv.model()
+	b := pg.Batch()
+	if b.X == nil || b.Y == nil {
+		return nil
+	}
+	md := pg.Modes()
+	return &pytorch.Batch{X: b.X, Y: b.Y, Eval: md.Eval, L2: md.L2}
 }
 
 // jsonNumber is v as a JavaScript-shaped JSON number ("" for a NaN or an

@@ -39,9 +39,11 @@ func (sh *shell) syncOnce() {
 	sh.lastLink = l
 	full := sh.publish(l)
 	sh.shareURL.SetValue(full)
-	long := len(full) > link.Budget
-	sh.shortBtn.show(long)
-	if long {
+	// Links made for an earlier state would open that state: the person
+	// makes them again for this one.
+	sh.made.show(false)
+	sh.shortBtn.RemoveAttribute("data-short")
+	if len(full) > link.Budget {
 		sh.notes.SetTextContent("This link is long (" + itoa(len(full)) + " characters, with the weights): a short link is easier to paste.")
 	} else {
 		sh.notes.SetTextContent(itoa(len(full)) + " characters")

@@ -235,8 +235,13 @@ func (pv *playground) refresh(e *autograd.Event) {
 	if e != nil {
 		pv.tape.follow(focus)
 	}
-	pv.tape.travel(s, e)
-	pv.stepper.update(s, e)
+	// A quiet node (a metric the loss does not depend on, in the dense
+	// pass) runs within the step next to it: that step's event says so, and
+	// the quiet node's own event neither moves nor speaks.
+	if e == nil || !(e.Kind == autograd.EventBackward || e.Kind == autograd.EventUndoBackward) || !s.Quiet(e.Node) {
+		pv.tape.travel(s, e)
+		pv.stepper.update(s, e)
+	}
 	pv.listing.current(focus)
 	show := pv.shown(s)
 	if !pv.holdColumns {

@@ -13,17 +13,19 @@ import (
 // copyLink copies the current link to the clipboard.
 func (sh *shell) copyLink() {
 	sh.syncOnce()
-	sh.copyText(sh.shareURL.Value(), "Link copied.")
+	sh.copyText(sh.shareURL, sh.shareURL.Value(), "Link copied.")
 }
 
-func (sh *shell) copyText(text, done string) {
-	sh.shareURL.SetValue(text)
-	sh.shareURL.Select()
+// copyText puts text in field, selects it (so that a person can copy it by
+// hand if the clipboard refuses) and copies it, saying done when it did.
+func (sh *shell) copyText(field elem, text, done string) {
+	field.SetValue(text)
+	field.Select()
 	copyToClipboard(sh.u, text, func(ok bool) {
 		if ok {
 			sh.notes.SetTextContent(done)
 		} else {
-			sh.notes.SetTextContent("Select the link above and copy it (Ctrl+C).")
+			sh.notes.SetTextContent("Select the text above and copy it (Ctrl+C).")
 		}
 	})
 }
@@ -53,26 +55,33 @@ func (sh *shell) shorten() {
 	sh.postShare(doc, frag)
 }
 
-// postShare stores doc on the share service and copies the short link,
-// followed by #frag when frag is not empty.
+// postShare stores doc on the share service, shows the short link, the
+// embed link and the iframe snippet (each followed by #frag when frag is
+// not empty) and copies the short link. When the service cannot store it,
+// it says why; the long link stays as it was.
 func (sh *shell) postShare(doc []byte, frag string) {
 	sh.notes.SetTextContent("Asking the share service…")
 	go func() {
 		status, body, err := fetchText("POST", "api/share", string(doc))
 		recovered("short link", sh.u.report, func() {
 			url, err := app.CreatedShare(status, body, err)
+			var links app.ShareLinks
+			if err == nil {
+				links, err = app.LinksFor(currentLocation().origin, url, frag)
+			}
 			if err != nil {
-				sh.notes.SetTextContent("Short links need TapeLab's share service, and " + err.Error() + ". The long link above works everywhere: copy it instead.")
+				sh.made.show(false)
+				sh.notes.SetTextContent("Short and embed links need TapeLab's share service, and " + err.Error() + ". The long link above works everywhere: copy it instead.")
 				sh.shortBtn.SetAttribute("data-unavailable", "true")
 				return
 			}
-			origin := currentLocation().origin
-			short := origin + url
-			if frag != "" {
-				short += "#" + frag
+			sh.shortBtn.RemoveAttribute("data-unavailable")
+			for i, v := range []string{links.Short, links.Embed, links.IFrame} {
+				sh.madeFields[i].SetValue(v)
 			}
-			sh.copyText(short, "Short link copied.")
-			sh.shortBtn.SetAttribute("data-short", short)
+			sh.made.show(true)
+			sh.copyText(sh.madeFields[0], links.Short, "Short link copied. The embed link and its HTML are below it.")
+			sh.shortBtn.SetAttribute("data-short", links.Short)
 		})
 	}()
 }

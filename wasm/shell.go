@@ -29,6 +29,8 @@ type shell struct {
 
 	bar, viewStep, viewTrain  elem
 	shareURL, shortBtn, notes elem
+	made                      elem   // the links a stored share gives, hidden until made
+	madeFields                []elem // the short link, the embed link and the iframe snippet
 	exportMsg                 elem
 	presenterBtn, explainBtn  elem
 	boxes                     map[string][2]elem // per classroom control, its hide and lock checkboxes
@@ -181,7 +183,9 @@ func (sh *shell) openDocument(id string, embed bool, frag string, status int, bo
 	recovered("opening a shared model", sh.u.report, func() {
 		st, ferr := link.Open(frag)
 		if err == nil && status != 200 {
-			err = errors.New("the share service answered " + itoa(status) + " for " + id)
+			sh.pv.showLinkError("This link could not be opened: " + app.FetchedShare(id, status).Error() + ". TapeLab shows its default model instead.")
+			sh.st.Replace(link.Default())
+			return
 		}
 		var m *spec.Model
 		src := ""

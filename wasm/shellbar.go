@@ -2,7 +2,11 @@
 
 package main
 
-import "tapelab/wasm/link"
+import (
+	"strings"
+
+	"tapelab/wasm/link"
+)
 
 // buildBar adds the shell's bar to the playground's top bar: the view
 // switch, sharing, presenter and explain toggles, the classroom settings
@@ -16,10 +20,10 @@ func (sh *shell) buildBar() {
 
 	sh.shareURL = u.el("input", "type", "text", "id", "share-url", "readonly", "", "aria-label", "Link to this state", "class", "mono")
 	copyBtn := u.button("Copy link", "Copy a link that reopens exactly this state", sh.copyLink, "id", "copy-link", "class", "primary")
-	sh.shortBtn = u.button("Short link", "Store the model on the share service and copy a short link", sh.shorten, "id", "short-link", "hidden", "")
+	sh.shortBtn = u.button("Short & embed links", "Store the model on the share service: a short link, an embed link and the snippet that frames it on another site", sh.shorten, "id", "short-link")
 	sh.notes = u.txt("span", "", "id", "share-notes", "class", "muted small", "role", "status")
 	share := add(sh.pv.regions.own("share", u.el("details", "class", "share")), u.txt("summary", "Share"),
-		add(u.el("div", "class", "pop"), sh.shareURL, add(u.el("div", "class", "row"), copyBtn, sh.shortBtn), sh.notes))
+		add(u.el("div", "class", "pop"), sh.shareURL, add(u.el("div", "class", "row"), copyBtn, sh.shortBtn), sh.notes, sh.buildMade()))
 
 	sh.presenterBtn = u.button("Presenter", "Large type, thick strokes and high contrast for a projector", func() {
 		f := sh.st.Flags()
@@ -35,4 +39,23 @@ func (sh *shell) buildBar() {
 	add(sh.bar, share, sh.classroomPanel(), sh.exportPanel(), sh.presenterBtn, sh.explainBtn)
 	sh.pv.bar.main.AppendChild(views)
 	sh.pv.bar.more.AppendChild(sh.bar)
+}
+
+// buildMade builds the links a stored share gives (hidden until the share
+// service made them): the short link, the embed link and the iframe
+// snippet, each with its copy button.
+func (sh *shell) buildMade() elem {
+	u := sh.u
+	sh.made = u.el("div", "class", "share-made", "id", "share-made", "hidden", "")
+	for _, f := range []struct{ id, label, copyLabel, done string }{
+		{"share-short", "Short link", "Copy short link", "Short link copied."},
+		{"share-embed", "Embed link", "Copy embed link", "Embed link copied."},
+		{"share-iframe", "Embed on a web page (HTML)", "Copy HTML", "HTML copied."},
+	} {
+		field := u.el("input", "type", "text", "id", f.id, "readonly", "", "class", "mono share-field")
+		copyBtn := u.button(f.copyLabel, "Copy the "+strings.ToLower(f.label), func() { sh.copyText(field, field.Value(), f.done) }, "id", f.id+"-copy")
+		add(sh.made, u.txt("label", f.label, "for", f.id, "class", "small"), add(u.el("div", "class", "share-line"), field, copyBtn))
+		sh.madeFields = append(sh.madeFields, field)
+	}
+	return sh.made
 }

@@ -71,7 +71,11 @@ func (v *stepperView) update(s *app.Stepper, e *autograd.Event) {
 		} else if s.State(e.Node).Has(app.Side) {
 			side = " (dY = 0: the loss does not depend on it)"
 		}
-		v.said.SetTextContent("Backward: " + name + side + " ran its VJP and fed " + strconv.Itoa(len(e.Contribs)) + " contribution(s) to its parents")
+		if passed := passedText(s); passed != "" {
+			v.said.SetTextContent("Backward: " + name + side + " ran its VJP; " + passed)
+		} else {
+			v.said.SetTextContent("Backward: " + name + side + " ran its VJP and fed " + strconv.Itoa(len(e.Contribs)) + " contribution(s) to its parents")
+		}
 	case autograd.EventUndoForward:
 		v.said.SetTextContent("Back: " + name + " is unknown again")
 	case autograd.EventUndoBackward:
@@ -142,4 +146,18 @@ func (v *stepperView) pause() {
 	v.stop = nil
 	v.play.SetTextContent("▶ Play")
 	v.play.SetAttribute("aria-pressed", "false")
+}
+
+// passedText says why the quiet nodes the last step ran with it are no
+// steps of their own ("" when there are none), first what a person must
+// see: the line may be cut at the stepper's width.
+func passedText(s *app.Stepper) string {
+	out := ""
+	for k, i := range s.Passed() {
+		if k > 0 {
+			out += "; "
+		}
+		out += s.Nodes()[i].Title() + " is no step of its own: the loss does not depend on it (its VJP on dY = 0 added nothing)"
+	}
+	return out
 }

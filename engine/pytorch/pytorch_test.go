@@ -37,7 +37,7 @@ func sampleCode(t *testing.T) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	code, err := Code(sm, m, "test")
+	code, err := Code(sm, m, "test", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,5 +74,56 @@ func TestEveryLayerTypeHasAModule(t *testing.T) {
 	}
 	if _, err := module(struct{ nn.ReLU }{}, tensor.Shape{2}); err == nil {
 		t.Error("a layer that is not the registry's relu was exported as one")
+	}
+}
+
+// TestCodeCarriesItsBatch checks what an export with a batch holds: the
+// inputs and targets (class indices as integers for cross_entropy), the
+// mode, the L2 penalty, and a __main__ that prints the loss; a batch whose
+// inputs and targets disagree is refused.
+func TestCodeCarriesItsBatch(t *testing.T) {
+	x := &tensor.Tensor{Shape: tensor.Shape{2, 2}, Data: []float64{1, -0.5, 0.25, 2}}
+	tests := []struct {
+		name  string
+		loss  nn.Loss
+		y     *tensor.Tensor
+		batch Batch
+		want  []string
+		not   []string
+	}{
+		{"mse train", nn.MSE, &tensor.Tensor{Shape: tensor.Shape{2, 1}, Data: []float64{1, 0}}, Batch{},
+			[]string{"X = torch.tensor([[1.0, -0.5], [0.25, 2.0]]", "Y = torch.tensor([[1.0], [0.0]], dtype=torch.float64)", "model.train()", `print("loss =", repr(loss.item()))`},
+			[]string{"model.eval()", "penalty"}},
+		{"cross_entropy eval, L2", nn.CrossEntropy, &tensor.Tensor{Shape: tensor.Shape{2}, Data: []float64{1, 0}}, Batch{Eval: true, L2: 0.01},
+			[]string{"Y = torch.tensor([1, 0], dtype=torch.long)", "model.eval()", "loss = loss + penalty * 0.01"},
+			[]string{"model.train()"}},
+	}
+	for _, tt := range tests {
+		sm := spec.New(tensor.Shape{2}, tt.loss, nn.NewLinear(3), nn.Tanh{}, nn.NewLinear(2))
+		m, err := sm.Build()
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := tt.batch
+		b.X, b.Y = x, tt.y
+		code, err := Code(sm, m, "test", &b)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		for _, w := range tt.want {
+			if !strings.Contains(string(code), w) {
+				t.Errorf("%s: the code lacks %q:\n%s", tt.name, w, code)
+			}
+		}
+		for _, w := range tt.not {
+			if strings.Contains(string(code), w) {
+				t.Errorf("%s: the code holds %q:\n%s", tt.name, w, code)
+			}
+		}
+	}
+	sm := spec.New(tensor.Shape{2}, nn.MSE, nn.NewLinear(1))
+	m, _ := sm.Build()
+	if _, err := Code(sm, m, "test", &Batch{X: x, Y: &tensor.Tensor{Shape: tensor.Shape{3, 1}, Data: make([]float64, 3)}}); err == nil {
+		t.Error("a batch of 2 inputs and 3 targets was exported")
 	}
 }

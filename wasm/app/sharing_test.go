@@ -2,6 +2,7 @@ package app
 
 import (
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -44,6 +45,60 @@ func TestCreatedShare(t *testing.T) {
 		url, err := CreatedShare(tt.status, tt.body, tt.err)
 		if url != tt.url || (err == nil) != (tt.url != "") || tt.msg != "" && err.Error() != tt.msg {
 			t.Errorf("CreatedShare(%d, %q, %v) = %q, %v; want %q, %q", tt.status, tt.body, tt.err, url, err, tt.url, tt.msg)
+		}
+	}
+}
+
+// TestFetchedShare checks the words for each answer to GET /api/share/{id}:
+// an unknown id and a malformed one both say that no shared model has it,
+// the malformed one also saying what a share id looks like.
+func TestFetchedShare(t *testing.T) {
+	tests := []struct {
+		id     string
+		status int
+		want   []string // "" means no error
+	}{
+		{"aaaaaaaaaaaaaaaa", 200, nil},
+		{"aaaaaaaaaaaaaaaa", 404, []string{"no shared model has the id aaaaaaaaaaaaaaaa"}},
+		{"doesnotexist", 400, []string{"no shared model has the id doesnotexist", "not a share id", "16 characters"}},
+		{"aaaaaaaaaaaaaaaa", 500, []string{"the share service could not read the share aaaaaaaaaaaaaaaa (it answered 500)"}},
+	}
+	for _, tt := range tests {
+		err := FetchedShare(tt.id, tt.status)
+		if (err == nil) != (tt.want == nil) {
+			t.Errorf("FetchedShare(%q, %d) = %v, want an error: %v", tt.id, tt.status, err, tt.want != nil)
+			continue
+		}
+		for _, w := range tt.want {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("FetchedShare(%q, %d) = %q, want it to say %q", tt.id, tt.status, err, w)
+			}
+		}
+		if err != nil && strings.Contains(err.Error(), "answered 400") {
+			t.Errorf("FetchedShare(%q, %d) = %q: a status code is no reason a person can act on", tt.id, tt.status, err)
+		}
+	}
+}
+
+// TestLinksFor checks the short link, the embed link and the iframe
+// snippet made from the share service's answer, and that an answer which
+// is not /s/<id> is refused rather than turned into a broken link.
+func TestLinksFor(t *testing.T) {
+	got, err := LinksFor("https://h.example", "/s/abcdefghijklmnop", "v1.xyz")
+	want := ShareLinks{
+		Short:  "https://h.example/s/abcdefghijklmnop#v1.xyz",
+		Embed:  "https://h.example/embed/abcdefghijklmnop#v1.xyz",
+		IFrame: `<iframe src="https://h.example/embed/abcdefghijklmnop#v1.xyz" width="960" height="540" title="TapeLab" loading="lazy"></iframe>`,
+	}
+	if err != nil || got != want {
+		t.Errorf("LinksFor = %+v, %v; want %+v", got, err, want)
+	}
+	if got, _ := LinksFor("http://127.0.0.1:8080", "/s/abcdefghijklmnop", ""); got.Short != "http://127.0.0.1:8080/s/abcdefghijklmnop" || got.Embed != "http://127.0.0.1:8080/embed/abcdefghijklmnop" {
+		t.Errorf("without a fragment: %+v", got)
+	}
+	for _, bad := range []string{"", "/s/", "/x/abc", `/s/a"><script>`} {
+		if _, err := LinksFor("https://h.example", bad, ""); err == nil {
+			t.Errorf("LinksFor(%q) made links", bad)
 		}
 	}
 }

@@ -81,10 +81,15 @@ type Stepper struct {
 	// node; nil in the dense pass.
 	visits map[int]graph.Visit
 	nodes  []NodeInfo
-	order  []int                     // the nodes whose VJP the backward pass runs, in order
-	deps   []int                     // the output's dependencies (autograd's reachable-only cursor), in order
-	runs   []bool                    // runs[i]: node i is in order
-	side   []bool                    // side[i]: node i has a VJP but the output does not depend on it
+	order  []int  // the nodes whose VJP the backward pass runs, in order
+	deps   []int  // the output's dependencies (autograd's reachable-only cursor), in order
+	runs   []bool // runs[i]: node i is in order
+	side   []bool // side[i]: node i has a VJP but the output does not depend on it
+	// quiet[i]: in the dense pass, side node i runs its VJP without a step
+	// of its own (see Passed); quiets counts them.
+	quiet  []bool
+	quiets int
+	passed []int                     // the quiet nodes the last Backward ran with its step
 	steps  [][]autograd.Contribution // per node: its VJP step's contributions while run
 	fed    []int                     // per node: contributions received so far
 	focus  int
@@ -157,12 +162,43 @@ func newStepper(t *autograd.Tape, cur Cursor, dense bool) (*Stepper, error) {
 	for _, i := range deps {
 		dep[i] = true
 	}
+	s.quiet = make([]bool, t.Len())
 	for i := range cur.Nodes() {
 		nd := t.Node(i)
 		s.side[i] = nd.Op != nil && nd.RequiresGrad && !dep[i]
+		if dense && s.side[i] && s.runs[i] && zeroSafe(t, i) {
+			s.quiet[i] = true
+			s.quiets++
+		}
 	}
 	return s, nil
 }
+
+// zeroSafe reports whether node i's VJP, on a zero cotangent, gives only
+// ±0 contributions (its op's ZeroSafe certificate on the recorded values):
+// run on the dense pass's zero, it changes no gradient's value.
+func zeroSafe(t *autograd.Tape, i int) bool {
+	nd := t.Node(i)
+	if nd.Op == nil || nd.Op.ZeroSafe == nil || nd.Act != nil {
+		return false
+	}
+	x := make([]*tensor.Tensor, len(nd.Parents))
+	for k, p := range nd.Parents {
+		x[k] = t.Node(p).Value
+	}
+	return nd.Op.ZeroSafe(nd.Value, x, nd.Attrs)
+}
+
+// Quiet reports whether node i runs its VJP without a step of its own: in
+// the dense pass, a node the output does not depend on (a metric beside
+// the loss), whose VJP on its zero cotangent adds ±0 to its parents, runs
+// within the step next to it (Passed says which), so stepping shows only
+// the steps that move a gradient. The cursor still runs it, in the dense
+// pass's order, so the gradients stay the one-shot pass's, bit for bit.
+func (s *Stepper) Quiet(i int) bool { return i >= 0 && i < len(s.quiet) && s.quiet[i] }
+
+// Passed lists the quiet nodes the last Backward ran along with its step.
+func (s *Stepper) Passed() []int { return s.passed }
 
 // Dense reports whether the stepper steps the dense all-seeds pass.
 func (s *Stepper) Dense() bool { return s.dense }
@@ -220,7 +256,39 @@ func (s *Stepper) Forward() (autograd.Event, bool) {
 // += visible by recording a parent's first contribution (the parent had
 // only its seed, and is not the output) with a nil Before, as the
 // single-output pass reports it. After is always the engine's sum.
+//
+// In the dense pass the quiet nodes next to the step (before the first
+// step, and after each) run with it; Passed lists them.
 func (s *Stepper) Backward() (autograd.Event, bool) {
+	s.passed = s.passed[:0]
+	if s.Counts().Backward == 0 {
+		s.passQuiet()
+	}
+	e, ok := s.backward()
+	if !ok {
+		return e, ok
+	}
+	s.passQuiet()
+	s.focus = e.Node
+	return e, ok
+}
+
+// passQuiet runs the quiet nodes the cursor is about to run.
+func (s *Stepper) passQuiet() {
+	for {
+		p := s.cur.Position()
+		if p.Phase != autograd.PhaseBackward || !s.Quiet(p.Node) {
+			return
+		}
+		if _, ok := s.backward(); !ok {
+			return
+		}
+		s.passed = append(s.passed, p.Node)
+	}
+}
+
+// backward runs the cursor's next VJP and keeps its contributions.
+func (s *Stepper) backward() (autograd.Event, bool) {
 	e, ok := s.cur.Backward()
 	if !ok {
 		return e, ok
@@ -237,25 +305,57 @@ func (s *Stepper) Backward() (autograd.Event, bool) {
 	return e, ok
 }
 
-// Back takes back the last step.
+// Back takes back the last step, with the quiet nodes that ran in it.
 func (s *Stepper) Back() (autograd.Event, bool) {
-	e, ok := s.cur.Undo()
+	s.passed = s.passed[:0]
+	target := max(s.Counts().Backward-1, 0)
+	e, ok := s.undo()
 	if !ok {
-		return e, ok
+		return e, false
 	}
-	if e.Kind == autograd.EventUndoBackward {
+	// Undo down to target steps: the quiet nodes run after a step stay
+	// with it; those run before the first step go with it.
+	for e.Kind == autograd.EventUndoBackward && s.cur.Position().Steps > 0 &&
+		(s.Counts().Backward > target || target == 0) {
+		u, ok := s.undo()
+		if !ok {
+			break
+		}
+		e = u
+	}
+	s.focus = -1
+	if n := s.Counts(); n.Backward > 0 {
+		s.focus = s.lastRun()
+	} else if n.Forward > 0 {
+		s.focus = n.Forward - 1
+	}
+	return e, true
+}
+
+// undo takes back the cursor's last step and forgets its contributions.
+func (s *Stepper) undo() (autograd.Event, bool) {
+	e, ok := s.cur.Undo()
+	if ok && e.Kind == autograd.EventUndoBackward {
 		for _, c := range s.steps[e.Node] {
 			s.fed[c.Parent]--
 		}
 		s.steps[e.Node] = nil
 	}
-	s.focus = -1
-	if n := s.Counts(); n.Backward > 0 {
-		s.focus = s.order[n.Backward-1]
-	} else if n.Forward > 0 {
-		s.focus = n.Forward - 1
-	}
 	return e, ok
+}
+
+// lastRun is the last node of the order whose VJP ran as a step of its own.
+func (s *Stepper) lastRun() int {
+	last := -1
+	for _, i := range s.order {
+		if s.steps[i] == nil {
+			break
+		}
+		if !s.quiet[i] {
+			last = i
+		}
+	}
+	return last
 }
 
 // Reset takes the stepper back to its start.
@@ -289,10 +389,17 @@ func (s *Stepper) ForwardToEnd() int {
 	}
 }
 
-// Counts reports the forward and backward counters.
+// Counts reports the forward and backward counters; quiet nodes are not
+// steps of their own.
 func (s *Stepper) Counts() Counts {
 	p := s.cur.Position()
-	return Counts{Forward: p.Known, ForwardTotal: s.cur.Nodes(), Backward: p.Steps, BackwardTotal: len(s.order)}
+	steps := p.Steps
+	for _, i := range s.order[:p.Steps] {
+		if s.quiet[i] {
+			steps--
+		}
+	}
+	return Counts{Forward: p.Known, ForwardTotal: s.cur.Nodes(), Backward: steps, BackwardTotal: len(s.order) - s.quiets}
 }
 
 // Position reports where the engine's cursor stands.

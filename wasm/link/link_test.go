@@ -281,3 +281,19 @@ func TestSizes(t *testing.T) {
 		t.Errorf("the default link is %d characters, want a short one", len(def))
 	}
 }
+
+// TestSeekQuietNode: a link made when the dense pass stepped the metric
+// on its own (backward at node 9) opens at the step that now runs it.
+func TestSeekQuietNode(t *testing.T) {
+	st := stepperFor(t, Default())
+	const metric = 9
+	if !st.Quiet(metric) {
+		t.Fatalf("node %d (%s) is not quiet in the dense pass", metric, st.Nodes()[metric].Title())
+	}
+	if err := Seek(st, Position{PhaseBackward, metric}); err != nil {
+		t.Fatalf("Seek to the metric: %v", err)
+	}
+	if !st.State(metric).Has(app.Ran) || st.Counts().Backward != 1 {
+		t.Errorf("Seek to the metric stands at %+v, %d steps, the metric's state %b", PositionOf(st), st.Counts().Backward, st.State(metric))
+	}
+}

@@ -13,7 +13,8 @@ func PositionOf(s *app.Stepper) Position {
 
 // Seek resets s and steps it to p: forward until node p.Node is the next to
 // evaluate, or through the forward pass and the backward pass until node
-// p.Node's VJP is the next to run, or to the end. A position the tape never
+// p.Node's VJP is the next to run (or, for a quiet node, has run), or to
+// the end. A position the tape never
 // reaches (a node it does not have, or one the backward pass does not
 // visit) is an *Error naming it, and s is left at its start.
 func Seek(s *app.Stepper, p Position) error {
@@ -24,6 +25,11 @@ func Seek(s *app.Stepper, p Position) error {
 	want := p.phase()
 	for {
 		if got := PositionOf(s); got.Phase == want && got.Node == p.Node {
+			return nil
+		}
+		// A quiet node is never next: a link made when it was a step of
+		// its own opens at the step that runs it.
+		if want == PhaseBackward && s.Quiet(p.Node) && s.State(p.Node).Has(app.Ran) {
 			return nil
 		}
 		if _, ok := s.Step(); !ok {
