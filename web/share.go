@@ -9,8 +9,9 @@ import (
 	"net/http"
 )
 
-// MaxShareBytes is the largest model document POST /api/share accepts;
-// larger bodies get 413 without being read whole.
+// MaxShareBytes is the largest document (a model's, a program's or a
+// lesson's) POST /api/share accepts; larger bodies get 413 without being
+// read whole.
 const MaxShareBytes = 256 << 10
 
 // shareAPI serves the share routes:
@@ -75,7 +76,9 @@ type shareCreated struct {
 }
 
 func (a *shareAPI) create(w http.ResponseWriter, r *http.Request) {
-	tooLarge := fmt.Sprintf("the model document is larger than the limit of %d KiB", MaxShareBytes>>10)
+	// The kind of document is unknown until the body is read and decoded,
+	// which a body over the limit never is.
+	tooLarge := fmt.Sprintf("the document is larger than the limit of %d KiB", MaxShareBytes>>10)
 	if r.ContentLength > MaxShareBytes {
 		writeError(w, http.StatusRequestEntityTooLarge, tooLarge)
 		return
@@ -169,7 +172,7 @@ func shareIDOf(w http.ResponseWriter, r *http.Request) (string, bool) {
 func (a *shareAPI) load(w http.ResponseWriter, r *http.Request, id string) ([]byte, bool) {
 	doc, err := a.store.Get(r.Context(), id)
 	if errors.Is(err, ErrNotFound) {
-		writeError(w, http.StatusNotFound, "no shared model has the id "+id)
+		writeError(w, http.StatusNotFound, "no shared document has the id "+id)
 		return nil, false
 	}
 	if err != nil {

@@ -2,6 +2,8 @@ package program
 
 import (
 	"errors"
+	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -28,7 +30,7 @@ func TestErrors(t *testing.T) {
 		{"x = tanh(1, 2", "line 1, col 14: expected ',' between the arguments of tanh, found the end of the program"},
 		{"x = concat(axis=1, [1])", "line 1, col 20: concat: an argument follows the attributes; attributes (name=value) come last"},
 		{"x = sum([1], axis=0, axis=0)", "line 1, col 22: sum: attribute axis is given twice"},
-		{"x = " + nest(101), "line 1, col 55: expression nested more than 100 deep"},
+		{"x = " + nest(101), "line 1, col 105: expression nested more than 100 deep"},
 		// names
 		{"a = param(1)\nb = a * c", "line 2, col 9: undefined: c"},
 		{"a = b\nb = param(1)", "line 1, col 5: b is used before it is assigned (on line 2)"},
@@ -82,6 +84,45 @@ func nest(n int) string {
 		s += ")"
 	}
 	return s
+}
+
+// TestNestingLimit checks that the limit in the nesting message is the real
+// one for every construct that nests: each parenthesis, call, list bracket,
+// unary minus and exponent is one level, 100 levels parse and 101 give the
+// message, pointing at the level too many.
+func TestNestingLimit(t *testing.T) {
+	wrap := func(n int, open, inner, close string) string {
+		return strings.Repeat(open, n) + inner + strings.Repeat(close, n)
+	}
+	const a = "a = param(1)\n"
+	tests := []struct {
+		name string
+		src  func(n int) string
+		col  int // of the 101st level
+	}{
+		{"parentheses", func(n int) string { return a + "x = " + wrap(n, "(", "a", ")") }, 105},
+		{"calls", func(n int) string { return a + "x = " + wrap(n, "tanh(", "a", ")") }, 509},
+		{"lists in param(…)", func(n int) string { return "x = param(" + wrap(n-1, "[", "1", "]") + ")" }, 110},
+		{"unary minuses", func(n int) string { return a + "x = " + strings.Repeat("-", n) + "a" }, 105},
+		{"mixed", func(n int) string { return a + "x = " + wrap(50, "(-", strings.Repeat("-", n-100)+"a", ")") }, 105},
+	}
+	for _, tc := range tests {
+		if _, err := Parse(tc.src(100)); err != nil {
+			t.Errorf("%s, 100 deep: %v, want it to parse", tc.name, err)
+		}
+		want := fmt.Sprintf("line 2, col %d: expression nested more than 100 deep", tc.col)
+		if strings.HasPrefix(tc.name, "lists") {
+			want = fmt.Sprintf("line 1, col %d: expression nested more than 100 deep", tc.col)
+		}
+		if _, err := Parse(tc.src(101)); err == nil || err.Error() != want {
+			t.Errorf("%s, 101 deep:\n got %v\nwant %s", tc.name, err, want)
+		}
+	}
+	// An exponent is a level: x ** 2 ** 2 … nests to the right.
+	chain := func(n int) string { return a + "x = a" + strings.Repeat(" ** 2", n) }
+	if _, err := Parse(chain(101)); err == nil || !strings.Contains(err.Error(), "nested more than 100 deep") {
+		t.Errorf("101 exponents: %v, want the nesting message", err)
+	}
 }
 
 // TestRunErrors checks that a domain fault found while running names the

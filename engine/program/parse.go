@@ -3,7 +3,8 @@ package program
 import "tapelab/engine/tensor"
 
 // maxDepth bounds how deeply expressions and lists nest, so that no input
-// can exhaust the stack.
+// can exhaust the stack. Each parenthesis, call, list bracket, unary minus
+// and exponent counts one level: 100 nested parentheses parse, 101 do not.
 const maxDepth = 100
 
 // parser turns tokens into statements.
@@ -75,7 +76,9 @@ func (p *parser) stmt() (Stmt, error) {
 	return Stmt{Name: t.text, Pos: t.pos, Expr: e}, nil
 }
 
-// enter guards the recursion depth.
+// enter guards the recursion depth; it is called once per level the
+// reader sees (a bracket, a unary minus or an exponent), before its first
+// token is consumed, so that the error points at the level too many.
 func (p *parser) enter() error {
 	p.depth++
 	if p.depth > maxDepth {
@@ -88,10 +91,6 @@ func (p *parser) leave() { p.depth-- }
 
 // expr parses a sum: term (('+' | '-') term)*.
 func (p *parser) expr() (Expr, error) {
-	if err := p.enter(); err != nil {
-		return nil, err
-	}
-	defer p.leave()
 	x, err := p.term()
 	if err != nil {
 		return nil, err
@@ -155,6 +154,10 @@ func (p *parser) power() (Expr, error) {
 	if !p.is("**") {
 		return x, nil
 	}
+	if err := p.enter(); err != nil {
+		return nil, err
+	}
+	defer p.leave()
 	t := p.next()
 	e, err := p.unary()
 	if err != nil {

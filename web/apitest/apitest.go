@@ -73,6 +73,16 @@ func (c *checker) do(method, path, contentType string, body []byte) *response {
 	if body != nil {
 		rd = bytes.NewReader(body)
 	}
+	return c.send(method, path, contentType, rd)
+}
+
+// doStreamed sends body without declaring its length (chunked), so that
+// the service learns the size only by reading.
+func (c *checker) doStreamed(method, path, contentType string, body []byte) *response {
+	return c.send(method, path, contentType, io.MultiReader(bytes.NewReader(body)))
+}
+
+func (c *checker) send(method, path, contentType string, rd io.Reader) *response {
 	req, err := http.NewRequest(method, c.base+path, rd)
 	if err != nil {
 		c.fail("%s %s: %v", method, path, err)
@@ -132,6 +142,33 @@ func (c *checker) expectError(r *response, status int) string {
 		c.fail(`%s: error body %.200q is not {"error": "<message>"}`, r.what, r.body)
 	}
 	return msg
+}
+
+// tooLargeError is the documented answer to a body over MaxBody, whatever
+// kind of document it holds.
+var tooLargeError = fmt.Sprintf("the document is larger than the limit of %d KiB", MaxBody>>10)
+
+// checkTooLarge posts bodies over MaxBody, a model's and a program's, with
+// their length declared and streamed without one, and checks the 413
+// answer names no kind of document it cannot know.
+func (c *checker) checkTooLarge() {
+	pad := strings.Repeat(" ", MaxBody)
+	for _, body := range []string{
+		`{"version": 1, "input": [2], "layers": []` + pad + `}`,
+		`{"program": "x = param(1)` + pad + `"}`,
+	} {
+		for _, streamed := range []bool{false, true} {
+			var r *response
+			if streamed {
+				r = c.doStreamed("POST", "/api/share", "application/json", []byte(body))
+			} else {
+				r = c.do("POST", "/api/share", "application/json", []byte(body))
+			}
+			if msg := c.expectError(r, http.StatusRequestEntityTooLarge); r != nil && msg != tooLargeError {
+				c.fail("%s (%.12s…, streamed %v): error %q, want %q", r.what, body, streamed, msg, tooLargeError)
+			}
+		}
+	}
 }
 
 // expectSecurityHeaders checks the headers every response carries; framed
@@ -311,7 +348,7 @@ func (c *checker) run(docs Docs) {
 	for _, body := range []string{"", "not json", "[1,2,3]", `{"truncated": `, "\xff\xfe"} {
 		c.expectError(c.do("POST", "/api/share", "application/json", []byte(body)), http.StatusBadRequest)
 	}
-	c.expectError(c.do("POST", "/api/share", "application/json", bytes.Repeat([]byte(" "), MaxBody+1)), http.StatusRequestEntityTooLarge)
+	c.checkTooLarge()
 
 	for _, m := range []struct{ method, path, allow string }{
 		{"GET", "/api/share", "POST"},
