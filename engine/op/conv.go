@@ -14,6 +14,10 @@ var conv2dOp = &Op{
 	Formula:  "Y[n,o,i,j] = b[o] + Σ_c,p,q X[n,c,i·s+p−pad,j·s+q−pad]·W[o,c,p,q]",
 	Rule:     "dX[n,c,h,w] = Σ dY[n,o,i,j]·W[o,c,p,q] over the windows that read X[n,c,h,w], dW[o,c,p,q] = Σ_n,i,j dY[n,o,i,j]·X[n,c,i·s+p−pad,j·s+q−pad], db[o] = Σ_n,i,j dY[n,o,i,j]",
 	Window:   "Y at one position = b + Σ W·X over the patch of X under the kernel; backward, each X of the patch receives dY·W and each W receives dY·X",
+	// Each output element sums C·kH·kW products.
+	Work: func(y tensor.Shape, in []tensor.Shape, _ Attrs) float64 {
+		return float64(y.Size()) * float64(in[1][1:].Size())
+	},
 	Infer: func(dst tensor.Shape, in []tensor.Shape, a Attrs) (tensor.Shape, error) {
 		x, w, b := in[0], in[1], in[2]
 		if len(x) != 4 {

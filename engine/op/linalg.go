@@ -12,6 +12,10 @@ var matmulOp = &Op{
 	Operands: []Operand{{Name: "A"}, {Name: "B"}},
 	Formula:  "Y = A·B",
 	Rule:     "dA = dY·Bᵀ, dB = Aᵀ·dY",
+	// [m k]·[k n]: m·k·n.
+	Work: func(_ tensor.Shape, in []tensor.Shape, _ Attrs) float64 {
+		return float64(in[0].Size()) * float64(in[1][1])
+	},
 	Infer: func(dst tensor.Shape, in []tensor.Shape, _ Attrs) (tensor.Shape, error) {
 		if err := rank2("A", in[0]); err != nil {
 			return dst, err
@@ -52,6 +56,10 @@ var linearOp = &Op{
 	Operands: []Operand{{Name: "X"}, {Name: "W"}, {Name: "b"}},
 	Formula:  "Y = X·Wᵀ + b",
 	Rule:     "dX = dY·W, dW = dYᵀ·X, db = Σ_rows dY",
+	// [batch in]·[out in]ᵀ: batch·in·out.
+	Work: func(_ tensor.Shape, in []tensor.Shape, _ Attrs) float64 {
+		return float64(in[0].Size()) * float64(in[1][0])
+	},
 	Infer: func(dst tensor.Shape, in []tensor.Shape, _ Attrs) (tensor.Shape, error) {
 		x, w, b := in[0], in[1], in[2]
 		if err := rank2("X", x); err != nil {

@@ -85,6 +85,26 @@ type Op struct {
 	// certify its support, and single-output backward falls back to the
 	// dense pass on any tape that holds it.
 	ZeroSafe func(y *tensor.Tensor, x []*tensor.Tensor, a Attrs) bool
+	// Work, when set, returns the multiply-adds of one forward evaluation
+	// for operand shapes in and output shape y. Nil means one per element
+	// of the largest of them, which is right within a small factor for the
+	// elementwise ops, the reductions and the ops that move data. Work
+	// budgets (engine/budget) read it through MultiplyAdds.
+	Work func(y tensor.Shape, in []tensor.Shape, a Attrs) float64
+}
+
+// MultiplyAdds returns the multiply-adds of one forward evaluation of the
+// op on operands of shapes in with output shape y (see Op.Work). A
+// reverse pass costs about twice as much.
+func (o *Op) MultiplyAdds(y tensor.Shape, in []tensor.Shape, a Attrs) float64 {
+	if o.Work != nil {
+		return o.Work(y, in, a)
+	}
+	n := y.Size()
+	for _, s := range in {
+		n = max(n, s.Size())
+	}
+	return float64(n)
 }
 
 // Arity reports how many operands the op takes (the minimum when Variadic).

@@ -16,6 +16,7 @@ var maxPool2DOp = &Op{
 	Formula:  "Y[n,c,i,j] = max of X[n,c] over the k×k window at (i·s, j·s)",
 	Rule:     "dX = dY routed to each window's first maximum (row-major), summed where windows overlap",
 	Window:   "Y at one position = the maximum of its window of X; backward, only that maximum (the argmax) receives dY, the rest of the window receives 0",
+	Work:     poolWork,
 	Infer:    poolShape,
 	Forward: func(y *tensor.Tensor, x []*tensor.Tensor, a Attrs) {
 		eachWindow(y, x[0], a, func(k, win int) { y.Data[k] = x[0].Data[win] })
@@ -40,6 +41,7 @@ var avgPool2DOp = &Op{
 	Formula:  "Y[n,c,i,j] = mean of X[n,c] over the k×k window at (i·s, j·s)",
 	Rule:     "dX = dY / k² spread over each window's k² elements, summed where windows overlap",
 	Window:   "Y at one position = the sum of its window of X divided by k²; backward, every element of the window receives dY / k²",
+	Work:     poolWork,
 	Infer:    poolShape,
 	Forward: func(y *tensor.Tensor, x []*tensor.Tensor, a Attrs) {
 		y.Fill(0)
@@ -140,4 +142,10 @@ func eachWindow(y, x *tensor.Tensor, a Attrs, f func(k, win int)) {
 			}
 		}
 	}
+}
+
+// poolWork counts a pooling's work: each output element reads the k·k
+// entries of its window.
+func poolWork(y tensor.Shape, _ []tensor.Shape, a Attrs) float64 {
+	return float64(y.Size()) * float64(a.Kernel) * float64(a.Kernel)
 }
