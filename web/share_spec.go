@@ -1,6 +1,9 @@
 package web
 
 import (
+	"fmt"
+
+	"tapelab/engine/budget"
 	"tapelab/engine/jsontext"
 	"tapelab/engine/program"
 	"tapelab/engine/spec"
@@ -29,6 +32,11 @@ func newShareAPI(store Store, page PageFunc) *shareAPI {
 //     encoding. A bad lesson is refused with an error naming the stop and
 //     field at fault ("lesson stops[2].question.node: …",
 //     "lesson stops[0].state.program: line 1, col 5: …").
+//
+// Every kind is held to engine/budget's default limits before it is
+// stored: a document whose forward and backward pass would be too large
+// is refused with the part at fault and by how much ("conv2d at line 4:
+// 2.1e11 multiply-adds, the limit is 1e9 (207× over)").
 func canonicalDocument(body []byte) ([]byte, error) {
 	if lesson.IsDocument(body) {
 		l, err := lesson.Decode(body)
@@ -38,9 +46,12 @@ func canonicalDocument(body []byte) ([]byte, error) {
 		return lesson.Encode(l)
 	}
 	if isProgramDocument(body) {
-		src, _, err := program.DecodeDocument(body)
+		src, p, err := program.DecodeDocument(body)
 		if err != nil {
 			return nil, err
+		}
+		if err := budget.CheckProgram(p); err != nil {
+			return nil, fmt.Errorf("program: %w", err)
 		}
 		return program.EncodeDocument(src)
 	}
@@ -60,6 +71,9 @@ func isProgramDocument(body []byte) bool {
 func canonicalModel(body []byte) ([]byte, error) {
 	m, err := spec.Decode(body)
 	if err != nil {
+		return nil, err
+	}
+	if err := budget.CheckModel(m, budget.Examples(m, 0)); err != nil {
 		return nil, err
 	}
 	return spec.Encode(m)

@@ -41,10 +41,10 @@ type Limits struct {
 //
 //   - 20,000 nodes and 60,000 edges (the longest program the language
 //     accepts, 64 KiB, has fewer than 20,000 nodes);
-//   - 8,000,000 elements held (64 MB of values and gradients);
+//   - 16,000,000 elements held (128 MB of values and gradients);
 //   - 1,000,000,000 multiply-adds.
 func Default() Limits {
-	return Limits{Nodes: 20_000, Edges: 60_000, Elements: 8e6, MultiplyAdds: 1e9}
+	return Limits{Nodes: 20_000, Edges: 60_000, Elements: 16e6, MultiplyAdds: 1e9}
 }
 
 // Part is the work of one piece of a document: a statement of a program
@@ -52,7 +52,10 @@ func Default() Limits {
 type Part struct {
 	// Name says which piece, as messages name it: "conv2d at line 4",
 	// "layer 3 (linear)".
-	Name         string
+	Name string
+	// Node is the id of the part's first node in the measured graph (for
+	// a program, its node id: Program.Pos(Node) is where it is written).
+	Node         int
 	Nodes, Edges int
 	Elements     float64
 	MultiplyAdds float64
@@ -93,23 +96,27 @@ var quantities = []quantity{
 }
 
 // Check returns nil when c is within l, and otherwise an *Error for the
-// first quantity over its limit (nodes, edges, elements, multiply-adds).
+// quantity furthest over its limit (nodes, edges, elements or
+// multiply-adds), naming the part of c that costs the most of it.
 func (c Cost) Check(l Limits) error {
 	total := c.Total()
+	var worst *Error
 	for _, q := range quantities {
 		got, limit := q.of(total), q.limit(l)
-		if got <= limit {
+		if got <= limit || (worst != nil && got/limit <= worst.Total/worst.Limit) {
 			continue
 		}
-		e := &Error{Quantity: q.name, Whole: c.Whole, Total: got, Limit: limit}
+		worst = &Error{Quantity: q.name, Whole: c.Whole, Total: got, Limit: limit, Node: -1}
 		for _, p := range c.Parts {
-			if v := q.of(p); v > e.Largest {
-				e.Part, e.Largest = p.Name, v
+			if v := q.of(p); v > worst.Largest {
+				worst.Part, worst.Largest, worst.Node = p.Name, v, p.Node
 			}
 		}
-		return e
 	}
-	return nil
+	if worst == nil {
+		return nil
+	}
+	return worst
 }
 
 // Error reports a document over its work budget.
@@ -125,6 +132,8 @@ type Error struct {
 	// amount ("" and 0 when the document has no parts).
 	Part    string
 	Largest float64
+	// Node is that part's first node (see Part.Node), −1 with no part.
+	Node int
 }
 
 // Error says what is too large and by how much, naming the part at
@@ -138,7 +147,7 @@ func (e *Error) Error() string {
 	if e.Part != "" && e.Largest > e.Limit {
 		b.WriteString(e.Part + ": " + Amount(e.Largest) + " " + e.Quantity + ", the limit is " + Amount(e.Limit))
 		b.WriteString(" (" + times(e.Largest/e.Limit) + " over)")
-		if e.Largest < e.Total {
+		if Amount(e.Largest) != Amount(e.Total) {
 			b.WriteString("; " + Amount(e.Total) + " in " + e.Whole)
 		}
 		return b.String()

@@ -1,6 +1,8 @@
 package app
 
 import (
+	"errors"
+	"tapelab/engine/budget"
 	"tapelab/engine/ir"
 	"tapelab/engine/nn"
 	"tapelab/engine/tensor"
@@ -125,6 +127,10 @@ func (p *Playground) rebuildWith(params map[string]*tensor.Tensor) error {
 	if err != nil {
 		return err
 	}
+	if err := p.withinBudget(seq, doc.Loss); err != nil {
+		p.err = err
+		return err
+	}
 	m, err := nn.NewModel(seq, doc.Loss, doc.Seed, nn.InitPyTorch)
 	if err != nil {
 		p.err = err
@@ -156,6 +162,29 @@ func (p *Playground) rebuildWith(params map[string]*tensor.Tensor) error {
 	}
 	p.model, p.rec, p.step = m, rec, step
 	return paramErr
+}
+
+// withinBudget returns nil when one step of seq with loss on the batch is
+// within engine/budget's limits, before any parameter is made; otherwise
+// the error, also shown on the layer that costs the most.
+func (p *Playground) withinBudget(seq *nn.Seq, loss nn.Loss) error {
+	rows := 1
+	if p.batch.X != nil && len(p.batch.X.Shape) > 0 {
+		rows = p.batch.X.Shape[0]
+	}
+	c, err := budget.Model(seq, loss, rows)
+	if err == nil {
+		err = c.Check(budget.Default())
+	}
+	var be *budget.Error
+	if errors.As(err, &be) {
+		for i := range p.status {
+			if i < seq.Len() && be.Part == budget.LayerPart(i, seq.Layer(i).Type()) {
+				p.status[i].Err = be.Error()
+			}
+		}
+	}
+	return err
 }
 
 // stepperFor returns the stepper of rec for the current modes: the dense

@@ -2,6 +2,7 @@ package app
 
 import (
 	"errors"
+	"tapelab/engine/budget"
 
 	"tapelab/engine/graph"
 	"tapelab/engine/program"
@@ -110,6 +111,9 @@ func programModes(m Modes) Modes { return Modes{Compiled: m.Compiled, Single: m.
 func (p *ProgramPlayground) rebuild() error {
 	pr, err := program.Parse(p.hist.Current())
 	if err == nil {
+		err = withinBudget(pr)
+	}
+	if err == nil {
 		var rec *Recording
 		if rec, err = RecordProgram(pr, p.modes); err == nil {
 			var step *Stepper
@@ -122,6 +126,19 @@ func (p *ProgramPlayground) rebuild() error {
 		}
 	}
 	p.err = err
+	return err
+}
+
+// withinBudget returns nil when pr's forward and backward pass are within
+// engine/budget's limits, and otherwise a *program.Error at the op that
+// costs the most ("line 4, col 5: conv2d at line 4: 2.1e11 multiply-adds,
+// the limit is 1e9 (207× over)"), which the editor marks.
+func withinBudget(pr *program.Program) error {
+	err := budget.CheckProgram(pr)
+	var be *budget.Error
+	if errors.As(err, &be) && be.Node >= 0 && be.Node < pr.Len() {
+		return &program.Error{Pos: pr.Pos(be.Node), Msg: be.Error()}
+	}
 	return err
 }
 

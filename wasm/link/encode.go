@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"tapelab/engine/budget"
 
 	"tapelab/engine/fmtlite"
 	"tapelab/engine/nn"
@@ -244,6 +245,9 @@ func (s *State) validateSource() error {
 		if s.Forward != nil {
 			return &Error{Part: "forward", Msg: "belongs to a program; a model is stepped in reverse mode"}
 		}
+		if err := budget.CheckModel(s.Model, s.rows()); err != nil {
+			return &Error{Part: "model", Err: err}
+		}
 		return nil
 	}
 	switch {
@@ -262,7 +266,24 @@ func (s *State) validateSource() error {
 	if err != nil {
 		return &Error{Part: "program", Err: err}
 	}
+	if err := budget.CheckProgram(p); err != nil {
+		return &Error{Part: "program", Err: err}
+	}
 	return checkForward(s.Forward, p.Leaves())
+}
+
+// rows is the most examples a pass over the state's model holds apart
+// from a training batch: its examples (budget.Examples) or its stepping
+// batch, whichever is larger.
+func (s *State) rows() int {
+	points, batch := 0, 0
+	if s.Points != nil {
+		points = len(s.Points.X)
+	}
+	if s.Batch != nil {
+		batch = len(s.Batch.X)
+	}
+	return max(budget.Examples(s.Model, points), batch)
 }
 
 // checkForward validates forward mode's direction against the program's

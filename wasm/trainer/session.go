@@ -10,6 +10,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"tapelab/engine/budget"
 
 	"tapelab/engine/fmtlite"
 	"tapelab/engine/nn"
@@ -54,6 +55,13 @@ type Session struct {
 // from one (see Generate), nil otherwise.
 func New(m *spec.Model, data, file *train.Dataset) (*Session, error) {
 	if err := m.Validate(); err != nil {
+		return nil, err
+	}
+	points := 0
+	if data != nil {
+		points = data.Len()
+	}
+	if err := budget.CheckModel(m, budget.Examples(m, points)); err != nil {
 		return nil, err
 	}
 	built, err := m.Build()

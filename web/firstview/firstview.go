@@ -51,6 +51,9 @@ func Shared(doc []byte) (string, error) {
 	} else {
 		return "", err
 	}
+	if err := ls.Validate(); err != nil { // the work budget, for a share stored before it
+		return "", err
+	}
 	st, err := open(ls)
 	if err != nil {
 		return "", err
