@@ -39,12 +39,14 @@ type Limits struct {
 // it) and low enough that a pass takes well under a second natively and
 // a few hundred megabytes at most:
 //
-//   - 20,000 nodes and 60,000 edges (the longest program the language
-//     accepts, 64 KiB, has fewer than 20,000 nodes);
+//   - 5,000 nodes and 15,000 edges: 300 times the gallery's largest
+//     tape, and room for the 3,763-statement chain that once ran the
+//     server out of memory drawing it (a 64 KiB program of short
+//     expressions, x+x+x+…, would have 30,000);
 //   - 16,000,000 elements held (128 MB of values and gradients);
 //   - 1,000,000,000 multiply-adds.
 func Default() Limits {
-	return Limits{Nodes: 20_000, Edges: 60_000, Elements: 16e6, MultiplyAdds: 1e9}
+	return Limits{Nodes: 5_000, Edges: 15_000, Elements: 16e6, MultiplyAdds: 1e9}
 }
 
 // Part is the work of one piece of a document: a statement of a program

@@ -120,3 +120,17 @@ func TestAmount(t *testing.T) {
 		}
 	}
 }
+
+// TestShortExpressionsAreCounted: a program of many short terms on one
+// line is within the size limit of a document but over the node limit.
+func TestShortExpressionsAreCounted(t *testing.T) {
+	src := "x = param(1.0)\ny = x" + strings.Repeat(" + x", 6000) + "\n"
+	p, err := program.Parse(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = budget.CheckProgram(p)
+	if err == nil || err.Error() != "add at line 2: 6000 tape nodes, the limit is 5000 (1.2× over); 6001 in the program" {
+		t.Fatalf("CheckProgram = %v", err)
+	}
+}
