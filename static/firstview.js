@@ -36,11 +36,23 @@
     folds.forEach((f, i) => { if (size(f)[1] * min <= vh) best = i + 1; });
     return best;
   };
+  // The fold of one row is the drawing itself: its places and edges are
+  // kept when it is first folded, to go back to. A fold whose edges the
+  // server left out (a large tape) shows its boxes alone until the page
+  // draws the tape.
+  const nodes = [...world.querySelectorAll(".nodes > .node")];
+  const edges = world.querySelector(".edges");
+  let one = null;
   const fold = (rows) => {
-    const f = folds[rows - 1], at = f.dataset.at.split(" ");
-    world.querySelectorAll(".nodes > .node").forEach((g, i) =>
-      g.setAttribute("transform", `translate(${at[2 * i]} ${at[2 * i + 1]})`));
-    world.querySelector(".edges").innerHTML = f.innerHTML;
+    if (!one) one = { at: nodes.map((g) => g.getAttribute("transform")), edges: edges.innerHTML };
+    if (rows === 1) {
+      nodes.forEach((g, i) => g.setAttribute("transform", one.at[i]));
+      edges.innerHTML = one.edges;
+    } else {
+      const f = folds[rows - 1], at = f.dataset.at.split(" ");
+      nodes.forEach((g, i) => g.setAttribute("transform", `translate(${at[2 * i]} ${at[2 * i + 1]})`));
+      edges.innerHTML = f.innerHTML;
+    }
     shown = rows;
     d.rows = rows;
   };

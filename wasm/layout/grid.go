@@ -23,6 +23,11 @@ type vertex struct {
 type chain struct {
 	from, to, operand int
 	verts             []int
+	// jump marks an edge drawn over the columns between its ends, in a
+	// lane above the drawing (see longest), instead of through them:
+	// verts is then its two ends, which are not linked.
+	jump bool
+	lane int // a jump's lane, 0 nearest the boxes
 }
 
 // grid is the working state of one Compute call.
@@ -83,15 +88,23 @@ func (g *grid) assignColumns() {
 	}
 }
 
-// splitLongEdges routes every edge through one vertex per column it spans.
+// splitLongEdges routes every edge through one vertex per column it
+// passes, but for the edges that pass more columns than longest allows,
+// which jump over them.
 func (g *grid) splitLongEdges() {
 	ncols := 0
 	for i := range g.vs {
 		ncols = max(ncols, g.vs[i].col+1)
 	}
+	most := g.longest(ncols)
 	for to, n := range g.nodes {
 		for k, from := range n.Parents {
 			ch := chain{from: from, to: to, operand: k, verts: []int{from}}
+			if g.vs[to].col-g.vs[from].col-1 > most {
+				ch.verts, ch.jump = append(ch.verts, to), true
+				g.chains = append(g.chains, ch)
+				continue
+			}
 			prev := from
 			for c := g.vs[from].col + 1; c < g.vs[to].col; c++ {
 				d := len(g.vs)
@@ -182,23 +195,33 @@ func (g *grid) sortBy(col []int, nb func(*vertex) []int) {
 	g.renumber(col)
 }
 
-// crossings counts pairs of links between adjacent columns that cross.
+// crossings counts pairs of links between adjacent columns that cross:
+// per pair of columns, the inversions of the links' right ends once they
+// are sorted by their left ends, counted with a Fenwick tree, in
+// O(L log L) for L links.
 func (g *grid) crossings() int {
 	total := 0
-	type link struct{ a, b int }
-	var ls []link
+	var ends, tree []int
 	for c := 0; c+1 < len(g.cols); c++ {
-		ls = ls[:0]
-		for _, u := range g.cols[c] {
+		ends = ends[:0]
+		for _, u := range g.cols[c] { // in the order of their positions
+			first := len(ends)
 			for _, w := range g.vs[u].succs {
-				ls = append(ls, link{g.vs[u].pos, g.vs[w].pos})
+				ends = append(ends, g.vs[w].pos)
 			}
+			slices.Sort(ends[first:])
 		}
-		for i := range ls {
-			for j := i + 1; j < len(ls); j++ {
-				if (ls[i].a-ls[j].a)*(ls[i].b-ls[j].b) < 0 {
-					total++
-				}
+		tree = slices.Grow(tree[:0], len(g.cols[c+1])+1)[:len(g.cols[c+1])+1]
+		clear(tree)
+		for i, b := range ends {
+			// The links before this one that end below it cross it.
+			le := 0
+			for k := b + 1; k > 0; k -= k & -k {
+				le += tree[k]
+			}
+			total += i - le
+			for k := b + 1; k < len(tree); k += k & -k {
+				tree[k]++
 			}
 		}
 	}

@@ -4,10 +4,13 @@
 // and its tests share one implementation.
 //
 // The method is Sugiyama's: columns by longest path, long edges split by
-// dummy points, crossings reduced by barycenter sweeps, and rows placed by
-// isotonic regression (the closest placement to the neighbours' mean that
-// keeps the column's order and gaps). Leaves marked Above (parameters) sit
-// in the column just before their first consumer, above the chain they feed.
+// dummy points (but the longest ones of a tape whose edges would pass more
+// columns than a budget linear in its size allows, which jump over their
+// columns in lanes above the drawing), crossings reduced by barycenter
+// sweeps, and rows placed by isotonic regression (the closest placement to
+// the neighbours' mean that keeps the column's order and gaps). Leaves
+// marked Above (parameters) sit in the column just before their first
+// consumer, above the chain they feed.
 //
 // A drawing too long for its viewport folds into rows (Layout.Wrap), the
 // number of rows chosen for the viewport by PickRows.
@@ -77,9 +80,20 @@ type Point struct{ X, Y float64 }
 // To's column: the column's left edge and To's left side). Within a pair the
 // edge runs straight and level, clear of every box; between pairs it crosses
 // an empty gap between columns.
+//
+// A jump (Jump set) runs over the columns between its ends instead of
+// through them, in a lane above every box: its Points are three pairs, in
+// From's column, along the lane from the left edge of the column after
+// From's to the right edge of the column before To's, and in To's
+// column. Compute draws the longest edges of a tape so when routing them
+// through their columns would cost more points than the tape's size
+// allows (see grid.longest); a drawing of one row then still has
+// O(nodes + edges) points. In a folded drawing (Wrap) a jump's lane has a
+// pair in each row it runs along.
 type Edge struct {
 	From, To, Operand int
 	Points            []Point
+	Jump              bool
 	// Turns lists where a folded drawing (Wrap) turns the edge round
 	// from one row to the next; nil in a drawing of one row.
 	Turns []Turn
@@ -109,7 +123,7 @@ type Layout struct {
 	// folded one).
 	Columns []Span
 	// Crossings counts edge crossings between adjacent columns after
-	// crossing reduction.
+	// crossing reduction (jumps left out).
 	Crossings int
 }
 

@@ -125,17 +125,27 @@ func (g *grid) result() *Layout {
 			maxBot = bot
 		}
 	}
+	// The jumps' lanes run above the boxes, a row's gap above them and
+	// an edge's room apart.
+	laneY := make([]float64, g.assignLanes())
+	for l := range laneY {
+		laneY[l] = minTop - g.opt.RowGap - float64(l)*2*g.opt.DummyH
+	}
+	top := minTop
+	if n := len(laneY); n > 0 {
+		top = laneY[n-1] - g.opt.DummyH/2
+	}
 	x := m
 	for c := range g.cols {
 		colX[c] = x
 		x += colW[c] + g.opt.ColGap
 	}
-	shift := m - minTop
+	shift := m - top
 	out := &Layout{
 		Boxes:     make([]Box, len(g.nodes)),
 		Edges:     make([]Edge, 0, len(g.chains)),
 		Width:     x - g.opt.ColGap + m,
-		Height:    maxBot - minTop + 2*m,
+		Height:    maxBot - top + 2*m,
 		Cols:      len(g.cols),
 		Rows:      1,
 		Columns:   make([]Span, len(g.cols)),
@@ -152,10 +162,19 @@ func (g *grid) result() *Layout {
 		c := vv.col
 		out.Boxes[i] = Box{X: colX[c] + (colW[c]-n.W)/2, Y: vv.y + shift - n.H/2, W: n.W, H: n.H, Col: c}
 	}
-	outPort, inPort := g.ports(out.Boxes)
+	outPort, inPort := g.ports(out.Boxes, laneY)
 	for k, ch := range g.chains {
 		src, dst := out.Boxes[ch.from], out.Boxes[ch.to]
-		e := Edge{From: ch.from, To: ch.to, Operand: ch.operand, Points: make([]Point, 0, 2*len(ch.verts))}
+		e := Edge{From: ch.from, To: ch.to, Operand: ch.operand, Jump: ch.jump}
+		if ch.jump {
+			s, d, y := src.Col, dst.Col, laneY[ch.lane]+shift
+			e.Points = []Point{{src.X + src.W, outPort[k]}, {colX[s] + colW[s], outPort[k]},
+				{colX[s+1], y}, {colX[d-1] + colW[d-1], y},
+				{colX[d], inPort[k]}, {dst.X, inPort[k]}}
+			out.Edges = append(out.Edges, e)
+			continue
+		}
+		e.Points = make([]Point, 0, 2*len(ch.verts))
 		e.Points = append(e.Points, Point{src.X + src.W, outPort[k]}, Point{colX[src.Col] + colW[src.Col], outPort[k]})
 		for _, d := range ch.verts[1 : len(ch.verts)-1] {
 			dv := &g.vs[d]
@@ -169,8 +188,10 @@ func (g *grid) result() *Layout {
 
 // ports spreads the edges leaving (entering) each box over its right (left)
 // side, ordered by the row of the vertex at the other end of the first
-// (last) step, so that ports do not make crossings of their own.
-func (g *grid) ports(boxes []Box) (outPort, inPort []float64) {
+// (last) step, or of a jump's lane (laneY, above every vertex), so that
+// ports do not make crossings of their own. The jumps leaving a box share
+// one port, as they share one lane.
+func (g *grid) ports(boxes []Box, laneY []float64) (outPort, inPort []float64) {
 	outPort = make([]float64, len(g.chains))
 	inPort = make([]float64, len(g.chains))
 	outs := make([][]int, len(g.nodes))
@@ -179,21 +200,37 @@ func (g *grid) ports(boxes []Box) (outPort, inPort []float64) {
 		outs[ch.from] = append(outs[ch.from], k)
 		ins[ch.to] = append(ins[ch.to], k)
 	}
-	spread := func(ks []int, box Box, next func(ch chain) int, dst []float64) {
+	spread := func(ks []int, box Box, next func(ch chain) int, share bool, dst []float64) {
+		y := func(k int) float64 {
+			if ch := &g.chains[k]; ch.jump {
+				return laneY[ch.lane]
+			}
+			return g.vs[next(g.chains[k])].y
+		}
 		slices.SortStableFunc(ks, func(a, b int) int {
-			ya, yb := g.vs[next(g.chains[a])].y, g.vs[next(g.chains[b])].y
-			if ya != yb {
+			if ya, yb := y(a), y(b); ya != yb {
 				return cmp.Compare(ya, yb)
 			}
 			return cmp.Compare(g.chains[a].operand, g.chains[b].operand)
 		})
+		shared := func(j int) bool { return share && j > 0 && g.chains[ks[j]].jump && g.chains[ks[j-1]].jump }
+		slots := len(ks)
+		for j := range ks {
+			if shared(j) {
+				slots--
+			}
+		}
+		slot := 0
 		for j, k := range ks {
-			dst[k] = box.Y + box.H*float64(j+1)/float64(len(ks)+1)
+			if j > 0 && !shared(j) {
+				slot++
+			}
+			dst[k] = box.Y + box.H*float64(slot+1)/float64(slots+1)
 		}
 	}
 	for i := range g.nodes {
-		spread(outs[i], boxes[i], func(ch chain) int { return ch.verts[1] }, outPort)
-		spread(ins[i], boxes[i], func(ch chain) int { return ch.verts[len(ch.verts)-2] }, inPort)
+		spread(outs[i], boxes[i], func(ch chain) int { return ch.verts[1] }, true, outPort)
+		spread(ins[i], boxes[i], func(ch chain) int { return ch.verts[len(ch.verts)-2] }, false, inPort)
 	}
 	return outPort, inPort
 }

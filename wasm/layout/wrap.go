@@ -25,7 +25,6 @@ func (l *Layout) Wrap(rows int) *Layout {
 		return l
 	}
 	rows = f.rows
-	col := func(e Edge, j int) int { return l.Boxes[e.From].Col + j/2 }
 	// at maps a point of column c (x the left or right side of something
 	// w wide there) to the folded drawing.
 	at := func(c int, x, yy, w float64) Point {
@@ -48,13 +47,24 @@ func (l *Layout) Wrap(rows int) *Layout {
 		p := at(b.Col, b.X, b.Y, b.W)
 		out.Boxes[i] = Box{X: p.X, Y: p.Y, W: b.W, H: b.H, Col: b.Col}
 	}
+	var cols []int
 	for k, e := range l.Edges {
-		g := Edge{From: e.From, To: e.To, Operand: e.Operand, Points: make([]Point, len(e.Points))}
-		for j, p := range e.Points {
-			g.Points[j] = at(col(e, j), p.X, p.Y, 0)
-			if j > 0 && j%2 == 0 && f.rowOf[col(e, j)] != f.rowOf[col(e, j-1)] {
+		pts := e.Points
+		if e.Jump {
+			pts, cols = l.splitLane(e, f.start, cols[:0])
+		}
+		col := func(j int) int {
+			if e.Jump {
+				return cols[j]
+			}
+			return l.Boxes[e.From].Col + j/2
+		}
+		g := Edge{From: e.From, To: e.To, Operand: e.Operand, Points: make([]Point, len(pts)), Jump: e.Jump}
+		for j, p := range pts {
+			g.Points[j] = at(col(j), p.X, p.Y, 0)
+			if j > 0 && j%2 == 0 && f.rowOf[col(j)] != f.rowOf[col(j-1)] {
 				tx := f.x1 + wrapTurn // an even row turns round on the right
-				if f.rowOf[col(e, j-1)]%2 == 1 {
+				if f.rowOf[col(j-1)]%2 == 1 {
 					tx = f.x0 - wrapTurn
 				}
 				g.Turns = append(g.Turns, Turn{At: j, X: tx})
@@ -65,11 +75,34 @@ func (l *Layout) Wrap(rows int) *Layout {
 	return out
 }
 
+// splitLane returns the points of jump e of l (of one row) with its lane
+// ended at the end of each row it leaves and begun again at the start of
+// the next, the rows beginning at the columns start, and the column of
+// each point, appended to cols.
+func (l *Layout) splitLane(e Edge, start, cols []int) ([]Point, []int) {
+	s, d := l.Boxes[e.From].Col, l.Boxes[e.To].Col
+	p := e.Points
+	y := p[2].Y
+	pts := append(make([]Point, 0, len(p)+2*(len(start)-2)), p[0], p[1], p[2])
+	cols = append(cols, s, s, s+1)
+	for _, c := range start[1 : len(start)-1] {
+		if c <= s+1 || c > d-1 {
+			continue
+		}
+		a, b := l.Columns[c-1], l.Columns[c]
+		pts = append(pts, Point{a.X + a.W, y}, Point{b.X, y})
+		cols = append(cols, c-1, c)
+	}
+	pts = append(pts, p[3], p[4], p[5])
+	return pts, append(cols, d-1, d, d)
+}
+
 // folding is where Wrap puts the rows of a fold: each column's row, each
 // row's left end in the drawing of one row and its shift down, the rows'
 // left and right ends, and the folded drawing's size.
 type folding struct {
 	rows          int
+	start         []int // the first column of each row, then len(Columns)
 	rowOf         []int
 	left, dy      []float64
 	x0, x1        float64
@@ -84,7 +117,7 @@ func (l *Layout) fold(rows int) (folding, bool) {
 		return folding{}, false
 	}
 	start := l.cuts(rows) // the first column of each row, then len(Columns)
-	f := folding{rows: rows, rowOf: make([]int, len(l.Columns)), left: make([]float64, rows), dy: make([]float64, rows)}
+	f := folding{rows: rows, start: start, rowOf: make([]int, len(l.Columns)), left: make([]float64, rows), dy: make([]float64, rows)}
 	for r := range rows {
 		for c := start[r]; c < start[r+1]; c++ {
 			f.rowOf[c] = r
@@ -104,8 +137,19 @@ func (l *Layout) fold(rows int) (folding, bool) {
 	}
 	for _, e := range l.Edges {
 		c := l.Boxes[e.From].Col
-		for j, p := range e.Points {
-			extend(f.rowOf[c+j/2], p.Y, p.Y)
+		if !e.Jump {
+			for j, p := range e.Points {
+				extend(f.rowOf[c+j/2], p.Y, p.Y)
+			}
+			continue
+		}
+		// A jump's ends, and its lane in every row it runs along.
+		d := l.Boxes[e.To].Col
+		p := e.Points
+		extend(f.rowOf[c], p[0].Y, p[0].Y)
+		extend(f.rowOf[d], p[5].Y, p[5].Y)
+		for r := f.rowOf[c+1]; r <= f.rowOf[d-1]; r++ {
+			extend(r, p[2].Y, p[2].Y)
 		}
 	}
 	m := l.Columns[0].X
@@ -128,11 +172,13 @@ func (l *Layout) fold(rows int) (folding, bool) {
 // where a gap that more edges cross counts as farther.
 func (l *Layout) cuts(rows int) []int {
 	n := len(l.Columns)
-	cross := make([]int, n) // edges crossing the gap after column c
+	cross := make([]int, n+1) // edges crossing the gap after column c
 	for _, e := range l.Edges {
-		for c := l.Boxes[e.From].Col; c < l.Boxes[e.To].Col; c++ {
-			cross[c]++
-		}
+		cross[l.Boxes[e.From].Col]++
+		cross[l.Boxes[e.To].Col]--
+	}
+	for c := 1; c < n; c++ {
+		cross[c] += cross[c-1]
 	}
 	x0, x1 := l.Columns[0].X, l.Columns[n-1].X+l.Columns[n-1].W
 	start := make([]int, 0, rows+1)

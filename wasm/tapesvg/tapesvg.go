@@ -155,9 +155,15 @@ func Write(b *strings.Builder, nodes []app.NodeInfo, states []app.State, lay *la
 func Signature(nodes []app.NodeInfo, states []app.State, lay *layout.Layout) string {
 	var b strings.Builder
 	Write(&b, nodes, states, lay)
+	return SignatureOf(b.String())
+}
+
+// SignatureOf returns the signature of a drawing whose markup Write wrote,
+// for a writer that has the markup already.
+func SignatureOf(markup string) string {
 	h := uint64(14695981039346656037)
-	for _, c := range []byte(b.String()) {
-		h ^= uint64(c)
+	for i := 0; i < len(markup); i++ {
+		h ^= uint64(markup[i])
 		h *= 1099511628211
 	}
 	return strconv.FormatUint(h, 16)

@@ -19,7 +19,6 @@ import (
 	"tapelab/engine/program"
 	"tapelab/engine/spec"
 	"tapelab/wasm/app"
-	"tapelab/wasm/layout"
 	"tapelab/wasm/lesson"
 	"tapelab/wasm/link"
 	"tapelab/wasm/state"
@@ -43,12 +42,8 @@ func Shared(doc []byte) (string, error) {
 	if lesson.IsDocument(doc) {
 		return "", nil
 	}
-	ls := link.Default()
-	if src, _, err := program.DecodeDocument(doc); err == nil {
-		ls.Model, ls.Points, ls.Batch, ls.Program = nil, nil, nil, src
-	} else if m, err := spec.Decode(doc); err == nil {
-		ls.Model = m
-	} else {
+	ls, err := sharedLink(doc)
+	if err != nil {
 		return "", err
 	}
 	if err := ls.Validate(); err != nil { // the work budget, for a share stored before it
@@ -59,6 +54,20 @@ func Shared(doc []byte) (string, error) {
 		return "", err
 	}
 	return View(st)
+}
+
+// sharedLink returns the link state the page opens a shared model or
+// program document as.
+func sharedLink(doc []byte) (*link.State, error) {
+	ls := link.Default()
+	if src, _, err := program.DecodeDocument(doc); err == nil {
+		ls.Model, ls.Points, ls.Batch, ls.Program = nil, nil, nil, src
+	} else if m, err := spec.Decode(doc); err == nil {
+		ls.Model = m
+	} else {
+		return nil, err
+	}
+	return ls, nil
 }
 
 // open returns the page's state after it opened ls.
@@ -76,6 +85,10 @@ func open(ls *link.State) (*state.State, error) {
 // to its region as the tape view does. Its data-sig is the drawing's
 // tapesvg.Signature: the page takes the drawing's elements over when the
 // tape it opens has the same one, and draws its own otherwise.
+//
+// A tape whose view would take more than MaxBytes is not drawn: View
+// returns "", and the page shows its loading screen until the wasm draws
+// the tape.
 func View(st *state.State) (string, error) {
 	src := st.Source()
 	if err := src.Err(); err != nil {
@@ -86,6 +99,9 @@ func View(st *state.State) (string, error) {
 		return "", errors.New("firstview: the state has no recorded step")
 	}
 	nodes := s.Nodes()
+	if len(nodes)*minNodeBytes > MaxBytes {
+		return "", nil // too large to draw, without laying it out
+	}
 	lay, err := app.Layout(nodes)
 	if err != nil {
 		return "", err
@@ -94,51 +110,28 @@ func View(st *state.State) (string, error) {
 	for i := range nodes {
 		states[i] = s.State(i)
 	}
+	var drawing strings.Builder
+	tapesvg.Write(&drawing, nodes, states, lay)
+	if drawing.Len() > MaxBytes {
+		return "", nil
+	}
 	c := s.Counts()
 	f := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 	var b strings.Builder
+	b.Grow(drawing.Len() + len(frameTop) + len(frameBottom) + 1024)
 	b.WriteString(frameTop)
 	b.WriteString(`<svg id="tape-preview" role="img" aria-label="The tape of one training step, drawn left to right." data-w="` + f(lay.Width) + `" data-h="` + f(lay.Height) +
-		`" data-sig="` + tapesvg.Signature(nodes, states, lay) + `" data-min="` + f(app.ReadableScale) + `" data-max="` + f(tapesvg.FitMax) + `" data-pad="` + f(tapesvg.FitPad) + `"><defs>` + tapesvg.Defs + `</defs><g class="world">`)
-	tapesvg.Write(&b, nodes, states, lay)
+		`" data-sig="` + tapesvg.SignatureOf(drawing.String()) + `" data-min="` + f(app.ReadableScale) + `" data-max="` + f(tapesvg.FitMax) + `" data-pad="` + f(tapesvg.FitPad) + `"><defs>` + tapesvg.Defs + `</defs><g class="world">`)
+	b.WriteString(drawing.String())
 	b.WriteString(`</g>`)
 	writeFolds(&b, lay)
 	b.WriteString(`</svg></section></div><section class="inspector"></section></div>`)
 	b.WriteString(strings.NewReplacer("{forward}", strconv.Itoa(c.Forward)+"/"+strconv.Itoa(c.ForwardTotal),
 		"{backward}", strconv.Itoa(c.Backward)+"/"+strconv.Itoa(c.BackwardTotal)).Replace(frameBottom))
+	if b.Len() > MaxBytes {
+		return "", nil
+	}
 	return b.String(), nil
-}
-
-// narrowest is the narrowest tape region the page is made for, in CSS px:
-// a tape that fits it in one row at a readable scale is never folded.
-const narrowest = 360 - 2*tapesvg.FitPad
-
-// writeFolds appends, for a tape the page may fold into rows to fill a
-// tall region (layout.Wrap), each fold: a hidden <g class="fold"
-// data-rows="r" data-at="x y x y …"> with the boxes' places in data-at and
-// the edges in it, and sets nothing for a tape too short to fold.
-// firstview.js picks the fold as the tape view does (layout.PickRows).
-func writeFolds(b *strings.Builder, lay *layout.Layout) {
-	sizes := lay.RowSizes()
-	if len(sizes) < 2 || lay.Width*app.ReadableScale <= narrowest {
-		return
-	}
-	for r := range sizes {
-		f := lay.Wrap(r + 1)
-		b.WriteString(`<g class="fold" display="none" data-rows="` + strconv.Itoa(r+1) + `" data-w="` + strconv.FormatFloat(f.Width, 'g', -1, 64) +
-			`" data-h="` + strconv.FormatFloat(f.Height, 'g', -1, 64) + `" data-at="`)
-		for i, box := range f.Boxes {
-			if i > 0 {
-				b.WriteByte(' ')
-			}
-			b.WriteString(tapesvg.F1(box.X) + " " + tapesvg.F1(box.Y))
-		}
-		b.WriteString(`">`)
-		for _, e := range f.Edges {
-			b.WriteString(`<path class="edge" d="` + e.Path() + `" marker-end="url(#arrow)"></path>`)
-		}
-		b.WriteString(`</g>`)
-	}
 }
 
 // frameTop is the page's frame down to the tape: the top bar with the
