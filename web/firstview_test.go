@@ -4,10 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"testing/fstest"
+	"time"
 )
 
 // drawn marks the page a test FirstViewFunc draws: what it was given.
@@ -121,5 +125,216 @@ func TestLargeSharedPageIsNotHeldForBrotli(t *testing.T) {
 	static.wait()
 	if enc := get(); enc != "br" {
 		t.Errorf("once the background encoding is done, the answer is %q, want br", enc)
+	}
+}
+
+// drawer is a FirstViewFunc for the tests of the shared pages' drawing:
+// it draws as drawn does, counts its drawings by document and the most
+// under way at once, tells started of each as it starts, and holds each
+// until gate is closed.
+type drawer struct {
+	gate    chan struct{}
+	started chan string
+
+	mu           sync.Mutex
+	draws        map[string]int
+	active, peak int
+}
+
+func newDrawer() *drawer {
+	return &drawer{gate: make(chan struct{}), started: make(chan string, 100), draws: map[string]int{}}
+}
+
+func (d *drawer) draw(index, doc []byte) ([]byte, error) {
+	d.mu.Lock()
+	d.draws[string(doc)]++
+	d.active++
+	d.peak = max(d.peak, d.active)
+	d.mu.Unlock()
+	d.started <- string(doc)
+	<-d.gate
+	d.mu.Lock()
+	d.active--
+	d.mu.Unlock()
+	return drawn(index, doc)
+}
+
+// count returns how many times doc was drawn.
+func (d *drawer) count(doc []byte) int {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.draws[string(doc)]
+}
+
+// sharedSite is a handler whose shared pages d draws, on a store holding
+// docs, with the FirstView options of opts.
+func sharedSite(t *testing.T, static fstest.MapFS, d FirstViewFunc, opts Options, docs ...[]byte) http.Handler {
+	t.Helper()
+	store, err := OpenFileStore(filepath.Join(t.TempDir(), "shares"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, doc := range docs {
+		if err := store.Put(context.Background(), ShareID(doc), doc); err != nil {
+			t.Fatal(err)
+		}
+	}
+	opts.Static, opts.Store, opts.CacheDir, opts.FirstView = static, store, t.TempDir(), d
+	h, err := NewHandler(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
+
+// getPage answers GET path on h with ctx and returns the status and the
+// decoded body.
+func getPage(t *testing.T, ctx context.Context, h http.Handler, path string) (int, string) {
+	t.Helper()
+	req := httptest.NewRequest("GET", path, nil).WithContext(ctx)
+	req.Header.Set("Accept-Encoding", "gzip")
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	return rec.Code, string(decode(t, rec.Header().Get("Content-Encoding"), rec.Body.Bytes()))
+}
+
+// viewOf is the page drawn, the drawer's way, for doc.
+func viewOf(doc []byte) string { return page + "<!-- view of [" + string(doc) + "] -->" }
+
+// TestSharedPagesAreDrawnOnce draws a share's page once per kind (share
+// link, embed) however often it is asked for, draws it again when the
+// page it is drawn into changes, and remembers a document that cannot be
+// drawn.
+func TestSharedPagesAreDrawnOnce(t *testing.T) {
+	good, broken := []byte(`{"model":1}`), []byte(`{"broken":1}`)
+	d := newDrawer()
+	close(d.gate)
+	draws := 0
+	count := func(index, doc []byte) ([]byte, error) { draws++; return d.draw(index, doc) }
+	static := shareStatic()
+	h := sharedSite(t, static, count, Options{}, good, broken)
+	for _, tc := range []struct {
+		path  string
+		want  string
+		draws int // in all, after the request
+	}{
+		{"/s/" + ShareID(good), viewOf(good), 1},
+		{"/s/" + ShareID(good), viewOf(good), 1},
+		{"/embed/" + ShareID(good), viewOf(good), 2},
+		{"/embed/" + ShareID(good), viewOf(good), 2},
+		{"/s/" + ShareID(broken), page, 3},
+		{"/s/" + ShareID(broken), page, 3},
+		{"/s/" + ShareID(good), viewOf(good), 3},
+	} {
+		status, body := getPage(t, context.Background(), h, tc.path)
+		if status != 200 || body != tc.want || draws != tc.draws {
+			t.Errorf("GET %s = %d %q after %d drawings, want 200 %q after %d", tc.path, status, body, draws, tc.want, tc.draws)
+		}
+	}
+	static["index.html"] = &fstest.MapFile{Data: []byte(page + "<!-- v2 -->"), ModTime: modTime.Add(time.Second)}
+	if _, body := getPage(t, context.Background(), h, "/s/"+ShareID(good)); body != page+"<!-- v2 --><!-- view of ["+string(good)+"] -->" || draws != 4 {
+		t.Errorf("after index.html changed, the share's page is %q after %d drawings, want it drawn anew (4)", body, draws)
+	}
+}
+
+// TestConcurrentRequestsShareOneDrawing asks for one share's page from 20
+// clients while it is being drawn: it is drawn once, and every client
+// gets it.
+func TestConcurrentRequestsShareOneDrawing(t *testing.T) {
+	doc := []byte(`{"model":1}`)
+	d := newDrawer()
+	h := sharedSite(t, shareStatic(), d.draw, Options{FirstViewWait: time.Minute}, doc)
+	var wg sync.WaitGroup
+	bodies := make([]string, 20)
+	for i := range bodies {
+		wg.Go(func() { _, bodies[i] = getPage(t, context.Background(), h, "/s/"+ShareID(doc)) })
+	}
+	<-d.started
+	time.Sleep(50 * time.Millisecond) // the other requests join the drawing, or would start their own
+	close(d.gate)
+	wg.Wait()
+	for i, body := range bodies {
+		if body != viewOf(doc) {
+			t.Errorf("client %d got %q, want %q", i, body, viewOf(doc))
+		}
+	}
+	if n := d.count(doc); n != 1 {
+		t.Errorf("the page was drawn %d times for 20 clients, want once", n)
+	}
+}
+
+// TestDrawersAreLimited asks for five shares' pages at once from a
+// handler with two drawers: no more than two are drawn at a time, and
+// each is drawn once the ones before it are done.
+func TestDrawersAreLimited(t *testing.T) {
+	var docs [][]byte
+	for i := range 5 {
+		docs = append(docs, fmt.Appendf(nil, `{"model":%d}`, i))
+	}
+	d := newDrawer()
+	h := sharedSite(t, shareStatic(), d.draw, Options{FirstViewDrawers: 2, FirstViewWait: time.Minute}, docs...)
+	var wg sync.WaitGroup
+	for _, doc := range docs {
+		wg.Go(func() {
+			if _, body := getPage(t, context.Background(), h, "/s/"+ShareID(doc)); body != viewOf(doc) {
+				t.Errorf("GET %s = %q, want %q", ShareID(doc), body, viewOf(doc))
+			}
+		})
+	}
+	<-d.started
+	<-d.started
+	time.Sleep(50 * time.Millisecond) // time for a third drawing to start, were it allowed
+	close(d.gate)
+	wg.Wait()
+	if d.peak != 2 {
+		t.Errorf("at most %d pages were drawn at once, want 2 (the drawers)", d.peak)
+	}
+	for _, doc := range docs {
+		if n := d.count(doc); n != 1 {
+			t.Errorf("%s was drawn %d times, want once", doc, n)
+		}
+	}
+}
+
+// TestUndrawnPageWhenNoDrawerIsFree answers a share's page undrawn when
+// the one drawer stays busy longer than the wait, and when the client has
+// gone, and draws neither page for them: a drawing that no one waits for
+// is abandoned before it starts.
+func TestUndrawnPageWhenNoDrawerIsFree(t *testing.T) {
+	busy, late, gone := []byte(`{"model":1}`), []byte(`{"model":2}`), []byte(`{"model":3}`)
+	d := newDrawer()
+	h := sharedSite(t, shareStatic(), d.draw, Options{FirstViewDrawers: 1, FirstViewWait: 50 * time.Millisecond}, busy, late, gone)
+	done := make(chan string)
+	go func() {
+		_, body := getPage(t, context.Background(), h, "/s/"+ShareID(busy))
+		done <- body
+	}()
+	<-d.started
+	start := time.Now()
+	if status, body := getPage(t, context.Background(), h, "/s/"+ShareID(late)); status != 200 || body != page {
+		t.Errorf("while the drawer is busy, GET %s = %d %q, want 200 and the undrawn page", ShareID(late), status, body)
+	}
+	if waited := time.Since(start); waited > 2*time.Second {
+		t.Errorf("the undrawn page came after %v, want about the wait, 50ms", waited)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() { time.Sleep(20 * time.Millisecond); cancel() }()
+	req := httptest.NewRequest("GET", "/s/"+ShareID(gone), nil).WithContext(ctx)
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	if rec.Body.Len() != 0 {
+		t.Errorf("a client that went away was written %d bytes", rec.Body.Len())
+	}
+	close(d.gate)
+	if body := <-done; body != viewOf(busy) {
+		t.Errorf("the busy drawer's page is %q, want %q", body, viewOf(busy))
+	}
+	for _, doc := range [][]byte{late, gone} {
+		if _, body := getPage(t, context.Background(), h, "/s/"+ShareID(doc)); body != viewOf(doc) {
+			t.Errorf("with the drawer free, GET %s = %q, want %q", ShareID(doc), body, viewOf(doc))
+		}
+		if n := d.count(doc); n != 1 {
+			t.Errorf("%s was drawn %d times, want once: only when asked with the drawer free", doc, n)
+		}
 	}
 }
