@@ -140,9 +140,10 @@ func embedded(page []byte) []byte {
 const (
 	// DefaultFirstViewCache is the memory the drawn shared pages are
 	// kept in, pages and encodings together.
-	DefaultFirstViewCache = 64 << 20
-	// DefaultFirstViewWait is how long a request waits for a drawer
-	// before it is answered with the undrawn page.
+	DefaultFirstViewCache = 128 << 20
+	// DefaultFirstViewWait is how long a request waits for its page to
+	// be drawn (for a drawer, and for the drawing) before it is answered
+	// with the undrawn page.
 	DefaultFirstViewWait = time.Second
 )
 
@@ -162,7 +163,8 @@ const firstViewBrotliLimit = 1 << 20
 // it again. At most len(slots) pages are drawn at once, so that drawing
 // leaves cores to everything else; a request that gets no slot within
 // wait, and a page that cannot be drawn, is answered with the undrawn
-// page (index.html as it is, which the wasm fills in once it runs).
+// page (index.html as it is, which the wasm fills in once it runs); a
+// drawing that takes longer goes on into the cache for the next request.
 type firstViews struct {
 	store  Store
 	base   fs.FS // the files as they are: index.html undrawn
@@ -182,15 +184,14 @@ type firstViews struct {
 // flight is one drawing of one page, which every request for the page
 // that comes while it runs waits for.
 type flight struct {
-	started chan struct{} // closed once it holds a slot, or is over
-	done    chan struct{} // closed once a is set
-	a       *asset        // the page drawn; nil: serve the undrawn page
-	cancel  context.CancelFunc
-	waiters int // requests waiting for it; guarded by firstViews.mu
-	once    sync.Once
+	done   chan struct{} // closed once a is set
+	a      *asset        // the page drawn; nil: serve the undrawn page
+	cancel context.CancelFunc
+	// Guarded by firstViews.mu: the requests waiting for it, and whether
+	// it has begun to draw (then it is no longer cancelled).
+	waiters int
+	drawing bool
 }
-
-func (f *flight) start() { f.once.Do(func() { close(f.started) }) }
 
 // newFirstViews returns the shared pages of store drawn by draw from
 // base's index.html, served by static; page answers when the share is not
@@ -267,16 +268,17 @@ func (v *firstViews) keep(key string, a *asset, files []string) {
 }
 
 // join waits for the flight drawing the page key (starting it if none
-// is under way) and returns the page, or nil when it is not drawn: the
-// flight got no slot within v.wait, the client went away (ctx is done)
-// or the page cannot be drawn. The flight is abandoned when every request
-// waiting for it has left.
+// is under way) and returns the page, or nil when it is not drawn: not
+// within v.wait (a slot and the drawing together), the client went away
+// (ctx is done) or the page cannot be drawn. A flight that every request
+// waiting for it has left is abandoned if it has not started drawing, and
+// otherwise draws into the cache for the requests to come.
 func (v *firstViews) join(ctx context.Context, key, id string, embed bool) *asset {
 	v.mu.Lock()
 	f := v.flights[key]
 	if f == nil {
 		fctx, cancel := context.WithCancel(context.Background())
-		f = &flight{started: make(chan struct{}), done: make(chan struct{}), cancel: cancel}
+		f = &flight{done: make(chan struct{}), cancel: cancel}
 		v.flights[key] = f
 		go v.fly(fctx, f, key, id, embed)
 	}
@@ -287,45 +289,37 @@ func (v *firstViews) join(ctx context.Context, key, id string, embed bool) *asse
 	timer := time.NewTimer(v.wait)
 	defer timer.Stop()
 	select {
-	case <-f.started:
-	case <-timer.C:
-		return nil // no drawer free in time
-	case <-ctx.Done():
-		return nil
-	}
-	select {
 	case <-f.done:
 		return f.a
+	case <-timer.C:
+		return nil
 	case <-ctx.Done():
 		return nil
 	}
 }
 
 // leave ends one request's wait for f; the last to leave a flight that
-// is not over cancels it.
+// has not begun to draw cancels it.
 func (v *firstViews) leave(key string, f *flight) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	f.waiters--
-	if f.waiters > 0 {
-		return
+	if f.waiters > 0 || f.drawing {
+		return // a drawing goes on, and later requests join it
 	}
-	select {
-	case <-f.done:
-	default:
-		f.cancel()
-		if v.flights[key] == f {
-			delete(v.flights, key) // the next request starts afresh
-		}
+	f.cancel()
+	if v.flights[key] == f {
+		delete(v.flights, key) // the next request starts afresh
 	}
 }
 
 // fly draws the page key (the share id's, embedded or not) into the
 // cache and f.a. It stops where ctx is done, between its phases: reading
-// the document, waiting for a slot, drawing. Drawing itself cannot be
-// stopped (FirstViewFunc takes no context); a page drawn for requests
-// that have left by then is still encoded and kept, since the drawing is
-// the dear part and the share never changes.
+// the document, waiting for a slot, drawing. Once it draws it is not
+// cancelled (FirstViewFunc takes no context, so drawing cannot be
+// stopped): a page drawn for requests that have left by then is still
+// encoded and kept, since the drawing is the dear part and the share
+// never changes.
 func (v *firstViews) fly(ctx context.Context, f *flight, key, id string, embed bool) {
 	defer func() {
 		v.mu.Lock()
@@ -334,7 +328,6 @@ func (v *firstViews) fly(ctx context.Context, f *flight, key, id string, embed b
 		}
 		v.mu.Unlock()
 		f.cancel()
-		f.start()
 		close(f.done)
 	}()
 	doc, err := v.store.Get(ctx, id)
@@ -350,14 +343,13 @@ func (v *firstViews) fly(ctx context.Context, f *flight, key, id string, embed b
 		return
 	}
 	defer func() { <-v.slots }()
+	v.mu.Lock()
 	if ctx.Err() != nil {
+		v.mu.Unlock()
 		return
 	}
-	if a, ok := v.cached(key); ok {
-		f.a = a // drawn by an abandoned flight while this one waited
-		return
-	}
-	f.start()
+	f.drawing = true
+	v.mu.Unlock()
 	index, err := fs.ReadFile(v.base, "index.html")
 	if err != nil {
 		log.Printf("web: %s: %v; the page is served without its first view", key, err)

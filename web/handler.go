@@ -62,8 +62,9 @@ type Options struct {
 	FirstViewDrawers int
 
 	// FirstViewWait is how long a request for a share's page that is not
-	// drawn yet waits for a drawer before it is answered with the
-	// undrawn page (which the wasm fills in). 0 means
+	// drawn yet waits for it (for a drawer, then for the drawing) before
+	// it is answered with the undrawn page, which the wasm fills in; a
+	// drawing under way then goes on, into the cache. 0 means
 	// DefaultFirstViewWait.
 	FirstViewWait time.Duration
 }
