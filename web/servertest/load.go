@@ -2,6 +2,7 @@ package servertest
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -12,6 +13,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/andybalholm/brotli"
 )
 
 // LoadConfig describes a load run against a share service.
@@ -139,12 +142,7 @@ func Load(ctx context.Context, cfg LoadConfig) (LoadResult, error) {
 		r.Gets += c.gets
 	}
 	r.Requests = len(lat)
-	if len(lat) > 0 {
-		slices.Sort(lat)
-		r.P50 = lat[len(lat)/2]
-		r.P99 = lat[min(len(lat)-1, len(lat)*99/100)]
-		r.Max = lat[len(lat)-1]
-	}
+	r.P50, r.P99, r.Max = percentiles(lat)
 	return r, nil
 }
 
@@ -243,4 +241,252 @@ func (s *shared) do(req *http.Request) ([]byte, int, error) {
 	defer resp.Body.Close()
 	body, err := io.ReadAll(resp.Body)
 	return body, resp.StatusCode, err
+}
+
+// PageLoadConfig describes a load of page requests: Clients clients GET
+// pages at once, client c Paths[(c+r)%len(Paths)] in round r, for Rounds
+// rounds (a round starts when the last answer of the one before has
+// come), while a probe GETs Probe every ProbeEvery, on a new connection
+// each time, and times it. Every request accepts brotli and gzip, as a
+// browser does.
+type PageLoadConfig struct {
+	// URL is the server's base URL.
+	URL     string
+	Clients int
+	Rounds  int
+	Paths   []string
+	// Check checks a 200 answer to a GET of path, given its headers and
+	// decoded body, and names what it is (such as "drawn" or "undrawn").
+	// It is called concurrently, once per path, ETag, encoding and body
+	// length; an answer that repeats all four is taken to be the same.
+	Check func(path string, h http.Header, body []byte) (kind string, err error)
+	// Probe is the path the probe asks for (its answer must be 200).
+	Probe      string
+	ProbeEvery time.Duration
+}
+
+// PageLoadResult is what a page load measured.
+type PageLoadResult struct {
+	// Requests counts the clients' answered requests; Kinds counts them
+	// by path and by what Check named them.
+	Requests int
+	Kinds    map[string]map[string]int
+	// Errors counts transport errors, unexpected statuses and answers
+	// Check refused, the probe's included; Failures holds the first few.
+	Errors   int
+	Failures []string
+	Elapsed  time.Duration
+	// Latency percentiles of the clients' requests.
+	P50, P99, Max time.Duration
+	// Probes counts the probe's answers, with their latency percentiles.
+	Probes                       int
+	ProbeP50, ProbeP99, ProbeMax time.Duration
+}
+
+// String summarises the run in one line.
+func (r PageLoadResult) String() string {
+	return fmt.Sprintf("%d page requests in %.1fs (p50 %v, p99 %v, max %v); %d probes of GET / (p50 %v, p99 %v, max %v); %d errors",
+		r.Requests, r.Elapsed.Seconds(), r.P50, r.P99, r.Max, r.Probes, r.ProbeP50, r.ProbeP99, r.ProbeMax, r.Errors)
+}
+
+// pageLoad is the state the clients of one page load share.
+type pageLoad struct {
+	cfg    PageLoadConfig
+	client *http.Client
+
+	mu       sync.Mutex
+	seen     map[answerKey]string // the kind of each answer checked
+	errors   int
+	failures []string
+}
+
+// answerKey tells answers apart for PageLoadConfig.Check.
+type answerKey struct {
+	path, etag, encoding string
+	length               int
+}
+
+// PageLoad runs the load described by cfg and reports what it measured.
+func PageLoad(ctx context.Context, cfg PageLoadConfig) (PageLoadResult, error) {
+	if cfg.Clients < 1 || cfg.Rounds < 1 || len(cfg.Paths) == 0 || cfg.ProbeEvery <= 0 || cfg.Check == nil {
+		return PageLoadResult{}, fmt.Errorf("servertest: PageLoad needs clients, rounds, paths, a probe interval and a check")
+	}
+	tr := &http.Transport{MaxIdleConns: cfg.Clients, MaxIdleConnsPerHost: cfg.Clients}
+	defer tr.CloseIdleConnections()
+	l := &pageLoad{cfg: cfg, client: &http.Client{Transport: tr, Timeout: 2 * time.Minute}, seen: map[answerKey]string{}}
+	type answer struct {
+		path, kind string
+		lat        time.Duration
+	}
+	answers := make([]answer, cfg.Clients*cfg.Rounds)
+	probeCtx, stopProbe := context.WithCancel(ctx)
+	defer stopProbe()
+	var probeLat []time.Duration
+	probed := make(chan struct{})
+	go func() {
+		defer close(probed)
+		probeLat = l.probe(probeCtx)
+	}()
+	start := time.Now()
+	for round := range cfg.Rounds {
+		var wg sync.WaitGroup
+		for c := range cfg.Clients {
+			wg.Go(func() {
+				path := cfg.Paths[(c+round)%len(cfg.Paths)]
+				t0 := time.Now()
+				if kind, ok := l.get(ctx, path); ok {
+					answers[round*cfg.Clients+c] = answer{path, kind, time.Since(t0)}
+				}
+			})
+		}
+		wg.Wait()
+	}
+	elapsed := time.Since(start)
+	stopProbe()
+	<-probed
+	r := PageLoadResult{Elapsed: elapsed, Kinds: map[string]map[string]int{}, Errors: l.errors, Failures: l.failures}
+	var lat []time.Duration
+	for _, a := range answers {
+		if a.path == "" {
+			continue // failed
+		}
+		lat = append(lat, a.lat)
+		if r.Kinds[a.path] == nil {
+			r.Kinds[a.path] = map[string]int{}
+		}
+		r.Kinds[a.path][a.kind]++
+	}
+	r.Requests = len(lat)
+	r.P50, r.P99, r.Max = percentiles(lat)
+	r.Probes = len(probeLat)
+	r.ProbeP50, r.ProbeP99, r.ProbeMax = percentiles(probeLat)
+	return r, nil
+}
+
+// percentiles returns the median, the 99th percentile and the largest of
+// lat, which it sorts; zeros when it is empty.
+func percentiles(lat []time.Duration) (p50, p99, most time.Duration) {
+	if len(lat) == 0 {
+		return 0, 0, 0
+	}
+	slices.Sort(lat)
+	return lat[len(lat)/2], lat[min(len(lat)-1, len(lat)*99/100)], lat[len(lat)-1]
+}
+
+func (l *pageLoad) fail(format string, args ...any) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.errors++
+	if len(l.failures) < 10 {
+		l.failures = append(l.failures, fmt.Sprintf(format, args...))
+	}
+}
+
+// get asks for path and returns what the check named the answer; false
+// when it failed or the run ended under it.
+func (l *pageLoad) get(ctx context.Context, path string) (string, bool) {
+	req, err := http.NewRequestWithContext(ctx, "GET", l.cfg.URL+path, nil)
+	if err != nil {
+		l.fail("GET %s: %v", path, err)
+		return "", false
+	}
+	// Set by hand, the header keeps the transport from decoding gzip:
+	// the body is decoded only when it is checked.
+	req.Header.Set("Accept-Encoding", "br, gzip")
+	body, resp, err := l.do(req)
+	if err != nil {
+		if ctx.Err() == nil {
+			l.fail("GET %s: %v", path, err)
+		}
+		return "", false
+	}
+	if resp.StatusCode != http.StatusOK {
+		l.fail("GET %s: %d %.200q", path, resp.StatusCode, body)
+		return "", false
+	}
+	key := answerKey{path, resp.Header.Get("ETag"), resp.Header.Get("Content-Encoding"), len(body)}
+	l.mu.Lock()
+	kind, seen := l.seen[key]
+	l.mu.Unlock()
+	if seen {
+		return kind, true
+	}
+	decoded, err := decodeBody(key.encoding, body)
+	if err == nil {
+		kind, err = l.cfg.Check(path, resp.Header, decoded)
+	}
+	if err != nil {
+		l.fail("GET %s (%s, ETag %s): %v", path, key.encoding, key.etag, err)
+		return "", false
+	}
+	l.mu.Lock()
+	l.seen[key] = kind
+	l.mu.Unlock()
+	return kind, true
+}
+
+// probe asks for the probe's path every ProbeEvery, each time on a new
+// connection, until ctx is done, and returns the latencies.
+func (l *pageLoad) probe(ctx context.Context) []time.Duration {
+	client := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}, Timeout: time.Minute}
+	tick := time.NewTicker(l.cfg.ProbeEvery)
+	defer tick.Stop()
+	var lat []time.Duration
+	for {
+		select {
+		case <-ctx.Done():
+			return lat
+		case <-tick.C:
+		}
+		req, err := http.NewRequestWithContext(ctx, "GET", l.cfg.URL+l.cfg.Probe, nil)
+		if err != nil {
+			l.fail("probe: %v", err)
+			return lat
+		}
+		req.Header.Set("Accept-Encoding", "br, gzip")
+		t0 := time.Now()
+		resp, err := client.Do(req)
+		if err == nil {
+			_, err = io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+		}
+		if err != nil {
+			if ctx.Err() == nil {
+				l.fail("probe GET %s: %v", l.cfg.Probe, err)
+			}
+			continue
+		}
+		if resp.StatusCode != http.StatusOK {
+			l.fail("probe GET %s: %d", l.cfg.Probe, resp.StatusCode)
+			continue
+		}
+		lat = append(lat, time.Since(t0))
+	}
+}
+
+func (l *pageLoad) do(req *http.Request) ([]byte, *http.Response, error) {
+	resp, err := l.client.Do(req)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	return body, resp, err
+}
+
+// decodeBody decodes a body sent with the Content-Encoding encoding.
+func decodeBody(encoding string, body []byte) ([]byte, error) {
+	switch encoding {
+	case "":
+		return body, nil
+	case "gzip":
+		r, err := gzip.NewReader(bytes.NewReader(body))
+		if err != nil {
+			return nil, err
+		}
+		return io.ReadAll(r)
+	case "br":
+		return io.ReadAll(brotli.NewReader(bytes.NewReader(body)))
+	}
+	return nil, fmt.Errorf("unknown Content-Encoding %q", encoding)
 }
