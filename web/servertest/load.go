@@ -246,9 +246,7 @@ func (s *shared) do(req *http.Request) ([]byte, int, error) {
 // PageLoadConfig describes a load of page requests: Clients clients GET
 // pages at once, client c Paths[(c+r)%len(Paths)] in round r, for Rounds
 // rounds (a round starts when the last answer of the one before has
-// come), while a probe GETs Probe every ProbeEvery, on a new connection
-// each time, and times it. Every request accepts brotli and gzip, as a
-// browser does.
+// come). Every request accepts brotli and gzip, as a browser does.
 type PageLoadConfig struct {
 	// URL is the server's base URL.
 	URL     string
@@ -257,12 +255,10 @@ type PageLoadConfig struct {
 	Paths   []string
 	// Check checks a 200 answer to a GET of path, given its headers and
 	// decoded body, and names what it is (such as "drawn" or "undrawn").
-	// It is called concurrently, once per path, ETag, encoding and body
-	// length; an answer that repeats all four is taken to be the same.
+	// It is called concurrently, once per path, ETag, encoding and
+	// Content-Length; an answer that repeats all four is taken to be the
+	// same once its length is counted.
 	Check func(path string, h http.Header, body []byte) (kind string, err error)
-	// Probe is the path the probe asks for (its answer must be 200).
-	Probe      string
-	ProbeEvery time.Duration
 }
 
 // PageLoadResult is what a page load measured.
@@ -272,21 +268,18 @@ type PageLoadResult struct {
 	Requests int
 	Kinds    map[string]map[string]int
 	// Errors counts transport errors, unexpected statuses and answers
-	// Check refused, the probe's included; Failures holds the first few.
+	// Check refused; Failures holds the first few.
 	Errors   int
 	Failures []string
 	Elapsed  time.Duration
 	// Latency percentiles of the clients' requests.
 	P50, P99, Max time.Duration
-	// Probes counts the probe's answers, with their latency percentiles.
-	Probes                       int
-	ProbeP50, ProbeP99, ProbeMax time.Duration
 }
 
 // String summarises the run in one line.
 func (r PageLoadResult) String() string {
-	return fmt.Sprintf("%d page requests in %.1fs (p50 %v, p99 %v, max %v); %d probes of GET / (p50 %v, p99 %v, max %v); %d errors",
-		r.Requests, r.Elapsed.Seconds(), r.P50, r.P99, r.Max, r.Probes, r.ProbeP50, r.ProbeP99, r.ProbeMax, r.Errors)
+	return fmt.Sprintf("%d page requests in %.1fs (p50 %v, p99 %v, max %v), %d errors",
+		r.Requests, r.Elapsed.Seconds(), r.P50, r.P99, r.Max, r.Errors)
 }
 
 // pageLoad is the state the clients of one page load share.
@@ -308,8 +301,8 @@ type answerKey struct {
 
 // PageLoad runs the load described by cfg and reports what it measured.
 func PageLoad(ctx context.Context, cfg PageLoadConfig) (PageLoadResult, error) {
-	if cfg.Clients < 1 || cfg.Rounds < 1 || len(cfg.Paths) == 0 || cfg.ProbeEvery <= 0 || cfg.Check == nil {
-		return PageLoadResult{}, fmt.Errorf("servertest: PageLoad needs clients, rounds, paths, a probe interval and a check")
+	if cfg.Clients < 1 || cfg.Rounds < 1 || len(cfg.Paths) == 0 || cfg.Check == nil {
+		return PageLoadResult{}, fmt.Errorf("servertest: PageLoad needs clients, rounds, paths and a check")
 	}
 	tr := &http.Transport{MaxIdleConns: cfg.Clients, MaxIdleConnsPerHost: cfg.Clients}
 	defer tr.CloseIdleConnections()
@@ -319,14 +312,6 @@ func PageLoad(ctx context.Context, cfg PageLoadConfig) (PageLoadResult, error) {
 		lat        time.Duration
 	}
 	answers := make([]answer, cfg.Clients*cfg.Rounds)
-	probeCtx, stopProbe := context.WithCancel(ctx)
-	defer stopProbe()
-	var probeLat []time.Duration
-	probed := make(chan struct{})
-	go func() {
-		defer close(probed)
-		probeLat = l.probe(probeCtx)
-	}()
 	start := time.Now()
 	for round := range cfg.Rounds {
 		var wg sync.WaitGroup
@@ -341,10 +326,7 @@ func PageLoad(ctx context.Context, cfg PageLoadConfig) (PageLoadResult, error) {
 		}
 		wg.Wait()
 	}
-	elapsed := time.Since(start)
-	stopProbe()
-	<-probed
-	r := PageLoadResult{Elapsed: elapsed, Kinds: map[string]map[string]int{}, Errors: l.errors, Failures: l.failures}
+	r := PageLoadResult{Elapsed: time.Since(start), Kinds: map[string]map[string]int{}, Errors: l.errors, Failures: l.failures}
 	var lat []time.Duration
 	for _, a := range answers {
 		if a.path == "" {
@@ -358,8 +340,6 @@ func PageLoad(ctx context.Context, cfg PageLoadConfig) (PageLoadResult, error) {
 	}
 	r.Requests = len(lat)
 	r.P50, r.P99, r.Max = percentiles(lat)
-	r.Probes = len(probeLat)
-	r.ProbeP50, r.ProbeP99, r.ProbeMax = percentiles(probeLat)
 	return r, nil
 }
 
@@ -383,7 +363,10 @@ func (l *pageLoad) fail(format string, args ...any) {
 }
 
 // get asks for path and returns what the check named the answer; false
-// when it failed or the run ended under it.
+// when it failed or the run ended under it. A body is read into memory
+// and checked only when its path, ETag, encoding and length are new;
+// otherwise it is read and counted, so that the clients' own work and
+// garbage stay small beside the server's.
 func (l *pageLoad) get(ctx context.Context, path string) (string, bool) {
 	req, err := http.NewRequestWithContext(ctx, "GET", l.cfg.URL+path, nil)
 	if err != nil {
@@ -393,7 +376,32 @@ func (l *pageLoad) get(ctx context.Context, path string) (string, bool) {
 	// Set by hand, the header keeps the transport from decoding gzip:
 	// the body is decoded only when it is checked.
 	req.Header.Set("Accept-Encoding", "br, gzip")
-	body, resp, err := l.do(req)
+	resp, err := l.client.Do(req)
+	if err != nil {
+		if ctx.Err() == nil {
+			l.fail("GET %s: %v", path, err)
+		}
+		return "", false
+	}
+	defer resp.Body.Close()
+	key := answerKey{path, resp.Header.Get("ETag"), resp.Header.Get("Content-Encoding"), int(resp.ContentLength)}
+	l.mu.Lock()
+	kind, seen := l.seen[key]
+	l.mu.Unlock()
+	if seen && resp.StatusCode == http.StatusOK {
+		n, err := io.Copy(io.Discard, resp.Body)
+		if err == nil && n != resp.ContentLength {
+			err = fmt.Errorf("%d bytes of the %d its Content-Length gives", n, resp.ContentLength)
+		}
+		if err != nil {
+			if ctx.Err() == nil {
+				l.fail("GET %s: %v", path, err)
+			}
+			return "", false
+		}
+		return kind, true
+	}
+	body, err := io.ReadAll(resp.Body)
 	if err != nil {
 		if ctx.Err() == nil {
 			l.fail("GET %s: %v", path, err)
@@ -403,13 +411,6 @@ func (l *pageLoad) get(ctx context.Context, path string) (string, bool) {
 	if resp.StatusCode != http.StatusOK {
 		l.fail("GET %s: %d %.200q", path, resp.StatusCode, body)
 		return "", false
-	}
-	key := answerKey{path, resp.Header.Get("ETag"), resp.Header.Get("Content-Encoding"), len(body)}
-	l.mu.Lock()
-	kind, seen := l.seen[key]
-	l.mu.Unlock()
-	if seen {
-		return kind, true
 	}
 	decoded, err := decodeBody(key.encoding, body)
 	if err == nil {
@@ -425,23 +426,47 @@ func (l *pageLoad) get(ctx context.Context, path string) (string, bool) {
 	return kind, true
 }
 
-// probe asks for the probe's path every ProbeEvery, each time on a new
-// connection, until ctx is done, and returns the latencies.
-func (l *pageLoad) probe(ctx context.Context) []time.Duration {
+// ProbeResult is what Probe measured.
+type ProbeResult struct {
+	// Latencies are those of the answered requests, in order.
+	Latencies []time.Duration
+	// Errors counts transport errors and answers other than 200;
+	// Failures holds the first few.
+	Errors   int
+	Failures []string
+}
+
+// Percentiles returns the median, the 99th percentile and the largest
+// of the latencies.
+func (r ProbeResult) Percentiles() (p50, p99, most time.Duration) {
+	return percentiles(slices.Clone(r.Latencies))
+}
+
+// Probe GETs url every interval, on a new connection each time (as a
+// visitor's first request), until ctx is done, and times the answers.
+// Run it in a process other than the load's, whose clients would
+// otherwise delay it as much as the server does.
+func Probe(ctx context.Context, url string, every time.Duration) ProbeResult {
 	client := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}, Timeout: time.Minute}
-	tick := time.NewTicker(l.cfg.ProbeEvery)
+	tick := time.NewTicker(every)
 	defer tick.Stop()
-	var lat []time.Duration
+	var r ProbeResult
+	fail := func(format string, args ...any) {
+		r.Errors++
+		if len(r.Failures) < 10 {
+			r.Failures = append(r.Failures, fmt.Sprintf(format, args...))
+		}
+	}
 	for {
 		select {
 		case <-ctx.Done():
-			return lat
+			return r
 		case <-tick.C:
 		}
-		req, err := http.NewRequestWithContext(ctx, "GET", l.cfg.URL+l.cfg.Probe, nil)
+		req, err := http.NewRequestWithContext(ctx, "GET", url, nil)
 		if err != nil {
-			l.fail("probe: %v", err)
-			return lat
+			fail("probe: %v", err)
+			return r
 		}
 		req.Header.Set("Accept-Encoding", "br, gzip")
 		t0 := time.Now()
@@ -452,26 +477,16 @@ func (l *pageLoad) probe(ctx context.Context) []time.Duration {
 		}
 		if err != nil {
 			if ctx.Err() == nil {
-				l.fail("probe GET %s: %v", l.cfg.Probe, err)
+				fail("probe GET %s: %v", url, err)
 			}
 			continue
 		}
 		if resp.StatusCode != http.StatusOK {
-			l.fail("probe GET %s: %d", l.cfg.Probe, resp.StatusCode)
+			fail("probe GET %s: %d", url, resp.StatusCode)
 			continue
 		}
-		lat = append(lat, time.Since(t0))
+		r.Latencies = append(r.Latencies, time.Since(t0))
 	}
-}
-
-func (l *pageLoad) do(req *http.Request) ([]byte, *http.Response, error) {
-	resp, err := l.client.Do(req)
-	if err != nil {
-		return nil, nil, err
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	return body, resp, err
 }
 
 // decodeBody decodes a body sent with the Content-Encoding encoding.

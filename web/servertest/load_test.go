@@ -114,8 +114,8 @@ func BenchmarkLoad(b *testing.B) {
 
 // TestSharedPagesUnderLoad shares the dearest documents (HeavyDocs) on the
 // real server and has 50 clients ask for their pages (/s/ and /embed/) at
-// once, ten times over, while a probe asks for the playground's page,
-// GET /, every 25 ms on a new connection. Every page must be the share's drawn first
+// once, ten times over, while a probe in a process of its own asks for
+// the playground's page, GET /, every 25 ms on a new connection. Every page must be the share's drawn first
 // view or the undrawn page, each must be answered drawn at least once,
 // the server's process must stay under 1 GiB resident throughout (its
 // VmHWM), and GET / must answer within 200 ms at the 99th percentile.
@@ -155,6 +155,10 @@ func TestSharedPagesUnderLoad(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	probe, err := startProbe(srv.URL+"/", probeEvery)
+	if err != nil {
+		t.Fatal(err)
+	}
 	res, err := PageLoad(context.Background(), PageLoadConfig{
 		URL:     srv.URL,
 		Clients: pageLoadClient,
@@ -163,17 +167,21 @@ func TestSharedPagesUnderLoad(t *testing.T) {
 		Check: func(path string, h http.Header, body []byte) (string, error) {
 			return checkSharedPage(path, stored[path], h, body)
 		},
-		Probe:      "/",
-		ProbeEvery: probeEvery,
 	})
+	probed, probeErr := probe.stop()
 	if err != nil {
 		t.Fatal(err)
+	}
+	if probeErr != nil {
+		t.Fatal(probeErr)
 	}
 	peak, err := srv.PeakRSS()
 	if err != nil {
 		t.Fatal(err)
 	}
+	p50, p99, most := probed.Percentiles()
 	t.Logf("%d clients, %d rounds: %v", pageLoadClient, rounds, res)
+	t.Logf("meanwhile GET / (%d probes): p50 %v, p99 %v, max %v", len(probed.Latencies), p50, p99, most)
 	t.Logf("the server's peak resident memory: %d MiB before the load, %d MiB after it", startRSS>>20, peak>>20)
 	for _, p := range paths {
 		t.Logf("%s: %v", p, res.Kinds[p])
@@ -181,16 +189,19 @@ func TestSharedPagesUnderLoad(t *testing.T) {
 	if res.Errors != 0 {
 		t.Errorf("%d errors under load; the first: %q", res.Errors, res.Failures)
 	}
+	if probed.Errors != 0 {
+		t.Errorf("GET / failed %d times under load; the first: %q", probed.Errors, probed.Failures)
+	}
 	if peak > maxServerRSS {
 		t.Errorf("the server held %d MiB resident, over the bound of %d MiB", peak>>20, maxServerRSS>>20)
 	}
 	// The probe asks one at a time: a server that stalls answers it less
 	// often.
-	if want := int(res.Elapsed / probeEvery / 2); res.Probes < want {
-		t.Errorf("GET / answered %d times in %v, want at least %d (every %v)", res.Probes, res.Elapsed, want, probeEvery)
+	if want := int(res.Elapsed / probeEvery / 2); len(probed.Latencies) < want {
+		t.Errorf("GET / answered %d times in %v, want at least %d (every %v)", len(probed.Latencies), res.Elapsed, want, probeEvery)
 	}
-	if res.ProbeP99 > maxProbeP99 {
-		t.Errorf("GET / took %v at the 99th percentile under load, over the bound of %v", res.ProbeP99, maxProbeP99)
+	if p99 > maxProbeP99 {
+		t.Errorf("GET / took %v at the 99th percentile under load, over the bound of %v", p99, maxProbeP99)
 	}
 	for _, p := range paths {
 		if res.Kinds[p]["drawn"] == 0 {
