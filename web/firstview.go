@@ -161,10 +161,13 @@ const firstViewBrotliLimit = 1 << 20
 // file written into it changes or the cache needs the room. Requests for
 // a page being drawn wait for that drawing (a flight) instead of drawing
 // it again. At most len(slots) pages are drawn at once, so that drawing
-// leaves cores to everything else; a request that gets no slot within
-// wait, and a page that cannot be drawn, is answered with the undrawn
-// page (index.html as it is, which the wasm fills in once it runs); a
-// drawing that takes longer goes on into the cache for the next request.
+// leaves cores to everything else. A request whose page is not drawn
+// within wait (a slot and the drawing together), and one for a page that
+// cannot be drawn, is answered with the undrawn page (index.html as it
+// is, which the wasm fills in once it runs); a drawing under way then
+// goes on into the cache for the next request, and one that has not
+// begun is abandoned once no request waits for it, so that the work
+// queued never outgrows the requests waiting.
 type firstViews struct {
 	store  Store
 	base   fs.FS // the files as they are: index.html undrawn
@@ -343,6 +346,10 @@ func (v *firstViews) fly(ctx context.Context, f *flight, key, id string, embed b
 		return
 	}
 	defer func() { <-v.slots }()
+	if a, ok := v.cached(key); ok {
+		f.a = a // kept by the flight before this one, after this request missed it
+		return
+	}
 	v.mu.Lock()
 	if ctx.Err() != nil {
 		v.mu.Unlock()

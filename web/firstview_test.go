@@ -352,3 +352,49 @@ func TestUndrawnPageWhenNoDrawerIsFree(t *testing.T) {
 		}
 	}
 }
+
+// TestSharedPagesDrawnAgain draws a share's page again when a file
+// written into it changes, and when the cache dropped it for newer
+// pages.
+func TestSharedPagesDrawnAgain(t *testing.T) {
+	const index = `<head><link rel="stylesheet" href="style.css"></head><body></body>`
+	static := fstest.MapFS{
+		"index.html": {Data: []byte(index), ModTime: modTime},
+		"style.css":  {Data: []byte("p{}"), ModTime: modTime},
+	}
+	draws := map[string]int{}
+	draw := func(index, doc []byte) ([]byte, error) {
+		draws[string(doc)]++
+		// A page of some 1,000 bytes, 1,300 with its encodings and key:
+		// a cache of 4,500 holds three.
+		return []byte(string(index) + "<!-- " + strings.Repeat(string(doc), 1000/len(doc)) + " -->"), nil
+	}
+	var docs [][]byte
+	for i := range 4 {
+		docs = append(docs, fmt.Appendf(nil, `{"model":%d}`, i))
+	}
+	h := sharedSite(t, static, draw, Options{FirstViewCache: 4500}, docs...)
+	ask := func(doc []byte) string {
+		t.Helper()
+		_, body := getPage(t, context.Background(), h, "/s/"+ShareID(doc))
+		return body
+	}
+	for _, doc := range docs[:3] {
+		ask(doc)
+		ask(doc)
+	}
+	if body := ask(docs[0]); !strings.Contains(body, "<style>p{}</style>") || draws[string(docs[0])] != 1 {
+		t.Fatalf("three pages fit the cache, yet the first was drawn %d times: %.80q", draws[string(docs[0])], body)
+	}
+	static["style.css"] = &fstest.MapFile{Data: []byte("p{color:red}"), ModTime: modTime.Add(time.Second)}
+	if body := ask(docs[0]); !strings.Contains(body, "<style>p{color:red}</style>") || draws[string(docs[0])] != 2 {
+		t.Errorf("after the stylesheet changed, the page was drawn %d times in all and is %.80q; want it drawn anew", draws[string(docs[0])], body)
+	}
+	ask(docs[3]) // the least recently used, docs[1], makes room
+	if ask(docs[1]); draws[string(docs[1])] != 2 {
+		t.Errorf("a page the cache dropped was drawn %d times in all, want twice", draws[string(docs[1])])
+	}
+	if ask(docs[0]); draws[string(docs[0])] != 2 {
+		t.Errorf("a page used lately was drawn %d times in all, want it kept (twice: once per stylesheet)", draws[string(docs[0])])
+	}
+}
