@@ -10,6 +10,7 @@ import (
 	"errors"
 	"io/fs"
 	"net/http"
+	"time"
 
 	"tapelab/web/precompress"
 )
@@ -45,9 +46,27 @@ type Options struct {
 
 	// FirstView, when set, draws the page's first view into index.html:
 	// the playground's own page once per version of index.html, and a
-	// stored share's page (/s/{id}, /embed/{id}) on each request, with
-	// its document embedded. Nil serves index.html as it is.
+	// stored share's page (/s/{id}, /embed/{id}) once per share and
+	// version of index.html (the drawn pages are cached), with its
+	// document embedded. Nil serves index.html as it is.
 	FirstView FirstViewFunc
+
+	// FirstViewCache bounds the memory that keeps the drawn pages of
+	// shares, in bytes of pages and their encodings; the least recently
+	// used are dropped first. 0 means DefaultFirstViewCache.
+	FirstViewCache int64
+
+	// FirstViewDrawers is how many shares' pages may be drawn at once;
+	// 0 means half the processors Go uses (GOMAXPROCS), at least one, so
+	// that drawing leaves cores to every other request.
+	FirstViewDrawers int
+
+	// FirstViewWait is how long a request for a share's page that is not
+	// drawn yet waits for it (for a drawer, then for the drawing) before
+	// it is answered with the undrawn page, which the wasm fills in; a
+	// drawing under way then goes on, into the cache. 0 means
+	// DefaultFirstViewWait.
+	FirstViewWait time.Duration
 }
 
 // NewHandler returns the handler that serves TapeLab over HTTP.
@@ -93,7 +112,7 @@ func newHandler(opts Options) (http.Handler, *staticFiles, error) {
 	if opts.Store != nil {
 		page := PageFunc(static.servePage)
 		if opts.FirstView != nil {
-			page = sharedPages(opts.Store, opts.Static, opts.FirstView, static, page)
+			page = newFirstViews(opts.Store, opts.Static, opts.FirstView, static, page, opts).serve
 		}
 		newShareAPI(opts.Store, page).register(mux)
 	}

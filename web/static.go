@@ -314,7 +314,7 @@ func (s *staticFiles) read(name string, e *entry) (*asset, error) {
 		defer s.mu.Unlock()
 		return s.entries[name] != e // a newer version of the file replaced this one
 	}
-	if err := s.encodeBrotli(a, stale); err != nil {
+	if err := s.encodeBrotli(a, stale, nil); err != nil {
 		return nil, fmt.Errorf("web: compressing %s: %w", name, err)
 	}
 	return a, nil
@@ -323,11 +323,15 @@ func (s *staticFiles) read(name string, e *entry) (*asset, error) {
 // encodeBrotli gives a its brotli encoding: from the cache when it holds
 // it, at once when a is small, and otherwise in the background, one at a
 // time, unless stale reports by then that no one will be served a (a is
-// served gzip'd meanwhile).
-func (s *staticFiles) encodeBrotli(a *asset, stale func() bool) error {
+// served gzip'd meanwhile). made, when not nil, is called once a has it.
+func (s *staticFiles) encodeBrotli(a *asset, stale func() bool, made func()) error {
+	if made == nil {
+		made = func() {}
+	}
 	if s.cache != nil {
 		if br, ok := s.cache.Lookup(a.raw); ok {
 			a.setBrotli(br)
+			made()
 			return nil
 		}
 	}
@@ -337,6 +341,7 @@ func (s *staticFiles) encodeBrotli(a *asset, stale func() bool) error {
 			return err
 		}
 		a.setBrotli(br)
+		made()
 		return nil
 	}
 	s.pending.Add(1)
@@ -353,6 +358,7 @@ func (s *staticFiles) encodeBrotli(a *asset, stale func() bool) error {
 			return
 		}
 		a.setBrotli(br)
+		made()
 	}()
 	return nil
 }

@@ -2,6 +2,7 @@ package servertest
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -12,6 +13,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/andybalholm/brotli"
 )
 
 // LoadConfig describes a load run against a share service.
@@ -139,12 +142,7 @@ func Load(ctx context.Context, cfg LoadConfig) (LoadResult, error) {
 		r.Gets += c.gets
 	}
 	r.Requests = len(lat)
-	if len(lat) > 0 {
-		slices.Sort(lat)
-		r.P50 = lat[len(lat)/2]
-		r.P99 = lat[min(len(lat)-1, len(lat)*99/100)]
-		r.Max = lat[len(lat)-1]
-	}
+	r.P50, r.P99, r.Max = percentiles(lat)
 	return r, nil
 }
 
@@ -243,4 +241,267 @@ func (s *shared) do(req *http.Request) ([]byte, int, error) {
 	defer resp.Body.Close()
 	body, err := io.ReadAll(resp.Body)
 	return body, resp.StatusCode, err
+}
+
+// PageLoadConfig describes a load of page requests: Clients clients GET
+// pages at once, client c Paths[(c+r)%len(Paths)] in round r, for Rounds
+// rounds (a round starts when the last answer of the one before has
+// come). Every request accepts brotli and gzip, as a browser does.
+type PageLoadConfig struct {
+	// URL is the server's base URL.
+	URL     string
+	Clients int
+	Rounds  int
+	Paths   []string
+	// Check checks a 200 answer to a GET of path, given its headers and
+	// decoded body, and names what it is (such as "drawn" or "undrawn").
+	// It is called concurrently, once per path, ETag, encoding and
+	// Content-Length; an answer that repeats all four is taken to be the
+	// same once its length is counted.
+	Check func(path string, h http.Header, body []byte) (kind string, err error)
+}
+
+// PageLoadResult is what a page load measured.
+type PageLoadResult struct {
+	// Requests counts the clients' answered requests; Kinds counts them
+	// by path and by what Check named them.
+	Requests int
+	Kinds    map[string]map[string]int
+	// Errors counts transport errors, unexpected statuses and answers
+	// Check refused; Failures holds the first few.
+	Errors   int
+	Failures []string
+	Elapsed  time.Duration
+	// Latency percentiles of the clients' requests.
+	P50, P99, Max time.Duration
+}
+
+// String summarises the run in one line.
+func (r PageLoadResult) String() string {
+	return fmt.Sprintf("%d page requests in %.1fs (p50 %v, p99 %v, max %v), %d errors",
+		r.Requests, r.Elapsed.Seconds(), r.P50, r.P99, r.Max, r.Errors)
+}
+
+// pageLoad is the state the clients of one page load share.
+type pageLoad struct {
+	cfg    PageLoadConfig
+	client *http.Client
+
+	mu       sync.Mutex
+	seen     map[answerKey]string // the kind of each answer checked
+	errors   int
+	failures []string
+}
+
+// answerKey tells answers apart for PageLoadConfig.Check.
+type answerKey struct {
+	path, etag, encoding string
+	length               int
+}
+
+// PageLoad runs the load described by cfg and reports what it measured.
+func PageLoad(ctx context.Context, cfg PageLoadConfig) (PageLoadResult, error) {
+	if cfg.Clients < 1 || cfg.Rounds < 1 || len(cfg.Paths) == 0 || cfg.Check == nil {
+		return PageLoadResult{}, fmt.Errorf("servertest: PageLoad needs clients, rounds, paths and a check")
+	}
+	tr := &http.Transport{MaxIdleConns: cfg.Clients, MaxIdleConnsPerHost: cfg.Clients}
+	defer tr.CloseIdleConnections()
+	l := &pageLoad{cfg: cfg, client: &http.Client{Transport: tr, Timeout: 2 * time.Minute}, seen: map[answerKey]string{}}
+	type answer struct {
+		path, kind string
+		lat        time.Duration
+	}
+	answers := make([]answer, cfg.Clients*cfg.Rounds)
+	start := time.Now()
+	for round := range cfg.Rounds {
+		var wg sync.WaitGroup
+		for c := range cfg.Clients {
+			wg.Go(func() {
+				path := cfg.Paths[(c+round)%len(cfg.Paths)]
+				t0 := time.Now()
+				if kind, ok := l.get(ctx, path); ok {
+					answers[round*cfg.Clients+c] = answer{path, kind, time.Since(t0)}
+				}
+			})
+		}
+		wg.Wait()
+	}
+	r := PageLoadResult{Elapsed: time.Since(start), Kinds: map[string]map[string]int{}, Errors: l.errors, Failures: l.failures}
+	var lat []time.Duration
+	for _, a := range answers {
+		if a.path == "" {
+			continue // failed
+		}
+		lat = append(lat, a.lat)
+		if r.Kinds[a.path] == nil {
+			r.Kinds[a.path] = map[string]int{}
+		}
+		r.Kinds[a.path][a.kind]++
+	}
+	r.Requests = len(lat)
+	r.P50, r.P99, r.Max = percentiles(lat)
+	return r, nil
+}
+
+// percentiles returns the median, the 99th percentile and the largest of
+// lat, which it sorts; zeros when it is empty.
+func percentiles(lat []time.Duration) (p50, p99, most time.Duration) {
+	if len(lat) == 0 {
+		return 0, 0, 0
+	}
+	slices.Sort(lat)
+	return lat[len(lat)/2], lat[min(len(lat)-1, len(lat)*99/100)], lat[len(lat)-1]
+}
+
+func (l *pageLoad) fail(format string, args ...any) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.errors++
+	if len(l.failures) < 10 {
+		l.failures = append(l.failures, fmt.Sprintf(format, args...))
+	}
+}
+
+// get asks for path and returns what the check named the answer; false
+// when it failed or the run ended under it. A body is read into memory
+// and checked only when its path, ETag, encoding and length are new;
+// otherwise it is read and counted, so that the clients' own work and
+// garbage stay small beside the server's.
+func (l *pageLoad) get(ctx context.Context, path string) (string, bool) {
+	req, err := http.NewRequestWithContext(ctx, "GET", l.cfg.URL+path, nil)
+	if err != nil {
+		l.fail("GET %s: %v", path, err)
+		return "", false
+	}
+	// Set by hand, the header keeps the transport from decoding gzip:
+	// the body is decoded only when it is checked.
+	req.Header.Set("Accept-Encoding", "br, gzip")
+	resp, err := l.client.Do(req)
+	if err != nil {
+		if ctx.Err() == nil {
+			l.fail("GET %s: %v", path, err)
+		}
+		return "", false
+	}
+	defer resp.Body.Close()
+	key := answerKey{path, resp.Header.Get("ETag"), resp.Header.Get("Content-Encoding"), int(resp.ContentLength)}
+	l.mu.Lock()
+	kind, seen := l.seen[key]
+	l.mu.Unlock()
+	if seen && resp.StatusCode == http.StatusOK {
+		n, err := io.Copy(io.Discard, resp.Body)
+		if err == nil && n != resp.ContentLength {
+			err = fmt.Errorf("%d bytes of the %d its Content-Length gives", n, resp.ContentLength)
+		}
+		if err != nil {
+			if ctx.Err() == nil {
+				l.fail("GET %s: %v", path, err)
+			}
+			return "", false
+		}
+		return kind, true
+	}
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		if ctx.Err() == nil {
+			l.fail("GET %s: %v", path, err)
+		}
+		return "", false
+	}
+	if resp.StatusCode != http.StatusOK {
+		l.fail("GET %s: %d %.200q", path, resp.StatusCode, body)
+		return "", false
+	}
+	decoded, err := decodeBody(key.encoding, body)
+	if err == nil {
+		kind, err = l.cfg.Check(path, resp.Header, decoded)
+	}
+	if err != nil {
+		l.fail("GET %s (%s, ETag %s): %v", path, key.encoding, key.etag, err)
+		return "", false
+	}
+	l.mu.Lock()
+	l.seen[key] = kind
+	l.mu.Unlock()
+	return kind, true
+}
+
+// ProbeResult is what Probe measured.
+type ProbeResult struct {
+	// Latencies are those of the answered requests, in order.
+	Latencies []time.Duration
+	// Errors counts transport errors and answers other than 200;
+	// Failures holds the first few.
+	Errors   int
+	Failures []string
+}
+
+// Percentiles returns the median, the 99th percentile and the largest
+// of the latencies.
+func (r ProbeResult) Percentiles() (p50, p99, most time.Duration) {
+	return percentiles(slices.Clone(r.Latencies))
+}
+
+// Probe GETs url every interval, on a new connection each time (as a
+// visitor's first request), until ctx is done, and times the answers.
+// Run it in a process other than the load's, whose clients would
+// otherwise delay it as much as the server does.
+func Probe(ctx context.Context, url string, every time.Duration) ProbeResult {
+	client := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}, Timeout: time.Minute}
+	tick := time.NewTicker(every)
+	defer tick.Stop()
+	var r ProbeResult
+	fail := func(format string, args ...any) {
+		r.Errors++
+		if len(r.Failures) < 10 {
+			r.Failures = append(r.Failures, fmt.Sprintf(format, args...))
+		}
+	}
+	for {
+		select {
+		case <-ctx.Done():
+			return r
+		case <-tick.C:
+		}
+		req, err := http.NewRequestWithContext(ctx, "GET", url, nil)
+		if err != nil {
+			fail("probe: %v", err)
+			return r
+		}
+		req.Header.Set("Accept-Encoding", "br, gzip")
+		t0 := time.Now()
+		resp, err := client.Do(req)
+		if err == nil {
+			_, err = io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+		}
+		if err != nil {
+			if ctx.Err() == nil {
+				fail("probe GET %s: %v", url, err)
+			}
+			continue
+		}
+		if resp.StatusCode != http.StatusOK {
+			fail("probe GET %s: %d", url, resp.StatusCode)
+			continue
+		}
+		r.Latencies = append(r.Latencies, time.Since(t0))
+	}
+}
+
+// decodeBody decodes a body sent with the Content-Encoding encoding.
+func decodeBody(encoding string, body []byte) ([]byte, error) {
+	switch encoding {
+	case "":
+		return body, nil
+	case "gzip":
+		r, err := gzip.NewReader(bytes.NewReader(body))
+		if err != nil {
+			return nil, err
+		}
+		return io.ReadAll(r)
+	case "br":
+		return io.ReadAll(brotli.NewReader(bytes.NewReader(body)))
+	}
+	return nil, fmt.Errorf("unknown Content-Encoding %q", encoding)
 }

@@ -16,6 +16,9 @@ var (
 )
 
 func TestMain(m *testing.M) {
+	if url := os.Getenv(probeURLEnv); url != "" {
+		os.Exit(probeMain(url)) // the probe process of startProbe
+	}
 	code, err := run(m)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "servertest:", err)

@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -185,6 +186,27 @@ func (s *Server) Stop(timeout time.Duration) error {
 		s.Kill()
 		return fmt.Errorf("the server ignored SIGTERM for %v and was killed", timeout)
 	}
+}
+
+// PeakRSS returns the most memory the server's process has held resident
+// so far (VmHWM in /proc/PID/status), in bytes. It needs Linux's /proc.
+func (s *Server) PeakRSS() (int64, error) {
+	status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", s.cmd.Process.Pid))
+	if err != nil {
+		return 0, err
+	}
+	for line := range strings.SplitSeq(string(status), "\n") {
+		value, ok := strings.CutPrefix(line, "VmHWM:")
+		if !ok {
+			continue
+		}
+		kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(value), "kB")), 10, 64)
+		if err != nil {
+			return 0, fmt.Errorf("/proc/%d/status: VmHWM: %w", s.cmd.Process.Pid, err)
+		}
+		return kb << 10, nil
+	}
+	return 0, fmt.Errorf("/proc/%d/status has no VmHWM", s.cmd.Process.Pid)
 }
 
 // Output returns what the server has printed so far.
