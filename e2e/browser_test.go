@@ -73,6 +73,13 @@ func newBrowser(t testing.TB) context.Context {
 // newBrowserFor is newBrowser with a tab good for d.
 func newBrowserFor(t testing.TB, d time.Duration) context.Context {
 	t.Helper()
+	return newBrowserWith(t, d)
+}
+
+// newBrowserWith is newBrowserFor with Chromium started with the options
+// extra too, such as a flag that limits what its tabs may use.
+func newBrowserWith(t testing.TB, d time.Duration, extra ...chromedp.ExecAllocatorOption) context.Context {
+	t.Helper()
 	exe := chromium(t)
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(exe),
@@ -89,6 +96,7 @@ func newBrowserFor(t testing.TB, d time.Duration) context.Context {
 		chromedp.UserDataDir(t.TempDir()),
 		chromedp.WindowSize(1280, 720),
 	}
+	opts = append(opts, extra...)
 	ctx, cancelTimeout := context.WithTimeout(context.Background(), d)
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)
 	tab, cancelTab := chromedp.NewContext(allocCtx)

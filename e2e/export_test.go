@@ -17,10 +17,14 @@ import (
 // the download button) and runs it with /usr/bin/python3 and torch: the
 // loss it prints must be the loss node's value the page shows (its "tape
 // as text" download, at full precision), to 1e-9 relative. Then again with
-// the L2 penalty on, which the page adds to the loss.
+// the L2 penalty on, which the page adds to the loss. Without torch it
+// skips, or fails with TAPELAB_TORCH=required (./build.sh test).
 func TestExportReproducesThePagesLoss(t *testing.T) {
 	const py = "/usr/bin/python3"
 	if exec.Command(py, "-c", "import torch").Run() != nil {
+		if os.Getenv("TAPELAB_TORCH") == "required" {
+			t.Fatal("no torch for /usr/bin/python3 (Debian: apt-get install python3-torch), and TAPELAB_TORCH=required, as ./build.sh test sets")
+		}
 		t.Skip("no torch for /usr/bin/python3 (Debian: apt-get install python3-torch): the exported file cannot be run")
 	}
 	p := openPlayground(t, 1280, 720)

@@ -54,7 +54,14 @@
     yields.port2.postMessage(0);
   };
   const $ = (id) => document.getElementById(id);
-  const stderr = []; // the Go program's last lines on fd 2 (panics)
+  // The Go program's standard error (fd 2): its last 64 KB or so, and once
+  // a line starts the report of a crash (a panic, the runtime's "fatal
+  // error" or its "out of memory"; the "panic in …" lines of panics it
+  // recovered from do not), that report's first 64 KB (see captureStderr).
+  let stderr = "";
+  let crash = "";
+  const stderrMax = 1 << 16;
+  const crashStart = /^(?:panic: |fatal error: |runtime: )/m;
 
   function showError(title, detail) {
     const box = $("error");
@@ -76,6 +83,81 @@
       if (loading.classList.contains("loading")) loading.append(box);
     }
     $("app").removeAttribute("aria-busy");
+  }
+
+  // el makes an element with its text.
+  function el(tag, text) {
+    const e = document.createElement(tag);
+    if (text) e.textContent = text;
+    return e;
+  }
+
+  // crashReport returns what the Go program said when it stopped, at most
+  // 60 lines: its crash report, or else the last it wrote to standard
+  // error.
+  function crashReport() {
+    const lines = (crash || stderr).trim().split("\n");
+    return lines.slice(0, 60).join("\n") + (lines.length > 60 ? `\n… (${lines.length - 60} more lines in the console)` : "");
+  }
+
+  // showStopped says that the Go program stopped, as it does when it
+  // panics or runs out of memory: in plain words what happened, with a way
+  // back to the default model (the page without the document's link or
+  // share id) and a button that copies the page's link, which the address
+  // bar keeps; the technical detail is folded away. The page left on
+  // screen no longer responds: it is dimmed and made inert.
+  function showStopped(detail) {
+    const oom = /out of memory|memory size|maximum memory/i.test(detail);
+    const box = $("error");
+    box.replaceChildren();
+    box.classList.add("stopped");
+    const actions = el("p");
+    actions.className = "error-actions";
+    const back = el("a", "Open the default model");
+    back.id = "error-default";
+    back.className = "button";
+    back.href = new URL("./", document.baseURI).href;
+    const copy = el("button", "Copy this page's link");
+    copy.id = "error-copy";
+    copy.type = "button";
+    copy.className = "secondary";
+    copy.addEventListener("click", () => {
+      const said = (ok) => (copy.textContent = ok ? "Link copied" : "Copy it from the address bar");
+      if (navigator.clipboard) navigator.clipboard.writeText(location.href).then(() => said(true), () => said(false));
+      else said(false);
+    });
+    actions.append(back, " ", copy);
+    const details = el("details");
+    details.append(el("summary", "Technical details"), el("pre", detail));
+    // The title is the page's heading now: what is left of the page is
+    // inert, its own heading with it.
+    const title = el("h1", oom ? "This document needed more memory than this tab has." : "TapeLab hit an internal error.");
+    title.className = "error-title";
+    box.append(
+      title,
+      el("p", oom
+        ? "TapeLab ran out of memory working on it and stopped, so this page no longer responds. The link in the address bar still holds the document: open it on a computer with more memory, or make it smaller."
+        : "Its engine stopped on something it did not expect, so this page no longer responds. The link in the address bar still holds what you were working on: copy it to report the problem, with the technical details below."),
+      actions,
+      details,
+    );
+    box.hidden = false;
+    const loading = $("loading");
+    if (loading) {
+      for (const e of loading.querySelectorAll(".tagline, progress, .load-label")) e.hidden = true;
+      if (loading.classList.contains("loading")) loading.append(box);
+    }
+    // Over a page the Go program drew (or the server's first view): the
+    // message goes first in the page's main element, and the rest of it is
+    // dimmed and made inert.
+    const app = $("app");
+    app.removeAttribute("aria-busy");
+    if (!app.contains(box)) {
+      app.prepend(box);
+      for (const e of app.children) e.inert = e !== box;
+      app.classList.add("stopped");
+    }
+    back.focus();
   }
 
   function mb(n) {
@@ -171,8 +253,15 @@
     const decoder = new TextDecoder();
     fs.writeSync = (fd, buf) => {
       if (fd === 2) {
-        stderr.push(decoder.decode(buf));
-        if (stderr.length > 200) stderr.shift();
+        const text = decoder.decode(buf, { stream: true });
+        if (crash) {
+          if (crash.length < stderrMax) crash += text;
+        } else {
+          stderr += text;
+          const start = stderr.search(crashStart);
+          if (start >= 0) crash = stderr.slice(start);
+          else if (stderr.length > stderrMax) stderr = stderr.slice(-stderrMax / 2);
+        }
       }
       return write(fd, buf);
     };
@@ -190,9 +279,7 @@
     captureStderr();
     const go = new Go();
     go.exit = (code) => {
-      if (code !== 0) {
-        showError(`TapeLab's Go program stopped (exit code ${code}).`, stderr.join("").trim().split("\n").slice(0, 12).join("\n"));
-      }
+      if (code !== 0) showStopped(`The Go program exited with code ${code}.\n\n${crashReport()}`);
     };
     const compiled = await module;
     // The compile's last part (V8 finishing the stream on this thread) and
@@ -209,7 +296,8 @@
     performance.mark("tapelab:wasm-instantiated");
     $("load-label").textContent = "Starting…";
     // run executes main until it waits for events; it settles when Go exits.
-    go.run(instance).catch((err) => showError("TapeLab's Go program failed.", err.message || String(err)));
+    // (A trap, such as the browser refusing the memory Go asks for.)
+    go.run(instance).catch((err) => showStopped(`${err.message || String(err)}\n\n${crashReport()}`));
   }
 
   // Errors are shown once the page can show them.

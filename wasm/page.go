@@ -74,10 +74,21 @@ func newPage() (*page, error) {
 	return p, nil
 }
 
-// showError shows msg in the page's error box.
+// showError shows in the page's error box that TapeLab recovered from an
+// internal error: in plain words, with a way back to the default model (the
+// page without the document's link or share id, which the address bar
+// keeps) and msg, what the panic said and where (see recovered), folded
+// away under the technical details. The page goes on working, and the
+// message can be dismissed.
 func (p *page) showError(msg string) {
 	p.errBox.clear()
-	add(p.errBox, p.doc.txt("strong", "Something went wrong inside TapeLab."), p.doc.txt("pre", msg))
+	add(p.errBox,
+		p.doc.txt("strong", "TapeLab hit an internal error.", "class", "error-title"),
+		p.doc.txt("p", "What you did last may not have finished, but the page still works. If it misbehaves, open the default model; the link in the address bar keeps your work, to try again or to report the problem."),
+		add(p.doc.el("p", "class", "error-actions"),
+			p.doc.txt("a", "Open the default model", "id", "error-default", "class", "button", "href", "./"),
+			p.doc.button("Dismiss", "Hide this message", func() { p.errBox.SetAttribute("hidden", "") }, "id", "error-dismiss", "class", "secondary")),
+		add(p.doc.el("details"), p.doc.txt("summary", "Technical details"), p.doc.txt("pre", msg)))
 	p.errBox.RemoveAttribute("hidden")
 }
 

@@ -66,19 +66,31 @@ func newShell(p *page, pv *playground) *shell {
 // into the state, records its step and lays its tape out, before any view
 // follows the state: start-up runs it in a task of its own, so that the
 // task that takes the first view over only draws. start announces what it
-// opened.
+// opened. A link whose opening panics is an internal error, recovered
+// like a listener's: the page says so above the default model, which it
+// opens instead.
 func (sh *shell) load() {
 	loc := currentLocation()
 	if _, _, ok := app.SharedPage(loc.path); ok || lesson.IsFragment(loc.hash) {
 		return
 	}
-	st, err := link.Open(loc.hash)
-	sh.open(st, err)
-	sh.st.Opened() // records the step; the views read the error when they draw it
-	sh.pv.p.pace()
-	if s := sh.st.Source().Stepper(); s != nil {
-		s.Layout() // kept for the tape view; it reports an error when it draws
-	}
+	recovered("opening the link", sh.loadFailed, func() {
+		st, err := link.Open(loc.hash)
+		sh.open(st, err)
+		sh.st.Opened() // records the step; the views read the error when they draw it
+		sh.pv.p.pace()
+		if s := sh.st.Source().Stepper(); s != nil {
+			s.Layout() // kept for the tape view; it reports an error when it draws
+		}
+	})
+}
+
+// loadFailed opens the default model after opening the page's link (a
+// plain one, or a lesson's) panicked with msg, and says so above it.
+func (sh *shell) loadFailed(msg string) {
+	sh.open(link.Default(), nil)
+	sh.st.Opened()
+	sh.pv.showLinkError("This link could not be opened, so TapeLab shows its default model instead: TapeLab hit an internal error opening it (" + msg + ").")
 }
 
 // start follows the page's state, once the playground is mounted, and
@@ -105,7 +117,9 @@ func (sh *shell) start() {
 			go sh.openShared(id, embed, frag)
 		}
 	} else if lesson.IsFragment(frag) {
-		sh.lessons.openFragment(frag) // draws the playground
+		recovered("opening the lesson link", sh.loadFailed, func() {
+			sh.lessons.openFragment(frag) // draws the playground
+		})
 	} else {
 		sh.st.Announce() // the views draw the state load opened
 	}

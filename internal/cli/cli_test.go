@@ -136,12 +136,19 @@ func TestGradByHand(t *testing.T) {
 	}
 }
 
-// torchPython returns a Python interpreter that can import torch, or "".
-func torchPython() string {
+// torchPython returns a Python interpreter that can import torch, or ""
+// when there is none. With TAPELAB_TORCH=required, which ./build.sh test
+// sets after it installed Debian's python3-torch, a missing torch fails t
+// instead: CI runs the PyTorch comparisons, never skips them.
+func torchPython(t *testing.T) string {
+	t.Helper()
 	for _, py := range []string{"/usr/bin/python3", "python3"} {
 		if exec.Command(py, "-c", "import torch").Run() == nil {
 			return py
 		}
+	}
+	if os.Getenv("TAPELAB_TORCH") == "required" {
+		t.Fatal("no python3 with torch here (Debian: apt-get install python3-torch), and TAPELAB_TORCH=required")
 	}
 	return ""
 }
@@ -184,7 +191,7 @@ func TestCLIModelsCoverTheRegistry(t *testing.T) {
 // live PyTorch run of the exported code when a python3 with torch is here
 // (Debian: apt-get install python3-torch).
 func TestGradMatchesPyTorch(t *testing.T) {
-	py := torchPython()
+	py := torchPython(t)
 	if py == "" {
 		t.Log("no python3 with torch here: comparing with the checked-in goldens only")
 	}

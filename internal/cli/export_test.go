@@ -15,7 +15,7 @@ import (
 // must be the loss `grad` prints, to 1e-9 relative. It also checks that the
 // file carries the data, so that running it needs nothing else.
 func TestExportedFileReproducesTheLoss(t *testing.T) {
-	py := torchPython()
+	py := torchPython(t)
 	if py == "" {
 		t.Skip("no python3 with torch here (Debian: apt-get install python3-torch): the exported files cannot be run")
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strconv"
 
 	"tapelab/engine/nn"
 	"tapelab/engine/spec"
@@ -32,8 +33,10 @@ func runTrain(_ context.Context, args []string, stdout, stderr io.Writer) error 
 	flags := NewFlagSet("train", stderr)
 	model := flags.String("model", "", "model spec `M.json`")
 	data := flags.String("data", "", "data file `D.json` (default: the spec's dataset)")
-	steps := flags.Int("steps", 0, "number of training steps `N` (default: the spec's steps)")
-	every := flags.Int("every", 0, "log every `K` steps (default: steps/20, at least 1); the last step is always logged")
+	steps := &countFlag{max: spec.MaxSteps}
+	flags.Var(steps, "steps", "number of training steps `N` (default: the spec's steps)")
+	every := &countFlag{max: spec.MaxSteps}
+	flags.Var(every, "every", "log every `K` steps (default: steps/20, at least 1); the last step is always logged")
 	if err := parseFlags(flags, args); err != nil {
 		return err
 	}
@@ -42,18 +45,12 @@ func runTrain(_ context.Context, args []string, stdout, stderr io.Writer) error 
 		return err
 	}
 	n := sm.Steps
-	if *steps != 0 {
-		n = *steps
-	}
-	if n < 1 {
-		return fmt.Errorf("-steps %d: must be at least 1", n)
+	if steps.n != 0 {
+		n = steps.n
 	}
 	k := max(1, n/20)
-	if *every != 0 {
-		k = *every
-	}
-	if k < 1 {
-		return fmt.Errorf("-every %d: must be at least 1", k)
+	if every.n != 0 {
+		k = every.n
 	}
 	trainSet, testSet, err := trainingData(*data, *model, sm, m)
 	if err != nil {
@@ -144,4 +141,26 @@ func logStep(b *bytes.Buffer, tr *train.Trainer, step int, loss float64, trainSe
 func logNumber(b *bytes.Buffer, key string, v float64) error {
 	fmt.Fprintf(b, `, %q: `, key)
 	return jsonNumber(b, v, func() string { return key })
+}
+
+// countFlag is a flag holding a whole number from 1 to max, written as an
+// integer or in exponent form (1e6). Set refuses anything else, naming the
+// range, so a count of 0 means the flag was not given: a given 0 is an
+// error, never taken for the default.
+type countFlag struct {
+	n   int
+	max int
+}
+
+// String returns the count, 0 when the flag was not given.
+func (c *countFlag) String() string { return strconv.Itoa(c.n) }
+
+// Set parses s as the count.
+func (c *countFlag) Set(s string) error {
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || f != math.Trunc(f) || f < 1 || f > float64(c.max) {
+		return fmt.Errorf("want a whole number from 1 to %d", c.max)
+	}
+	c.n = int(f)
+	return nil
 }

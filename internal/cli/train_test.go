@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -153,7 +154,9 @@ func TestTrainOnSpecDataset(t *testing.T) {
 	}
 }
 
-// TestTrainErrors checks train's bad-input and divergence errors.
+// TestTrainErrors checks train's bad-input and divergence errors: a step
+// or logging count of 0 is refused, not taken for the default, and so is
+// one above the spec's MaxSteps.
 func TestTrainErrors(t *testing.T) {
 	diverge := writeTemp(t, "M.json", `{"version": 1, "input": [2], "layers": [{"type": "linear", "out": 1}],
 		"loss": "mse", "optimizer": {"name": "sgd", "lr": 1e30}}`)
@@ -162,8 +165,14 @@ func TestTrainErrors(t *testing.T) {
 		want string
 	}{
 		{[]string{"train", "-model", "testdata/mlp.json"}, `no data: give -data D.json or a "dataset" in the model spec`},
-		{[]string{"train", "-model", "testdata/mlp.json", "-data", "testdata/mlp_data.json", "-steps", "-3"}, "-steps -3: must be at least 1"},
-		{[]string{"train", "-model", "testdata/mlp.json", "-data", "testdata/mlp_data.json", "-every", "-1"}, "-every -1: must be at least 1"},
+		{[]string{"train", "-model", "testdata/mlp.json", "-data", "testdata/mlp_data.json", "-steps", "-3"}, `invalid value "-3" for flag -steps: want a whole number from 1 to 1000000000`},
+		{[]string{"train", "-model", "testdata/mlp.json", "-data", "testdata/mlp_data.json", "-steps", "0"}, `invalid value "0" for flag -steps: want a whole number from 1 to 1000000000`},
+		{[]string{"train", "-model", "testdata/mlp.json", "-data", "testdata/mlp_data.json", "-steps", "1e12"}, `invalid value "1e12" for flag -steps: want a whole number from 1 to 1000000000`},
+		{[]string{"train", "-model", "testdata/mlp.json", "-data", "testdata/mlp_data.json", "-steps", "1000000001"}, `invalid value "1000000001" for flag -steps: want a whole number from 1 to 1000000000`},
+		{[]string{"train", "-model", "testdata/mlp.json", "-data", "testdata/mlp_data.json", "-steps", "2.5"}, `invalid value "2.5" for flag -steps: want a whole number`},
+		{[]string{"train", "-model", "testdata/mlp.json", "-data", "testdata/mlp_data.json", "-steps", "ten"}, `invalid value "ten" for flag -steps: want a whole number`},
+		{[]string{"train", "-model", "testdata/mlp.json", "-data", "testdata/mlp_data.json", "-every", "-1"}, `invalid value "-1" for flag -every: want a whole number from 1 to 1000000000`},
+		{[]string{"train", "-model", "testdata/mlp.json", "-data", "testdata/mlp_data.json", "-every", "0"}, `invalid value "0" for flag -every: want a whole number from 1 to 1000000000`},
 		{[]string{"train", "-model", "testdata/mlp.json", "-data", "testdata/cnn_data.json"}, "cnn_data.json: examples have 50 features"},
 		{[]string{"train", "-model", diverge, "-data", "testdata/mlp_data.json", "-steps", "100"}, "step 7: loss (mse) is +Inf"},
 	} {
@@ -173,6 +182,33 @@ func TestTrainErrors(t *testing.T) {
 		}
 		if strings.Contains(out, `"params"`) {
 			t.Errorf("%v: printed params after an error", tc.args)
+		}
+	}
+}
+
+// TestTrainCounts checks the forms -steps and -every take: a whole number,
+// also in exponent form, up to the spec's MaxSteps.
+func TestTrainCounts(t *testing.T) {
+	for _, tc := range []struct {
+		steps, every string
+		logged       []float64
+	}{
+		{"3", "1", []float64{1, 2, 3}},
+		{"1e1", "5", []float64{5, 10}},
+		{"4", "1e9", []float64{4}},
+		{"7", "3", []float64{3, 6, 7}},
+	} {
+		out, _, err := runCLI(t, "train", "-model", "testdata/mlp.json", "-data", "testdata/mlp_data.json", "-steps", tc.steps, "-every", tc.every)
+		if err != nil {
+			t.Errorf("-steps %s -every %s: %v", tc.steps, tc.every, err)
+			continue
+		}
+		var logged []float64
+		for _, s := range parseTrain(t, out).steps {
+			logged = append(logged, s["step"])
+		}
+		if !slices.Equal(logged, tc.logged) {
+			t.Errorf("-steps %s -every %s logged steps %v, want %v", tc.steps, tc.every, logged, tc.logged)
 		}
 	}
 }
