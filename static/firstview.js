@@ -14,7 +14,10 @@
   if (!svg) return;
   const world = svg.querySelector(".world");
   const d = svg.dataset;
-  const [min, max, pad] = [+d.min, +d.max, +d.pad];
+  const [max, pad] = [+d.max, +d.pad];
+  // The least scale is the stylesheet's --tape-min-scale where it sets one
+  // (a phone's), as the tape view reads it (wasm/tapefit.go).
+  let min = +d.min;
   const folds = [...svg.querySelectorAll(".fold")];
   let shown = 1;
   const place = (n, m) => (n <= m ? (m - n) / 2 : pad);
@@ -62,6 +65,7 @@
     // The page's tape view starts from this size, not measuring its own
     // region mid-start-up (wasm/tapeadopt.go).
     [d.vw, d.vh] = [r.width, r.height];
+    min = Math.max(+d.min, parseFloat(getComputedStyle(svg).getPropertyValue("--tape-min-scale")) || 0);
     const rows = pick(r.width, r.height);
     if (rows !== shown) fold(rows);
     const [w, h] = rows > 1 ? [+folds[rows - 1].dataset.w, +folds[rows - 1].dataset.h] : [+d.w, +d.h];

@@ -145,6 +145,9 @@ func (b *predictBox) check(guess string) {
 		b.say(err.Error(), "")
 		return
 	}
+	// On a phone the lesson stays in view: the tape pans to the node and
+	// rings it, and no sheet opens over the verdict.
+	pv.panels.quiet = mediaMatches(phoneScreen)
 	pv.inspect(q.Node)
 	v, err := lesson.Score(q, guess, actual)
 	if err != nil {
@@ -155,6 +158,7 @@ func (b *predictBox) check(guess string) {
 	b.enable(false)
 	b.verdict.SetAttribute("data-actual", app.Full(actual))
 	b.say(v.Message+" The tape now shows it.", boolStr(v.Right))
+	b.verdict.ScrollIntoView()
 }
 
 // say shows a verdict; right is "true", "false" or "" (not graded).

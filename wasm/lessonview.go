@@ -49,10 +49,10 @@ const lessonMarkup html = `
   <div class="lesson-head">
     <h2 id="lesson-title"></h2>
     <div class="lesson-nav" role="group" aria-label="Stops">
-      <button type="button" id="lesson-prev" title="Previous stop (PgUp or P)">◀ Previous</button>
+      <button type="button" id="lesson-prev" title="Previous stop (PgUp or P)">◀ <span class="word">Previous</span></button>
       <span id="lesson-count" class="lesson-count mono" aria-live="polite"></span>
-      <button type="button" id="lesson-next" class="primary" title="Next stop (PgDn or N)">Next ▶</button>
-      <button type="button" id="lesson-back" title="Show this stop's state again, as the lesson set it" hidden>↺ Back to stop</button>
+      <button type="button" id="lesson-next" class="primary" title="Next stop (PgDn or N)"><span class="word">Next</span> ▶</button>
+      <button type="button" id="lesson-back" title="Show this stop's state again, as the lesson set it" hidden>↺ <span class="word">Back to stop</span></button>
     </div>
     <slot name="travel"></slot>
   </div>

@@ -8,6 +8,11 @@ package main
 // the main region.
 const wideScreen = "(min-width: 1240px)"
 
+// phoneScreen is the phone breakpoint of static/style.css, where the
+// panels are sheets under the tape and a lesson fills the stepper's
+// second row.
+const phoneScreen = "(max-width: 599px)"
+
 // panels are the regions beside the tape a person opens and closes: the
 // model or program editor and the inspector. Each has a toggle in the
 // stepper's row; the open ones are classes on the playground
@@ -20,6 +25,10 @@ type panels struct {
 	fitted             bool // wide has been set once
 	presenting         bool
 	explaining         bool
+	// quiet leaves the inspector closed the next time a node is chosen
+	// (showInspector): a lesson's verdict on a phone shows its node on
+	// the tape, beside the lesson, not in a sheet over the lesson.
+	quiet bool
 }
 
 // newPanels makes the toggles; mount puts them in place.
@@ -79,6 +88,10 @@ func (ps *panels) closeDrawers() {
 
 // showInspector opens the inspector (a node was chosen to inspect).
 func (ps *panels) showInspector() {
+	if ps.quiet {
+		ps.quiet = false
+		return
+	}
 	if ps.inspBtn.GetAttribute("aria-expanded") != "true" {
 		ps.toggle(ps.inspBtn, "inspector-open")
 	}

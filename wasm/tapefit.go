@@ -30,11 +30,20 @@ func (v *tapeView) size() (w, h float64) {
 
 // readable is the smallest scale the tape is fitted at: its titles at
 // app.ReadableTitlePx, or at app.PresenterTitlePx in presenter mode.
+// Where the stylesheet sets a least scale (a phone's, where the shapes,
+// roles and numbers must be readable too), it is no smaller than that.
 func (v *tapeView) readable() float64 {
+	s := app.ReadableScale
 	if v.presenting {
-		return app.PresenterScale
+		s = app.PresenterScale
 	}
-	return app.ReadableScale
+	return max(s, v.leastScale)
+}
+
+// readLeastScale reads the stylesheet's --tape-min-scale for the drawing
+// (0 where it sets none).
+func (v *tapeView) readLeastScale() {
+	v.leastScale, _ = strconv.ParseFloat(v.svg.Style("--tape-min-scale"), 64)
 }
 
 // measure reads the size of the drawing region the tape is fitted to: the
@@ -44,6 +53,7 @@ func (v *tapeView) readable() float64 {
 func (v *tapeView) measure() {
 	r := v.svg.Rect()
 	v.vw, v.vh = r.Width, r.Height
+	v.readLeastScale()
 	if v.drawerOn {
 		v.vw, v.vh = uncovered(r, v.drawer.Rect())
 	}
@@ -121,7 +131,11 @@ func (v *tapeView) fitMeasured() {
 	fitted.Min, fitted.Max = zoomMin, zoomMax
 	v.view = fitted
 	v.apply()
-	v.follow(v.focus)
+	if v.selected >= 0 {
+		v.follow(v.selected)
+	} else {
+		v.follow(v.focus)
+	}
 }
 
 // refold draws the tape folded into rows: each box and edge moves to its
@@ -154,4 +168,5 @@ func (v *tapeView) apply() {
 	} else {
 		v.svg.SetAttribute("data-view", "fit")
 	}
+	v.loss.update(v)
 }

@@ -58,7 +58,16 @@ type tapeView struct {
 	// of the region (see measure). The shell sets both (setRoom).
 	presenting, drawerOn bool
 	drawer               elem
-	hot                  []int // edges currently highlighted
+	// leastScale is the stylesheet's --tape-min-scale where it sets one
+	// (a phone: every text of the drawing at its own size), read with
+	// the region's size; 0 elsewhere.
+	leastScale float64
+	// loss points at the loss when the view does not show it.
+	loss *lossPointer
+	// selected is the node the inspector shows (-1: none): the view
+	// keeps it in view, as it does the node a step ran.
+	selected int
+	hot      []int // edges currently highlighted
 	// stripProtos are the strips drawn for this tape, one of each kind,
 	// which its boxes' strips copy (newStrip).
 	stripProtos map[stripKind]elem
@@ -109,7 +118,7 @@ type boxEls struct {
 
 func newTapeView(pv *playground) *tapeView {
 	doc := pv.doc
-	v := &tapeView{pv: pv, view: layout.View{Scale: 1, Min: zoomMin, Max: zoomMax}, focus: -1}
+	v := &tapeView{pv: pv, view: layout.View{Scale: 1, Min: zoomMin, Max: zoomMax}, focus: -1, selected: -1}
 	v.motion = newMediaQuery("(prefers-reduced-motion: reduce)")
 	v.root = doc.el("section", "class", "tape-region", "aria-labelledby", "tape-title")
 	bar := doc.el("div", "class", "region-bar")
@@ -131,7 +140,8 @@ func newTapeView(pv *playground) *tapeView {
 	// only what a step changed. As a flex item it would be laid out again
 	// with the region, and an SVG laid out from outside lays out every
 	// text in it afresh.
-	add(v.root, bar, add(doc.el("div", "class", "tape-frame"), v.svg))
+	v.loss = newLossPointer(v)
+	add(v.root, bar, add(doc.el("div", "class", "tape-frame"), v.svg, v.loss.btn))
 	pv.doc.listen(v.svg, "click", "tape click", v.onClick)
 	pv.doc.listen(v.svg, "wheel", "tape zoom", v.onWheel)
 	pv.doc.listen(v.svg, "pointerdown", "tape pan", v.onDown)
@@ -163,6 +173,7 @@ func (v *tapeView) build(s *app.Stepper, lay *layout.Layout) {
 		// the middle of start-up (the resize observer measures it once
 		// it is laid out).
 		v.vw, v.vh = f.vw, f.vh
+		v.readLeastScale()
 	} else {
 		v.measure()
 	}
@@ -170,11 +181,12 @@ func (v *tapeView) build(s *app.Stepper, lay *layout.Layout) {
 	v.lay = lay.Wrap(layout.PickRows(v.folds, w, h, v.readable(), fitMax))
 	v.svg.SetAttribute("data-rows", strconv.Itoa(v.lay.Rows))
 	nodes := s.Nodes()
+	v.loss.follow(nodes, s.Output())
 	v.boxes = make([]boxEls, len(nodes))
 	v.edges = v.edges[:0]
 	v.edgesOf = make([][]int, len(nodes))
 	v.edgeAt = make(map[[2]int]int, len(lay.Edges))
-	v.hot, v.focus = nil, -1
+	v.hot, v.focus, v.selected = nil, -1, -1
 	v.stripProtos = map[stripKind]elem{}
 	v.badgeEls = newElems()
 	for k, e := range lay.Edges {
@@ -370,9 +382,12 @@ func (v *tapeView) selectNode(prev, i int) {
 		v.boxes[prev].g.RemoveClass("selected")
 		v.boxes[prev].selected = false
 	}
+	v.selected = -1
 	if i >= 0 && i < len(v.boxes) {
 		v.boxes[i].g.AddClass("selected")
 		v.boxes[i].selected = true
+		v.selected = i
+		v.follow(i)
 	}
 }
 

@@ -30,8 +30,12 @@ const (
 const Defs = `<marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0 0 L10 5 L0 10 z" fill="context-stroke"/></marker>` +
 	`<pattern id="hatch" width="8" height="8" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect class="hatch-bg" width="8" height="8"/><line class="hatch-line" x1="0" y1="0" x2="0" y2="8" stroke-width="3"/></pattern>`
 
-// BadgeKey is the key to the state badges, shown in the tape's bar.
-const BadgeKey = "v✓ value known · g… gradient partial · g✓ gradient final · g=0 beside the loss, dY = 0 · skip: not visited · 0·∞, fed, −0: visited beyond the loss's dependencies"
+// BadgeKey is the key to the state badges, shown in the tape's bar: the
+// badges are made of its words (v✓ a value computed, g… a gradient still
+// adding up, g✓ one done, g=0 a zero one), short enough for a phone's
+// line. The rarer badges of the single-output pass are said in words where
+// they show (the step's sentence, the inspector).
+const BadgeKey = "v value · g gradient · ✓ done · … still adding up"
 
 // F1 formats a coordinate with at most one decimal, as every coordinate of
 // the drawing is written.
