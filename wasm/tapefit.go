@@ -11,7 +11,7 @@ import (
 )
 
 // The scales a person may zoom to; fitting stays within
-// [v.readable(), fitMax].
+// [v.readable(w, h), fitMax].
 const (
 	zoomMin, zoomMax = 0.1, 4.0
 	fitMax           = tapesvg.FitMax
@@ -28,13 +28,12 @@ func (v *tapeView) size() (w, h float64) {
 	return v.vw, v.vh
 }
 
-// readable is the smallest scale the tape is fitted at: its titles at
-// app.ReadableTitlePx, or at app.PresenterTitlePx in presenter mode.
-func (v *tapeView) readable() float64 {
-	if v.presenting {
-		return app.PresenterScale
-	}
-	return app.ReadableScale
+// readable is the smallest scale the tape is fitted at in a region of
+// w × h: its titles at app.ReadableTitlePx, or in presenter mode at
+// app.PresenterTitlePx where the tape fits at that size, else as large as
+// it fits (app.FitFloor).
+func (v *tapeView) readable(w, h float64) float64 {
+	return app.FitFloor(v.presenting, v.folds, w, h)
 }
 
 // measure reads the size of the drawing region the tape is fitted to: the
@@ -113,10 +112,11 @@ func (v *tapeView) fitMeasured() {
 	}
 	w, h := v.size()
 	v.zoomed = false
-	if rows := layout.PickRows(v.folds, w, h, v.readable(), fitMax); rows != v.lay.Rows {
+	floor := v.readable(w, h)
+	if rows := layout.PickRows(v.folds, w, h, floor, fitMax); rows != v.lay.Rows {
 		v.refold(rows)
 	}
-	fitted := layout.View{Min: v.readable(), Max: fitMax}.Fit(v.lay.Width, v.lay.Height, w, h, fitPad)
+	fitted := layout.View{Min: floor, Max: fitMax}.Fit(v.lay.Width, v.lay.Height, w, h, fitPad)
 	v.overflow = fitted.Overflows(v.lay.Width, v.lay.Height, w, h)
 	fitted.Min, fitted.Max = zoomMin, zoomMax
 	v.view = fitted

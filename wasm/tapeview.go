@@ -167,7 +167,7 @@ func (v *tapeView) build(s *app.Stepper, lay *layout.Layout) {
 		v.measure()
 	}
 	w, h := v.size()
-	v.lay = lay.Wrap(layout.PickRows(v.folds, w, h, v.readable(), fitMax))
+	v.lay = lay.Wrap(layout.PickRows(v.folds, w, h, v.readable(w, h), fitMax))
 	v.svg.SetAttribute("data-rows", strconv.Itoa(v.lay.Rows))
 	nodes := s.Nodes()
 	v.boxes = make([]boxEls, len(nodes))

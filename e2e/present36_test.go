@@ -1,0 +1,104 @@
+//go:build !js
+
+package e2e
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"tapelab/wasm/app"
+)
+
+// offTapeJS lists the tape's nodes whose box is not wholly in view: out of
+// the drawing's region, or the region itself under the stepper's bar.
+const offTapeJS = `(() => {
+	const tape = document.getElementById("tape").getBoundingClientRect();
+	const bar = document.querySelector("#playground > .bottom").getBoundingClientRect();
+	const bottom = Math.min(tape.bottom, bar.top);
+	const out = [];
+	for (const g of document.querySelectorAll("#tape [data-node]")) {
+		const r = g.querySelector(".box").getBoundingClientRect();
+		if (r.left < tape.left - 1 || r.right > tape.right + 1 || r.top < tape.top - 1 || r.bottom > bottom + 1) {
+			out.push(g.id + " at " + [r.left, r.top, r.right, r.bottom].map(Math.round).join(","));
+		}
+	}
+	return out.join("; ");
+})()`
+
+// wholeTape fails unless every node of the tape is in view, its titles
+// at a readable size.
+func (p *pgTab) wholeTape(when string) {
+	p.t.Helper()
+	if off := p.js(offTapeJS); off != "" {
+		p.t.Errorf("%s %s: nodes out of view: %s (tape %s, stepper's bar at %s)", p.size, when, off,
+			p.js(`JSON.stringify(document.getElementById("tape").getBoundingClientRect())`), p.js(`document.querySelector("#playground > .bottom").getBoundingClientRect().top`))
+	}
+	if px := p.num(titlePx); px < app.ReadableTitlePx-0.01 {
+		p.t.Errorf("%s %s: titles drawn at %.1f px, want at least %v", p.size, when, px, app.ReadableTitlePx)
+	}
+}
+
+// TestPresenterLinkFitsSmallerScreens is the class's case: at 1920×1080,
+// ☰ → Presenter, three steps, copy the link; open it at 960×540 and at
+// 1280×720 and step twice. Every node of the tape stays in view (none
+// under the stepper's bar, the top row not cut), titles readable, and the
+// inspector's numbers fit its column.
+func TestPresenterLinkFitsSmallerScreens(t *testing.T) {
+	tab := newBrowserFor(t, 3*time.Minute)
+	srv := startServer(t, playgroundHandler(t))
+	p := &pgTab{t: t, tab: tab, size: "1920x1080"}
+	p.do("loading the playground", chromedp.EmulateViewport(1920, 1080), chromedp.Navigate(srv.URL),
+		chromedp.WaitVisible(chromedp.CSS("#tape [data-node]")))
+	p.click("presenter-toggle")
+	p.waitFor(`document.documentElement.classList.contains("presenter")`, "presenter mode")
+	for range 3 {
+		p.clickAndRedraw("step")
+	}
+	p.wholeTape("presenting")
+	url := settledLink(t, tab)
+
+	for _, size := range [][2]int64{{960, 540}, {1280, 720}} {
+		q := &pgTab{t: t, tab: tab, size: fmt.Sprintf("%dx%d", size[0], size[1])}
+		q.do("opening the presenter's link", chromedp.EmulateViewport(size[0], size[1]), chromedp.Navigate("about:blank"),
+			chromedp.Navigate(url), chromedp.WaitVisible(chromedp.CSS("#tape [data-node]")))
+		q.waitFor(`document.documentElement.dataset.linkOpened === "true" && document.documentElement.classList.contains("presenter")`, "the presenter's link")
+		q.waitFor(`document.getElementById("count-forward").textContent.startsWith("forward 3/")`, "the link's position")
+		time.Sleep(300 * time.Millisecond) // the fit follows the layout by a frame
+		q.wholeTape("opened")
+		for k := range 2 {
+			q.clickAndRedraw("step")
+			time.Sleep(100 * time.Millisecond)
+			q.wholeTape(fmt.Sprintf("after step %d", k+1))
+			q.inspectorFits(fmt.Sprintf("after step %d", k+1))
+		}
+		q.shot("presenter-link")
+		expectNoAxe(t, tab, "a presenter's link at "+q.size)
+	}
+}
+
+// inspectorFitsJS lists the inspector's tensors that do not fit its
+// column: cut at its edge, or needing a scroll.
+const inspectorFitsJS = `(() => {
+	const insp = document.getElementById("inspector");
+	if (insp.getClientRects().length === 0) return "";
+	const right = insp.getBoundingClientRect().left + insp.clientWidth;
+	const out = [];
+	for (const e of insp.querySelectorAll(".tensor")) {
+		const r = e.getBoundingClientRect(), t = e.firstElementChild.getBoundingClientRect();
+		if (r.right > right + 1 || t.right > r.right + 1 || e.scrollWidth > e.clientWidth + 1) {
+			out.push(e.id + ": " + Math.round(t.right) + " past " + Math.round(Math.min(right, r.right)));
+		}
+	}
+	return out.join("; ");
+})()`
+
+// inspectorFits fails when a tensor of the inspector does not fit it.
+func (p *pgTab) inspectorFits(when string) {
+	p.t.Helper()
+	if s := p.js(inspectorFitsJS); s != "" {
+		p.t.Errorf("%s %s: the inspector's numbers do not fit it: %s", p.size, when, s)
+	}
+}
