@@ -102,3 +102,31 @@ func (p *pgTab) inspectorFits(when string) {
 		p.t.Errorf("%s %s: the inspector's numbers do not fit it: %s", p.size, when, s)
 	}
 }
+
+// barControlsJS lists the top bar's and the stepper's visible controls
+// less than 40 px tall.
+const barControlsJS = `[...document.querySelectorAll("#playground :is(.top-bar, .stepper) :is(button, summary, select)")]
+	.filter(e => e.getClientRects().length > 0 && e.getBoundingClientRect().height < 40)
+	.map(e => (e.id || e.textContent.trim().slice(0, 12)) + " " + e.getBoundingClientRect().height.toFixed(1) + " px").join("; ")`
+
+// TestBarControlsOnAProjector: at 1920×1080, presenting or not, the top
+// bar's buttons and menus are at least 40 px tall (they were 29 px), and
+// so are the stepper's.
+func TestBarControlsOnAProjector(t *testing.T) {
+	p := openPlayground(t, 1920, 1080)
+	if s := p.js(barControlsJS); s != "" {
+		t.Errorf("the top bar's controls under 40 px: %s", s)
+	}
+	p.shot("bar")
+	expectNoAxe(t, p.tab, "the page at 1920×1080")
+	p.click("presenter-toggle")
+	p.waitFor(`document.documentElement.classList.contains("presenter")`, "presenter mode")
+	if p.js(`document.getElementById("menu-toggle").getAttribute("aria-expanded")`) == "true" {
+		p.click("menu-toggle")
+	}
+	if s := p.js(barControlsJS); s != "" {
+		t.Errorf("presenting, the top bar's controls under 40 px: %s", s)
+	}
+	p.shot("bar-presenter")
+	expectNoAxe(t, p.tab, "presenting at 1920×1080")
+}
