@@ -130,3 +130,42 @@ func TestBarControlsOnAProjector(t *testing.T) {
 	p.shot("bar-presenter")
 	expectNoAxe(t, p.tab, "presenting at 1920×1080")
 }
+
+// inputImagePx is how wide the tape draws the input's value image, in CSS
+// pixels.
+const inputImagePx = `document.querySelector("#node-0 .strip.val .plane-frame").getBoundingClientRect().width`
+
+// TestCNNTapeAtFit is the class's case at 1280×720: Train → Data: digits
+// (the default CNN) → Step, one step. The 8×8 input is drawn at a size a
+// room can read (it was 36 px), and Fit shows the whole tape, the loss
+// included (it was cut off at the right), titles still readable.
+func TestCNNTapeAtFit(t *testing.T) {
+	p := openPlayground(t, 1280, 720)
+	p.click("view-train")
+	setValue(t, p.tab, "#train-dataset", "digits")
+	p.waitFor(`document.querySelector(".input-layer .layer-shape").textContent === "[1 8 8]"`, "the input to become [1 8 8]")
+	p.click("view-step")
+	p.waitFor(`!document.getElementById("playground").classList.contains("view-train")`, "the stepping view")
+	p.clickAndRedraw("step")
+	p.waitFor(`document.querySelector("#node-0 .strip.val .plane-frame") !== null`, "the input's image")
+	if px := p.num(inputImagePx); px < 64 {
+		t.Errorf("the 8×8 input is drawn %.0f px wide, want at least 64 (8 px a pixel)", px)
+	}
+	p.shot("cnn-stepped")
+	p.click("fit")
+	time.Sleep(300 * time.Millisecond) // the fit follows the layout by a frame
+	p.wholeTape("at Fit")
+	if px := p.num(inputImagePx); px < 64 {
+		t.Errorf("at Fit the 8×8 input is drawn %.0f px wide, want at least 64", px)
+	}
+	p.shot("cnn-fit")
+	expectNoAxe(t, p.tab, "the CNN's tape at Fit")
+	p.clickAndRedraw("to-backward")
+	time.Sleep(100 * time.Millisecond)
+	p.wholeTape("with every feature map computed")
+	p.shot("cnn-fit-forward")
+	// The editor folded away to make the room: its toggle opens it again.
+	p.click("panel-editor")
+	p.waitFor(`document.getElementById("panel-editor").getAttribute("aria-expanded") === "true"`, "the editor to open")
+	p.waitFor(`document.getElementById("editor").getClientRects().length > 0`, "the editor's column")
+}

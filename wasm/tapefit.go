@@ -105,6 +105,24 @@ func (v *tapeView) fit() {
 	v.fitMeasured()
 }
 
+// fitAll is the Fit button and the f key: fit, and where the tape is too
+// long for its region at a readable size but would fit whole beside the
+// editor's column folded away, fold it away (as presenting does; its
+// toggle opens it again): the person asked to see the whole tape, the
+// loss included.
+func (v *tapeView) fitAll() {
+	v.fit()
+	ps := v.pv.panels
+	if !v.overflow || !ps.wide || ps.editorBtn.GetAttribute("aria-expanded") != "true" {
+		return
+	}
+	w, h := v.size()
+	w += max(v.pv.editor.root.Rect().Width, v.pv.prog.root.Rect().Width)
+	if app.FitsWhole(v.folds, w, h, v.readable(w, h)) {
+		ps.set(ps.editorBtn, "editor-open", false) // fits the tape again in the next frame
+	}
+}
+
 // fitMeasured is fit at the region's size last measured.
 func (v *tapeView) fitMeasured() {
 	if v.lay == nil {

@@ -20,3 +20,14 @@ func FitFloor(presenting bool, folds [][2]float64, w, h float64) float64 {
 	}
 	return min(PresenterScale, max(ReadableScale, best))
 }
+
+// FitsWhole reports whether some fold of a tape (sizes as FitFloor takes
+// them) fits a region of w × h whole at scale floor or larger.
+func FitsWhole(folds [][2]float64, w, h, floor float64) bool {
+	for _, s := range folds {
+		if s[0] > 0 && s[1] > 0 && min(w/s[0], h/s[1]) >= floor-1e-9 {
+			return true
+		}
+	}
+	return false
+}

@@ -26,3 +26,21 @@ func TestFitFloor(t *testing.T) {
 		t.Errorf("no folds: %v, want ReadableScale", got)
 	}
 }
+
+func TestFitsWhole(t *testing.T) {
+	folds := [][2]float64{{1200, 600}, {700, 1250}}
+	for _, c := range []struct {
+		w, h float64
+		want bool
+	}{
+		{900, 450, true},  // one row at 0.75
+		{762, 520, false}, // 0.635 in a row, 0.416 folded
+		{975, 520, true},  // the same with the editor folded away: 0.81 in a row
+		{530, 940, true},  // folded, 0.757
+		{0, 0, false},
+	} {
+		if got := FitsWhole(folds, c.w, c.h, ReadableScale); got != c.want {
+			t.Errorf("FitsWhole(%v × %v) = %v, want %v", c.w, c.h, got, c.want)
+		}
+	}
+}
