@@ -4,6 +4,7 @@ package e2e
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -168,4 +169,47 @@ func TestCNNTapeAtFit(t *testing.T) {
 	p.click("panel-editor")
 	p.waitFor(`document.getElementById("panel-editor").getAttribute("aria-expanded") === "true"`, "the editor to open")
 	p.waitFor(`document.getElementById("editor").getClientRects().length > 0`, "the editor's column")
+}
+
+// TestStepDataSwitchesToAFittingModel is TestDigitsSwitchesToAFittingModel
+// from the stepping view's menu, at 1280×720: on the default MLP, ☰ →
+// data: digits. The model becomes the default CNN at once, said above the
+// tape with an Undo (no layer marked with an error, no tape of the model
+// before); Undo brings back the data and the model there were.
+func TestStepDataSwitchesToAFittingModel(t *testing.T) {
+	p := openPlayground(t, 1280, 720)
+	before := p.js(`document.getElementById("dataset").value`)
+	reveal(t, p.tab, "#dataset", false)
+	setValue(t, p.tab, "#dataset", "digits")
+	p.waitFor(`document.querySelector(".input-layer .layer-shape").textContent === "[1 8 8]"`, "the input to become [1 8 8]")
+	p.waitFor(`document.querySelector("#node-0 .shape-text")?.textContent.includes("[4 1 8 8]")`, "the tape of a digits batch")
+	if v := p.js(`document.getElementById("playground").classList.contains("view-train")`); v != "false" {
+		t.Fatal("choosing data in the stepping view left it")
+	}
+	errs := p.js(`document.querySelectorAll("#layers .layer-error").length`)
+	notice := p.js(`document.getElementById("tape-notice").hidden ? "" : document.getElementById("tape-notice").textContent`)
+	if errs != "0" || notice != "" {
+		t.Fatalf("after choosing digits: %s layer errors, the tape says %q", errs, notice)
+	}
+	if l := p.js(`document.getElementById("layer-0").textContent`); !strings.Contains(l, "conv2d") {
+		t.Errorf("the model is not the default CNN: layer 0 is %q", l)
+	}
+	said := p.js(`(e => e !== null && !e.hidden && e.offsetParent !== null ? e.textContent : "")(document.getElementById("step-switched"))`)
+	if !strings.Contains(said, "does not fit digits") {
+		t.Fatalf("no notice above the tape says the model was switched (%q)", said)
+	}
+	p.shot("step-digits-switched")
+	expectNoAxe(t, p.tab, "digits chosen in the stepping view")
+
+	p.click("step-switched-undo")
+	p.waitFor(`document.querySelector(".input-layer .layer-shape").textContent === "[2]"`, "the input to be [2] again")
+	p.waitFor(`document.getElementById("dataset").value === "`+before+`"`, "the dataset before")
+	if s := p.js(`document.getElementById("step-switched").hidden`); s != "true" {
+		t.Error("the notice stays after Undo")
+	}
+	if errs := p.js(`document.querySelectorAll("#layers .layer-error").length`); errs != "0" {
+		t.Errorf("after Undo: %s layer errors", errs)
+	}
+	p.shot("step-digits-undone")
+	expectNoAxe(t, p.tab, "digits undone in the stepping view")
 }
