@@ -213,3 +213,103 @@ func TestStepDataSwitchesToAFittingModel(t *testing.T) {
 	p.shot("step-digits-undone")
 	expectNoAxe(t, p.tab, "digits undone in the stepping view")
 }
+
+// TestLessonAuthoringDefaults is the class's case at 1280×720: ☰ →
+// Lessons → New lesson, add the start as a stop with a caption, tick "Ask
+// for a prediction". The question starts on a node that gets a gradient
+// (the first parameter), so nothing is refused; a node that gets none is
+// refused in plain words naming it; the buttons say "+" in a glyph every
+// font has; the tape keeps a usable size; and once the prediction is
+// revealed, "What just happened" says the step that computed it.
+func TestLessonAuthoringDefaults(t *testing.T) {
+	p := openPlayground(t, 1280, 720)
+	p.click("lesson-new")
+	p.waitFor(`document.getElementById("lesson").dataset.mode === "author"`, "author mode")
+	p.click("lesson-add")
+	p.waitFor(`document.getElementById("lesson").dataset.stops === "1"`, "the first stop")
+	p.typeInto("lesson-caption", "The **loss** is the last node.")
+	p.click("lesson-ask-on")
+	p.waitFor(`document.getElementById("lesson-stop-0").textContent.includes("asks") || !document.getElementById("lesson-q-error").hidden`, "the question to be taken or refused")
+	if msg := p.js(`document.getElementById("lesson-q-error").hidden ? "" : document.getElementById("lesson-q-error").textContent`); msg != "" {
+		t.Fatalf("ticking “Ask for a prediction” says at once: %s", msg)
+	}
+	node := p.js(`document.getElementById("lesson-q-node").value`)
+	if got := p.js(`document.getElementById("lesson-q-of").value`); node != "2" || got != "grad" {
+		t.Errorf("the question starts on the %s of node %s, want the gradient of node 2 (0.weight, the first parameter)", got, node)
+	}
+	for _, id := range []string{"lesson-add", "lesson-new"} {
+		if s := p.js(`document.getElementById("` + id + `").textContent`); strings.ContainsRune(s, '＋') || !strings.HasPrefix(s, "+ ") {
+			t.Errorf("#%s says %q: want a plain + (the full-width ＋ is an empty box without CJK fonts)", id, s)
+		}
+	}
+	if h := p.num(`document.getElementById("tape").getBoundingClientRect().height`); h < 300 {
+		t.Errorf("authoring, the tape is %.0f px tall, want at least 300", h)
+	}
+	p.wholeTape("authoring")
+	p.shot("lesson-author")
+	expectNoAxe(t, p.tab, "authoring a lesson")
+
+	setValue(t, p.tab, "#lesson-q-node", "0")
+	p.waitFor(`!document.getElementById("lesson-q-error").hidden`, "the refusal")
+	msg := p.js(`document.getElementById("lesson-q-error").textContent`)
+	for _, want := range []string{"#0 x never gets a gradient", "#2 0.weight"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("the refusal says %q, want %q in it", msg, want)
+		}
+	}
+	for _, jargon := range []string{"stepper", "question.node", "lesson "} {
+		if strings.Contains(msg, jargon) {
+			t.Errorf("the refusal says %q: jargon %q", msg, jargon)
+		}
+	}
+	p.shot("lesson-author-refused")
+	expectNoAxe(t, p.tab, "a question refused")
+	setValue(t, p.tab, "#lesson-q-node", node)
+	p.waitFor(`document.getElementById("lesson-q-error").hidden && document.getElementById("lesson-stop-0").textContent.includes("asks")`, "the question taken again")
+
+	// As the class sees it: predict, check, and read what just happened.
+	p.click("lesson-play")
+	p.waitFor(`document.getElementById("lesson").dataset.mode === "play" && !document.getElementById("lesson-question").hidden`, "the question")
+	p.click("explain-toggle")
+	p.waitFor(`!document.getElementById("explain").hidden`, "the explain panel")
+	if p.js(`document.getElementById("menu-toggle").getAttribute("aria-expanded")`) == "true" {
+		p.click("menu-toggle") // the menu closes over the question
+	}
+	p.typeInto("lesson-guess", "0.1")
+	p.click("lesson-check")
+	p.waitFor(`!document.getElementById("lesson-verdict").hidden && document.getElementById("lesson-verdict").dataset.actual !== undefined`, "the verdict")
+	p.waitFor(`!document.getElementById("explain").textContent.includes("Nothing has been computed yet")`, "the explain panel to follow the reveal")
+	if s := p.js(`document.getElementById("explain").textContent`); !strings.Contains(s, "0.weight") {
+		t.Errorf("after the reveal “What just happened” says %q, want the step that computed 0.weight's gradient", s)
+	}
+	p.shot("lesson-revealed")
+	expectNoAxe(t, p.tab, "a prediction revealed")
+}
+
+// TestRevealSaysWhatHappened: at 1280×720, ☰ → Lessons → "The chain rule
+// on micrograd's example", "What just happened" open; the first stop asks
+// for L's value. Once −8 is checked and revealed, the panel says the
+// forward step that computed L (it said "Nothing has been computed yet").
+func TestRevealSaysWhatHappened(t *testing.T) {
+	p := openPlayground(t, 1280, 720)
+	reveal(t, p.tab, "#lessons-menu summary", false)
+	click(t, p.tab, "#lessons-menu summary") // the menu lists the lessons when it opens
+	p.click("lesson-builtin-chain-rule")
+	p.waitFor(`document.getElementById("lesson")?.hidden === false && document.getElementById("lesson-count").textContent.startsWith("1 / ")`, "the lesson")
+	if p.js(`document.getElementById("explain").hidden`) == "true" {
+		p.click("explain-toggle")
+	}
+	p.waitFor(`!document.getElementById("explain").hidden`, "the explain panel")
+	if p.js(`document.getElementById("menu-toggle").getAttribute("aria-expanded")`) == "true" {
+		p.click("menu-toggle")
+	}
+	p.waitFor(`document.getElementById("explain").textContent.includes("Nothing has been computed yet")`, "the panel at the start")
+	p.typeInto("lesson-guess", "-8")
+	p.click("lesson-check")
+	p.waitFor(`document.getElementById("lesson-verdict").dataset.right === "true"`, "the verdict")
+	if s := p.js(`document.getElementById("explain").textContent`); strings.Contains(s, "Nothing has been computed yet") || !strings.Contains(s, "#6 L") {
+		t.Errorf("after the reveal “What just happened” says %q, want the step that computed #6 L", s)
+	}
+	p.shot("lesson-chain-revealed")
+	expectNoAxe(t, p.tab, "the chain rule's prediction revealed")
+}
