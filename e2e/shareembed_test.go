@@ -59,8 +59,9 @@ func TestShareOffersEmbedLinks(t *testing.T) {
 			}
 		}
 		click(t, tab, "#share-embed-copy")
-		if n := eval[string](t, tab, `document.getElementById("share-notes").textContent`); !strings.Contains(n, "Embed link copied") && !strings.Contains(n, "Ctrl+C") {
-			t.Errorf("%v: after copying the embed link the notes say %q", sc, n)
+		// The clipboard answers asynchronously: the notes say so a moment later.
+		if _, err := chromedp.Run(tab, chromedp.Poll[bool](`(n => n.includes("Embed link copied") || n.includes("Ctrl+C"))(document.getElementById("share-notes").textContent)`, chromedp.WithPollingTimeout(5*time.Second))); err != nil {
+			t.Errorf("%v: after copying the embed link the notes say %q", sc, eval[string](t, tab, `document.getElementById("share-notes").textContent`))
 		}
 		shot(t, tab, "share-links-"+sc.String())
 		expectNoAxe(t, tab, sc.String()+" share links")

@@ -356,8 +356,18 @@ func TestEmbedAndPresenter(t *testing.T) {
 	shoot(t, tab, "embed")
 
 	openPage(t, tab, srv.URL+"/?presenter#"+fixtureLink(t, "classroom"))
-	if fs := eval[string](t, tab, `getComputedStyle(document.documentElement).fontSize`); fs != "25.5px" {
-		t.Errorf("presenter mode font size %s, want 25.5px (1.5 × 17px)", fs)
+	// 1.5 × 17 px on a 1920×1080 projector; the same picture smaller on
+	// this 1280×720 screen, down to 19 px.
+	for _, c := range []struct {
+		w, h int64
+		want string
+	}{{1920, 1080, "25.5px"}, {1280, 720, "19px"}} {
+		if err := chromedp.Do(tab, chromedp.EmulateViewport(c.w, c.h)); err != nil {
+			t.Fatal(err)
+		}
+		if fs := eval[string](t, tab, `getComputedStyle(document.documentElement).fontSize`); fs != c.want {
+			t.Errorf("presenter mode font size at %d×%d: %s, want %s", c.w, c.h, fs, c.want)
+		}
 	}
 	for _, c := range []string{"lr", "optimizer", "share"} {
 		if visible(fmt.Sprintf(`[data-control=%q]`, c)) {

@@ -27,7 +27,8 @@ type explainKey struct {
 
 func newExplainPanel(u *document, pv *playground) *explainPanel {
 	e := &explainPanel{u: u, pv: pv}
-	e.root = u.el("aside", "id", "explain", "class", "explain", "aria-labelledby", "explain-title", "hidden", "")
+	// Focusable: a keyboard scrolls it when its words run past its height.
+	e.root = u.el("aside", "id", "explain", "class", "explain", "aria-labelledby", "explain-title", "tabindex", "0", "hidden", "")
 	e.body = u.el("div", "class", "explain-body", "aria-live", "polite")
 	add(e.root, u.txt("h2", "What just happened", "id", "explain-title"), e.body)
 	return e

@@ -64,7 +64,7 @@ func (pv *playground) do(a app.Action) {
 	case app.ActReset:
 		pv.reset()
 	case app.ActFit:
-		pv.tape.fit()
+		pv.tape.fitAll()
 	case app.ActZoomIn:
 		pv.tape.zoomBy(1.25, -1, -1)
 	case app.ActZoomOut:

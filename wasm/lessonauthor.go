@@ -32,7 +32,7 @@ const authorMarkup html = `
   <div class="row">
     <label><span class="cap">Title</span><input type="text" id="lesson-title-input"></label>
     <button type="button" id="lesson-add" class="primary"
-      title="Add what the playground shows now (model or program, position, modes, selected node) after the current stop">＋ Add this state as a stop</button>
+      title="Add what the playground shows now (model or program, position, modes, selected node) after the current stop">+ Add this state as a stop</button>
     <button type="button" id="lesson-play" title="Play the lesson from this stop as a student sees it">Preview ▶</button>
   </div>
   <ol class="lesson-stops" id="lesson-stops"></ol>
@@ -77,7 +77,11 @@ func newAuthorTools(lv *lessonView) *authorTools {
 		renderCaption(u, lv.caption, a.caption.Value())
 		a.renderList()
 	})
-	for _, c := range []elem{a.ask, a.of, a.node, a.elem, a.kind} {
+	u.listen(a.ask, "change", "lesson question", func(event) {
+		a.suggest()
+		a.setQuestion()
+	})
+	for _, c := range []elem{a.of, a.node, a.elem, a.kind} {
 		u.listen(c, "change", "lesson question", func(event) { a.setQuestion() })
 	}
 	a.edit = u.button("✎ Edit lesson", "Author mode: add, reorder and caption the stops", func() { lv.setMode(true) }, "id", "lesson-edit")
@@ -208,9 +212,32 @@ func (a *authorTools) remove(i int) {
 	lv.render()
 }
 
+// suggest fills the question's fields, when "Ask for a prediction" is
+// ticked on a stop that asks nothing yet, with a question the stop can
+// ask (lesson.Suggest: the gradient of its selected node or of the first
+// parameter, which the next steps compute).
+func (a *authorTools) suggest() {
+	lv := a.lv
+	if !a.ask.Checked() || len(lv.l.Stops) == 0 || lv.l.Stops[lv.cur].Question != nil {
+		return
+	}
+	stop := lv.l.Stops[lv.cur]
+	if stop.Select == nil {
+		if sel := lv.sh.st.Selected(); sel >= 0 {
+			stop.Select = &sel
+		}
+	}
+	if q := lesson.Suggest(stop); q != nil {
+		a.of.SetValue(q.Of)
+		a.node.SetValue(itoa(q.Node))
+		a.elem.SetValue(itoa(q.Element))
+		a.kind.SetValue(q.Answer)
+	}
+}
+
 // setQuestion sets the current stop's question from the fields, when
-// lesson.Check accepts it there; else it says why and the stop asks
-// nothing.
+// lesson.Check accepts it there; else it says why in plain words
+// (lesson.Problem) and the stop asks nothing.
 func (a *authorTools) setQuestion() {
 	lv := a.lv
 	if len(lv.l.Stops) == 0 {
@@ -230,12 +257,16 @@ func (a *authorTools) setQuestion() {
 		}
 		q := &lesson.Question{Node: node, Of: a.of.Value(), Element: el, Answer: a.kind.Value()}
 		one := &lesson.Lesson{Title: "check", Stops: []lesson.Stop{{State: stop.State, Question: q}}}
-		err := one.Validate()
-		if err == nil {
-			err = lesson.Check(one)
+		msg := lesson.Problem(*stop, q)
+		if msg == "" { // Problem finds what Check refuses; Check keeps the last word
+			if err := one.Validate(); err != nil {
+				msg = err.Error()
+			} else if err := lesson.Check(one); err != nil {
+				msg = err.Error()
+			}
 		}
-		if err != nil {
-			a.qErr.SetTextContent(strings.Replace(err.Error(), "stops[0].", "", 1))
+		if msg != "" {
+			a.qErr.SetTextContent(msg)
 			a.qErr.show(true)
 		} else {
 			stop.Question = q

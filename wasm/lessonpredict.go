@@ -79,6 +79,9 @@ func (b *predictBox) reset(q *lesson.Question) {
 // render shows the question of the current stop (none in author mode,
 // where the author's tools edit it).
 func (b *predictBox) render(q *lesson.Question, author bool) {
+	if q != b.q { // a question the author set or changed since the stop opened: asked afresh
+		b.reset(q)
+	}
 	b.root.show(q != nil && !author)
 	if q == nil || author {
 		return
@@ -139,9 +142,18 @@ func (b *predictBox) check(guess string) {
 		b.q = q
 	}
 	pv.stepper.pause()
-	s := pv.src().Stepper()
-	actual, err := lesson.Answer(s, q)
+	// The page steps as a person's step does, so that every view follows
+	// (the explain panel says what the last step did); watch takes these
+	// steps for the reveal, not for a student stepping past the question.
+	b.answered = true
+	var actual float64
+	var err error
+	pv.move(func(s *app.Stepper) bool {
+		actual, err = lesson.Answer(s, q)
+		return err == nil
+	})
 	if err != nil {
+		b.answered = false
 		b.say(err.Error(), "")
 		return
 	}
@@ -151,10 +163,10 @@ func (b *predictBox) check(guess string) {
 	pv.inspect(q.Node)
 	v, err := lesson.Score(q, guess, actual)
 	if err != nil {
+		b.answered = false
 		b.say(err.Error(), "")
 		return
 	}
-	b.answered = true
 	b.enable(false)
 	b.verdict.SetAttribute("data-actual", app.Full(actual))
 	b.say(v.Message+" The tape now shows it.", boolStr(v.Right))

@@ -46,7 +46,7 @@ func (t *lessonTravel) tools() elem {
 func (t *lessonTravel) menu() elem {
 	u, lv := t.lv.u, t.lv
 	pop := u.el("div", "class", "pop lessons-list")
-	newLesson := u.button("＋ New lesson", "Start a lesson: set up the playground, then add each state as a stop", func() {
+	newLesson := u.button("+ New lesson", "Start a lesson: set up the playground, then add each state as a stop", func() {
 		t.closeMenu()
 		lv.open(&lesson.Lesson{Title: "My lesson"}, true)
 	}, "id", "lesson-new")

@@ -24,6 +24,9 @@ type shell struct {
 	ex *explainPanel
 	// lessons is the lesson panel and the Lessons menu.
 	lessons *lessonView
+	// note says, above the tape, that choosing a dataset switched the
+	// model (see chooseData).
+	note *stepNote
 
 	st *state.State // the page's state, shared with the playground
 
@@ -55,6 +58,7 @@ func newShell(p *page, pv *playground) *shell {
 		recovered("share link", u.report, sh.syncOnce)
 	})
 	sh.ex = newExplainPanel(u, pv)
+	sh.note = newStepNote(sh)
 	sh.buildBar()
 	p.pace()
 	sh.lessons = newLessonView(sh)
@@ -178,6 +182,7 @@ func (sh *shell) showView() {
 // (training from the state's weights); from then on it follows the state.
 func (sh *shell) buildTrainView() {
 	sh.tv = newTrainView(sh.u, sh.pv, sh.st)
+	sh.tv.note = sh.note
 	sh.pv.centre.After(sh.tv.root)
 	sh.tv.ctl.write()
 	sh.applyFlags()

@@ -11,7 +11,7 @@ import (
 )
 
 // The scales a person may zoom to; fitting stays within
-// [v.readable(), fitMax].
+// [v.readable(w, h), fitMax].
 const (
 	zoomMin, zoomMax = 0.1, 4.0
 	fitMax           = tapesvg.FitMax
@@ -28,16 +28,14 @@ func (v *tapeView) size() (w, h float64) {
 	return v.vw, v.vh
 }
 
-// readable is the smallest scale the tape is fitted at: its titles at
-// app.ReadableTitlePx, or at app.PresenterTitlePx in presenter mode.
-// Where the stylesheet sets a least scale (a phone's, where the shapes,
-// roles and numbers must be readable too), it is no smaller than that.
-func (v *tapeView) readable() float64 {
-	s := app.ReadableScale
-	if v.presenting {
-		s = app.PresenterScale
-	}
-	return max(s, v.leastScale)
+// readable is the smallest scale the tape is fitted at in a region of
+// w × h: its titles at app.ReadableTitlePx, or in presenter mode at
+// app.PresenterTitlePx where the tape fits at that size, else as large as
+// it fits (app.FitFloor). Where the stylesheet sets a least scale (a
+// phone's, where the shapes, roles and numbers must be readable too), it
+// is no smaller than that.
+func (v *tapeView) readable(w, h float64) float64 {
+	return max(app.FitFloor(v.presenting, v.folds, w, h), v.leastScale)
 }
 
 // readLeastScale reads the stylesheet's --tape-min-scale for the drawing
@@ -116,6 +114,24 @@ func (v *tapeView) fit() {
 	v.fitMeasured()
 }
 
+// fitAll is the Fit button and the f key: fit, and where the tape is too
+// long for its region at a readable size but would fit whole beside the
+// editor's column folded away, fold it away (as presenting does; its
+// toggle opens it again): the person asked to see the whole tape, the
+// loss included.
+func (v *tapeView) fitAll() {
+	v.fit()
+	ps := v.pv.panels
+	if !v.overflow || !ps.wide || ps.editorBtn.GetAttribute("aria-expanded") != "true" {
+		return
+	}
+	w, h := v.size()
+	w += max(v.pv.editor.root.Rect().Width, v.pv.prog.root.Rect().Width)
+	if app.FitsWhole(v.folds, w, h, v.readable(w, h)) {
+		ps.set(ps.editorBtn, "editor-open", false) // fits the tape again in the next frame
+	}
+}
+
 // fitMeasured is fit at the region's size last measured.
 func (v *tapeView) fitMeasured() {
 	if v.lay == nil {
@@ -123,10 +139,11 @@ func (v *tapeView) fitMeasured() {
 	}
 	w, h := v.size()
 	v.zoomed = false
-	if rows := layout.PickRows(v.folds, w, h, v.readable(), fitMax); rows != v.lay.Rows {
+	floor := v.readable(w, h)
+	if rows := layout.PickRows(v.folds, w, h, floor, fitMax); rows != v.lay.Rows {
 		v.refold(rows)
 	}
-	fitted := layout.View{Min: v.readable(), Max: fitMax}.Fit(v.lay.Width, v.lay.Height, w, h, fitPad)
+	fitted := layout.View{Min: floor, Max: fitMax}.Fit(v.lay.Width, v.lay.Height, w, h, fitPad)
 	v.overflow = fitted.Overflows(v.lay.Width, v.lay.Height, w, h)
 	fitted.Min, fitted.Max = zoomMin, zoomMax
 	v.view = fitted

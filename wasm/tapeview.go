@@ -125,7 +125,7 @@ func newTapeView(pv *playground) *tapeView {
 	h := doc.el("h2", "id", "tape-title")
 	h.SetTextContent("The tape")
 	tools := doc.el("div", "class", "zoom-tools", "role", "group", "aria-label", "Zoom")
-	tools.AppendChild(pv.doc.button("Fit", "Fit the tape to the screen", v.fit, "id", "fit"))
+	tools.AppendChild(pv.doc.button("Fit", "Fit the whole tape to the screen", v.fitAll, "id", "fit"))
 	tools.AppendChild(pv.doc.button("−", "Zoom out", func() { v.zoomBy(1/1.25, -1, -1) }, "id", "zoom-out"))
 	tools.AppendChild(pv.doc.button("+", "Zoom in", func() { v.zoomBy(1.25, -1, -1) }, "id", "zoom-in"))
 	key := doc.txt("span", tapesvg.BadgeKey, "class", "badge-key")
@@ -178,7 +178,7 @@ func (v *tapeView) build(s *app.Stepper, lay *layout.Layout) {
 		v.measure()
 	}
 	w, h := v.size()
-	v.lay = lay.Wrap(layout.PickRows(v.folds, w, h, v.readable(), fitMax))
+	v.lay = lay.Wrap(layout.PickRows(v.folds, w, h, v.readable(w, h), fitMax))
 	v.svg.SetAttribute("data-rows", strconv.Itoa(v.lay.Rows))
 	nodes := s.Nodes()
 	v.loss.follow(nodes, s.Output())

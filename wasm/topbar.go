@@ -21,13 +21,16 @@ import (
 // three mode switches and the L2 penalty stay in the row, on a narrower one
 // they go into the menu too (static/style.css), so the bar never wraps.
 type barView struct {
-	pv        *playground
-	root      elem
-	main      elem // the switches always in the row (what to step, the view)
-	more      elem // the menu's part that is a menu at every width
-	menu      elem // the menu: the mode switches and more
-	menuBtn   elem
-	dataset   elem
+	pv      *playground
+	root    elem
+	main    elem // the switches always in the row (what to step, the view)
+	more    elem // the menu's part that is a menu at every width
+	menu    elem // the menu: the mode switches and more
+	menuBtn elem
+	dataset elem
+	// choose is what the data menu does with a dataset chosen: the
+	// shell's chooseData (the playground's setDataset until it is built).
+	choose    func(name string)
 	toggles   map[string][2]elem
 	l2        elem
 	check     elem
@@ -43,7 +46,7 @@ type barView struct {
 
 func newBarView(pv *playground) *barView {
 	doc := pv.doc
-	v := &barView{pv: pv, toggles: map[string][2]elem{}}
+	v := &barView{pv: pv, choose: pv.setDataset, toggles: map[string][2]elem{}}
 	v.root = doc.el("header", "class", "top-bar")
 	title := doc.el("h1", "class", "brand")
 	title.SetTextContent("TapeLab")
@@ -57,7 +60,7 @@ func newBarView(pv *playground) *barView {
 	}
 	pv.doc.listen(v.dataset, "change", "dataset", func(event) {
 		v.openMenu(false) // show the tape it changed
-		pv.setDataset(v.dataset.Value())
+		v.choose(v.dataset.Value())
 	})
 	lab.AppendChild(v.dataset)
 	modes := pv.regions.own("modes", doc.el("div", "class", "modes"))

@@ -39,6 +39,9 @@ type trainView struct {
 	lastTrained float64 // when the state was last told the weights moved (ms)
 
 	switchedFrom *switchedFrom // what the last dataset change replaced to fit the data (nil: nothing)
+	// note is the stepping view's notice of the same switch (see
+	// stepNote), which the shell gives the view when it builds it.
+	note *stepNote
 }
 
 // trainedEvery is how often, in ms, a running training tells the state
@@ -64,7 +67,7 @@ func (v *trainView) changed(c state.Change) {
 		}
 		v.sess = nil
 		v.switchedFrom = nil // a switch of the page before is not the link's to undo
-		v.ctl.switched.show(false)
+		v.showSwitched(false)
 		v.ctl.write()
 	}
 	if c.Has(state.View) {

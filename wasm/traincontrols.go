@@ -232,15 +232,20 @@ func (c *trainControls) playing(on bool) {
 // switched the model to fit (the model fit, switched set), with an Undo;
 // or hides the notice.
 func (c *trainControls) sayFit(name string, fit app.Doc, switched bool) {
-	c.switched.show(switched)
 	if !switched {
+		c.v.showSwitched(false)
 		return
 	}
 	what := "the default model (" + app.LayerPath(fit) + ")"
 	if app.ImageData(name) {
 		what = "the default CNN, which reads images"
 	}
-	c.switchedText.SetTextContent("The model you had does not fit " + name + ", so it is now " + what + ".")
+	said := "The model you had does not fit " + name + ", so it is now " + what + "."
+	c.switchedText.SetTextContent(said)
+	if c.v.note != nil {
+		c.v.note.text.SetTextContent(said)
+	}
+	c.v.showSwitched(true)
 }
 
 func (c *trainControls) legend(classes bool) {

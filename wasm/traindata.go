@@ -74,7 +74,7 @@ type switchedFrom struct {
 func (v *trainView) undoSwitch() {
 	sw := v.switchedFrom
 	v.switchedFrom = nil
-	v.ctl.switched.show(false)
+	v.showSwitched(false)
 	if sw == nil {
 		return
 	}

@@ -14,10 +14,11 @@ import (
 // [O I kH kW] as O×I tiny images, one per kernel. The geometry here is in
 // SVG pixels and shared by the tape's boxes and the inspector.
 const (
-	// ImageRowH is the tallest a plane is drawn on the tape, and
-	// ImageKernelH the tallest a kernel is: a weight's box sits above the
-	// chain and its height adds to the tape's.
-	ImageRowH, ImageKernelH = 48.0, 30.0
+	// ImageRowH is the tallest a plane is drawn on the tape, as in the
+	// inspector (an 8×8 input image is 96 px, a pixel 12: readable on a
+	// projector), and ImageKernelH the tallest a kernel is: a weight's
+	// box sits above the chain and its height adds to the tape's.
+	ImageRowH, ImageKernelH = 96.0, 30.0
 	// ImageBoxSide is the most a grid of planes takes on the tape, across
 	// and down: the planes wrap into the arrangement that draws a pixel
 	// largest within it (four 6×6 feature maps are 2×2 planes of 48 px).

@@ -124,7 +124,7 @@ func TestTapeGrids(t *testing.T) {
 		cols, rows int
 		cell       float64
 	}{
-		{"the input", NodeInfo{Shape: tensor.Shape{4, 1, 8, 8}}, 1, 1, 6},
+		{"the input", NodeInfo{Shape: tensor.Shape{4, 1, 8, 8}}, 1, 1, 12},
 		{"four 6×6 feature maps", NodeInfo{Shape: tensor.Shape{4, 4, 6, 6}}, 2, 2, 8},
 		{"four 3×3 pooled maps", NodeInfo{Shape: tensor.Shape{4, 4, 3, 3}}, 2, 2, 16},
 		{"eight 6×6 feature maps", NodeInfo{Shape: tensor.Shape{4, 8, 6, 6}}, 3, 3, 5},

@@ -1,0 +1,55 @@
+//go:build js && wasm
+
+package main
+
+// stepNote is the stepping view's notice that choosing a dataset switched
+// the model to one that fits the data, with an Undo: the same switch, and
+// the same words, as the training view's notice beside its data menu
+// (trainView.setDataset). It sits above the tape, which the data menu
+// (closed once a dataset is chosen) leaves in view.
+type stepNote struct {
+	root, text elem
+}
+
+// stepNoteMarkup is the notice's skeleton.
+const stepNoteMarkup html = `
+<p id="step-switched" class="step-note" role="status" hidden><span></span>
+  <button type="button" id="step-switched-undo" title="Go back to the data and the model you had">Undo</button></p>`
+
+// newStepNote puts the notice above the tape; its Undo is the training
+// view's.
+func newStepNote(sh *shell) *stepNote {
+	n := &stepNote{root: sh.u.build(stepNoteMarkup)}
+	var undo elem
+	n.root.parts(part{"span", &n.text}, part{"#step-switched-undo", &undo})
+	sh.u.onClick(undo, func() {
+		if sh.tv != nil {
+			sh.tv.undoSwitch()
+		}
+	})
+	sh.pv.tape.root.QuerySelector(".tape-frame").Before(n.root)
+	sh.pv.bar.choose = sh.chooseData
+	return n
+}
+
+// chooseData is the stepping view's data menu: the dataset is chosen as
+// in the training view (which is built, hidden, when it has not been
+// shown yet: it keeps the training settings the data belongs to), so that
+// a model that does not fit the data is switched at once to the
+// dataset's default model, said above the tape with an Undo, instead of
+// a model marked with an error.
+func (sh *shell) chooseData(name string) {
+	if sh.tv == nil {
+		sh.buildTrainView()
+	}
+	sh.tv.setDataset(name)
+}
+
+// showSwitched shows or hides the notices of a model switched to fit the
+// data, in both views.
+func (v *trainView) showSwitched(on bool) {
+	v.ctl.switched.show(on)
+	if v.note != nil {
+		v.note.root.show(on)
+	}
+}
