@@ -2,6 +2,8 @@ module tapelab
 
 go 1.26
 
+toolchain go1.26.8
+
 require (
 	github.com/andybalholm/brotli v1.3.0
 	github.com/chromedp/cdproto v0.159.0

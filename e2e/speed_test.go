@@ -28,11 +28,12 @@ import (
 	"tapelab/web/firstview"
 )
 
-// wasmBudget is the most the page's wasm should weigh brotli'd.
-const wasmBudget = 1_000_000
+// wasmBudget is the most the page's wasm should weigh brotli'd (issue 37:
+// the standard parts that replaced the page's own copies are worth their bytes).
+const wasmBudget = 1_150_000
 
 // BenchmarkWasmSize reports the page's wasm as built by TestMain: bytes raw,
-// gzip -9 and brotli -q 11, and brotli as a fraction of the 1 MB budget.
+// gzip -9 and brotli -q 11, and brotli as a fraction of wasmBudget.
 func BenchmarkWasmSize(b *testing.B) {
 	raw, err := os.ReadFile(filepath.Join(staticDir, "tapelab.wasm"))
 	if err != nil {

@@ -161,6 +161,12 @@ func TestMergeDataSegmentsRefuses(t *testing.T) {
 	}
 }
 
+// datademoOutput is what testdata/datademo prints.
+const datademoOutput = "sparse sum 28629\n" +
+	"layers: [\"linear\" \"conv\" \"dropout\"]\n" +
+	"ops: [\"matmul\" \"relu\" \"tanh\" \"softmax\"]\n" +
+	"{X:1.5 Y:-2.25 Name:p}\n"
+
 // TestMergeDataSegmentsGoProgram builds a small Go program for js/wasm the
 // way the playground is built, merges its data segments and runs both
 // binaries under node: they print the same, from the same memory image.
@@ -192,10 +198,7 @@ func TestMergeDataSegmentsGoProgram(t *testing.T) {
 		}
 		return string(out)
 	}
-	want := "sparse sum 28629\n" +
-		"layers: [\"linear\" \"conv\" \"dropout\"]\n" +
-		"ops: [\"matmul\" \"relu\" \"tanh\" \"softmax\"]\n" +
-		"{X:1.5 Y:-2.25 Name:p}\n"
+	want := datademoOutput
 	if got := run(orig, "orig.wasm"); got != want {
 		t.Errorf("the program as linked printed\n%s\nwant\n%s", got, want)
 	}

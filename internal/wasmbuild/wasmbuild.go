@@ -5,7 +5,9 @@
 // program as it was and its download smaller, and cuts the line tables
 // only tracebacks read (StripLineTables) and the names of the functions
 // outside the program and the runtime (StripFuncNames): a traceback then
-// names the program's functions but gives no file and line.
+// names the program's functions but gives no file and line. The passes
+// that read Go's private runtime layout never fail a build: on a layout
+// they do not know the module ships without them, with a warning (Finish).
 package wasmbuild
 
 import (
@@ -178,7 +180,7 @@ func (b Builder) Build(ctx context.Context) error {
 		os.Remove(tmp)
 		return fmt.Errorf("compiling wasm/ for js/wasm: %w", err)
 	}
-	if err := Finish(tmp); err != nil {
+	if err := Finish(tmp, b.Log); err != nil {
 		os.Remove(tmp)
 		return err
 	}
@@ -208,28 +210,61 @@ func (b Builder) Build(ctx context.Context) error {
 // that left are taken out (MergeDataSegments with DataGap). Every build of
 // the page goes through it; size reports call it too, so that they
 // measure what is served.
-func Finish(path string) error {
+//
+// The first three read Go's private runtime layout, which a Go release
+// may change. They never fail a build: when any of them does not
+// recognise the module (runtimePasses), Finish writes one warning line to
+// warn and the module goes on without any of them, as the linker wrote
+// it: larger, the same program. Likewise a module whose data section
+// MergeDataSegments does not handle is kept as it is, with a warning.
+// Finish fails only when the file cannot be read or written.
+func Finish(path string, warn io.Writer) error {
 	wasm, err := os.ReadFile(path)
 	if err != nil {
 		return err
 	}
-	computed, err := ComputeFindfunctab(wasm)
+	out, err := runtimePasses(wasm)
 	if err != nil {
-		return errors.New("computing the findfunctab of " + path + ": " + err.Error())
+		fmt.Fprintf(warn, "warning: the passes over Go's runtime tables were skipped, as the module's layout is not one they know (%v); the module ships without them, larger\n", err)
+		out = wasm
 	}
-	stripped, err := StripLineTables(computed)
-	if err != nil {
-		return errors.New("cutting the line tables of " + path + ": " + err.Error())
+	if merged, err := MergeDataSegments(out, DataGap); err != nil {
+		fmt.Fprintf(warn, "warning: the data segments were not merged (%v); the module ships with them as the linker wrote them, larger\n", err)
+	} else {
+		out = merged
 	}
-	named, err := StripFuncNames(stripped)
-	if err != nil {
-		return errors.New("cutting the function names of " + path + ": " + err.Error())
+	return os.WriteFile(path, out, 0o644)
+}
+
+// runtimePasses returns wasm with the passes that read Go's private
+// runtime layout applied in order: ComputeFindfunctab, StripLineTables
+// and StripFuncNames. They are applied together or not at all: the first
+// that does not recognise what it reads (a layout from a Go release they
+// were not written for) gives its error, naming the pass, and no module.
+// A pass that panics on such a layout counts as not recognising it.
+func runtimePasses(wasm []byte) (out []byte, err error) {
+	passes := []struct {
+		name string
+		pass func([]byte) ([]byte, error)
+	}{
+		{"computing the findfunctab", ComputeFindfunctab},
+		{"cutting the line tables", StripLineTables},
+		{"cutting the function names", StripFuncNames},
 	}
-	merged, err := MergeDataSegments(named, DataGap)
-	if err != nil {
-		return errors.New("merging the data segments of " + path + ": " + err.Error())
+	name := ""
+	defer func() {
+		if r := recover(); r != nil {
+			out, err = nil, fmt.Errorf("%s: the pass panicked: %v", name, r)
+		}
+	}()
+	out = wasm
+	for _, p := range passes {
+		name = p.name
+		if out, err = p.pass(out); err != nil {
+			return nil, errors.New(p.name + ": " + err.Error())
+		}
 	}
-	return os.WriteFile(path, merged, 0o644)
+	return out, nil
 }
 
 // copyWasmExec copies wasm_exec.js from the Go toolchain that builds the

@@ -110,6 +110,9 @@ func TestBuild(t *testing.T) {
 	if err != nil || !bytes.HasPrefix(wasm, []byte("\x00asm")) {
 		t.Fatalf("%s is not a wasm binary (%v)", WasmName, err)
 	}
+	if strings.Contains(log.String(), "warning: ") {
+		t.Errorf("the build skipped a pass on this toolchain's module:\n%s", log.String())
+	}
 	checkMerged(t, wasm)
 	checkStripped(t, wasm)
 	goroot, err := exec.Command("go", "env", "GOROOT").Output()

@@ -3,6 +3,8 @@ package app
 import (
 	"math"
 
+	"gonum.org/v1/gonum/diff/fd"
+
 	"tapelab/engine/autograd"
 	"tapelab/engine/nn"
 	"tapelab/engine/op"
@@ -15,6 +17,15 @@ const GradCheckTolerance = 1e-5
 
 // gradCheckStep is the finite-difference step h.
 const gradCheckStep = 1e-5
+
+// centralDifferences returns the gradient of f at x by fd.Gradient with
+// fd.Central and step gradCheckStep: element i is
+// (−½·f(x−h·eᵢ) + ½·f(x+h·eᵢ)) / h. The evaluations run one after another
+// on the caller's goroutine (Settings.Concurrent is false), as f changes
+// the parameters it is handed in place; f must not keep its argument.
+func centralDifferences(f func([]float64) float64, x []float64) []float64 {
+	return fd.Gradient(nil, f, x, &fd.Settings{Formula: fd.Central, Step: gradCheckStep})
+}
 
 // gradCheckFloor is the smallest denominator of the relative error: central
 // differences with step h carry rounding noise of about 1e-10 even where the
@@ -40,9 +51,9 @@ type GradCheck struct {
 
 // CheckGradients compares the gradient of the loss of one training step with
 // respect to every trainable parameter, from the engine's one-shot backward
-// pass, with central finite differences (f(p+h) − f(p−h)) / 2h, computed as
-// gonum's diff/fd, which the engine's tests use, computes them
-// (centralDifferences). m is not changed. yield, when not nil, is called
+// pass, with central finite differences (f(p+h) − f(p−h)) / 2h computed by
+// gonum's diff/fd (centralDifferences), which the engine's tests use too.
+// m is not changed. yield, when not nil, is called
 // every few loss evaluations (from inside the function being
 // differentiated) so that a page can stay responsive.
 func CheckGradients(m *nn.Model, b Batch, modes Modes, seed uint64, yield func()) (GradCheck, error) {
@@ -86,7 +97,7 @@ func CheckGradients(m *nn.Model, b Batch, modes Modes, seed uint64, yield func()
 		data := m.Params[i].Data
 		orig := append([]float64(nil), data...)
 		// f is the loss as a function of this parameter's elements;
-		// centralDifferences calls it at each element moved by ±h.
+		// fd.Gradient calls it at each element moved by ±h.
 		f := func(x []float64) float64 {
 			copy(data, x)
 			l, err := loss()
@@ -98,7 +109,7 @@ func CheckGradients(m *nn.Model, b Batch, modes Modes, seed uint64, yield func()
 			}
 			return l
 		}
-		numeric := centralDifferences(f, orig, gradCheckStep)
+		numeric := centralDifferences(f, orig)
 		copy(data, orig)
 		if lossErr != nil {
 			return res, lossErr

@@ -63,7 +63,7 @@ func CheckProgramGradients(pr *program.Program, yield func()) (GradCheck, error)
 	for i, l := range leaves {
 		data := vals[i].Data
 		orig := append([]float64(nil), data...)
-		numeric := centralDifferences(func(x []float64) float64 { copy(data, x); return f() }, orig, gradCheckStep)
+		numeric := centralDifferences(func(x []float64) float64 { copy(data, x); return f() }, orig)
 		copy(data, orig)
 		if evalErr != nil {
 			return res, evalErr

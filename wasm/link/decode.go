@@ -1,14 +1,16 @@
 package link
 
 import (
+	"bytes"
+	"compress/flate"
 	"encoding/base64"
 	"errors"
+	"io"
 	"strconv"
 	"strings"
 
 	"tapelab/engine/fmtlite"
 	"tapelab/engine/spec"
-	"tapelab/wasm/link/deflate"
 )
 
 // Error is a fault in a link: Part names where ("prefix", "base64",
@@ -73,14 +75,19 @@ func Inflate(body string) ([]byte, error) {
 		}
 		return nil, &Error{Part: "base64", Err: err}
 	}
-	raw, err := deflate.Decompress(packed, []byte(dictionary), MaxExpanded)
+	// Reading one byte past the limit tells a stream that expands too far
+	// without inflating the rest of it. Bytes after the final block are
+	// ignored, as compress/flate ignores them.
+	r := flate.NewReaderDict(bytes.NewReader(packed), []byte(dictionary))
+	defer r.Close()
+	raw, err := io.ReadAll(io.LimitReader(r, MaxExpanded+1))
 	switch {
-	case err == deflate.ErrShort:
+	case errors.Is(err, io.ErrUnexpectedEOF):
 		return nil, &Error{Part: "deflate", Msg: "the link is cut short (its compressed data ends early); copy the whole link"}
-	case err == deflate.ErrTooLarge:
-		return nil, &Error{Part: "deflate", Msg: "expands to more than " + strconv.Itoa(MaxExpanded) + " bytes"}
 	case err != nil:
 		return nil, &Error{Part: "deflate", Msg: "the compressed data is corrupt (" + err.Error() + ")"}
+	case len(raw) > MaxExpanded:
+		return nil, &Error{Part: "deflate", Msg: "expands to more than " + strconv.Itoa(MaxExpanded) + " bytes"}
 	}
 	return raw, nil
 }

@@ -1,18 +1,20 @@
 package link
 
 import (
+	"bytes"
+	"compress/flate"
 	"encoding/base64"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
-	"tapelab/engine/budget"
+	"sync"
 
+	"tapelab/engine/budget"
 	"tapelab/engine/fmtlite"
 	"tapelab/engine/nn"
 	"tapelab/engine/program"
 	"tapelab/engine/spec"
-	"tapelab/wasm/link/deflate"
 )
 
 // JSON returns the state's canonical envelope, uncompressed: the text a
@@ -98,10 +100,30 @@ func Pack(raw []byte) string {
 // Deflate returns the base64url text (no padding) of raw deflated with the
 // v1 dictionary: a link's body without its prefix. Documents that travel
 // in fragments beside state links (lessons, whose stops are envelopes)
-// pack themselves with it under their own prefix; Inflate undoes it.
+// pack themselves with it under their own prefix; Inflate undoes it. The
+// same raw always gives the same text: compress/flate's output at a given
+// level depends only on its input and dictionary.
 func Deflate(raw []byte) string {
-	return base64.RawURLEncoding.EncodeToString(deflate.Compress(raw, []byte(dictionary)))
+	var buf bytes.Buffer
+	w, _ := deflaters.Get().(*flate.Writer)
+	if w == nil {
+		// The level is valid, so NewWriterDict cannot fail.
+		w, _ = flate.NewWriterDict(&buf, flate.BestCompression, []byte(dictionary))
+	} else {
+		w.Reset(&buf)
+	}
+	defer deflaters.Put(w)
+	// A bytes.Buffer takes every write, so neither call can fail.
+	w.Write(raw)
+	w.Close()
+	return base64.RawURLEncoding.EncodeToString(buf.Bytes())
 }
+
+// deflaters keeps Deflate's writers for the next link: a writer at
+// BestCompression allocates about 600 KB, and the page encodes its link
+// after every change. Reset makes one the same as a new one (same level,
+// same dictionary), so the bytes do not change.
+var deflaters sync.Pool
 
 // Validate checks everything Decode checks after parsing: the model
 // document (or the program, which must parse and check), the view, the

@@ -161,9 +161,11 @@ var fixtures = []fixture{
 
 // TestFixtures proves that every kept version 1 link still decodes to the
 // state it was made from, and that the encoder still writes the same
-// envelope in a link no longer than the kept one. The kept links were
-// deflated by compress/flate and the encoder now uses package deflate, so
-// the compressed bytes differ; the first check must hold forever.
+// envelope in a link at most a tenth longer than the kept one. The first
+// check must hold forever. The compressed bytes may differ: the encoder
+// deflates with compress/flate, as it wrote the kept links but lenet-avg,
+// which a hand-written DEFLATE codec of the project's wrote 7% shorter (it
+// was used from December 2026 until issue 37 put compress/flate back).
 func TestFixtures(t *testing.T) {
 	for _, f := range fixtures {
 		t.Run(f.name, func(t *testing.T) {
@@ -192,7 +194,7 @@ func TestFixtures(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(l) > len(stored) {
+			if len(l) > len(stored)+len(stored)/10 {
 				t.Errorf("the encoder writes %d characters for the kept link %s of %d", len(l), linkPath, len(stored))
 			}
 			sameEnvelope(t, l, stored)

@@ -63,7 +63,7 @@ func run(ctx context.Context, w io.Writer, pkg string, rows, quality int) error 
 	if _, err := wasmGo(ctx, wasmbuild.BuildArgs(pkg, bin, true)...); err != nil {
 		return err
 	}
-	if err := wasmbuild.Finish(bin); err != nil {
+	if err := wasmbuild.Finish(bin, os.Stderr); err != nil {
 		return err
 	}
 	deps, err := wasmGo(ctx, "list", "-deps", pkg)
