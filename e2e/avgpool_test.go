@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
@@ -120,6 +121,9 @@ func TestAvgPoolGradsMatchPyTorch(t *testing.T) {
 	}
 	p.js(`document.getElementById("insp-window").scrollIntoView()`)
 	p.shot("avgpool-card")
+	if v := axeViolations(t, p.tab); len(v) > 0 {
+		t.Errorf("axe-core on the avg_pool2d window card: %d violations:\n%s", len(v), strings.Join(v, "\n"))
+	}
 	p.noPageError()
 }
 
