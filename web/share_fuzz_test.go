@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	"tapelab/engine/program"
 	"tapelab/wasm/lesson"
@@ -71,7 +72,10 @@ func FuzzShareRequest(f *testing.F) {
 		f.Fatal(err)
 	}
 	static := fstest.MapFS{"index.html": {Data: index, ModTime: modTime}}
-	h, err := NewHandler(Options{Static: static, Store: newKVStore(&memKV{}), CacheDir: f.TempDir(), FirstView: firstview.Page})
+	// A request waits for its drawing however long it takes (the server
+	// waits DefaultFirstViewWait, then serves the undrawn page): what each
+	// page holds must not depend on how busy the machine is.
+	h, err := NewHandler(Options{Static: static, Store: newKVStore(&memKV{}), CacheDir: f.TempDir(), FirstView: firstview.Page, FirstViewWait: time.Hour})
 	if err != nil {
 		f.Fatal(err)
 	}
