@@ -8,6 +8,45 @@ import (
 	"tapelab/engine/tensor"
 )
 
+// micrograd's first example, L = (a·b + c)·f, run eagerly: the session
+// records one tape node per leaf and per op, in the order they are made
+// (a node's id is its index, its parents are earlier ids), and Backward
+// walks the tape from L down to node 0, running each op node's VJP on its
+// gradient and adding the contributions into its parents' gradients.
+func ExampleSession_Backward() {
+	s := autograd.NewSession()
+	a := s.Param(tensor.Scalar(2), "a")
+	b := s.Param(tensor.Scalar(-3), "b")
+	c := s.Param(tensor.Scalar(10), "c")
+	f := s.Param(tensor.Scalar(-2), "f")
+	e := op.Mul(s, a, b)
+	d := op.Add(s, e, c)
+	L := op.Mul(s, d, f)
+
+	var g autograd.Grads
+	if err := s.Backward(L, &g); err != nil {
+		fmt.Println(err)
+		return
+	}
+	t := s.Tape()
+	for i := range t.Len() {
+		n := t.Node(i)
+		what := n.Kind.String() + " " + n.Name
+		if n.Op != nil {
+			what = fmt.Sprint(n.Op.Name, " of nodes ", n.Parents)
+		}
+		fmt.Printf("node %d: %s = %v, grad %v\n", i, what, n.Value.Data[0], g.Of(i).Data[0])
+	}
+	// Output:
+	// node 0: param a = 2, grad 6
+	// node 1: param b = -3, grad -4
+	// node 2: param c = 10, grad -2
+	// node 3: param f = -2, grad 4
+	// node 4: mul of nodes [0 1] = -6, grad -2
+	// node 5: add of nodes [4 2] = 4, grad -2
+	// node 6: mul of nodes [5 3] = -8, grad 1
+}
+
 // A playground view steps through y = x·x + x at x = 3: the forward pass
 // node by node, then the reverse pass one VJP at a time, watching each
 // contribution fill in a parent's gradient.
