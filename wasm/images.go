@@ -288,6 +288,6 @@ func (iv *imageView) selectExample(k int) {
 		d.update()
 	}
 	if iv.pv.src().Stepper() != nil {
-		iv.pv.refresh(nil)
+		iv.pv.refresh(nil, false)
 	}
 }

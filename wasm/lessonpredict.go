@@ -142,13 +142,14 @@ func (b *predictBox) check(guess string) {
 		b.q = q
 	}
 	pv.stepper.pause()
-	// The page steps as a person's step does, so that every view follows
-	// (the explain panel says what the last step did); watch takes these
-	// steps for the reveal, not for a student stepping past the question.
+	// The page moves the stepper as a person's steps do, so that every
+	// view follows (the explain panel says what the last step did); watch
+	// takes these steps for the reveal, not for a student stepping past
+	// the question. The answer may be several steps away: one jump.
 	b.answered = true
 	var actual float64
 	var err error
-	pv.move(func(s *app.Stepper) bool {
+	pv.st.Jump(func(s *app.Stepper) bool {
 		actual, err = lesson.Answer(s, q)
 		return err == nil
 	})

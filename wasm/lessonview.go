@@ -10,7 +10,6 @@ import (
 	"tapelab/wasm/app"
 	"tapelab/wasm/lesson"
 	"tapelab/wasm/link"
-	"tapelab/wasm/state"
 )
 
 // lessonView is the page's side of a lesson (wasm/lesson): while one is
@@ -81,12 +80,15 @@ func newLessonView(sh *shell) *lessonView {
 		return true
 	}
 	sh.pv.inLesson = func() bool { return lv.l != nil }
-	follow(sh.st, u.report, func(state.Change) {
-		if lv.l != nil {
-			lv.watch.changed()
-		}
-	})
 	return lv
+}
+
+// stateChanged follows the state while a lesson is open: its watch judges
+// the stop once the changes have stopped (changed).
+func (lv *lessonView) stateChanged() {
+	if lv.l != nil {
+		lv.watch.changed()
+	}
 }
 
 // panel builds the lesson panel, under the top bar, once.

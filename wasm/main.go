@@ -54,10 +54,7 @@ func main() {
 	// works), so that neither task is long and a first click need not
 	// wait for them.
 	pv.holdColumns = true
-	sh.start()
-	// The views draw the state the link opened on their own goroutines:
-	// let them, before the render is marked done.
-	runtime.Gosched()
+	sh.start() // the views have drawn the state the link opened when it returns
 	p.afterPaint()
 	pv.drawColumns()
 	mark("first-render")

@@ -5,8 +5,6 @@ package main
 import (
 	"strconv"
 
-	"github.com/teivah/broadcast"
-
 	"tapelab/engine/autograd"
 	"tapelab/wasm/app"
 	"tapelab/wasm/link"
@@ -14,9 +12,9 @@ import (
 )
 
 // playground wires the page's state (wasm/state) to the tape's views. The
-// views change the state through its methods; its changes come back on its
-// relay, and steps come back as the engine cursor's events on the cursor's
-// relay; every view redraws what changed.
+// views change the state through its methods; each change comes back, with
+// a step's event, through the shell's one dispatcher (shell.follow), which
+// calls changed at once; every view redraws what changed.
 type playground struct {
 	p       *page
 	doc     *document
@@ -41,11 +39,10 @@ type playground struct {
 	// bottom is the bar of the stepper and the tape's text list.
 	work, centre, bottom elem
 
-	pinned   int // the node drawn as pinned, or -1
-	listener *broadcast.Listener[autograd.Event]
-	files    dataFiles // the datasets read from data files, once fetched
-	t0       float64   // when the current step was asked for (performance.now)
-	redraws  int
+	pinned  int       // the node drawn as pinned, or -1
+	files   dataFiles // the datasets read from data files, once fetched
+	t0      float64   // when the current step was asked for (performance.now)
+	redraws int
 	// holdColumns is set while start-up draws the page's first step: the
 	// editor's cards and the inspector are drawn in the task after it (see
 	// main and drawColumns).
@@ -94,7 +91,8 @@ func newPlayground(p *page) *playground {
 func (pv *playground) model() *app.Playground { return pv.st.Model() }
 
 // mount puts the playground into parent. It does not draw the step: the
-// shell draws it once, when it opens the page's link (see shell.start).
+// shell draws it once, when it opens the page's link (see shell.start),
+// and tells it every change from then on.
 func (pv *playground) mount(parent elem) {
 	parent.AddClass("wide")
 	parent.AppendChild(pv.root)
@@ -107,12 +105,12 @@ func (pv *playground) mount(parent elem) {
 			ev.PreventDefault() // a focused button must not also be clicked
 		}
 	})
-	follow(pv.st, pv.p.showError, pv.changed)
 }
 
 // changed redraws what a change of the state touched: the whole tape when
-// the step was recorded again, else the pinned node.
-func (pv *playground) changed(c state.Change) {
+// the step was recorded again, else the pinned node and what the stepper's
+// move changed (e is the step's event; nil for a jump, a reset or the end).
+func (pv *playground) changed(c state.Change, e *autograd.Event) {
 	if c.Has(state.Opened) {
 		pv.opened()
 	}
@@ -130,6 +128,9 @@ func (pv *playground) changed(c state.Change) {
 	}
 	if c.Has(state.Selection) {
 		pv.showPinned()
+	}
+	if c.Has(state.Position) {
+		pv.refresh(e, true)
 	}
 	if c.Has(state.Hygiene) {
 		pv.hygiene.showSwitch()
@@ -184,9 +185,6 @@ func (pv *playground) rebuilt() {
 	if s == nil {
 		return
 	}
-	if pv.listener != nil {
-		pv.listener.Close()
-	}
 	lay, err := s.Layout()
 	if err != nil {
 		pv.p.showError("laying out the tape: " + err.Error())
@@ -197,21 +195,19 @@ func (pv *playground) rebuilt() {
 	pv.tape.build(s, lay)
 	pv.list.build(s)
 	pv.listing.build(pv.src())
-	l := s.Cursor().Listen(64)
-	pv.listener = l
-	go func() {
-		for e := range l.Ch() {
-			recovered("redraw", pv.p.showError, func() { pv.refresh(&e) })
-		}
-	}()
 	pv.stepper.recorded(s)
-	pv.refresh(nil)
+	pv.refresh(nil, false)
 }
 
-// refresh redraws what a step changed: node classes and strips, counters,
-// the inspector and the listing's current line.
-func (pv *playground) refresh(e *autograd.Event) {
+// refresh redraws what a move of the stepper changed (moved), or the
+// stepper's whole state on a newly built tape: node classes and strips,
+// counters, the inspector and the listing's current line. e is the step's
+// event; nil redraws every node (a jump, or a new tape).
+func (pv *playground) refresh(e *autograd.Event, moved bool) {
 	s := pv.src().Stepper()
+	if s == nil {
+		return
+	}
 	all := e == nil || e.Kind == autograd.EventReset
 	touched := func(i int) bool {
 		if all || e.Node == i || pv.img.reads(s, e.Node, i) {
@@ -232,7 +228,7 @@ func (pv *playground) refresh(e *autograd.Event) {
 	pv.tape.flush()
 	focus := s.Focus()
 	pv.tape.highlight(focus)
-	if e != nil {
+	if moved {
 		pv.tape.follow(focus)
 	}
 	// A quiet node (a metric the loss does not depend on, in the dense
@@ -241,6 +237,9 @@ func (pv *playground) refresh(e *autograd.Event) {
 	if e == nil || !(e.Kind == autograd.EventBackward || e.Kind == autograd.EventUndoBackward) || !s.Quiet(e.Node) {
 		pv.tape.travel(s, e)
 		pv.stepper.update(s, e)
+	}
+	if moved && e == nil {
+		pv.stepper.jumped(s)
 	}
 	pv.listing.current(focus)
 	show := pv.shown(s)
@@ -301,10 +300,10 @@ func (pv *playground) showPinned() {
 // inspect pins node i in the inspector until the next step.
 func (pv *playground) inspect(i int) { pv.st.Select(i) }
 
-// move moves the stepper and times the redraw that follows.
-func (pv *playground) move(step func(*app.Stepper) bool) bool {
+// move takes one step of the stepper and times the redraw that follows.
+func (pv *playground) move(step func(*app.Stepper) (autograd.Event, bool)) bool {
 	pv.t0 = now()
-	ok := pv.st.Move(step)
+	_, ok := pv.st.Move(step)
 	if !ok {
 		pv.t0 = 0
 	}
@@ -318,26 +317,23 @@ func (pv *playground) step() { pv.stepOnce() }
 
 func (pv *playground) back() {
 	pv.stepper.pause()
-	pv.move(func(s *app.Stepper) bool {
-		_, ok := s.Back()
-		return ok
-	})
+	pv.move((*app.Stepper).Back)
 }
 
 func (pv *playground) reset() {
 	pv.stepper.pause()
-	pv.st.Move(func(s *app.Stepper) bool { s.Reset(); return true })
+	pv.st.Jump(func(s *app.Stepper) bool { s.Reset(); return true })
 }
 
 // toBackward finishes the forward pass so that the next step is the first VJP.
 func (pv *playground) toBackward() {
 	pv.stepper.pause()
-	pv.st.Move(func(s *app.Stepper) bool { s.ForwardToEnd(); return true })
+	pv.st.Jump(func(s *app.Stepper) bool { s.ForwardToEnd(); return true })
 }
 
 func (pv *playground) toEnd() {
 	pv.stepper.pause()
-	pv.st.Move(func(s *app.Stepper) bool { pv.prog.toEnd(s); return true })
+	pv.st.Jump(func(s *app.Stepper) bool { pv.prog.toEnd(s); return true })
 }
 
 // edit applies a model edit (its error is shown on the layer at fault).

@@ -66,7 +66,7 @@ func (f *forwardView) setOn(on bool) {
 // changed draws forward mode as the state now holds it.
 func (f *forwardView) changed() {
 	f.show()
-	f.p.pv.refresh(nil)
+	f.p.pv.refresh(nil, false)
 }
 
 // rebuilt follows a newly recorded program: the direction is fitted to its
@@ -105,7 +105,7 @@ func (f *forwardView) oneHot(i int) {
 		return
 	}
 	f.set(app.DirectionRows(dir))
-	f.p.pv.refresh(nil)
+	f.p.pv.refresh(nil, false)
 }
 
 // set makes rows forward mode's direction (nil: reverse mode) and draws it
@@ -156,7 +156,7 @@ func (f *forwardView) typedChange() {
 	dir, err := f.p.pg().ParseDirection(f.typed())
 	if err != nil {
 		f.fm, f.err = nil, err
-		f.p.pv.refresh(nil)
+		f.p.pv.refresh(nil, false)
 		return
 	}
 	f.set(app.DirectionRows(dir))

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"tapelab/engine/autograd"
 	"tapelab/engine/program"
 	"tapelab/wasm/app"
 )
@@ -240,13 +241,11 @@ func (p *programView) gallery() elem {
 
 // step takes one step: in forward mode only forward steps (the tangents
 // ride along), else the stepper's next step.
-func (p *programView) step(s *app.Stepper) bool {
+func (p *programView) step(s *app.Stepper) (autograd.Event, bool) {
 	if p.on() && p.forward.on {
-		_, ok := s.Forward()
-		return ok
+		return s.Forward()
 	}
-	_, ok := s.Step()
-	return ok
+	return s.Step()
 }
 
 // toEnd runs to the end: of the forward pass in forward mode, else of the

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"strconv"
 
+	"tapelab/engine/autograd"
 	"tapelab/engine/spec"
 	"tapelab/wasm/app"
 	"tapelab/wasm/lesson"
@@ -104,7 +105,7 @@ func (sh *shell) start() {
 	u, pv := sh.u, sh.pv
 	sh.exposeExports()
 	exposeMemStats(sh.u)
-	follow(sh.st, u.report, sh.changed)
+	sh.st.Follow(sh.follow)
 	// Locked or hidden controls stay locked from the keyboard too: the
 	// playground's shortcuts are stopped before they reach it.
 	u.listenFirst(u, "keydown", "classroom keys", sh.guardKeys)
@@ -138,6 +139,24 @@ func (sh *shell) open(st *link.State, err error) {
 		sh.pv.showLinkError("This link could not be opened, so TapeLab shows its default model instead. " + err.Error())
 	}
 	sh.st.Replace(st)
+}
+
+// follow is the page's one dispatcher: the state calls it with each of its
+// changes (and a step's event) at once, on the goroutine that made the
+// change, and it tells the views in a fixed order: the playground (the
+// tape, the stepper, the inspector, the editors), the shell (classroom
+// flags, the view on screen, the explain panel, the link), the lesson,
+// then the training view. A view that panics is reported, and the views
+// after it are still told.
+func (sh *shell) follow(c state.Change, e *autograd.Event) {
+	tv := sh.tv // a training view the shell builds for this change draws itself
+	report := sh.u.report
+	recovered("redraw", report, func() { sh.pv.changed(c, e) })
+	recovered("redraw", report, func() { sh.changed(c) })
+	recovered("lesson", report, sh.lessons.stateChanged)
+	if tv != nil {
+		recovered("redraw", report, func() { tv.changed(c) })
+	}
 }
 
 // changed shows what a change of the state touched of the shell, and

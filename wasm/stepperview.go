@@ -88,6 +88,25 @@ func (v *stepperView) update(s *app.Stepper, e *autograd.Event) {
 	}
 }
 
+// jumped says where the stepper stands after a move of many steps (a
+// reset, to the backward pass, to the end), which no one step's event
+// describes.
+func (v *stepperView) jumped(s *app.Stepper) {
+	c := s.Counts()
+	switch {
+	case s.Position().Phase == autograd.PhaseDone:
+		v.said.SetTextContent("At the end: every gradient is final.")
+	case c.Backward > 0:
+		v.said.SetTextContent("At backward " + strconv.Itoa(c.Backward) + "/" + strconv.Itoa(c.BackwardTotal) + ".")
+	case c.Forward == c.ForwardTotal:
+		v.said.SetTextContent("Forward done: the next step is the first VJP.")
+	case c.Forward > 0:
+		v.said.SetTextContent("At forward " + strconv.Itoa(c.Forward) + "/" + strconv.Itoa(c.ForwardTotal) + ".")
+	default:
+		v.said.SetTextContent("Reset: nothing computed yet")
+	}
+}
+
 // recorded says where a newly recorded tape stands (a link, a lesson stop
 // or an edit recorded it), so that no step of the old tape is still said.
 func (v *stepperView) recorded(s *app.Stepper) {

@@ -55,11 +55,11 @@ func newTrainView(u *document, pv *playground, st *state.State) *trainView {
 	v.loss = newChart(u, 300, 110)
 	v.img = newImagePanel(u)
 	v.ctl = newTrainControls(v)
-	follow(st, u.report, v.changed)
 	return v
 }
 
-// changed follows the state: a link's settings and weights, and the view.
+// changed follows the state (the shell tells it each change once it is
+// built): a link's settings and weights, and the view.
 func (v *trainView) changed(c state.Change) {
 	if c.Has(state.Opened) { // train the link's model, from its weights
 		if v.running {

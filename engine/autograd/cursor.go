@@ -4,8 +4,6 @@ import (
 	"errors"
 	"math"
 
-	"github.com/teivah/broadcast"
-
 	"tapelab/engine/fmtlite"
 	"tapelab/engine/tensor"
 )
@@ -33,13 +31,9 @@ import (
 // and, where exactness needs it, more) has its own cursor in engine/graph,
 // with the same methods and events.
 //
-// Each step is also announced to the cursor's listeners (see Listen) through
-// one github.com/teivah/broadcast relay. The cursor uses the relay's
-// non-blocking Broadcast, never Notify: in v0.1.0 Notify waits until every
-// listener has taken the event, so one view that stops reading would stall
-// the cursor forever (in a single-threaded wasm page, a deadlock). A Cursor
-// is meant for one goroutine (the UI's); its listeners may read their
-// channels from any goroutine.
+// Each step returns its Event, stamped with the position after it; the
+// cursor tells no one else (the playground hands the event to its views
+// itself, in order). A Cursor is meant for one goroutine.
 //
 // The cursor recomputes values in place in the tape's nodes, from the
 // current values of the leaves, so the tape must not be Reset or re-recorded
@@ -62,7 +56,6 @@ type Cursor struct {
 	// pass is past it.
 	minConsumer []int
 	order       []int // the nodes Backward steps through, in order
-	relay       *broadcast.Relay[Event]
 	closed      bool
 }
 
@@ -99,8 +92,7 @@ func newCursor(t *Tape, out int, p pass, name string) (*Cursor, error) {
 	}
 	seed := tensor.Zeros(t.nodes[out].Value.Shape)
 	seed.Fill(1)
-	c := &Cursor{tape: t, gen: t.gen, out: out, last: out, pass: p, seed: seed, next: -1,
-		relay: broadcast.NewRelay[Event]()}
+	c := &Cursor{tape: t, gen: t.gen, out: out, last: out, pass: p, seed: seed, next: -1}
 	if p == every {
 		c.last = t.n - 1
 		c.pack = make([]*tensor.Tensor, t.n)
@@ -260,14 +252,15 @@ func (c *Cursor) Undo() (Event, bool) {
 }
 
 // Reset takes the cursor back to its start (nothing known, no gradients)
-// and announces EventReset. It does nothing after Close.
-func (c *Cursor) Reset() {
+// and returns an EventReset. It does nothing after Close (and returns the
+// zero Event).
+func (c *Cursor) Reset() Event {
 	if c.closed {
-		return
+		return Event{}
 	}
 	c.known, c.next, c.hist = 0, -1, nil
 	c.g.reset(0)
-	c.emit(Event{Kind: EventReset, Node: -1})
+	return c.emit(Event{Kind: EventReset, Node: -1})
 }
 
 // Known reports whether node i's value is known.
@@ -316,42 +309,12 @@ func (c *Cursor) Final(i int) bool {
 	return c.minConsumer[i] > c.next
 }
 
-// Listen subscribes a view to the cursor's events. The cursor announces
-// each step with the relay's non-blocking Broadcast: it never waits for a
-// view, so a slow view cannot stall the cursor (or deadlock a
-// single-threaded wasm UI), but a listener whose channel already holds
-// capacity undelivered events misses the new one. Views that may fall
-// behind should re-read the cursor's state (Position, Known, Value, Grad)
-// instead of relying on seeing every event; a capacity of 0 receives an
-// event only if a receiver is waiting at that moment. Close the listener
-// when the view goes away. After the cursor's Close, Listen returns a
-// listener whose channel is already closed.
-func (c *Cursor) Listen(capacity int) *broadcast.Listener[Event] {
-	if capacity < 0 {
-		capacity = 0
-	}
-	if c.closed {
-		r := broadcast.NewRelay[Event]()
-		l := r.Listener(0)
-		r.Close()
-		return l
-	}
-	return c.relay.Listener(capacity)
-}
+// Close ends the cursor: later steps report false. Closing twice is
+// harmless.
+func (c *Cursor) Close() { c.closed = true }
 
-// Close closes every listener's channel and ends the cursor: later steps
-// report false. Closing twice is harmless.
-func (c *Cursor) Close() {
-	if c.closed {
-		return
-	}
-	c.closed = true
-	c.relay.Close()
-}
-
-// emit stamps e with the cursor's position and broadcasts it.
+// emit stamps e with the cursor's position.
 func (c *Cursor) emit(e Event) Event {
 	e.Position = c.Position()
-	c.relay.Broadcast(e)
 	return e
 }

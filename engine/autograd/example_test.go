@@ -61,23 +61,28 @@ func ExampleCursor() {
 		return
 	}
 	defer c.Close()
-	view := c.Listen(64) // a view's subscription; the cursor never waits for it
 
+	var events []autograd.Event // what a view is handed, step by step
 	for {
-		if _, ok := c.Forward(); !ok {
+		e, ok := c.Forward()
+		if !ok {
 			break
 		}
+		events = append(events, e)
 	}
 	for {
-		if _, ok := c.Backward(); !ok {
+		e, ok := c.Backward()
+		if !ok {
 			break
 		}
+		events = append(events, e)
 	}
-	c.Undo() // take the last VJP back…
-	c.Backward()
+	e, _ := c.Undo() // take the last VJP back…
+	events = append(events, e)
+	e, _ = c.Backward()
+	events = append(events, e)
 
-	for len(view.Ch()) > 0 {
-		e := <-view.Ch()
+	for _, e := range events {
 		fmt.Printf("%s node %d", e.Kind, e.Node)
 		if e.Value != nil {
 			fmt.Printf(": value %v", e.Value.Data[0])

@@ -3,8 +3,6 @@ package graph
 import (
 	"errors"
 
-	"github.com/teivah/broadcast"
-
 	"tapelab/engine/autograd"
 	"tapelab/engine/tensor"
 )
@@ -31,8 +29,7 @@ import (
 // same Compiled (BackwardFrom, BackwardDenseFrom, or another cursor
 // entering its reverse pass) takes them over, after which the cursor's
 // backward steps report false and Err says why; Reset starts it again.
-// Events go to listeners through a github.com/teivah/broadcast relay with
-// its non-blocking Broadcast, as autograd's cursors do. A Cursor is meant
+// Each step returns its event, as autograd's cursors do. A Cursor is meant
 // for one goroutine.
 type Cursor struct {
 	c     *Compiled
@@ -47,7 +44,6 @@ type Cursor struct {
 	pass     uint64 // c.passes when the cursor seeded its reverse pass
 	seeded   bool
 	hist     [][]autograd.Contribution // per visit run, its contributions
-	relay    *broadcast.Relay[autograd.Event]
 	closed   bool
 }
 
@@ -66,8 +62,7 @@ func (c *Compiled) NewCursor(output int, seed *tensor.Tensor) (*Cursor, error) {
 // that the cursor test notices).
 func newCursor(c *Compiled, output int, seed *tensor.Tensor, plan []Visit) *Cursor {
 	cur := &Cursor{c: c, out: output, seed: seed.Clone(), plan: plan,
-		index: make([]int, len(c.vals)), lastFeed: make([]int, len(c.vals)),
-		relay: broadcast.NewRelay[autograd.Event]()}
+		index: make([]int, len(c.vals)), lastFeed: make([]int, len(c.vals))}
 	for i := range cur.index {
 		cur.index[i], cur.lastFeed[i] = -1, -1
 	}
@@ -203,14 +198,14 @@ func (cur *Cursor) Undo() (autograd.Event, bool) {
 	return cur.emit(autograd.Event{Kind: autograd.EventUndoForward, Node: cur.known}), true
 }
 
-// Reset takes the cursor back to its start and announces EventReset. It
-// does nothing after Close.
-func (cur *Cursor) Reset() {
+// Reset takes the cursor back to its start and returns an EventReset. It
+// does nothing after Close (and returns the zero Event).
+func (cur *Cursor) Reset() autograd.Event {
 	if cur.closed {
-		return
+		return autograd.Event{}
 	}
 	cur.known, cur.seeded, cur.hist = 0, false, nil
-	cur.emit(autograd.Event{Kind: autograd.EventReset, Node: -1})
+	return cur.emit(autograd.Event{Kind: autograd.EventReset, Node: -1})
 }
 
 // Known reports whether value i is known.
@@ -245,37 +240,13 @@ func (cur *Cursor) Final(i int) bool {
 	return cur.lastFeed[i] < len(cur.hist)
 }
 
-// Listen subscribes a view to the cursor's events, as autograd.Cursor.Listen
-// does: the cursor never waits for a view, and a listener whose channel
-// already holds capacity undelivered events misses the new one. After
-// Close, Listen returns a listener whose channel is already closed.
-func (cur *Cursor) Listen(capacity int) *broadcast.Listener[autograd.Event] {
-	if capacity < 0 {
-		capacity = 0
-	}
-	if cur.closed {
-		r := broadcast.NewRelay[autograd.Event]()
-		l := r.Listener(0)
-		r.Close()
-		return l
-	}
-	return cur.relay.Listener(capacity)
-}
+// Close ends the cursor: later steps report false. Closing twice is
+// harmless.
+func (cur *Cursor) Close() { cur.closed = true }
 
-// Close closes every listener's channel and ends the cursor: later steps
-// report false. Closing twice is harmless.
-func (cur *Cursor) Close() {
-	if cur.closed {
-		return
-	}
-	cur.closed = true
-	cur.relay.Close()
-}
-
-// emit stamps e with the cursor's position and broadcasts it.
+// emit stamps e with the cursor's position.
 func (cur *Cursor) emit(e autograd.Event) autograd.Event {
 	e.Position = cur.Position()
-	cur.relay.Broadcast(e)
 	return e
 }
 

@@ -4,8 +4,6 @@ import (
 	"errors"
 	"slices"
 
-	"github.com/teivah/broadcast"
-
 	"tapelab/engine/autograd"
 	"tapelab/engine/graph"
 	"tapelab/engine/tensor"
@@ -51,7 +49,7 @@ type Cursor interface {
 	Forward() (autograd.Event, bool)
 	Backward() (autograd.Event, bool)
 	Undo() (autograd.Event, bool)
-	Reset()
+	Reset() autograd.Event
 	Position() autograd.Position
 	Output() int
 	Nodes() int
@@ -60,7 +58,6 @@ type Cursor interface {
 	Value(i int) *tensor.Tensor
 	Grad(i int) *tensor.Tensor
 	Final(i int) bool
-	Listen(capacity int) *broadcast.Listener[autograd.Event]
 	Close()
 	Err() error
 }

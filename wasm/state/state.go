@@ -5,17 +5,18 @@
 // flags, the training settings and the user's own points. The link codec,
 // undo and the page's views share it.
 //
-// It is changed only through its methods, and every change is announced on
-// a broadcast relay as a Change saying what it touched; the views listen
-// and redraw what they show of it. A link replaces it in one call,
-// Replace; Link gives back what a link carries of it.
+// It is changed only through its methods, and every change is told to the
+// views that follow it (Follow) as a Change saying what it touched, at
+// once, in order, on the goroutine that made it; a step of the stepper
+// comes with its event. The views redraw what they show of it. A link
+// replaces it in one call, Replace; Link gives back what a link carries of
+// it.
 package state
 
 import (
 	"slices"
 
-	"github.com/teivah/broadcast"
-
+	"tapelab/engine/autograd"
 	"tapelab/engine/nn"
 	"tapelab/engine/program"
 	"tapelab/engine/spec"
@@ -108,7 +109,9 @@ type State struct {
 
 	trainDoc app.Doc                          // the model trained weights belong to
 	trained  func() map[string]*tensor.Tensor // the weights the training view starts from or reached (nil: seeded)
-	relay    *broadcast.Relay[Change]
+	views    []Follower
+	queue    []update // changes not yet told to every view (see changed)
+	telling  bool     // the views are being told a change
 }
 
 // New returns the state of a page that opens on the stepping view, with
@@ -119,8 +122,8 @@ type State struct {
 // link records that link's model alone.
 func New(dataset string) *State {
 	return &State{view: link.ViewStep, training: DefaultTraining(dataset), dataset: dataset,
-		selected: -1, relay: broadcast.NewRelay[Change](),
-		model: app.Unrecorded(app.DefaultDoc()), unrecorded: true}
+		selected: -1,
+		model:    app.Unrecorded(app.DefaultDoc()), unrecorded: true}
 }
 
 // prog returns the program playground, made on first use with the
@@ -133,15 +136,47 @@ func (s *State) prog() *app.ProgramPlayground {
 	return s.program
 }
 
-// Listen subscribes to the changes. The relay broadcasts without waiting:
-// a listener whose channel holds capacity undelivered changes misses the
-// next one, so a listener's capacity must exceed the changes one user
-// action makes (a few).
-func (s *State) Listen(capacity int) *broadcast.Listener[Change] {
-	return s.relay.Listener(capacity)
+// A Follower is a view told each change of the state: what it touched and, when the
+// change is one step of the stepper (Move), that step's event; e is nil
+// for every other change, a Jump of the stepper among them.
+type Follower func(c Change, e *autograd.Event)
+
+// update is one change to tell the views.
+type update struct {
+	c Change
+	e *autograd.Event
 }
 
-func (s *State) changed(c Change) { s.relay.Broadcast(c) }
+// Follow adds v to the views told of every later change. The views are
+// told synchronously, on the goroutine that changed the state, in the
+// order they were added; a change a view makes while it is told one (a
+// view that changes the state) is told to every view once the change
+// before it has reached them all. So every view is told every change, and
+// all in the same order. A view that panics ends the telling: the changes
+// still waiting are dropped, and the next change is told as usual.
+func (s *State) Follow(v Follower) { s.views = append(s.views, v) }
+
+func (s *State) changed(c Change) { s.tell(update{c: c}) }
+
+// tell tells the views u, after the changes waiting before it.
+func (s *State) tell(u update) {
+	s.queue = append(s.queue, u)
+	if s.telling {
+		return
+	}
+	s.telling = true
+	defer func() {
+		s.telling = false
+		clear(s.queue)
+		s.queue = s.queue[:0]
+	}()
+	for k := 0; k < len(s.queue); k++ {
+		u := s.queue[k]
+		for _, v := range s.views {
+			v(u.c, u.e)
+		}
+	}
+}
 
 // View returns the view on screen: link.ViewStep or link.ViewTrain.
 func (s *State) View() string { return s.view }

@@ -7,8 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
+	"tapelab/engine/autograd"
 	"tapelab/engine/nn"
 	"tapelab/engine/program"
 	"tapelab/engine/spec"
@@ -184,8 +184,7 @@ func TestReplaceKeepsWhatApplies(t *testing.T) {
 // state tells its listeners what it changed.
 func TestChangesAreAnnounced(t *testing.T) {
 	s := New(link.DefaultDataset)
-	l := s.Listen(8)
-	defer l.Close()
+	told := follow(s)
 	recorded := Step | Selection | Position
 	d := s.Model().Doc()
 	edited := d
@@ -206,21 +205,18 @@ func TestChangesAreAnnounced(t *testing.T) {
 		{"SetModes", func() { _ = s.SetModes(app.Modes{Compiled: true}) }, recorded},
 		{"SetDataset", func() { _ = s.SetDataset("xor") }, recorded},
 		{"Select", func() { s.Select(2) }, Selection},
-		{"Move", func() { s.Move(func(st *app.Stepper) bool { _, ok := st.Step(); return ok }) }, Position | Selection},
+		{"Move", func() { s.Move((*app.Stepper).Step) }, Position | Selection},
+		{"Jump", func() { s.Jump(func(st *app.Stepper) bool { st.ToEnd(); return true }) }, Position},
 		{"SetProgramMode", func() { s.SetProgramMode(true) }, recorded | Editing | View},
 		{"EditProgram", func() { _ = s.EditProgram("a = param(1.0)\nb = a * a\n") }, recorded},
 		{"OpenProgram", func() { _ = s.OpenProgram("a = param(2.0)\n", app.Modes{}) }, recorded | Doc | Editing | View},
 		{"SetForward", func() { s.SetForward([][]float64{{1}}) }, Forward},
 		{"Replace", func() { s.Replace(&link.State{Model: model()}) }, All},
 	} {
+		*told = (*told)[:0]
 		c.do()
-		select {
-		case got := <-l.Ch():
-			if got != c.want {
-				t.Errorf("%s announced %b, want %b", c.name, got, c.want)
-			}
-		case <-time.After(time.Second):
-			t.Fatalf("%s announced no change, want %b", c.name, c.want)
+		if len(*told) != 1 || (*told)[0].c != c.want {
+			t.Errorf("%s told %v, want %b alone", c.name, *told, c.want)
 		}
 	}
 }
@@ -232,7 +228,8 @@ func TestRecordingLetsGoOfThePinnedNode(t *testing.T) {
 	s := New(link.DefaultDataset)
 	for name, change := range map[string]func(){
 		"SetModes": func() { _ = s.SetModes(app.Modes{Single: true}) },
-		"Move":     func() { s.Move(func(*app.Stepper) bool { return false }) },
+		"Move":     func() { s.Move(func(*app.Stepper) (autograd.Event, bool) { return autograd.Event{}, false }) },
+		"Jump":     func() { s.Jump(func(*app.Stepper) bool { return false }) },
 		"Edit":     func() { _ = s.Edit(s.Model().Doc()) },
 	} {
 		s.Select(3)
@@ -344,11 +341,10 @@ func TestLinkWaitsForItsDataFile(t *testing.T) {
 	want, _ := link.Encode(st)
 	s := New(link.DefaultDataset)
 	before := s.Model().Doc()
-	l := s.Listen(8)
-	defer l.Close()
+	told := follow(s)
 	s.Replace(st)
-	if c := <-l.Ch(); c != Opened {
-		t.Errorf("a waiting link announced %b, want Opened alone", c)
+	if len(*told) != 1 || (*told)[0].c != Opened {
+		t.Errorf("a waiting link told %v, want Opened alone", *told)
 	}
 	if s.Waiting() != "digits" {
 		t.Fatalf("Waiting() = %q, want digits", s.Waiting())
@@ -359,14 +355,10 @@ func TestLinkWaitsForItsDataFile(t *testing.T) {
 	if got, _ := link.Encode(s.Link()); got != want {
 		t.Errorf("while waiting the state's link is not the one it took")
 	}
+	*told = (*told)[:0]
 	addDataFile(t, s, "digits")
-	select {
-	case c := <-l.Ch():
-		if c != All {
-			t.Errorf("the data file announced %b, want All", c)
-		}
-	case <-time.After(time.Second):
-		t.Fatal("the data file did not announce the waiting link")
+	if len(*told) != 1 || (*told)[0].c != All {
+		t.Errorf("the data file told %v, want All alone", *told)
 	}
 	if s.Waiting() != "" || s.Opened() != nil || !s.Model().Doc().Equal(docOf(st.Model)) {
 		t.Errorf("after the file: waiting %q, model %v", s.Waiting(), s.Model().Doc())
@@ -474,11 +466,10 @@ func TestAnnounceRepeatsWhatReplaceAnnounced(t *testing.T) {
 				t.Fatal(err)
 			}
 			rec := s.Model().Recording()
-			l := s.Listen(8)
-			defer l.Close()
+			told := follow(s)
 			s.Announce()
-			if c := <-l.Ch(); c != tc.want {
-				t.Errorf("Announce told %b, want %b", c, tc.want)
+			if len(*told) != 1 || (*told)[0].c != tc.want {
+				t.Errorf("Announce told %v, want %b alone", *told, tc.want)
 			}
 			if s.Model().Recording() != rec {
 				t.Error("Announce recorded the step again")

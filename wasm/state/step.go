@@ -4,6 +4,7 @@ import (
 	"errors"
 	"slices"
 
+	"tapelab/engine/autograd"
 	"tapelab/engine/tensor"
 	"tapelab/engine/train"
 	"tapelab/wasm/app"
@@ -333,23 +334,55 @@ func (s *State) OpenIR(data []byte) error {
 	return err
 }
 
-// Move moves the stepper of what is stepped with move, which reports
-// whether it moved; Move announces the new position and reports the same.
-// The pinned node is let go first.
-func (s *State) Move(move func(*app.Stepper) bool) bool {
+// Move takes one step of the stepper of what is stepped with step, which
+// reports the step's event and whether there was a step; Move tells the
+// views the new position with that event, and hands both back. The pinned
+// node is let go first (and the views told so, even when there was no
+// step).
+func (s *State) Move(step func(*app.Stepper) (autograd.Event, bool)) (autograd.Event, bool) {
+	st, c := s.stepper()
+	if st == nil {
+		return autograd.Event{}, false
+	}
+	e, ok := step(st)
+	if !ok {
+		if c.Has(Selection) {
+			s.changed(Selection)
+		}
+		return e, false
+	}
+	s.tell(update{c: c, e: &e})
+	return e, true
+}
+
+// Jump moves the stepper of what is stepped with move, which may take any
+// number of steps (a reset, to the end of a pass) and reports whether it
+// moved; Jump tells the views the new position, with no event: nothing
+// but the stepper says what changed. The pinned node is let go first.
+func (s *State) Jump(move func(*app.Stepper) bool) bool {
+	st, c := s.stepper()
+	if st == nil {
+		return false
+	}
+	ok := move(st)
+	s.changed(c)
+	return ok
+}
+
+// stepper returns the stepper of what is stepped (nil: none) and what a
+// move of it changes, letting the pinned node go.
+func (s *State) stepper() (*app.Stepper, Change) {
 	s.settle()
 	st := s.Source().Stepper()
 	if st == nil {
-		return false
+		return nil, 0
 	}
 	c := Position
 	if s.selected >= 0 {
 		s.selected = -1
 		c |= Selection
 	}
-	ok := move(st)
-	s.changed(c)
-	return ok
+	return st, c
 }
 
 // Selected returns the node pinned in the inspector, or -1 when the
