@@ -9,6 +9,7 @@ require (
 	github.com/chromedp/cdproto v0.159.0
 	github.com/chromedp/chromedp v0.23.0
 	github.com/syumai/workers v0.33.0
+	github.com/teivah/broadcast v0.1.0
 	gonum.org/v1/gonum v0.17.0
 )
 

@@ -58,6 +58,15 @@ func newShell(p *page, pv *playground) *shell {
 		yieldToBrowser()
 		recovered("share link", u.report, sh.syncOnce)
 	})
+	// Every change of the state, after the views redrew it, reaches the
+	// link encoder on the state's background relay; one pending change is
+	// enough to have the whole state encoded again.
+	changes := sh.st.Background(1)
+	go func() {
+		for range changes.Ch() {
+			sh.linkSync.changed()
+		}
+	}()
 	sh.ex = newExplainPanel(u, pv)
 	sh.note = newStepNote(sh)
 	sh.buildBar()
@@ -171,7 +180,6 @@ func (sh *shell) changed(c state.Change) {
 	if c.Has(state.Step | state.Position | state.Editing) {
 		sh.ex.refresh()
 	}
-	sh.linkSync.changed()
 }
 
 // setView switches between the stepping view and the training view.

@@ -139,3 +139,37 @@ func TestPanickingViewDoesNotStopTheNext(t *testing.T) {
 		t.Errorf("after a view panicked, the next view was told %v, want Points alone", *got)
 	}
 }
+
+// TestBackgroundFollowerKnowsSomethingChanged: a background listener gets
+// each change after the views were told it, and a burst of changes it
+// does not read leaves one pending (its capacity) without blocking the
+// state or the views, which get every change.
+func TestBackgroundFollowerKnowsSomethingChanged(t *testing.T) {
+	s := New(link.DefaultDataset)
+	bg := s.Background(1)
+	defer bg.Close()
+	var views []Change
+	s.Follow(func(c Change, _ *autograd.Event) {
+		views = append(views, c)
+		if len(bg.Ch()) != 0 && len(views) == 1 {
+			t.Error("the background listener heard the first change before the views were told it")
+		}
+	})
+	for range 100 {
+		s.SetView(link.ViewTrain)
+		s.SetView(link.ViewStep)
+	}
+	if len(views) != 200 {
+		t.Errorf("the views were told %d of 200 changes", len(views))
+	}
+	if n := len(bg.Ch()); n != 1 {
+		t.Fatalf("%d changes pending for the background listener, want 1", n)
+	}
+	if c := <-bg.Ch(); !c.Has(View) {
+		t.Errorf("the pending change is %b, not a View change", c)
+	}
+	s.SetView(link.ViewTrain)
+	if c := <-bg.Ch(); !c.Has(View) {
+		t.Errorf("after reading, the next change is %b, not a View change", c)
+	}
+}

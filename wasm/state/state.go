@@ -14,6 +14,8 @@
 package state
 
 import (
+	"github.com/teivah/broadcast"
+
 	"slices"
 
 	"tapelab/engine/autograd"
@@ -110,8 +112,11 @@ type State struct {
 	trainDoc app.Doc                          // the model trained weights belong to
 	trained  func() map[string]*tensor.Tensor // the weights the training view starts from or reached (nil: seeded)
 	views    []Follower
-	queue    []update // changes not yet told to every view (see changed)
-	telling  bool     // the views are being told a change
+	// background announces each change, once every view has been told
+	// it, to the followers that work on their own time (Background).
+	background *broadcast.Relay[Change]
+	queue      []update // changes not yet told to every view (see changed)
+	telling    bool     // the views are being told a change
 }
 
 // New returns the state of a page that opens on the stepping view, with
@@ -122,8 +127,8 @@ type State struct {
 // link records that link's model alone.
 func New(dataset string) *State {
 	return &State{view: link.ViewStep, training: DefaultTraining(dataset), dataset: dataset,
-		selected: -1,
-		model:    app.Unrecorded(app.DefaultDoc()), unrecorded: true}
+		selected: -1, background: broadcast.NewRelay[Change](),
+		model: app.Unrecorded(app.DefaultDoc()), unrecorded: true}
 }
 
 // prog returns the program playground, made on first use with the
@@ -175,7 +180,19 @@ func (s *State) tell(u update) {
 		for _, v := range s.views {
 			v(u.c, u.e)
 		}
+		s.background.Broadcast(u.c)
 	}
+}
+
+// Background returns a listener of every change, for a follower that
+// works on its own goroutine and its own time, such as the link encoder,
+// which re-encodes the whole state once the changes stop: each change is
+// sent after every view has been told it, without blocking the state, so
+// a change that finds the listener's channel full (capacity changes
+// pending) is not sent to it. Views that redraw follow with Follow.
+// Close the listener when done.
+func (s *State) Background(capacity int) *broadcast.Listener[Change] {
+	return s.background.Listener(capacity)
 }
 
 // View returns the view on screen: link.ViewStep or link.ViewTrain.
