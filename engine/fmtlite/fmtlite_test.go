@@ -44,8 +44,7 @@ func (p panicsWith) String() string { panic(p.v) }
 var floats = []any{0.0, math.Copysign(0, -1), 1.0, -2.5, 0.1, 1.0 / 3, 123456789.0, 1e6, 1e21, 1e-5, 1e-7,
 	math.MaxFloat64, math.SmallestNonzeroFloat64, math.Inf(1), math.Inf(-1), math.NaN(), 0.5, 2.5, 1.005}
 
-// kinds lists every operand type and verb fmtlite supports; the call-site
-// test (callsites_test.go) accepts exactly these.
+// kinds lists every operand type and verb fmtlite supports.
 var kinds = []kind{
 	{"bool", "vt", false, []any{true, false}},
 	{"int", "vdxXqU", false, []any{0, 1, -1, 42, -255, math.MaxInt64, math.MinInt64}},
