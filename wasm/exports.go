@@ -4,8 +4,8 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 
-	"tapelab/engine/fmtlite"
 	"tapelab/engine/ir"
 	"tapelab/engine/jsontext"
 	"tapelab/engine/nn"
@@ -72,7 +72,7 @@ func (sh *shell) export(kind string) (string, error) {
 	case "tape-text":
 		s := sh.pv.src().Stepper()
 		if s == nil {
-			return "", fmtlite.Errorf("no tape yet")
+			return "", fmt.Errorf("no tape yet")
 		}
 		return app.TapeText(s), nil
 	}
@@ -109,7 +109,7 @@ func (sh *shell) export(kind string) (string, error) {
 		out, err := spec.Encode(sm)
 		return string(out), err
 	}
-	return "", fmtlite.Errorf("no export %q", kind)
+	return "", fmt.Errorf("no export %q", kind)
 }
 
 // stepBatch is the mini-batch the Step view steps, with its mode and L2

@@ -6,11 +6,10 @@
 package main
 
 import (
+	"fmt"
 	"runtime"
 	"strconv"
 	"syscall"
-
-	"tapelab/engine/fmtlite"
 )
 
 // version is TapeLab's version, shown in the page.
@@ -20,7 +19,7 @@ func main() {
 	mark("go-main")
 	p, err := newPage()
 	if err != nil {
-		fmtlite.Fprintln(stderr{}, "tapelab:", err)
+		fmt.Fprintln(stderr{}, "tapelab:", err)
 		syscall.Exit(1)
 	}
 	// The Go runtime's start ran in the task that instantiated the wasm:
@@ -61,7 +60,7 @@ func main() {
 	p.app.RemoveAttribute("aria-busy")
 	// When Go finished rendering, in ms since navigation: the end-to-end
 	// test reads it to measure start-up.
-	p.app.SetAttribute("data-rendered-ms", fmtlite.Sprintf("%.0f", now()))
+	p.app.SetAttribute("data-rendered-ms", fmt.Sprintf("%.0f", now()))
 	mark("go-idle")
 	recordStartup(p.app)
 	select {} // keep the program alive for the views' event listeners

@@ -3,12 +3,12 @@
 package main
 
 import (
+	"fmt"
 	"runtime"
 	"strconv"
 	"strings"
 	"time"
 
-	"tapelab/engine/fmtlite"
 	"tapelab/engine/op"
 	"tapelab/engine/train"
 	"tapelab/wasm/app"
@@ -249,8 +249,8 @@ func (v *barView) gradCheck() {
 // versionLine is the menu's version line: TapeLab's version and the Go
 // toolchain that built it, the op count on hover.
 func versionLine(doc *document) elem {
-	v := doc.txt("span", fmtlite.Sprintf("v%s · %s %s/%s", version, runtime.Version(), runtime.GOOS, runtime.GOARCH), "class", "version mono", "id", "version")
-	v.SetAttribute("title", fmtlite.Sprintf("TapeLab v%s, built with %s for %s/%s; %d ops in the catalogue",
+	v := doc.txt("span", fmt.Sprintf("v%s · %s %s/%s", version, runtime.Version(), runtime.GOOS, runtime.GOARCH), "class", "version mono", "id", "version")
+	v.SetAttribute("title", fmt.Sprintf("TapeLab v%s, built with %s for %s/%s; %d ops in the catalogue",
 		version, runtime.Version(), runtime.GOOS, runtime.GOARCH, len(op.All())))
 	return v
 }

@@ -3,11 +3,11 @@
 package main
 
 import (
+	"fmt"
 	"math"
 	"strconv"
 	"time"
 
-	"tapelab/engine/fmtlite"
 	"tapelab/engine/tensor"
 	"tapelab/engine/train"
 	"tapelab/wasm/app"
@@ -201,7 +201,7 @@ func (v *trainView) loop() {
 		if r := recover(); r != nil {
 			v.running = false
 			v.ctl.playing(false)
-			v.u.report(fmtlite.Sprintf("training: %v", r))
+			v.u.report(fmt.Sprintf("training: %v", r))
 		}
 	}()
 	chunk := 1
@@ -326,9 +326,9 @@ func (v *trainView) render() {
 	c.testLoss.SetTextContent(figure(last.Test.Loss))
 	acc := "—"
 	if !math.IsNaN(last.Train.Accuracy) {
-		acc = fmtlite.Sprintf("%.1f%% / %.1f%%", 100*last.Train.Accuracy, 100*last.Test.Accuracy)
+		acc = fmt.Sprintf("%.1f%% / %.1f%%", 100*last.Train.Accuracy, 100*last.Test.Accuracy)
 		if math.IsNaN(last.Test.Accuracy) {
-			acc = fmtlite.Sprintf("%.1f%% / —", 100*last.Train.Accuracy)
+			acc = fmt.Sprintf("%.1f%% / —", 100*last.Train.Accuracy)
 		}
 	}
 	c.acc.SetTextContent(acc)
@@ -338,7 +338,7 @@ func (v *trainView) render() {
 	}
 	c.rate.SetTextContent(rate)
 	tr, te := s.Sets()
-	c.counts.SetTextContent(fmtlite.Sprintf("%d training, %d test examples", tr.Len(), te.Len()))
+	c.counts.SetTextContent(fmt.Sprintf("%d training, %d test examples", tr.Len(), te.Len()))
 	r := v.root
 	r.SetAttribute("data-steps", strconv.Itoa(s.Steps()))
 	r.SetAttribute("data-train-loss", strconv.FormatFloat(last.Train.Loss, 'g', -1, 64))

@@ -1,7 +1,8 @@
 package autograd
 
 import (
-	"tapelab/engine/fmtlite"
+	"fmt"
+
 	"tapelab/engine/tensor"
 )
 
@@ -38,14 +39,14 @@ type Accumulation struct {
 // tensors.
 func (t *Tape) AccumulateLeaves(acc, pass *Grads) ([]Accumulation, error) {
 	if pass.Len() > t.n {
-		return nil, fmtlite.Errorf("autograd: AccumulateLeaves: the pass has %d slots, the tape %d nodes", pass.Len(), t.n)
+		return nil, fmt.Errorf("autograd: AccumulateLeaves: the pass has %d slots, the tape %d nodes", pass.Len(), t.n)
 	}
 	switch acc.Len() {
 	case t.n:
 	case 0:
 		acc.reset(t.n)
 	default:
-		return nil, fmtlite.Errorf("autograd: AccumulateLeaves: the kept gradients have %d slots, the tape %d nodes (zero them for a new tape)", acc.Len(), t.n)
+		return nil, fmt.Errorf("autograd: AccumulateLeaves: the kept gradients have %d slots, the tape %d nodes (zero them for a new tape)", acc.Len(), t.n)
 	}
 	var out []Accumulation
 	for i := 0; i < t.n; i++ {

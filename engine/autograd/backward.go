@@ -1,7 +1,8 @@
 package autograd
 
 import (
-	"tapelab/engine/fmtlite"
+	"fmt"
+
 	"tapelab/engine/tensor"
 )
 
@@ -73,7 +74,7 @@ func (t *Tape) BackwardDenseAll(out int, seed *tensor.Tensor, g *Grads) error {
 // last id down to 0.
 func (t *Tape) BackwardDenseFrom(seeds []*tensor.Tensor, g *Grads) error {
 	if len(seeds) != t.n {
-		return fmtlite.Errorf("autograd: BackwardDenseFrom needs one seed per node: tape has %d nodes, got %d seeds", t.n, len(seeds))
+		return fmt.Errorf("autograd: BackwardDenseFrom needs one seed per node: tape has %d nodes, got %d seeds", t.n, len(seeds))
 	}
 	for i, s := range seeds {
 		if err := t.checkSeed(i, s); err != nil {
@@ -97,13 +98,13 @@ func seedAll(seeds []*tensor.Tensor, g *Grads) {
 // checkSeed checks that out is a node and seed has its shape.
 func (t *Tape) checkSeed(out int, seed *tensor.Tensor) error {
 	if out < 0 || out >= t.n {
-		return fmtlite.Errorf("autograd: output node %d does not exist (tape has %d nodes)", out, t.n)
+		return fmt.Errorf("autograd: output node %d does not exist (tape has %d nodes)", out, t.n)
 	}
 	if seed == nil {
-		return fmtlite.Errorf("autograd: node %d: missing seed", out)
+		return fmt.Errorf("autograd: node %d: missing seed", out)
 	}
 	if want := t.nodes[out].Value.Shape; !seed.Shape.Equal(want) || len(seed.Data) != want.Size() {
-		return fmtlite.Errorf("autograd: node %d: seed has shape %v, the node's value has shape %v", out, seed.Shape, want)
+		return fmt.Errorf("autograd: node %d: seed has shape %v, the node's value has shape %v", out, seed.Shape, want)
 	}
 	return nil
 }

@@ -2,9 +2,9 @@ package autograd
 
 import (
 	"errors"
+	"fmt"
 	"math"
 
-	"tapelab/engine/fmtlite"
 	"tapelab/engine/tensor"
 )
 
@@ -88,7 +88,7 @@ func newCursor(t *Tape, out int, p pass, name string) (*Cursor, error) {
 		return nil, errors.New("autograd: " + name + ": no tape")
 	}
 	if out < 0 || out >= t.n {
-		return nil, fmtlite.Errorf("autograd: %s: output node %d does not exist (tape has %d nodes)", name, out, t.n)
+		return nil, fmt.Errorf("autograd: %s: output node %d does not exist (tape has %d nodes)", name, out, t.n)
 	}
 	seed := tensor.Zeros(t.nodes[out].Value.Shape)
 	seed.Fill(1)

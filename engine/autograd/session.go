@@ -1,7 +1,8 @@
 package autograd
 
 import (
-	"tapelab/engine/fmtlite"
+	"fmt"
+
 	"tapelab/engine/op"
 	"tapelab/engine/tensor"
 )
@@ -62,7 +63,7 @@ func (s *Session) leaf(v *tensor.Tensor, name string, kind Kind, requiresGrad bo
 		return op.NoValue
 	}
 	if v == nil || len(v.Data) != v.Shape.Size() || !v.Shape.Valid() {
-		s.err = fmtlite.Errorf("node %d (%s %q): leaf tensor is missing or its data does not match its shape", s.tape.Len(), kind, name)
+		s.err = fmt.Errorf("node %d (%s %q): leaf tensor is missing or its data does not match its shape", s.tape.Len(), kind, name)
 		return op.NoValue
 	}
 	return op.Value(s.tape.Leaf(v, name, kind, requiresGrad))
@@ -109,7 +110,7 @@ func (s *Session) ApplyAct(o *op.Op, a op.Attrs, x, y, z op.Value, act *op.Op, a
 		return op.NoValue
 	}
 	if act == nil || act.Variadic || act.Arity() != 1 {
-		s.err = fmtlite.Errorf("node %d: ApplyAct needs a one-operand activation", s.tape.Len())
+		s.err = fmt.Errorf("node %d: ApplyAct needs a one-operand activation", s.tape.Len())
 		return op.NoValue
 	}
 	args := s.args[:0]
@@ -212,11 +213,11 @@ func (t *Tape) checkOperands(o *op.Op, args []int) error {
 		return &op.Error{Node: -1, Op: "<nil>", Msg: "no op given"}
 	}
 	if !o.AcceptsArity(len(args)) {
-		return &op.Error{Node: -1, Op: o.Name, Msg: fmtlite.Sprintf("takes %d operands, got %d", o.Arity(), len(args))}
+		return &op.Error{Node: -1, Op: o.Name, Msg: fmt.Sprintf("takes %d operands, got %d", o.Arity(), len(args))}
 	}
 	for i, p := range args {
 		if p < 0 || p >= t.Len() {
-			return &op.Error{Node: -1, Op: o.Name, Msg: fmtlite.Sprintf("operand %d refers to node %d, which does not exist (tape has %d nodes)", i, p, t.Len())}
+			return &op.Error{Node: -1, Op: o.Name, Msg: fmt.Sprintf("operand %d refers to node %d, which does not exist (tape has %d nodes)", i, p, t.Len())}
 		}
 	}
 	return nil

@@ -1,8 +1,9 @@
 package graph
 
 import (
+	"fmt"
+
 	"tapelab/engine/autograd"
-	"tapelab/engine/fmtlite"
 	"tapelab/engine/op"
 	"tapelab/engine/tensor"
 )
@@ -47,11 +48,11 @@ func (b *Builder) Leaf(name string, shape tensor.Shape, kind autograd.Kind, requ
 	}
 	id := len(b.vals)
 	if !isLeaf(kind) {
-		b.err = &op.Error{Node: id, Op: kind.String(), Shapes: []tensor.Shape{shape.Clone()}, Msg: fmtlite.Sprintf("leaf %q: a leaf must be an input or a param", name)}
+		b.err = &op.Error{Node: id, Op: kind.String(), Shapes: []tensor.Shape{shape.Clone()}, Msg: fmt.Sprintf("leaf %q: a leaf must be an input or a param", name)}
 		return op.NoValue
 	}
 	if !shape.Valid() {
-		b.err = &op.Error{Node: id, Op: kind.String(), Shapes: []tensor.Shape{shape.Clone()}, Msg: fmtlite.Sprintf("leaf %q: invalid shape: every dimension must be at least 1", name)}
+		b.err = &op.Error{Node: id, Op: kind.String(), Shapes: []tensor.Shape{shape.Clone()}, Msg: fmt.Sprintf("leaf %q: invalid shape: every dimension must be at least 1", name)}
 		return op.NoValue
 	}
 	b.vals = append(b.vals, Value{Kind: kind, Name: name, Shape: shape.Clone(), RequiresGrad: requiresGrad})
@@ -112,17 +113,17 @@ func (b *Builder) apply(o *op.Op, a op.Attrs, args []int) op.Value {
 		return op.NoValue
 	}
 	if !o.AcceptsArity(len(args)) {
-		want := fmtlite.Sprint(o.Arity())
+		want := fmt.Sprint(o.Arity())
 		if o.Variadic {
 			want = "at least " + want
 		}
-		b.err = &op.Error{Node: id, Op: o.Name, Msg: fmtlite.Sprintf("takes %s operands, got %d", want, len(args))}
+		b.err = &op.Error{Node: id, Op: o.Name, Msg: fmt.Sprintf("takes %s operands, got %d", want, len(args))}
 		return op.NoValue
 	}
 	b.in = b.in[:0]
 	for j, p := range args {
 		if p < 0 || p >= id {
-			b.err = &op.Error{Node: id, Op: o.Name, Shapes: cloneShapes(b.in), Msg: fmtlite.Sprintf("operand %d refers to value %d, which does not exist (the graph has %d values)", j, p, id)}
+			b.err = &op.Error{Node: id, Op: o.Name, Shapes: cloneShapes(b.in), Msg: fmt.Sprintf("operand %d refers to value %d, which does not exist (the graph has %d values)", j, p, id)}
 			return op.NoValue
 		}
 		b.in = append(b.in, b.vals[p].Shape)

@@ -2,9 +2,9 @@ package graph
 
 import (
 	"errors"
+	"fmt"
 
 	"tapelab/engine/autograd"
-	"tapelab/engine/fmtlite"
 	"tapelab/engine/op"
 	"tapelab/engine/tensor"
 )
@@ -153,9 +153,9 @@ func (c *Compiled) Tape() *autograd.Tape {
 var errNilCompiled = errors.New("graph: nil *Compiled (CompileChecked failed?)")
 
 func (c *Compiled) outOfRange(output int) error {
-	return &op.Error{Node: output, Op: "output", Msg: fmtlite.Sprintf("value %d does not exist (the graph has %d values, ids 0…%d)", output, len(c.vals), len(c.vals)-1)}
+	return &op.Error{Node: output, Op: "output", Msg: fmt.Sprintf("value %d does not exist (the graph has %d values, ids 0…%d)", output, len(c.vals), len(c.vals)-1)}
 }
 
 func (c *Compiled) packError(n int) error {
-	return &op.Error{Node: -1, Op: "seeds", Msg: fmtlite.Sprintf("a seed pack needs one seed per value: the graph has %d values, got %d seeds", len(c.vals), n)}
+	return &op.Error{Node: -1, Op: "seeds", Msg: fmt.Sprintf("a seed pack needs one seed per value: the graph has %d values, got %d seeds", len(c.vals), n)}
 }

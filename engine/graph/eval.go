@@ -1,8 +1,9 @@
 package graph
 
 import (
+	"fmt"
+
 	"tapelab/engine/autograd"
-	"tapelab/engine/fmtlite"
 	"tapelab/engine/op"
 	"tapelab/engine/tensor"
 )
@@ -107,16 +108,16 @@ func checkInputs(g *Graph, inputs []*tensor.Tensor) error {
 	}
 	leaves := g.Inputs()
 	if len(inputs) != len(leaves) {
-		return &op.Error{Node: -1, Op: "inputs", Msg: fmtlite.Sprintf("the graph has %d inputs, got %d tensors", len(leaves), len(inputs))}
+		return &op.Error{Node: -1, Op: "inputs", Msg: fmt.Sprintf("the graph has %d inputs, got %d tensors", len(leaves), len(inputs))}
 	}
 	for i, id := range leaves {
 		v := &g.Values[id]
 		t := inputs[i]
 		if t == nil {
-			return &op.Error{Node: id, Op: v.Kind.String(), Shapes: []tensor.Shape{v.Shape}, Msg: fmtlite.Sprintf("input %d (%q) is missing", i, v.Name)}
+			return &op.Error{Node: id, Op: v.Kind.String(), Shapes: []tensor.Shape{v.Shape}, Msg: fmt.Sprintf("input %d (%q) is missing", i, v.Name)}
 		}
 		if !t.Shape.Equal(v.Shape) || len(t.Data) != v.Shape.Size() {
-			return &op.Error{Node: id, Op: v.Kind.String(), Shapes: []tensor.Shape{v.Shape, t.Shape}, Msg: fmtlite.Sprintf("input %d (%q) needs shape %v, got a tensor of shape %v with %d values", i, v.Name, v.Shape, t.Shape, len(t.Data))}
+			return &op.Error{Node: id, Op: v.Kind.String(), Shapes: []tensor.Shape{v.Shape, t.Shape}, Msg: fmt.Sprintf("input %d (%q) needs shape %v, got a tensor of shape %v with %d values", i, v.Name, v.Shape, t.Shape, len(t.Data))}
 		}
 	}
 	return nil
@@ -125,7 +126,7 @@ func checkInputs(g *Graph, inputs []*tensor.Tensor) error {
 // checkSeeds checks that seeds holds one tensor of the right shape per value.
 func checkSeeds(g *Graph, seeds []*tensor.Tensor) error {
 	if len(seeds) != len(g.Values) {
-		return &op.Error{Node: -1, Op: "seeds", Msg: fmtlite.Sprintf("a seed pack needs one seed per value: the graph has %d values, got %d seeds", len(g.Values), len(seeds))}
+		return &op.Error{Node: -1, Op: "seeds", Msg: fmt.Sprintf("a seed pack needs one seed per value: the graph has %d values, got %d seeds", len(g.Values), len(seeds))}
 	}
 	for k, s := range seeds {
 		if err := checkSeed(k, kindName(&g.Values[k]), g.Values[k].Shape, s); err != nil {
@@ -141,7 +142,7 @@ func checkSeed(k int, name string, shape tensor.Shape, s *tensor.Tensor) error {
 		return &op.Error{Node: k, Op: name, Shapes: []tensor.Shape{shape}, Msg: "seed is missing"}
 	}
 	if !s.Shape.Equal(shape) || len(s.Data) != shape.Size() {
-		return &op.Error{Node: k, Op: name, Shapes: []tensor.Shape{shape, s.Shape}, Msg: fmtlite.Sprintf("seed has shape %v (%d values), the value has shape %v", s.Shape, len(s.Data), shape)}
+		return &op.Error{Node: k, Op: name, Shapes: []tensor.Shape{shape, s.Shape}, Msg: fmt.Sprintf("seed has shape %v (%d values), the value has shape %v", s.Shape, len(s.Data), shape)}
 	}
 	return nil
 }

@@ -71,11 +71,11 @@
 package graph
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
 	"tapelab/engine/autograd"
-	"tapelab/engine/fmtlite"
 	"tapelab/engine/op"
 	"tapelab/engine/tensor"
 )
@@ -164,7 +164,7 @@ func (g *Graph) Check() error {
 			in = in[:0]
 			for j, p := range v.Args {
 				if p < 0 || p >= k {
-					return &op.Error{Node: k, Op: v.Op.Name, Msg: fmtlite.Sprintf("operand %d refers to value %d, which is not an earlier value (ids 0…%d)", j, p, k-1)}
+					return &op.Error{Node: k, Op: v.Op.Name, Msg: fmt.Sprintf("operand %d refers to value %d, which is not an earlier value (ids 0…%d)", j, p, k-1)}
 				}
 				in = append(in, g.Values[p].Shape)
 			}
@@ -174,13 +174,13 @@ func (g *Graph) Check() error {
 			}
 			out = s
 			if !s.Equal(v.Shape) {
-				return &op.Error{Node: k, Op: v.Op.Name, Shapes: cloneShapes(in), Msg: fmtlite.Sprintf("recorded shape %v differs from the shape rule's %v", v.Shape, s)}
+				return &op.Error{Node: k, Op: v.Op.Name, Shapes: cloneShapes(in), Msg: fmt.Sprintf("recorded shape %v differs from the shape rule's %v", v.Shape, s)}
 			}
 			if want := requiresGrad(g.Values, v.Op, v.Args); v.RequiresGrad != want {
-				return &op.Error{Node: k, Op: v.Op.Name, Shapes: cloneShapes(in), Msg: fmtlite.Sprintf("requires-grad is %v but its operands make it %v", v.RequiresGrad, want)}
+				return &op.Error{Node: k, Op: v.Op.Name, Shapes: cloneShapes(in), Msg: fmt.Sprintf("requires-grad is %v but its operands make it %v", v.RequiresGrad, want)}
 			}
 		default:
-			return &op.Error{Node: k, Op: "value", Msg: fmtlite.Sprintf("unknown value kind %d", int(v.Kind))}
+			return &op.Error{Node: k, Op: "value", Msg: fmt.Sprintf("unknown value kind %d", int(v.Kind))}
 		}
 	}
 	return nil
@@ -237,10 +237,10 @@ func (g *Graph) String() string {
 	var b strings.Builder
 	for k := range g.Values {
 		v := &g.Values[k]
-		fmtlite.Fprintf(&b, "%%%d = ", k)
+		fmt.Fprintf(&b, "%%%d = ", k)
 		switch v.Kind {
 		case autograd.Input, autograd.Param:
-			fmtlite.Fprintf(&b, "%s %q", v.Kind, v.Name)
+			fmt.Fprintf(&b, "%s %q", v.Kind, v.Name)
 		case autograd.Const:
 			b.WriteString("const")
 		case autograd.OpNode:
@@ -251,13 +251,13 @@ func (g *Graph) String() string {
 				b.WriteString(strconv.Itoa(p))
 			}
 		default:
-			fmtlite.Fprintf(&b, "kind(%d)", int(v.Kind))
+			fmt.Fprintf(&b, "kind(%d)", int(v.Kind))
 		}
 		b.WriteString(" : ")
 		b.WriteString(v.Shape.String())
 		if v.Kind == autograd.Const && v.Const != nil && len(v.Const.Data) <= 4 {
 			b.WriteString(" = ")
-			b.WriteString(strings.Trim(fmtlite.Sprint(v.Const.Data), "[]"))
+			b.WriteString(strings.Trim(fmt.Sprint(v.Const.Data), "[]"))
 		}
 		if v.RequiresGrad {
 			b.WriteString(" grad")

@@ -2,9 +2,9 @@ package graph
 
 import (
 	"errors"
+	"fmt"
 
 	"tapelab/engine/autograd"
-	"tapelab/engine/fmtlite"
 	"tapelab/engine/op"
 	"tapelab/engine/tensor"
 )
@@ -53,7 +53,7 @@ func FromTape(t *autograd.Tape) (*Graph, []*tensor.Tensor, error) {
 		g.Values[k] = v
 	}
 	if err := g.Check(); err != nil {
-		return nil, nil, fmtlite.Errorf("graph: the tape does not snapshot as a well-formed graph: %w", err)
+		return nil, nil, fmt.Errorf("graph: the tape does not snapshot as a well-formed graph: %w", err)
 	}
 	return g, leaves, nil
 }
@@ -65,7 +65,7 @@ func FromSession(s *autograd.Session) (*Graph, []*tensor.Tensor, error) {
 		return nil, nil, errors.New("graph: no session")
 	}
 	if err := s.Err(); err != nil {
-		return nil, nil, fmtlite.Errorf("graph: the session's recording failed: %w", err)
+		return nil, nil, fmt.Errorf("graph: the session's recording failed: %w", err)
 	}
 	return FromTape(s.Tape())
 }

@@ -2,10 +2,10 @@ package ir
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"strconv"
 
-	"tapelab/engine/fmtlite"
 	"tapelab/engine/jsontext"
 	"tapelab/engine/op"
 	"tapelab/engine/tensor"
@@ -70,7 +70,7 @@ func attrParts(a Attrs) ([]string, error) {
 				continue
 			}
 			if math.IsNaN(x) || math.IsInf(x, 0) {
-				return nil, fmtlite.Errorf("attr %s = %v has no JSON form", f.key, x)
+				return nil, fmt.Errorf("attr %s = %v has no JSON form", f.key, x)
 			}
 			text = formatFloat(x)
 		default:

@@ -2,8 +2,8 @@ package ir
 
 import (
 	"errors"
+	"fmt"
 
-	"tapelab/engine/fmtlite"
 	"tapelab/engine/op"
 	"tapelab/engine/tensor"
 )
@@ -34,7 +34,7 @@ func Check(g *Graph) error {
 	for i := range g.Nodes {
 		n := &g.Nodes[i]
 		if n.ID != i {
-			return fmtlite.Errorf("node at index %d has id %d: ids must equal indices", i, n.ID)
+			return fmt.Errorf("node at index %d has id %d: ids must equal indices", i, n.ID)
 		}
 		if err := checkArity(n); err != nil {
 			return err
@@ -59,10 +59,10 @@ func Check(g *Graph) error {
 	}
 	for id, e := range g.Payload {
 		if id < 0 || id >= len(g.Nodes) {
-			return fmtlite.Errorf("payload %d: there is no node %d (the graph has %d nodes)", id, id, len(g.Nodes))
+			return fmt.Errorf("payload %d: there is no node %d (the graph has %d nodes)", id, id, len(g.Nodes))
 		}
 		if e == nil {
-			return fmtlite.Errorf("payload %d: entry is empty", id)
+			return fmt.Errorf("payload %d: entry is empty", id)
 		}
 	}
 	return nil
@@ -107,7 +107,7 @@ func checkArity(n *Node) error {
 		return nil
 	}
 	if !o.AcceptsArity(got) {
-		want := fmtlite.Sprint(o.Arity())
+		want := fmt.Sprint(o.Arity())
 		if o.Variadic {
 			want = "at least " + want
 		}
@@ -238,10 +238,10 @@ func checkShape(s tensor.Shape) error {
 	n := 1
 	for _, d := range s {
 		if d < 1 {
-			return fmtlite.Errorf("dimension %d is below 1", d)
+			return fmt.Errorf("dimension %d is below 1", d)
 		}
 		if d > MaxElements || n*d > MaxElements {
-			return fmtlite.Errorf("more than %d elements", MaxElements)
+			return fmt.Errorf("more than %d elements", MaxElements)
 		}
 		n *= d
 	}

@@ -1,8 +1,9 @@
 package ir
 
 import (
+	"fmt"
+
 	"tapelab/engine/autograd"
-	"tapelab/engine/fmtlite"
 	"tapelab/engine/graph"
 	"tapelab/engine/tensor"
 )
@@ -25,7 +26,7 @@ import (
 // wrong shape).
 func FromGraph(g *graph.Graph, params map[string]*tensor.Tensor) (*Graph, error) {
 	if err := g.Check(); err != nil {
-		return nil, fmtlite.Errorf("ir: %w", err)
+		return nil, fmt.Errorf("ir: %w", err)
 	}
 	if err := checkParams(g, params); err != nil {
 		return nil, err
@@ -77,7 +78,7 @@ func FromGraph(g *graph.Graph, params map[string]*tensor.Tensor) (*Graph, error)
 		}
 	}
 	if err := CheckShapes(out); err != nil {
-		return nil, fmtlite.Errorf("ir: exported graph does not check: %w", err)
+		return nil, fmt.Errorf("ir: exported graph does not check: %w", err)
 	}
 	return out, nil
 }
@@ -92,15 +93,15 @@ func checkParams(g *graph.Graph, params map[string]*tensor.Tensor) error {
 			continue
 		}
 		if seen[v.Name] {
-			return fmtlite.Errorf("ir: value %d: two parameters are named %q", k, v.Name)
+			return fmt.Errorf("ir: value %d: two parameters are named %q", k, v.Name)
 		}
 		seen[v.Name] = true
 		t := params[v.Name]
 		if t == nil {
-			return fmtlite.Errorf("ir: value %d: no value given for parameter %q", k, v.Name)
+			return fmt.Errorf("ir: value %d: no value given for parameter %q", k, v.Name)
 		}
 		if !t.Shape.Equal(v.Shape) || len(t.Data) != t.Shape.Size() {
-			return fmtlite.Errorf("ir: value %d: parameter %q has shape %v, the graph declares %v", k, v.Name, t.Shape, v.Shape)
+			return fmt.Errorf("ir: value %d: parameter %q has shape %v, the graph declares %v", k, v.Name, t.Shape, v.Shape)
 		}
 	}
 	return nil

@@ -15,7 +15,8 @@
 package ir
 
 import (
-	"tapelab/engine/fmtlite"
+	"fmt"
+
 	"tapelab/engine/op"
 	"tapelab/engine/tensor"
 )
@@ -114,5 +115,5 @@ func (t *Tensor) Tensor() (*tensor.Tensor, error) {
 
 // nodeError is the error of a check or evaluation at one node.
 func nodeError(n *Node, format string, args ...any) error {
-	return fmtlite.Errorf("node %d (%s): %s", n.ID, n.Kind, fmtlite.Sprintf(format, args...))
+	return fmt.Errorf("node %d (%s): %s", n.ID, n.Kind, fmt.Sprintf(format, args...))
 }

@@ -2,11 +2,11 @@ package ir
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"slices"
 	"strconv"
 
-	"tapelab/engine/fmtlite"
 	"tapelab/engine/jsontext"
 	"tapelab/engine/tensor"
 )
@@ -44,10 +44,10 @@ func Encode(g *Graph) ([]byte, error) {
 		if k > 0 {
 			b.WriteByte(',')
 		}
-		fmtlite.Fprintf(&b, "\n  \"%d\": {", id)
+		fmt.Fprintf(&b, "\n  \"%d\": {", id)
 		e := g.Payload[id]
 		if e == nil {
-			return nil, fmtlite.Errorf("payload %d: entry is empty", id)
+			return nil, fmt.Errorf("payload %d: entry is empty", id)
 		}
 		sep := ""
 		for _, r := range []struct {
@@ -60,7 +60,7 @@ func Encode(g *Graph) ([]byte, error) {
 			b.WriteString(sep + `"` + r.role + `": `)
 			sep = ", "
 			if err := encodeTensor(&b, r.t); err != nil {
-				return nil, fmtlite.Errorf("payload %d %s: %w", id, r.role, err)
+				return nil, fmt.Errorf("payload %d %s: %w", id, r.role, err)
 			}
 		}
 		b.WriteByte('}')
@@ -70,7 +70,7 @@ func Encode(g *Graph) ([]byte, error) {
 }
 
 func encodeNode(b *bytes.Buffer, n *Node) error {
-	fmtlite.Fprintf(b, `{"id": %d, "parents": `, n.ID)
+	fmt.Fprintf(b, `{"id": %d, "parents": `, n.ID)
 	writeInts(b, n.Parents)
 	b.WriteString(`, "kind": ` + jsonString(n.Kind) + `, "out_shape": `)
 	writeInts(b, n.OutShape)
@@ -102,7 +102,7 @@ func encodeTensor(b *bytes.Buffer, t *Tensor) error {
 	b.WriteString(`, "data": [`)
 	for i, v := range t.Data {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return fmtlite.Errorf("data[%d] is %v, which has no JSON form", i, v)
+			return fmt.Errorf("data[%d] is %v, which has no JSON form", i, v)
 		}
 		if i > 0 {
 			b.WriteString(", ")
@@ -144,11 +144,11 @@ func writeInts(b *bytes.Buffer, xs []int) {
 func Decode(data []byte) (*Graph, error) {
 	root, err := parseJSON(data)
 	if err != nil {
-		return nil, fmtlite.Errorf("ir: %w", err)
+		return nil, fmt.Errorf("ir: %w", err)
 	}
 	g, err := decodeGraph(root)
 	if err != nil {
-		return nil, fmtlite.Errorf("ir: %w", err)
+		return nil, fmt.Errorf("ir: %w", err)
 	}
 	return g, nil
 }
@@ -165,7 +165,7 @@ func decodeGraph(root *jsontext.Value) (*Graph, error) {
 		return nil, err
 	}
 	if format != Format {
-		return nil, fmtlite.Errorf("format: want %q, got %q", Format, format)
+		return nil, fmt.Errorf("format: want %q, got %q", Format, format)
 	}
 	nodes, err := array(f["nodes"], "nodes")
 	if err != nil {
@@ -173,19 +173,19 @@ func decodeGraph(root *jsontext.Value) (*Graph, error) {
 	}
 	g := &Graph{Nodes: make([]Node, len(nodes)), Payload: Payload{}}
 	for i, v := range nodes {
-		if err := decodeNode(&g.Nodes[i], v, fmtlite.Sprintf("nodes[%d]", i)); err != nil {
+		if err := decodeNode(&g.Nodes[i], v, fmt.Sprintf("nodes[%d]", i)); err != nil {
 			return nil, err
 		}
 	}
 	if p := f["payload"]; p != nil {
 		if p.Kind != jsontext.Object {
-			return nil, fmtlite.Errorf("payload: want an object, got %s", kindName(p.Kind))
+			return nil, fmt.Errorf("payload: want an object, got %s", kindName(p.Kind))
 		}
 		for _, m := range p.Members {
 			path := join("payload", m.Key)
 			id, err := strconv.Atoi(m.Key)
 			if err != nil || id < 0 || strconv.Itoa(id) != m.Key {
-				return nil, fmtlite.Errorf("%s: key must be a node id (a non-negative integer)", path)
+				return nil, fmt.Errorf("%s: key must be a node id (a non-negative integer)", path)
 			}
 			e, err := decodeEntry(m.Value, path)
 			if err != nil {
@@ -261,7 +261,7 @@ func decodeTensor(v *jsontext.Value, path string) (*Tensor, error) {
 	}
 	t.Data = make([]float64, len(data))
 	for i, x := range data {
-		if t.Data[i], err = number(x, fmtlite.Sprintf("%s.data[%d]", path, i)); err != nil {
+		if t.Data[i], err = number(x, fmt.Sprintf("%s.data[%d]", path, i)); err != nil {
 			return nil, err
 		}
 	}
@@ -277,7 +277,7 @@ func ints(v *jsontext.Value, path string, lo int64) (tensor.Shape, error) {
 	}
 	out := make(tensor.Shape, len(xs))
 	for i, x := range xs {
-		n, err := integer(x, fmtlite.Sprintf("%s[%d]", path, i), lo, maxInt)
+		n, err := integer(x, fmt.Sprintf("%s[%d]", path, i), lo, maxInt)
 		if err != nil {
 			return nil, err
 		}

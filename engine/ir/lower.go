@@ -1,9 +1,9 @@
 package ir
 
 import (
+	"fmt"
 	"strconv"
 
-	"tapelab/engine/fmtlite"
 	"tapelab/engine/graph"
 	"tapelab/engine/op"
 	"tapelab/engine/tensor"
@@ -148,7 +148,7 @@ func lowerChecked(g *Graph, rule opRule) (*graph.Graph, []int, error) {
 			v = rule(b, o, n.Attrs.Op(), args)
 		}
 		if v == op.NoValue {
-			return nil, nil, fmtlite.Errorf("node %d (%s): lowering failed: %w", n.ID, n.Kind, b.Err())
+			return nil, nil, fmt.Errorf("node %d (%s): lowering failed: %w", n.ID, n.Kind, b.Err())
 		}
 		record(n.ID, v)
 		ids[n.ID] = int(v)
@@ -166,10 +166,10 @@ func lowerError(g *Graph, err error, owner map[int]int) error {
 		if id, ok := owner[e.Node]; ok {
 			c := *e
 			c.Node = id
-			return fmtlite.Errorf("lowering: %w", &c)
+			return fmt.Errorf("lowering: %w", &c)
 		}
 	}
-	return fmtlite.Errorf("lowering: %w", err)
+	return fmt.Errorf("lowering: %w", err)
 }
 
 // paramName is the graph leaf name of a payload tensor.
@@ -214,7 +214,7 @@ func Feed(g *Graph, inputs ...*tensor.Tensor) ([]*tensor.Tensor, error) {
 func feedChecked(g *Graph, inputs []*tensor.Tensor) ([]*tensor.Tensor, error) {
 	shapes := inputShapes(g)
 	if len(inputs) != len(shapes) {
-		return nil, fmtlite.Errorf("ir: the graph reads %d inputs, %d were given", len(shapes), len(inputs))
+		return nil, fmt.Errorf("ir: the graph reads %d inputs, %d were given", len(shapes), len(inputs))
 	}
 	out := make([]*tensor.Tensor, 0, len(inputs))
 	for k, x := range inputs {
@@ -223,7 +223,7 @@ func feedChecked(g *Graph, inputs []*tensor.Tensor) ([]*tensor.Tensor, error) {
 			if x != nil {
 				got = x.Shape.String()
 			}
-			return nil, fmtlite.Errorf("ir: input %d has shape %s, the graph declares %v", k, got, shapes[k])
+			return nil, fmt.Errorf("ir: input %d has shape %s, the graph declares %v", k, got, shapes[k])
 		}
 		out = append(out, x)
 	}

@@ -1,7 +1,8 @@
 package ir
 
 import (
-	"tapelab/engine/fmtlite"
+	"fmt"
+
 	"tapelab/engine/graph"
 	"tapelab/engine/nn"
 	"tapelab/engine/op"
@@ -18,7 +19,7 @@ import (
 // with the model's loss; otherwise it ends with the model's output.
 func FromModel(m *nn.Model, batch int, mode nn.Mode, seed uint64, loss bool) (*Graph, error) {
 	if batch < 1 {
-		return nil, fmtlite.Errorf("ir: batch size %d must be at least 1", batch)
+		return nil, fmt.Errorf("ir: batch size %d must be at least 1", batch)
 	}
 	seq := m.Seq
 	b := graph.NewBuilder()
@@ -41,7 +42,7 @@ func FromModel(m *nn.Model, batch int, mode nn.Mode, seed uint64, loss bool) (*G
 	}
 	g, err := b.Graph()
 	if err != nil {
-		return nil, fmtlite.Errorf("ir: recording the model: %w", err)
+		return nil, fmt.Errorf("ir: recording the model: %w", err)
 	}
 	return FromGraph(g, params)
 }

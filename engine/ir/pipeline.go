@@ -2,8 +2,8 @@ package ir
 
 import (
 	"errors"
+	"fmt"
 
-	"tapelab/engine/fmtlite"
 	"tapelab/engine/graph"
 	"tapelab/engine/nn"
 	"tapelab/engine/op"
@@ -139,7 +139,7 @@ func (p *Pipeline) atNode(err error) error {
 func (p *Pipeline) Err() error {
 	for _, s := range p.Stages {
 		if s.Err != nil {
-			return fmtlite.Errorf("%s: %w", s.Name, s.Err)
+			return fmt.Errorf("%s: %w", s.Name, s.Err)
 		}
 	}
 	return nil

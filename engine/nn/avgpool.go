@@ -2,9 +2,9 @@ package nn
 
 import (
 	"errors"
+	"fmt"
 	"math/rand/v2"
 
-	"tapelab/engine/fmtlite"
 	"tapelab/engine/op"
 	"tapelab/engine/tensor"
 )
@@ -66,7 +66,7 @@ func poolShape(in tensor.Shape, k, s int) (tensor.Shape, error) {
 		return nil, errors.New("expects [C H W]")
 	}
 	if in[1] < k || in[2] < k {
-		return nil, fmtlite.Errorf("expects [C H W] with H, W ≥ kernel %d", k)
+		return nil, fmt.Errorf("expects [C H W] with H, W ≥ kernel %d", k)
 	}
 	return tensor.Shape{in[0], (in[1]-k)/s + 1, (in[2]-k)/s + 1}, nil
 }

@@ -2,10 +2,10 @@ package nn
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 
-	"tapelab/engine/fmtlite"
 	"tapelab/engine/op"
 	"tapelab/engine/tensor"
 )
@@ -93,7 +93,7 @@ func (b BatchNorm) Forward(o op.Ops, x op.Value, p []op.Value, mode Mode, _ uint
 func (b BatchNorm) UpdateBuffers(p []*tensor.Tensor, x *tensor.Tensor) error {
 	n, f := x.Shape[0], x.Shape[1]
 	if n < 2 {
-		return fmtlite.Errorf("training needs more than 1 example per batch, got %d", n)
+		return fmt.Errorf("training needs more than 1 example per batch, got %d", n)
 	}
 	rm, rv := p[2].Data, p[3].Data
 	for j := 0; j < f; j++ {

@@ -2,9 +2,9 @@ package nn
 
 import (
 	"errors"
+	"fmt"
 	"math/rand/v2"
 
-	"tapelab/engine/fmtlite"
 	"tapelab/engine/op"
 	"tapelab/engine/tensor"
 )
@@ -57,7 +57,7 @@ func (c Conv2D) OutShape(in tensor.Shape) (tensor.Shape, error) {
 	}
 	m := c.KernelSize - 2*c.Padding
 	if in[1] < m || in[2] < m {
-		return nil, fmtlite.Errorf("expects [C H W] with H, W ≥ %d for kernel %d and padding %d", m, c.KernelSize, c.Padding)
+		return nil, fmt.Errorf("expects [C H W] with H, W ≥ %d for kernel %d and padding %d", m, c.KernelSize, c.Padding)
 	}
 	h := (in[1]+2*c.Padding-c.KernelSize)/c.Stride + 1
 	w := (in[2]+2*c.Padding-c.KernelSize)/c.Stride + 1

@@ -1,9 +1,9 @@
 package nn
 
 import (
+	"fmt"
 	"slices"
 
-	"tapelab/engine/fmtlite"
 	"tapelab/engine/op"
 	"tapelab/engine/tensor"
 )
@@ -37,7 +37,7 @@ func ParseLoss(name string) (Loss, error) {
 	if l := Loss(name); slices.Contains(Losses(), l) {
 		return l, nil
 	}
-	return "", fmtlite.Errorf("unknown loss %q (want mse, cross_entropy, bce_with_logits)", name)
+	return "", fmt.Errorf("unknown loss %q (want mse, cross_entropy, bce_with_logits)", name)
 }
 
 // Check reports whether the loss applies to a model whose examples have
@@ -48,7 +48,7 @@ func (l Loss) Check(out tensor.Shape) error {
 		return nil
 	case CrossEntropy:
 		if len(out) != 1 {
-			return fmtlite.Errorf("cross_entropy needs 1-D logits [classes], the model gives %v", out)
+			return fmt.Errorf("cross_entropy needs 1-D logits [classes], the model gives %v", out)
 		}
 		return nil
 	}

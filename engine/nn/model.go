@@ -1,7 +1,8 @@
 package nn
 
 import (
-	"tapelab/engine/fmtlite"
+	"fmt"
+
 	"tapelab/engine/op"
 	"tapelab/engine/tensor"
 )
@@ -39,11 +40,11 @@ func (m *Model) Index(name string) int {
 func (m *Model) SetParam(name string, v *tensor.Tensor) error {
 	i := m.Index(name)
 	if i < 0 {
-		return fmtlite.Errorf("no parameter %q in this model", name)
+		return fmt.Errorf("no parameter %q in this model", name)
 	}
 	want := m.Seq.Params()[i].Shape
 	if !v.Shape.Equal(want) || len(v.Data) != want.Size() {
-		return fmtlite.Errorf("parameter %q: shape %v expected, got %v", name, want, v.Shape)
+		return fmt.Errorf("parameter %q: shape %v expected, got %v", name, want, v.Shape)
 	}
 	m.Params[i].CopyFrom(v)
 	return nil
@@ -65,18 +66,18 @@ func (m *Model) Clone() *Model {
 func (m *Model) CheckBatch(x, y *tensor.Tensor) error {
 	in := m.Seq.Input()
 	if len(x.Shape) != len(in)+1 || !x.Shape[1:].Equal(in) || x.Shape[0] < 1 {
-		return fmtlite.Errorf("inputs have shape %v, want [batch %s] for examples of shape %v", x.Shape, dims(in), in)
+		return fmt.Errorf("inputs have shape %v, want [batch %s] for examples of shape %v", x.Shape, dims(in), in)
 	}
 	n := x.Shape[0]
 	tgt := m.Loss.Target(m.Seq.Output())
 	if len(y.Shape) != len(tgt)+1 || !y.Shape[1:].Equal(tgt) || y.Shape[0] != n {
-		return fmtlite.Errorf("targets have shape %v, want [%d%s] for %d examples and %s", y.Shape, n, dimsAfter(tgt), n, m.Loss)
+		return fmt.Errorf("targets have shape %v, want [%d%s] for %d examples and %s", y.Shape, n, dimsAfter(tgt), n, m.Loss)
 	}
 	if m.Loss == CrossEntropy {
 		c := m.Seq.Output()[0]
 		for i, v := range y.Data {
 			if !(v >= 0 && v < float64(c)) || v != float64(int(v)) {
-				return fmtlite.Errorf("example %d: class index %v is out of range (want a whole number from 0 to %d)", i, v, c-1)
+				return fmt.Errorf("example %d: class index %v is out of range (want a whole number from 0 to %d)", i, v, c-1)
 			}
 		}
 	}

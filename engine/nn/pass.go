@@ -2,10 +2,10 @@ package nn
 
 import (
 	"errors"
+	"fmt"
 	"math"
 
 	"tapelab/engine/autograd"
-	"tapelab/engine/fmtlite"
 	"tapelab/engine/op"
 	"tapelab/engine/tensor"
 )
@@ -66,7 +66,7 @@ func (p *Pass) Forward(x, y *tensor.Tensor, mode Mode, seed uint64) error {
 			return err
 		}
 	} else if in := p.m.Seq.Input(); len(x.Shape) != len(in)+1 || !x.Shape[1:].Equal(in) || x.Shape[0] < 1 {
-		return fmtlite.Errorf("inputs have shape %v, want [batch %s] for examples of shape %v", x.Shape, dims(in), in)
+		return fmt.Errorf("inputs have shape %v, want [batch %s] for examples of shape %v", x.Shape, dims(in), in)
 	}
 	s, seq := p.s, p.m.Seq
 	p.x = s.Input(x, "x")
@@ -92,7 +92,7 @@ func (p *Pass) Forward(x, y *tensor.Tensor, mode Mode, seed uint64) error {
 	if y != nil {
 		p.loss = p.m.Loss.Apply(s, out, s.Input(y, "y"))
 		if err := s.Err(); err != nil {
-			return fmtlite.Errorf("loss (%s): %w", p.m.Loss, err)
+			return fmt.Errorf("loss (%s): %w", p.m.Loss, err)
 		}
 	}
 	if mode == Train {
@@ -131,7 +131,7 @@ func (p *Pass) forwardFused(mode Mode, seed uint64) op.Value {
 func (p *Pass) layerErr(err error) error {
 	for i, v := range p.outs {
 		if v == op.NoValue {
-			return fmtlite.Errorf("layer %d (%s): %w", i, p.m.Seq.Layer(i).Type(), err)
+			return fmt.Errorf("layer %d (%s): %w", i, p.m.Seq.Layer(i).Type(), err)
 		}
 	}
 	return err
@@ -146,7 +146,7 @@ func (p *Pass) updateBuffers() error {
 		}
 		lo, hi := seq.LayerParams(i)
 		if err := u.UpdateBuffers(p.m.Params[lo:hi], p.LayerInput(i)); err != nil {
-			return fmtlite.Errorf("layer %d (%s): %w", i, seq.Layer(i).Type(), err)
+			return fmt.Errorf("layer %d (%s): %w", i, seq.Layer(i).Type(), err)
 		}
 	}
 	return nil

@@ -1,10 +1,10 @@
 package nn
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"strconv"
 
-	"tapelab/engine/fmtlite"
 	"tapelab/engine/op"
 	"tapelab/engine/tensor"
 )
@@ -50,9 +50,9 @@ type ShapeError struct {
 // "layer 2 (linear, expects [features]) cannot follow layer 1 (conv2d, gives [8 5 5])".
 func (e *ShapeError) Error() string {
 	if e.Prev < 0 {
-		return fmtlite.Sprintf("layer %d (%s, %s) cannot take the model input %v", e.Layer, e.Type, e.Expects, e.Got)
+		return fmt.Sprintf("layer %d (%s, %s) cannot take the model input %v", e.Layer, e.Type, e.Expects, e.Got)
 	}
-	return fmtlite.Sprintf("layer %d (%s, %s) cannot follow layer %d (%s, gives %v)", e.Layer, e.Type, e.Expects, e.Prev, e.PrevType, e.Got)
+	return fmt.Sprintf("layer %d (%s, %s) cannot follow layer %d (%s, gives %v)", e.Layer, e.Type, e.Expects, e.Prev, e.PrevType, e.Got)
 }
 
 // LayerError reports a layer with an invalid setting (Field names it) or
@@ -79,10 +79,10 @@ func (e *LayerError) Error() string {
 // missing layer or a tensor that is too large).
 func NewSeq(input tensor.Shape, layers ...Layer) (*Seq, error) {
 	if len(input) == 0 || !input.Valid() {
-		return nil, fmtlite.Errorf("model input %v: needs at least one dimension, each ≥ 1", input)
+		return nil, fmt.Errorf("model input %v: needs at least one dimension, each ≥ 1", input)
 	}
 	if !within(input) {
-		return nil, fmtlite.Errorf("model input %v: more than %d elements", input, MaxElements)
+		return nil, fmt.Errorf("model input %v: more than %d elements", input, MaxElements)
 	}
 	s := &Seq{
 		layers: append([]Layer(nil), layers...),
@@ -106,11 +106,11 @@ func NewSeq(input tensor.Shape, layers ...Layer) (*Seq, error) {
 			return nil, e
 		}
 		if !out.Valid() || !within(out) {
-			return nil, &LayerError{Layer: i, Type: l.Type(), Msg: fmtlite.Sprintf("output %v is empty or has more than %d elements", out, MaxElements)}
+			return nil, &LayerError{Layer: i, Type: l.Type(), Msg: fmt.Sprintf("output %v is empty or has more than %d elements", out, MaxElements)}
 		}
 		for _, p := range l.Params(in) {
 			if !p.Shape.Valid() || !within(p.Shape) {
-				return nil, &LayerError{Layer: i, Type: l.Type(), Msg: fmtlite.Sprintf("%s %v has more than %d elements", p.Name, p.Shape, MaxElements)}
+				return nil, &LayerError{Layer: i, Type: l.Type(), Msg: fmt.Sprintf("%s %v has more than %d elements", p.Name, p.Shape, MaxElements)}
 			}
 			s.params = append(s.params, Param{Name: strconv.Itoa(i) + "." + p.Name, Layer: i, Shape: p.Shape.Clone(), Buffer: p.Buffer})
 		}

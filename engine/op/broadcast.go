@@ -1,7 +1,8 @@
 package op
 
 import (
-	"tapelab/engine/fmtlite"
+	"fmt"
+
 	"tapelab/engine/tensor"
 )
 
@@ -56,15 +57,15 @@ var broadcastToOp = &Op{
 // least x's rank and no dimension below 1), or nil when it can.
 func Broadcastable(x, to tensor.Shape) error {
 	if !to.Valid() {
-		return fmtlite.Errorf("target shape %v has a dimension below 1", to)
+		return fmt.Errorf("target shape %v has a dimension below 1", to)
 	}
 	if len(x) > len(to) {
-		return fmtlite.Errorf("cannot broadcast rank %d to the smaller rank %d of %v", len(x), len(to), to)
+		return fmt.Errorf("cannot broadcast rank %d to the smaller rank %d of %v", len(x), len(to), to)
 	}
 	off := len(to) - len(x)
 	for i, d := range x {
 		if d != 1 && d != to[off+i] {
-			return fmtlite.Errorf("size %d of axis %d does not broadcast to %d (only sizes equal or 1 do)", d, i, to[off+i])
+			return fmt.Errorf("size %d of axis %d does not broadcast to %d (only sizes equal or 1 do)", d, i, to[off+i])
 		}
 	}
 	return nil

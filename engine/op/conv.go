@@ -1,7 +1,8 @@
 package op
 
 import (
-	"tapelab/engine/fmtlite"
+	"fmt"
+
 	"tapelab/engine/tensor"
 )
 
@@ -21,16 +22,16 @@ var conv2dOp = &Op{
 	Infer: func(dst tensor.Shape, in []tensor.Shape, a Attrs) (tensor.Shape, error) {
 		x, w, b := in[0], in[1], in[2]
 		if len(x) != 4 {
-			return dst, fmtlite.Errorf("X must be [B C H W], has shape %v", x)
+			return dst, fmt.Errorf("X must be [B C H W], has shape %v", x)
 		}
 		if len(w) != 4 {
-			return dst, fmtlite.Errorf("W must be [O C kH kW], has shape %v", w)
+			return dst, fmt.Errorf("W must be [O C kH kW], has shape %v", w)
 		}
 		if w[1] != x[1] {
-			return dst, fmtlite.Errorf("W expects %d input channels, X has %d", w[1], x[1])
+			return dst, fmt.Errorf("W expects %d input channels, X has %d", w[1], x[1])
 		}
 		if len(b) != 1 || b[0] != w[0] {
-			return dst, fmtlite.Errorf("b must have shape [%d], has %v", w[0], b)
+			return dst, fmt.Errorf("b must have shape [%d], has %v", w[0], b)
 		}
 		h, wd, err := windows(x[2], x[3], w[2], w[3], a.Stride, a.Padding)
 		if err != nil {
@@ -68,13 +69,13 @@ var conv2dOp = &Op{
 // an h×w image padded by pad on each side, with the given stride.
 func windows(h, w, k, l, stride, pad int) (int, int, error) {
 	if stride < 1 {
-		return 0, 0, fmtlite.Errorf("stride %d must be at least 1", stride)
+		return 0, 0, fmt.Errorf("stride %d must be at least 1", stride)
 	}
 	if pad < 0 {
-		return 0, 0, fmtlite.Errorf("padding %d must not be negative", pad)
+		return 0, 0, fmt.Errorf("padding %d must not be negative", pad)
 	}
 	if h+2*pad < k || w+2*pad < l {
-		return 0, 0, fmtlite.Errorf("the %d×%d window does not fit in the %d×%d image with padding %d", k, l, h, w, pad)
+		return 0, 0, fmt.Errorf("the %d×%d window does not fit in the %d×%d image with padding %d", k, l, h, w, pad)
 	}
 	return (h+2*pad-k)/stride + 1, (w+2*pad-l)/stride + 1, nil
 }

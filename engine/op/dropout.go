@@ -1,7 +1,8 @@
 package op
 
 import (
-	"tapelab/engine/fmtlite"
+	"fmt"
+
 	"tapelab/engine/tensor"
 )
 
@@ -12,7 +13,7 @@ var dropoutOp = &Op{
 	Rule:     "dX = dY ⊙ M / (1 − p)",
 	Infer: func(dst tensor.Shape, in []tensor.Shape, a Attrs) (tensor.Shape, error) {
 		if !(a.Alpha >= 0 && a.Alpha < 1) {
-			return dst, fmtlite.Errorf("drop probability p = %v must be in [0, 1)", a.Alpha)
+			return dst, fmt.Errorf("drop probability p = %v must be in [0, 1)", a.Alpha)
 		}
 		return append(dst[:0], in[0]...), nil
 	},

@@ -2,9 +2,9 @@ package op
 
 import (
 	"errors"
+	"fmt"
 	"math"
 
-	"tapelab/engine/fmtlite"
 	"tapelab/engine/tensor"
 )
 
@@ -24,12 +24,12 @@ var layerNormOp = &Op{
 			return dst, errors.New("X must have at least one dimension")
 		}
 		if !(a.Eps >= 0) || math.IsInf(a.Eps, 1) {
-			return dst, fmtlite.Errorf("eps = %v must be finite and not negative", a.Eps)
+			return dst, fmt.Errorf("eps = %v must be finite and not negative", a.Eps)
 		}
 		f := in[0][len(in[0])-1]
 		for i, name := range [...]string{"γ", "β"} {
 			if s := in[i+1]; len(s) != 1 || s[0] != f {
-				return dst, fmtlite.Errorf("%s must have shape [%d] (one per entry of X's last axis), has %v", name, f, s)
+				return dst, fmt.Errorf("%s must have shape [%d] (one per entry of X's last axis), has %v", name, f, s)
 			}
 		}
 		return append(dst[:0], in[0]...), nil

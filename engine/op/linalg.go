@@ -2,8 +2,8 @@ package op
 
 import (
 	"errors"
+	"fmt"
 
-	"tapelab/engine/fmtlite"
 	"tapelab/engine/tensor"
 )
 
@@ -24,7 +24,7 @@ var matmulOp = &Op{
 			return dst, err
 		}
 		if in[0][1] != in[1][0] {
-			return dst, fmtlite.Errorf("inner dimensions differ (%d vs %d)", in[0][1], in[1][0])
+			return dst, fmt.Errorf("inner dimensions differ (%d vs %d)", in[0][1], in[1][0])
 		}
 		return append(dst[:0], in[0][0], in[1][1]), nil
 	},
@@ -69,10 +69,10 @@ var linearOp = &Op{
 			return dst, err
 		}
 		if x[1] != w[1] {
-			return dst, fmtlite.Errorf("X has %d features but W [out in] expects %d", x[1], w[1])
+			return dst, fmt.Errorf("X has %d features but W [out in] expects %d", x[1], w[1])
 		}
 		if len(b) != 1 || b[0] != w[0] {
-			return dst, fmtlite.Errorf("b must have shape [%d], has %v", w[0], b)
+			return dst, fmt.Errorf("b must have shape [%d], has %v", w[0], b)
 		}
 		return append(dst[:0], x[0], w[0]), nil
 	},
@@ -117,7 +117,7 @@ var addBiasOp = &Op{
 			return dst, errors.New("X must have at least one dimension")
 		}
 		if len(b) != 1 || b[0] != x[len(x)-1] {
-			return dst, fmtlite.Errorf("b must have shape [%d] to match the last dimension of X, has %v", x[len(x)-1], b)
+			return dst, fmt.Errorf("b must have shape [%d] to match the last dimension of X, has %v", x[len(x)-1], b)
 		}
 		return append(dst[:0], x...), nil
 	},

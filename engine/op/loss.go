@@ -1,9 +1,9 @@
 package op
 
 import (
+	"fmt"
 	"math"
 
-	"tapelab/engine/fmtlite"
 	"tapelab/engine/tensor"
 )
 
@@ -69,7 +69,7 @@ var crossEntropyOp = &Op{
 			return dst, err
 		}
 		if len(c) != 1 || c[0] != z[0] {
-			return dst, fmtlite.Errorf("class indices c must have shape [%d] (one per row of Z), has %v", z[0], c)
+			return dst, fmt.Errorf("class indices c must have shape [%d] (one per row of Z), has %v", z[0], c)
 		}
 		return dst[:0], nil
 	},
@@ -78,9 +78,9 @@ var crossEntropyOp = &Op{
 		for b, v := range x[1].Data {
 			if classIndex(v, classes) < 0 {
 				if v != math.Trunc(v) {
-					return fmtlite.Errorf("row %d: class index %v is not an integer", b, v)
+					return fmt.Errorf("row %d: class index %v is not an integer", b, v)
 				}
-				return fmtlite.Errorf("row %d: class index %v is out of range [0, %d)", b, v, classes)
+				return fmt.Errorf("row %d: class index %v is out of range [0, %d)", b, v, classes)
 			}
 		}
 		return nil

@@ -1,9 +1,9 @@
 package op
 
 import (
+	"fmt"
 	"math"
 
-	"tapelab/engine/fmtlite"
 	"tapelab/engine/tensor"
 )
 
@@ -21,7 +21,7 @@ var batchNormOp = &Op{
 			return dst, err
 		}
 		if in[0][0] < 2 {
-			return dst, fmtlite.Errorf("train mode needs more than one row per feature to estimate the variance, X has %d", in[0][0])
+			return dst, fmt.Errorf("train mode needs more than one row per feature to estimate the variance, X has %d", in[0][0])
 		}
 		return append(dst[:0], in[0]...), nil
 	},
@@ -121,7 +121,7 @@ var batchNormEvalOp = &Op{
 	Domain: func(x []*tensor.Tensor, _ Attrs) error {
 		for f, v := range x[4].Data {
 			if v < 0 {
-				return fmtlite.Errorf("running variance σ²[%d] = %v is negative", f, v)
+				return fmt.Errorf("running variance σ²[%d] = %v is negative", f, v)
 			}
 		}
 		return nil
@@ -186,12 +186,12 @@ func normShapes(in []tensor.Shape, a Attrs) error {
 		return err
 	}
 	if !(a.Eps >= 0) || math.IsInf(a.Eps, 1) {
-		return fmtlite.Errorf("eps = %v must be finite and not negative", a.Eps)
+		return fmt.Errorf("eps = %v must be finite and not negative", a.Eps)
 	}
 	names := [...]string{"X", "γ", "β", "μ", "σ²"}
 	for i, s := range in[1:] {
 		if len(s) != 1 || s[0] != in[0][1] {
-			return fmtlite.Errorf("%s must have shape [%d] (one per feature of X), has %v", names[i+1], in[0][1], s)
+			return fmt.Errorf("%s must have shape [%d] (one per feature of X), has %v", names[i+1], in[0][1], s)
 		}
 	}
 	return nil

@@ -1,9 +1,9 @@
 package op
 
 import (
+	"fmt"
 	"math"
 
-	"tapelab/engine/fmtlite"
 	"tapelab/engine/tensor"
 )
 
@@ -101,10 +101,10 @@ func eachCell(y, x *tensor.Tensor, a Attrs, f func(k, cell int)) {
 func poolShape(dst tensor.Shape, in []tensor.Shape, a Attrs) (tensor.Shape, error) {
 	x := in[0]
 	if len(x) != 4 {
-		return dst, fmtlite.Errorf("X must be [B C H W], has shape %v", x)
+		return dst, fmt.Errorf("X must be [B C H W], has shape %v", x)
 	}
 	if a.Kernel < 1 {
-		return dst, fmtlite.Errorf("kernel size %d must be at least 1", a.Kernel)
+		return dst, fmt.Errorf("kernel size %d must be at least 1", a.Kernel)
 	}
 	h, w, err := windows(x[2], x[3], a.Kernel, a.Kernel, a.Stride, 0)
 	if err != nil {

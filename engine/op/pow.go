@@ -2,9 +2,9 @@ package op
 
 import (
 	"errors"
+	"fmt"
 	"math"
 
-	"tapelab/engine/fmtlite"
 	"tapelab/engine/tensor"
 )
 
@@ -22,7 +22,7 @@ var powOp = pointwise{
 	},
 	check: func(a Attrs) error {
 		if !finite(a.Alpha) {
-			return errors.New("exponent c = " + fmtlite.Sprint(a.Alpha) + " must be finite")
+			return errors.New("exponent c = " + fmt.Sprint(a.Alpha) + " must be finite")
 		}
 		return nil
 	},
@@ -32,7 +32,7 @@ var powOp = pointwise{
 		}
 		for i, v := range x[0].Data {
 			if v < 0 {
-				return fmtlite.Errorf("X%s = %v is negative and the exponent %v is not an integer", index(x[0].Shape, i), v, a.Alpha)
+				return fmt.Errorf("X%s = %v is negative and the exponent %v is not an integer", index(x[0].Shape, i), v, a.Alpha)
 			}
 		}
 		return nil

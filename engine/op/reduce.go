@@ -1,7 +1,8 @@
 package op
 
 import (
-	"tapelab/engine/fmtlite"
+	"fmt"
+
 	"tapelab/engine/tensor"
 )
 
@@ -92,7 +93,7 @@ func dropAxis(dst tensor.Shape, in []tensor.Shape, a Attrs) (tensor.Shape, error
 // normAxis maps axis in [−rank, rank) to [0, rank).
 func normAxis(axis, rank int) (int, error) {
 	if axis < -rank || axis >= rank {
-		return 0, fmtlite.Errorf("axis %d is out of range for rank %d", axis, rank)
+		return 0, fmt.Errorf("axis %d is out of range for rank %d", axis, rank)
 	}
 	if axis < 0 {
 		axis += rank

@@ -2,8 +2,8 @@ package op
 
 import (
 	"errors"
+	"fmt"
 
-	"tapelab/engine/fmtlite"
 	"tapelab/engine/tensor"
 )
 
@@ -33,7 +33,7 @@ func sameShapeScalar(dst tensor.Shape, in []tensor.Shape, a Attrs) (tensor.Shape
 // rank2 reports an error unless s is a matrix.
 func rank2(name string, s tensor.Shape) error {
 	if len(s) != 2 {
-		return fmtlite.Errorf("%s must be a matrix, has shape %v", name, s)
+		return fmt.Errorf("%s must be a matrix, has shape %v", name, s)
 	}
 	return nil
 }

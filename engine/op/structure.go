@@ -1,7 +1,8 @@
 package op
 
 import (
-	"tapelab/engine/fmtlite"
+	"fmt"
+
 	"tapelab/engine/tensor"
 )
 
@@ -15,10 +16,10 @@ var reshapeOp = &Op{
 	Rule:     "dX = reshape(dY, shape of X)",
 	Infer: func(dst tensor.Shape, in []tensor.Shape, a Attrs) (tensor.Shape, error) {
 		if !a.Shape.Valid() {
-			return dst, fmtlite.Errorf("target shape %v has a dimension below 1", a.Shape)
+			return dst, fmt.Errorf("target shape %v has a dimension below 1", a.Shape)
 		}
 		if a.Shape.Size() != in[0].Size() {
-			return dst, fmtlite.Errorf("cannot reshape %d values into shape %v (%d values)", in[0].Size(), a.Shape, a.Shape.Size())
+			return dst, fmt.Errorf("cannot reshape %d values into shape %v (%d values)", in[0].Size(), a.Shape, a.Shape.Size())
 		}
 		return append(dst[:0], a.Shape...), nil
 	},
@@ -36,7 +37,7 @@ var flattenOp = &Op{
 	Infer: func(dst tensor.Shape, in []tensor.Shape, _ Attrs) (tensor.Shape, error) {
 		x := in[0]
 		if len(x) < 2 {
-			return dst, fmtlite.Errorf("X must have a batch axis and at least one more, has shape %v", x)
+			return dst, fmt.Errorf("X must have a batch axis and at least one more, has shape %v", x)
 		}
 		return append(dst[:0], x[0], x[1:].Size()), nil
 	},
@@ -82,11 +83,11 @@ var concatOp = &Op{
 		total := 0
 		for i, s := range in {
 			if len(s) != len(first) {
-				return dst, fmtlite.Errorf("operand %d has rank %d, operand 0 has rank %d", i, len(s), len(first))
+				return dst, fmt.Errorf("operand %d has rank %d, operand 0 has rank %d", i, len(s), len(first))
 			}
 			for d := range s {
 				if d != k && s[d] != first[d] {
-					return dst, fmtlite.Errorf("operand %d differs from operand 0 in axis %d (%d vs %d), which is not the concat axis %d", i, d, s[d], first[d], k)
+					return dst, fmt.Errorf("operand %d differs from operand 0 in axis %d (%d vs %d), which is not the concat axis %d", i, d, s[d], first[d], k)
 				}
 			}
 			total += s[k]

@@ -1,9 +1,9 @@
 package op
 
 import (
+	"fmt"
 	"math"
 
-	"tapelab/engine/fmtlite"
 	"tapelab/engine/tensor"
 )
 
@@ -135,7 +135,7 @@ func nonNegative(name string) func(x []*tensor.Tensor, _ Attrs) error {
 	return func(x []*tensor.Tensor, _ Attrs) error {
 		for i, v := range x[0].Data {
 			if v < 0 {
-				return fmtlite.Errorf("X%s = %v is negative; %s needs X ≥ 0", index(x[0].Shape, i), v, name)
+				return fmt.Errorf("X%s = %v is negative; %s needs X ≥ 0", index(x[0].Shape, i), v, name)
 			}
 		}
 		return nil

@@ -1,10 +1,10 @@
 package program
 
 import (
+	"fmt"
 	"math"
 	"strings"
 
-	"tapelab/engine/fmtlite"
 	"tapelab/engine/op"
 	"tapelab/engine/tensor"
 )
@@ -119,12 +119,12 @@ func setAttr(a *op.Attrs, s attr, k Kwarg, fn string) error {
 		size := 1
 		for i, d := range v.Data {
 			if d != math.Trunc(d) || d < 1 || d > maxElements {
-				return bad(fmtlite.Sprintf("a list of sizes ≥ 1; entry %d is %s", i, formatNumber(d)))
+				return bad(fmt.Sprintf("a list of sizes ≥ 1; entry %d is %s", i, formatNumber(d)))
 			}
 			shape[i] = int(d)
 			size *= shape[i]
 			if size > maxElements {
-				return bad(fmtlite.Sprintf("a shape of at most %d entries", maxElements))
+				return bad(fmt.Sprintf("a shape of at most %d entries", maxElements))
 			}
 		}
 		a.Shape = shape

@@ -1,9 +1,9 @@
 package program
 
 import (
+	"fmt"
 	"strings"
 
-	"tapelab/engine/fmtlite"
 	"tapelab/engine/op"
 	"tapelab/engine/tensor"
 )
@@ -143,7 +143,7 @@ func (c *checker) expr(e Expr) (int, error) {
 	case *Call:
 		return c.call(e)
 	}
-	panic(fmtlite.Sprintf("program: unknown expression %T", e))
+	panic(fmt.Sprintf("program: unknown expression %T", e))
 }
 
 // lookup returns a catalogue op the language itself uses.
@@ -217,7 +217,7 @@ func broadcastShape(a, b tensor.Shape) (tensor.Shape, error) {
 		case da == 1:
 			s[n-i] = db
 		default:
-			return nil, fmtlite.Errorf("sizes %d and %d do not broadcast (only equal sizes or 1 do)", da, db)
+			return nil, fmt.Errorf("sizes %d and %d do not broadcast (only equal sizes or 1 do)", da, db)
 		}
 	}
 	return s, nil
@@ -285,7 +285,7 @@ func (c *checker) call(e *Call) (int, error) {
 		}
 	}
 	if !o.AcceptsArity(len(e.Args)) {
-		want := fmtlite.Sprint(o.Arity())
+		want := fmt.Sprint(o.Arity())
 		if o.Variadic {
 			want = "at least " + want
 		}

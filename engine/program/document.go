@@ -2,9 +2,9 @@ package program
 
 import (
 	"errors"
+	"fmt"
 	"strconv"
 
-	"tapelab/engine/fmtlite"
 	"tapelab/engine/jsontext"
 )
 
@@ -42,7 +42,7 @@ func EncodeDocument(src string) ([]byte, error) {
 func DecodeDocument(data []byte) (string, *Program, error) {
 	root, err := jsontext.Parse(data, jsontext.Options{})
 	if err != nil {
-		return "", nil, fmtlite.Errorf("program document: %w", err)
+		return "", nil, fmt.Errorf("program document: %w", err)
 	}
 	if root.Kind != jsontext.Object {
 		return "", nil, errors.New("program document: want a JSON object {\"version\": 1, \"program\": \"…\"}")
@@ -53,7 +53,7 @@ func DecodeDocument(data []byte) (string, *Program, error) {
 		switch m.Key {
 		case "version":
 			if m.Value.Kind != jsontext.Number || m.Value.Text != strconv.Itoa(DocumentVersion) {
-				return "", nil, fmtlite.Errorf("version: want %d", DocumentVersion)
+				return "", nil, fmt.Errorf("version: want %d", DocumentVersion)
 			}
 			version = true
 		case "program":
@@ -62,18 +62,18 @@ func DecodeDocument(data []byte) (string, *Program, error) {
 			}
 			src = m.Value
 		default:
-			return "", nil, fmtlite.Errorf("unknown field %q (a program document has version and program)", m.Key)
+			return "", nil, fmt.Errorf("unknown field %q (a program document has version and program)", m.Key)
 		}
 	}
 	switch {
 	case !version:
-		return "", nil, fmtlite.Errorf("version: missing (want %d)", DocumentVersion)
+		return "", nil, fmt.Errorf("version: missing (want %d)", DocumentVersion)
 	case src == nil:
 		return "", nil, errors.New("program: missing")
 	}
 	p, err := Parse(src.Text)
 	if err != nil {
-		return "", nil, fmtlite.Errorf("program: %w", err)
+		return "", nil, fmt.Errorf("program: %w", err)
 	}
 	return src.Text, p, nil
 }

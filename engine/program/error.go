@@ -1,6 +1,6 @@
 package program
 
-import "tapelab/engine/fmtlite"
+import "fmt"
 
 // Pos is a place in the program text: line and column, both counted from 1
 // (columns in characters, not bytes).
@@ -9,7 +9,7 @@ type Pos struct {
 }
 
 // String formats p as "line 3, col 9".
-func (p Pos) String() string { return fmtlite.Sprintf("line %d, col %d", p.Line, p.Col) }
+func (p Pos) String() string { return fmt.Sprintf("line %d, col %d", p.Line, p.Col) }
 
 // Error is a fault in a program: where it is and what is wrong, naming the
 // thing at fault ("undefined: w", "matmul: [2 3] @ [2 3]: inner sizes 3
@@ -24,5 +24,5 @@ type Error struct {
 func (e *Error) Error() string { return e.Pos.String() + ": " + e.Msg }
 
 func errorf(p Pos, format string, args ...any) *Error {
-	return &Error{Pos: p, Msg: fmtlite.Sprintf(format, args...)}
+	return &Error{Pos: p, Msg: fmt.Sprintf(format, args...)}
 }

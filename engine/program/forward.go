@@ -1,10 +1,10 @@
 package program
 
 import (
+	"fmt"
 	"math"
 
 	"tapelab/engine/autograd"
-	"tapelab/engine/fmtlite"
 	"tapelab/engine/tensor"
 )
 
@@ -135,13 +135,13 @@ const Tol = 1e-10
 func (c *ForwardCheck) String() string {
 	switch {
 	case len(c.Missing) > 0:
-		return fmtlite.Sprintf("forward mode cannot pass %v (no JVP); ⟨gradient, direction⟩ = %v", c.Missing, c.Reverse)
+		return fmt.Sprintf("forward mode cannot pass %v (no JVP); ⟨gradient, direction⟩ = %v", c.Missing, c.Reverse)
 	case c.Exact:
-		return fmtlite.Sprintf("forward tangent %v = ⟨gradient, direction⟩ %v exactly", c.Forward, c.Reverse)
+		return fmt.Sprintf("forward tangent %v = ⟨gradient, direction⟩ %v exactly", c.Forward, c.Reverse)
 	case c.Agree:
-		return fmtlite.Sprintf("forward tangent %v = ⟨gradient, direction⟩ %v to %.0e relative", c.Forward, c.Reverse, Tol)
+		return fmt.Sprintf("forward tangent %v = ⟨gradient, direction⟩ %v to %.0e relative", c.Forward, c.Reverse, Tol)
 	}
-	return fmtlite.Sprintf("forward tangent %v ≠ ⟨gradient, direction⟩ %v", c.Forward, c.Reverse)
+	return fmt.Sprintf("forward tangent %v ≠ ⟨gradient, direction⟩ %v", c.Forward, c.Reverse)
 }
 
 // CheckForward runs the program eagerly, forward mode along dir and

@@ -1,11 +1,11 @@
 package spec
 
 import (
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
 
-	"tapelab/engine/fmtlite"
 	"tapelab/engine/jsontext"
 )
 
@@ -26,7 +26,7 @@ func (e *Error) Error() string {
 }
 
 func errorf(path, format string, args ...any) *Error {
-	return &Error{Path: path, Msg: fmtlite.Sprintf(format, args...)}
+	return &Error{Path: path, Msg: fmt.Sprintf(format, args...)}
 }
 
 // want checks a node's JSON type.

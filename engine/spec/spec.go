@@ -15,7 +15,8 @@
 package spec
 
 import (
-	"tapelab/engine/fmtlite"
+	"fmt"
+
 	"tapelab/engine/nn"
 	"tapelab/engine/tensor"
 	"tapelab/engine/train"
@@ -79,13 +80,13 @@ func (m *Model) Seq() (*nn.Seq, error) {
 	}
 	switch e := err.(type) {
 	case *nn.LayerError:
-		p := fmtlite.Sprintf("layers[%d]", e.Layer)
+		p := fmt.Sprintf("layers[%d]", e.Layer)
 		if e.Field != "" {
 			return nil, &Error{Path: join(p, e.Field), Msg: e.Msg}
 		}
 		return nil, &Error{Path: p, Msg: e.Error()}
 	case *nn.ShapeError:
-		return nil, &Error{Path: fmtlite.Sprintf("layers[%d]", e.Layer), Msg: e.Error()}
+		return nil, &Error{Path: fmt.Sprintf("layers[%d]", e.Layer), Msg: e.Error()}
 	}
 	return nil, &Error{Path: "input", Msg: err.Error()}
 }
@@ -111,7 +112,7 @@ func (m *Model) validate() (*nn.Seq, error) {
 		return nil, &Error{Path: "loss", Msg: err.Error()}
 	}
 	if m.Init != nn.InitPyTorch && m.Init != nn.InitXavier {
-		return nil, &Error{Path: "init", Msg: fmtlite.Sprintf("unknown scheme %d", int(m.Init))}
+		return nil, &Error{Path: "init", Msg: fmt.Sprintf("unknown scheme %d", int(m.Init))}
 	}
 	if err := checkParams(seq, m.Params); err != nil {
 		return nil, err
@@ -166,11 +167,11 @@ func checkParams(seq *nn.Seq, params map[string]*tensor.Tensor) error {
 			if v != nil {
 				got = v.Shape.String()
 			}
-			return &Error{Path: path, Msg: fmtlite.Sprintf("shape %v expected, got %s", want.Shape, got)}
+			return &Error{Path: path, Msg: fmt.Sprintf("shape %v expected, got %s", want.Shape, got)}
 		}
 		for i, x := range v.Data {
 			if !finite(x) {
-				return &Error{Path: path, Msg: fmtlite.Sprintf("value %d is not a finite number", i)}
+				return &Error{Path: path, Msg: fmt.Sprintf("value %d is not a finite number", i)}
 			}
 		}
 	}

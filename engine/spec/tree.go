@@ -2,9 +2,9 @@ package spec
 
 import (
 	"errors"
+	"fmt"
 	"strconv"
 
-	"tapelab/engine/fmtlite"
 	"tapelab/engine/jsontext"
 )
 
@@ -30,13 +30,13 @@ func parse(data []byte) (*jsontext.Value, error) {
 	case errors.As(err, &de):
 		return nil, &Error{Path: de.Path, Msg: "appears more than once"}
 	case errors.As(err, &te):
-		return nil, &Error{Path: te.Path, Msg: fmtlite.Sprintf("nested more than %d levels deep", maxDepth)}
+		return nil, &Error{Path: te.Path, Msg: fmt.Sprintf("nested more than %d levels deep", maxDepth)}
 	case errors.As(err, &se) && se.EOF:
 		return nil, &Error{Msg: "invalid JSON: unexpected end of input"}
 	case errors.As(err, &se) && se.Trailing:
-		return nil, &Error{Msg: fmtlite.Sprintf("invalid JSON at %s: more data after the model document", where(data, se.Offset))}
+		return nil, &Error{Msg: fmt.Sprintf("invalid JSON at %s: more data after the model document", where(data, se.Offset))}
 	case errors.As(err, &se):
-		return nil, &Error{Msg: fmtlite.Sprintf("invalid JSON at %s: %s", where(data, se.Offset), se.Msg)}
+		return nil, &Error{Msg: fmt.Sprintf("invalid JSON at %s: %s", where(data, se.Offset), se.Msg)}
 	}
 	return nil, &Error{Msg: "invalid JSON: " + err.Error()}
 }
@@ -53,7 +53,7 @@ func paramsJoin(path, key string) string {
 // where formats a byte offset as "line L, column C".
 func where(data []byte, off int) string {
 	line, col := jsontext.Position(data, off)
-	return fmtlite.Sprintf("line %d, column %d", line, col)
+	return fmt.Sprintf("line %d, column %d", line, col)
 }
 
 // join appends an object key to a path: "layers[2]" + "out" = "layers[2].out".

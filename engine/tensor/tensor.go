@@ -1,9 +1,8 @@
 package tensor
 
 import (
+	"fmt"
 	"math"
-
-	"tapelab/engine/fmtlite"
 )
 
 // Tensor is a dense float64 tensor stored row-major. Data has exactly
@@ -17,10 +16,10 @@ type Tensor struct {
 // when the shape has a dimension below 1 or len(data) does not match.
 func New(shape Shape, data []float64) (*Tensor, error) {
 	if !shape.Valid() {
-		return nil, fmtlite.Errorf("tensor: invalid shape %v: every dimension must be at least 1", shape)
+		return nil, fmt.Errorf("tensor: invalid shape %v: every dimension must be at least 1", shape)
 	}
 	if len(data) != shape.Size() {
-		return nil, fmtlite.Errorf("tensor: shape %v needs %d values, got %d", shape, shape.Size(), len(data))
+		return nil, fmt.Errorf("tensor: shape %v needs %d values, got %d", shape, shape.Size(), len(data))
 	}
 	return &Tensor{Shape: shape.Clone(), Data: data}, nil
 }
@@ -29,7 +28,7 @@ func New(shape Shape, data []float64) (*Tensor, error) {
 // It panics if a dimension is below 1; callers validate shapes first.
 func Zeros(shape Shape) *Tensor {
 	if !shape.Valid() {
-		panic(fmtlite.Sprintf("tensor.Zeros: invalid shape %v", shape))
+		panic(fmt.Sprintf("tensor.Zeros: invalid shape %v", shape))
 	}
 	return &Tensor{Shape: shape.Clone(), Data: make([]float64, shape.Size())}
 }
@@ -50,7 +49,7 @@ func Matrix(rows [][]float64) *Tensor {
 	t := Zeros(Shape{len(rows), c})
 	for i, r := range rows {
 		if len(r) != c {
-			panic(fmtlite.Sprintf("tensor.Matrix: row %d has %d values, row 0 has %d", i, len(r), c))
+			panic(fmt.Sprintf("tensor.Matrix: row %d has %d values, row 0 has %d", i, len(r), c))
 		}
 		copy(t.Data[i*c:], r)
 	}
@@ -134,7 +133,7 @@ func Identical(t, u *Tensor) bool {
 // String formats small tensors in full and larger ones by shape.
 func (t *Tensor) String() string {
 	if len(t.Data) <= 16 {
-		return fmtlite.Sprintf("%v%v", t.Shape, t.Data)
+		return fmt.Sprintf("%v%v", t.Shape, t.Data)
 	}
-	return fmtlite.Sprintf("%v(%d values)", t.Shape, len(t.Data))
+	return fmt.Sprintf("%v(%d values)", t.Shape, len(t.Data))
 }

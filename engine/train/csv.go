@@ -1,10 +1,9 @@
 package train
 
 import (
+	"fmt"
 	"unicode"
 	"unicode/utf8"
-
-	"tapelab/engine/fmtlite"
 )
 
 // csvReader splits CSV text into records the way encoding/csv does with
@@ -140,5 +139,5 @@ func (r *csvReader) newline() {
 
 // fault is an error at pos.
 func (r *csvReader) fault(why string) error {
-	return fmtlite.Errorf("line %d, column %d: %s", r.line, r.pos-r.lineStart+1, why)
+	return fmt.Errorf("line %d, column %d: %s", r.line, r.pos-r.lineStart+1, why)
 }

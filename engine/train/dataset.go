@@ -1,9 +1,9 @@
 package train
 
 import (
+	"fmt"
 	"math/rand/v2"
 
-	"tapelab/engine/fmtlite"
 	"tapelab/engine/nn"
 	"tapelab/engine/tensor"
 )
@@ -56,26 +56,26 @@ func (c DataConfig) Fits(input, output tensor.Shape, loss nn.Loss) error {
 		return c.Check()
 	}
 	if g.classes == 0 && loss != nn.MSE {
-		return fmtlite.Errorf("%s is a regression set (numeric targets); it trains with loss mse, not %s", c.Name, loss)
+		return fmt.Errorf("%s is a regression set (numeric targets); it trains with loss mse, not %s", c.Name, loss)
 	}
 	return fits(g.features, 1, g.classes, input, output, loss)
 }
 
 func fits(features, targets, classes int, input, output tensor.Shape, loss nn.Loss) error {
 	if features != input.Size() {
-		return fmtlite.Errorf("examples have %d features, the model input %v needs %d", features, input, input.Size())
+		return fmt.Errorf("examples have %d features, the model input %v needs %d", features, input, input.Size())
 	}
 	if loss == nn.CrossEntropy {
 		if targets != 1 {
-			return fmtlite.Errorf("cross_entropy needs one target per example (the class index), the data has %d", targets)
+			return fmt.Errorf("cross_entropy needs one target per example (the class index), the data has %d", targets)
 		}
 		if len(output) == 1 && classes > output[0] {
-			return fmtlite.Errorf("the data has %d classes, the model gives %d logits", classes, output[0])
+			return fmt.Errorf("the data has %d classes, the model gives %d logits", classes, output[0])
 		}
 		return nil
 	}
 	if targets != output.Size() {
-		return fmtlite.Errorf("examples have %d targets, the model output %v needs %d", targets, output, output.Size())
+		return fmt.Errorf("examples have %d targets, the model output %v needs %d", targets, output, output.Size())
 	}
 	return nil
 }

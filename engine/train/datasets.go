@@ -1,11 +1,11 @@
 package train
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"strings"
 
-	"tapelab/engine/fmtlite"
 	"tapelab/engine/tensor"
 )
 
@@ -214,7 +214,7 @@ func Generate(c DataConfig) (trainSet, testSet *Dataset, err error) {
 	}
 	g := generators[c.Name]
 	if g.gen == nil {
-		return nil, nil, fmtlite.Errorf("%s is read from its data file %s, not generated: use ReadDigits and GenerateFrom", c.Name, DataFile(c.Name))
+		return nil, nil, fmt.Errorf("%s is read from its data file %s, not generated: use ReadDigits and GenerateFrom", c.Name, DataFile(c.Name))
 	}
 	x := make([]float64, c.N*g.features)
 	y := make([]float64, c.N)

@@ -2,10 +2,9 @@ package train
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"math/rand/v2"
-
-	"tapelab/engine/fmtlite"
 )
 
 // The digits dataset: the test set of the UCI optical recognition of
@@ -36,20 +35,20 @@ func ReadDigits(r io.Reader) (*Dataset, error) {
 		return nil, errors.New("digits: " + err.Error())
 	}
 	if w := d.X.Shape[1] + 1; w != digitsFields {
-		return nil, fmtlite.Errorf("digits: %d fields, want %d (64 pixels and the digit)", w, digitsFields)
+		return nil, fmt.Errorf("digits: %d fields, want %d (64 pixels and the digit)", w, digitsFields)
 	}
 	for i, v := range d.X.Data {
 		if v != float64(int(v)) || v < 0 || v > DigitsLevels {
-			return nil, fmtlite.Errorf("digits: line %d (pixel %d): %v is not a whole number from 0 to %d", i/64+1, i%64, v, DigitsLevels)
+			return nil, fmt.Errorf("digits: line %d (pixel %d): %v is not a whole number from 0 to %d", i/64+1, i%64, v, DigitsLevels)
 		}
 	}
 	for i, v := range d.Y.Data {
 		if v != float64(int(v)) || v < 0 || v > 9 {
-			return nil, fmtlite.Errorf("digits: line %d (the digit): %v is not a whole number from 0 to 9", i+1, v)
+			return nil, fmt.Errorf("digits: line %d (the digit): %v is not a whole number from 0 to 9", i+1, v)
 		}
 	}
 	if n := d.Len(); n != DigitsImages {
-		return nil, fmtlite.Errorf("digits: %d images, want %d", n, DigitsImages)
+		return nil, fmt.Errorf("digits: %d images, want %d", n, DigitsImages)
 	}
 	d.Classes = 10
 	return d, nil
@@ -67,7 +66,7 @@ func GenerateFrom(c DataConfig, file *Dataset) (trainSet, testSet *Dataset, err 
 		return nil, nil, err
 	}
 	if c.Name != "digits" {
-		return nil, nil, fmtlite.Errorf("%s is generated, not read from a file: use Generate", c.Name)
+		return nil, nil, fmt.Errorf("%s is generated, not read from a file: use Generate", c.Name)
 	}
 	if file == nil || file.X == nil || file.Y == nil || len(file.X.Shape) != 2 || len(file.Y.Shape) != 2 ||
 		file.X.Shape[0] != DigitsImages || file.Y.Shape[0] != DigitsImages || file.X.Shape[1] != digitsFields-1 || file.Y.Shape[1] != 1 {

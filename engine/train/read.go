@@ -2,12 +2,12 @@ package train
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"math"
 	"strconv"
 	"strings"
 
-	"tapelab/engine/fmtlite"
 	"tapelab/engine/jsontext"
 	"tapelab/engine/tensor"
 )
@@ -24,7 +24,7 @@ const MaxValues = 1 << 24
 // finite number.
 func ReadCSV(r io.Reader, targets int) (*Dataset, error) {
 	if targets < 1 {
-		return nil, fmtlite.Errorf("need at least one target column, got %d", targets)
+		return nil, fmt.Errorf("need at least one target column, got %d", targets)
 	}
 	text, err := io.ReadAll(r)
 	if err != nil {
@@ -48,18 +48,18 @@ func ReadCSV(r io.Reader, targets int) (*Dataset, error) {
 		if width == 0 {
 			width, firstLine = len(rec), line
 			if width <= targets {
-				return nil, fmtlite.Errorf("line %d: %d columns; need at least one input column and %d target column(s)", line, width, targets)
+				return nil, fmt.Errorf("line %d: %d columns; need at least one input column and %d target column(s)", line, width, targets)
 			}
 		} else if len(rec) != width {
-			return nil, fmtlite.Errorf("line %d: %d columns, but line %d has %d", line, len(rec), firstLine, width)
+			return nil, fmt.Errorf("line %d: %d columns, but line %d has %d", line, len(rec), firstLine, width)
 		}
 		if (rows+1)*width > MaxValues {
-			return nil, fmtlite.Errorf("line %d: more than %d numbers", line, MaxValues)
+			return nil, fmt.Errorf("line %d: more than %d numbers", line, MaxValues)
 		}
 		for j, f := range rec {
 			v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
 			if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, fmtlite.Errorf("line %d, column %d (field %d): %q is not a finite number", line, cr.cols[j], j+1, f)
+				return nil, fmt.Errorf("line %d, column %d (field %d): %q is not a finite number", line, cr.cols[j], j+1, f)
 			}
 			if j < width-targets {
 				x = append(x, v)
@@ -95,7 +95,7 @@ func header(rec []string) bool {
 func ReadJSON(r io.Reader) (*Dataset, error) {
 	text, err := io.ReadAll(io.LimitReader(r, 1<<30))
 	if err != nil {
-		return nil, fmtlite.Errorf("data: %v", err)
+		return nil, fmt.Errorf("data: %v", err)
 	}
 	doc, err := jsontext.Parse(text, jsontext.Options{})
 	var se *jsontext.SyntaxError
@@ -103,7 +103,7 @@ func ReadJSON(r io.Reader) (*Dataset, error) {
 	case errors.As(err, &se) && se.EOF:
 		return nil, errors.New("data: unexpected EOF")
 	case err != nil:
-		return nil, fmtlite.Errorf("data: %v", err)
+		return nil, fmt.Errorf("data: %v", err)
 	case doc.Kind != jsontext.Object:
 		return nil, errors.New("data: want an object {\"x\": [...], \"y\": [...]}")
 	}
@@ -116,21 +116,21 @@ func ReadJSON(r io.Reader) (*Dataset, error) {
 		case "y":
 			dst = &ys
 		default:
-			return nil, fmtlite.Errorf("data: json: unknown field %q", m.Key)
+			return nil, fmt.Errorf("data: json: unknown field %q", m.Key)
 		}
 		switch m.Value.Kind {
 		case jsontext.Null:
 		case jsontext.Array:
 			*dst = m.Value.Elems
 		default:
-			return nil, fmtlite.Errorf("%s: want a list of examples, got %s", m.Key, abbrev(text[m.Value.Start:m.Value.End]))
+			return nil, fmt.Errorf("%s: want a list of examples, got %s", m.Key, abbrev(text[m.Value.Start:m.Value.End]))
 		}
 	}
 	if len(xs) == 0 {
 		return nil, errors.New("x: missing or empty (want a list of examples)")
 	}
 	if len(ys) != len(xs) {
-		return nil, fmtlite.Errorf("y: %d entries for %d examples in x", len(ys), len(xs))
+		return nil, fmt.Errorf("y: %d entries for %d examples in x", len(ys), len(xs))
 	}
 	x, fx, err := rows("x", xs, text)
 	if err != nil {
@@ -160,24 +160,24 @@ func rows(name string, entries []*jsontext.Value, text []byte) ([]float64, int, 
 		row := make([]float64, len(items))
 		for j, it := range items {
 			if it.Kind == jsontext.Null {
-				return nil, 0, fmtlite.Errorf("%s[%d]: null is not a number", name, i)
+				return nil, 0, fmt.Errorf("%s[%d]: null is not a number", name, i)
 			}
 			v, err := strconv.ParseFloat(it.Text, 64)
 			if it.Kind != jsontext.Number || err != nil {
-				return nil, 0, fmtlite.Errorf("%s[%d]: want a list of numbers or a number, got %s", name, i, abbrev(text[e.Start:e.End]))
+				return nil, 0, fmt.Errorf("%s[%d]: want a list of numbers or a number, got %s", name, i, abbrev(text[e.Start:e.End]))
 			}
 			row[j] = v
 		}
 		if width < 0 {
 			width = len(row)
 			if width == 0 {
-				return nil, 0, fmtlite.Errorf("%s[0]: empty", name)
+				return nil, 0, fmt.Errorf("%s[0]: empty", name)
 			}
 		} else if len(row) != width {
-			return nil, 0, fmtlite.Errorf("%s[%d]: %d numbers, %s[0] has %d", name, i, len(row), name, width)
+			return nil, 0, fmt.Errorf("%s[%d]: %d numbers, %s[0] has %d", name, i, len(row), name, width)
 		}
 		if len(out)+width > MaxValues {
-			return nil, 0, fmtlite.Errorf("%s: more than %d numbers", name, MaxValues)
+			return nil, 0, fmt.Errorf("%s: more than %d numbers", name, MaxValues)
 		}
 		out = append(out, row...)
 	}

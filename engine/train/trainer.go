@@ -2,10 +2,10 @@ package train
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 
-	"tapelab/engine/fmtlite"
 	"tapelab/engine/nn"
 	"tapelab/engine/tensor"
 )
@@ -42,7 +42,7 @@ func NewTrainer(m *nn.Model, data *Dataset, c OptimizerConfig, batchSize int, se
 		return nil, err
 	}
 	if batchSize < 1 {
-		return nil, fmtlite.Errorf("batch size %d: must be ≥ 1", batchSize)
+		return nil, fmt.Errorf("batch size %d: must be ≥ 1", batchSize)
 	}
 	opt, err := NewOptimizer(c)
 	if err != nil {
@@ -85,7 +85,7 @@ func (t *Trainer) Step() (float64, error) {
 	t.nextBatch()
 	p, m := t.pass, t.model
 	if err := p.Forward(t.xb, t.yb, nn.Train, mix(t.seed, uint64(t.step))); err != nil {
-		return math.NaN(), fmtlite.Errorf("step %d: %w", t.step, err)
+		return math.NaN(), fmt.Errorf("step %d: %w", t.step, err)
 	}
 	loss := p.Loss()
 	bad := !finite(loss)
@@ -96,7 +96,7 @@ func (t *Trainer) Step() (float64, error) {
 		return loss, t.forwardFault(loss)
 	}
 	if err := p.Backward(); err != nil {
-		return loss, fmtlite.Errorf("step %d: %w", t.step, err)
+		return loss, fmt.Errorf("step %d: %w", t.step, err)
 	}
 	ok := true
 	for i := range t.grads {
@@ -163,12 +163,12 @@ type NumericError struct {
 // Error returns e.g. "step 12: layer 2 (linear): output is NaN".
 func (e *NumericError) Error() string {
 	if e.Layer < 0 && e.What == "gradient" {
-		return fmtlite.Sprintf("step %d: gradient of the loss (%s) is %v", e.Step, e.Type, e.Value)
+		return fmt.Sprintf("step %d: gradient of the loss (%s) is %v", e.Step, e.Type, e.Value)
 	}
 	if e.Layer < 0 {
-		return fmtlite.Sprintf("step %d: loss (%s) is %v although every layer's output is finite", e.Step, e.Type, e.Value)
+		return fmt.Sprintf("step %d: loss (%s) is %v although every layer's output is finite", e.Step, e.Type, e.Value)
 	}
-	return fmtlite.Sprintf("step %d: layer %d (%s): %s is %v", e.Step, e.Layer, e.Type, e.What, e.Value)
+	return fmt.Sprintf("step %d: layer %d (%s): %s is %v", e.Step, e.Layer, e.Type, e.What, e.Value)
 }
 
 // forwardFault names the first layer whose output is not finite.

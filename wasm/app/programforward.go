@@ -2,10 +2,10 @@ package app
 
 import (
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 
-	"tapelab/engine/fmtlite"
 	"tapelab/engine/program"
 	"tapelab/engine/tensor"
 )
@@ -92,7 +92,7 @@ func (p *ProgramPlayground) ParseDirection(texts []string) ([]*tensor.Tensor, er
 	}
 	leaves := p.prog.Leaves()
 	if len(texts) != len(leaves) {
-		return nil, fmtlite.Errorf("direction: %d entries for %d leaves", len(texts), len(leaves))
+		return nil, fmt.Errorf("direction: %d entries for %d leaves", len(texts), len(leaves))
 	}
 	rows := make([][]float64, len(leaves))
 	for i, l := range leaves {
@@ -101,7 +101,7 @@ func (p *ProgramPlayground) ParseDirection(texts []string) ([]*tensor.Tensor, er
 		for k, f := range fields {
 			v, err := strconv.ParseFloat(f, 64)
 			if err != nil {
-				return nil, fmtlite.Errorf("direction of %s, entry %d: %q is not a number", l.Name, k+1, f)
+				return nil, fmt.Errorf("direction of %s, entry %d: %q is not a number", l.Name, k+1, f)
 			}
 			rows[i][k] = v
 		}
@@ -118,12 +118,12 @@ func (p *ProgramPlayground) Direction(rows [][]float64) ([]*tensor.Tensor, error
 	}
 	leaves := p.prog.Leaves()
 	if len(rows) != len(leaves) {
-		return nil, fmtlite.Errorf("direction: %d entries for %d leaves", len(rows), len(leaves))
+		return nil, fmt.Errorf("direction: %d entries for %d leaves", len(rows), len(leaves))
 	}
 	dir := make([]*tensor.Tensor, len(leaves))
 	for i, l := range leaves {
 		if len(rows[i]) != len(l.Value.Data) {
-			return nil, fmtlite.Errorf("direction of %s: %d numbers, want %d (its shape is %v)", l.Name, len(rows[i]), len(l.Value.Data), l.Value.Shape)
+			return nil, fmt.Errorf("direction of %s: %d numbers, want %d (its shape is %v)", l.Name, len(rows[i]), len(l.Value.Data), l.Value.Shape)
 		}
 		d := tensor.Zeros(l.Value.Shape)
 		copy(d.Data, rows[i])

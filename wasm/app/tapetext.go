@@ -1,9 +1,9 @@
 package app
 
 import (
+	"fmt"
 	"strings"
 
-	"tapelab/engine/fmtlite"
 	"tapelab/engine/tensor"
 )
 
@@ -13,21 +13,21 @@ import (
 func TapeText(s *Stepper) string {
 	var b strings.Builder
 	pos := s.Position()
-	fmtlite.Fprintf(&b, "# TapeLab tape: %d nodes, position %s node %d\n", len(s.Nodes()), pos.Phase, pos.Node)
+	fmt.Fprintf(&b, "# TapeLab tape: %d nodes, position %s node %d\n", len(s.Nodes()), pos.Phase, pos.Node)
 	for _, n := range s.Nodes() {
 		parents := make([]string, len(n.Parents))
 		for k, p := range n.Parents {
-			parents[k] = fmtlite.Sprintf("#%d", p)
+			parents[k] = fmt.Sprintf("#%d", p)
 		}
-		fmtlite.Fprintf(&b, "%s(%s) shape %v", n.Title(), strings.Join(parents, ", "), n.Shape)
+		fmt.Fprintf(&b, "%s(%s) shape %v", n.Title(), strings.Join(parents, ", "), n.Shape)
 		if n.Role != "" {
-			fmtlite.Fprintf(&b, " [%s]", n.Role)
+			fmt.Fprintf(&b, " [%s]", n.Role)
 		}
 		if v := s.Value(n.ID); v != nil {
-			fmtlite.Fprintf(&b, "\n    value %s", fullText(v))
+			fmt.Fprintf(&b, "\n    value %s", fullText(v))
 		}
 		if g := s.Grad(n.ID); g != nil {
-			fmtlite.Fprintf(&b, "\n    grad  %s", fullText(g))
+			fmt.Fprintf(&b, "\n    grad  %s", fullText(g))
 		}
 		b.WriteByte('\n')
 	}

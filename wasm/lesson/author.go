@@ -2,9 +2,9 @@ package lesson
 
 import (
 	"errors"
+	"fmt"
 
 	"tapelab/engine/autograd"
-	"tapelab/engine/fmtlite"
 	"tapelab/wasm/app"
 )
 
@@ -87,11 +87,11 @@ func Problem(stop Stop, q *Question) string {
 	defer s.Close()
 	nodes := s.Nodes()
 	if q.Node >= len(nodes) {
-		return fmtlite.Sprintf("The tape has the nodes #0 to #%d; there is no #%d.", len(nodes)-1, q.Node)
+		return fmt.Sprintf("The tape has the nodes #0 to #%d; there is no #%d.", len(nodes)-1, q.Node)
 	}
 	name := nodes[q.Node].Title()
 	if s.State(q.Node).Has(completes(q.Of)) {
-		return fmtlite.Sprintf("%s's %s is already on screen at this stop, so there is nothing to predict: ask about one the next steps compute%s, or add this stop before the step that computes it.", name, what, instead(stop))
+		return fmt.Sprintf("%s's %s is already on screen at this stop, so there is nothing to predict: ask about one the next steps compute%s, or add this stop before the step that computes it.", name, what, instead(stop))
 	}
 	_, err = Answer(s, q)
 	var le *Error
@@ -100,12 +100,12 @@ func Problem(stop Stop, q *Question) string {
 		return ""
 	case errors.As(err, &le) && le.Path == "question.element":
 		size := len(s.Value(q.Node).Data)
-		return fmtlite.Sprintf("%s has %d numbers (shape %v): choose an element from 0 to %d.", name, size, nodes[q.Node].Shape, size-1)
+		return fmt.Sprintf("%s has %d numbers (shape %v): choose an element from 0 to %d.", name, size, nodes[q.Node].Shape, size-1)
 	case errors.As(err, &le) && le.Path == "question.node" && le.Err == nil:
 		if q.Of == OfGrad {
-			return fmtlite.Sprintf("%s never gets a gradient in this step: the backward pass does not reach it. Ask about a node it reaches%s.", name, instead(stop))
+			return fmt.Sprintf("%s never gets a gradient in this step: the backward pass does not reach it. Ask about a node it reaches%s.", name, instead(stop))
 		}
-		return fmtlite.Sprintf("The step never computes %s's value: ask about another node%s.", name, instead(stop))
+		return fmt.Sprintf("The step never computes %s's value: ask about another node%s.", name, instead(stop))
 	}
 	return "The step cannot be run up to this number: " + err.Error()
 }

@@ -2,8 +2,7 @@ package lesson
 
 import (
 	_ "embed" // the built-in lessons' files
-
-	"tapelab/engine/fmtlite"
+	"fmt"
 )
 
 // The built-in lessons' files, each embedded as a string of its own: an
@@ -43,7 +42,7 @@ func Builtins() ([]Builtin, error) {
 	for _, b := range builtinOrder {
 		l, err := Decode([]byte(b.file))
 		if err != nil {
-			return nil, fmtlite.Errorf("built-in lesson %s: %w", b.name, err)
+			return nil, fmt.Errorf("built-in lesson %s: %w", b.name, err)
 		}
 		out = append(out, Builtin{Name: b.name, Lesson: l})
 	}

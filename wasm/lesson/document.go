@@ -2,10 +2,10 @@ package lesson
 
 import (
 	"errors"
+	"fmt"
 	"strconv"
 	"unicode/utf8"
 
-	"tapelab/engine/fmtlite"
 	"tapelab/engine/jsontext"
 	"tapelab/wasm/link"
 )
@@ -75,7 +75,7 @@ func (l *Lesson) Validate() error {
 	case n == 0:
 		return &Error{Path: "stops", Msg: "no stops (a lesson has at least one)"}
 	case n > MaxStops:
-		return &Error{Path: "stops", Msg: fmtlite.Sprintf("%d stops, at most %d", n, MaxStops)}
+		return &Error{Path: "stops", Msg: fmt.Sprintf("%d stops, at most %d", n, MaxStops)}
 	}
 	for i, s := range l.Stops {
 		if s.State == nil {
@@ -88,7 +88,7 @@ func (l *Lesson) Validate() error {
 			return err
 		}
 		if s.Select != nil && *s.Select < 0 {
-			return &Error{Path: stopPath(i, "select"), Msg: fmtlite.Sprintf("must be ≥ 0, got %d", *s.Select)}
+			return &Error{Path: stopPath(i, "select"), Msg: fmt.Sprintf("must be ≥ 0, got %d", *s.Select)}
 		}
 		if q := s.Question; q != nil {
 			if err := q.validate(stopPath(i, "question")); err != nil {
@@ -102,13 +102,13 @@ func (l *Lesson) Validate() error {
 func (q *Question) validate(path string) error {
 	switch {
 	case q.Node < 0:
-		return &Error{Path: path + ".node", Msg: fmtlite.Sprintf("must be ≥ 0, got %d", q.Node)}
+		return &Error{Path: path + ".node", Msg: fmt.Sprintf("must be ≥ 0, got %d", q.Node)}
 	case q.Of != OfValue && q.Of != OfGrad:
-		return &Error{Path: path + ".of", Msg: fmtlite.Sprintf("%q is not what a question asks for (want %s or %s)", q.Of, OfValue, OfGrad)}
+		return &Error{Path: path + ".of", Msg: fmt.Sprintf("%q is not what a question asks for (want %s or %s)", q.Of, OfValue, OfGrad)}
 	case q.Element < 0:
-		return &Error{Path: path + ".element", Msg: fmtlite.Sprintf("must be ≥ 0, got %d", q.Element)}
+		return &Error{Path: path + ".element", Msg: fmt.Sprintf("must be ≥ 0, got %d", q.Element)}
 	case q.Answer != AnswerNumber && q.Answer != AnswerSign:
-		return &Error{Path: path + ".answer", Msg: fmtlite.Sprintf("%q is not a kind of answer (want %s or %s)", q.Answer, AnswerNumber, AnswerSign)}
+		return &Error{Path: path + ".answer", Msg: fmt.Sprintf("%q is not a kind of answer (want %s or %s)", q.Answer, AnswerNumber, AnswerSign)}
 	}
 	return nil
 }
@@ -117,14 +117,14 @@ func (q *Question) validate(path string) error {
 // control characters (newlines and tabs allowed when multiline).
 func checkText(path, s string, max int, multiline bool) error {
 	if len(s) > max {
-		return &Error{Path: path, Msg: fmtlite.Sprintf("%d bytes, at most %d", len(s), max)}
+		return &Error{Path: path, Msg: fmt.Sprintf("%d bytes, at most %d", len(s), max)}
 	}
 	if !utf8.ValidString(s) {
 		return &Error{Path: path, Msg: "not valid UTF-8"}
 	}
 	for i, r := range s {
 		if r < 0x20 && !(multiline && (r == '\n' || r == '\t')) || r == 0x7f {
-			return &Error{Path: path, Msg: fmtlite.Sprintf("control character %U at byte %d", r, i)}
+			return &Error{Path: path, Msg: fmt.Sprintf("control character %U at byte %d", r, i)}
 		}
 	}
 	return nil
@@ -173,7 +173,7 @@ func Decode(data []byte) (*Lesson, error) {
 		switch key {
 		case "version":
 			if v.Kind != jsontext.Number || v.Text != strconv.Itoa(Version) {
-				return &Error{Path: path, Msg: fmtlite.Sprintf("want %d, got %s", Version, describe(v))}
+				return &Error{Path: path, Msg: fmt.Sprintf("want %d, got %s", Version, describe(v))}
 			}
 			version = true
 			return nil
@@ -186,7 +186,7 @@ func Decode(data []byte) (*Lesson, error) {
 				return typeError(path, "an array of stops", v)
 			}
 			if len(v.Elems) > MaxStops {
-				return &Error{Path: path, Msg: fmtlite.Sprintf("%d stops, at most %d", len(v.Elems), MaxStops)}
+				return &Error{Path: path, Msg: fmt.Sprintf("%d stops, at most %d", len(v.Elems), MaxStops)}
 			}
 			for i, e := range v.Elems {
 				s, err := decodeStop(data, e, i)
@@ -203,7 +203,7 @@ func Decode(data []byte) (*Lesson, error) {
 	case err != nil:
 		return nil, err
 	case !version:
-		return nil, &Error{Path: "version", Msg: fmtlite.Sprintf("missing (want %d)", Version)}
+		return nil, &Error{Path: "version", Msg: fmt.Sprintf("missing (want %d)", Version)}
 	case !title:
 		return nil, &Error{Path: "title", Msg: "missing"}
 	case !stops:
@@ -276,9 +276,9 @@ func decodeQuestion(v *jsontext.Value, prefix string) (*Question, error) {
 	case !node:
 		return nil, &Error{Path: prefix + ".node", Msg: "missing"}
 	case !of:
-		return nil, &Error{Path: prefix + ".of", Msg: fmtlite.Sprintf("missing (want %s or %s)", OfValue, OfGrad)}
+		return nil, &Error{Path: prefix + ".of", Msg: fmt.Sprintf("missing (want %s or %s)", OfValue, OfGrad)}
 	case !answer:
-		return nil, &Error{Path: prefix + ".answer", Msg: fmtlite.Sprintf("missing (want %s or %s)", AnswerNumber, AnswerSign)}
+		return nil, &Error{Path: prefix + ".answer", Msg: fmt.Sprintf("missing (want %s or %s)", AnswerNumber, AnswerSign)}
 	}
 	return q, nil
 }
@@ -359,13 +359,13 @@ func parseError(err error) error {
 	case errors.As(err, &dk):
 		return &Error{Path: dk.Path, Msg: "appears more than once"}
 	case errors.As(err, &de):
-		return &Error{Path: de.Path, Msg: fmtlite.Sprintf("nested deeper than %d", de.Limit)}
+		return &Error{Path: de.Path, Msg: fmt.Sprintf("nested deeper than %d", de.Limit)}
 	case errors.As(err, &se) && se.EOF:
 		return &Error{Msg: "the JSON ends early"}
 	case errors.As(err, &se) && se.Trailing:
 		return &Error{Msg: "trailing data after the JSON object"}
 	case errors.As(err, &se):
-		return &Error{Path: se.Path, Msg: fmtlite.Sprintf("not valid JSON at byte %d: %v", se.Offset, se.Msg)}
+		return &Error{Path: se.Path, Msg: fmt.Sprintf("not valid JSON at byte %d: %v", se.Offset, se.Msg)}
 	}
 	return &Error{Err: err}
 }

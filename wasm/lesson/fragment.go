@@ -2,9 +2,9 @@ package lesson
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 
-	"tapelab/engine/fmtlite"
 	"tapelab/wasm/link"
 )
 
@@ -30,7 +30,7 @@ func IsFragment(fragment string) bool {
 func DecodeFragment(fragment string) (*Lesson, error) {
 	f := strings.TrimPrefix(fragment, "#")
 	if !strings.HasPrefix(f, Prefix) {
-		return nil, &Error{Path: "prefix", Msg: fmtlite.Sprintf("a lesson link starts with %q", Prefix)}
+		return nil, &Error{Path: "prefix", Msg: fmt.Sprintf("a lesson link starts with %q", Prefix)}
 	}
 	doc, err := link.Inflate(f[len(Prefix):])
 	if err != nil {

@@ -1,7 +1,8 @@
 package lesson
 
 import (
-	"tapelab/engine/fmtlite"
+	"fmt"
+
 	"tapelab/engine/spec"
 	"tapelab/engine/tensor"
 	"tapelab/engine/train"
@@ -94,7 +95,7 @@ func batch(st *link.State, m *spec.Model) (app.Batch, error) {
 func Answer(s *app.Stepper, q *Question) (float64, error) {
 	n := len(s.Nodes())
 	if q.Node >= n {
-		return 0, &Error{Path: "question.node", Msg: fmtlite.Sprintf("the tape has nodes 0 to %d, not %d", n-1, q.Node)}
+		return 0, &Error{Path: "question.node", Msg: fmt.Sprintf("the tape has nodes 0 to %d, not %d", n-1, q.Node)}
 	}
 	want := app.Known
 	if q.Of == OfGrad {
@@ -105,7 +106,7 @@ func Answer(s *app.Stepper, q *Question) (float64, error) {
 			if err := s.Err(); err != nil {
 				return 0, &Error{Path: "question", Err: err}
 			}
-			return 0, &Error{Path: "question.node", Msg: fmtlite.Sprintf("the stepper never computes node %d's %s", q.Node, q.Of)}
+			return 0, &Error{Path: "question.node", Msg: fmt.Sprintf("the stepper never computes node %d's %s", q.Node, q.Of)}
 		}
 	}
 	v := s.Value(q.Node)
@@ -113,7 +114,7 @@ func Answer(s *app.Stepper, q *Question) (float64, error) {
 		v = s.Grad(q.Node)
 	}
 	if q.Element >= len(v.Data) {
-		return 0, &Error{Path: "question.element", Msg: fmtlite.Sprintf("node %d's %s has %d elements (shape %v), so no element %d", q.Node, q.Of, len(v.Data), v.Shape, q.Element)}
+		return 0, &Error{Path: "question.element", Msg: fmt.Sprintf("node %d's %s has %d elements (shape %v), so no element %d", q.Node, q.Of, len(v.Data), v.Shape, q.Element)}
 	}
 	return v.Data[q.Element], nil
 }
@@ -127,7 +128,7 @@ func hidden(s *app.Stepper, q *Question) error {
 	}
 	st := s.State(q.Node)
 	if q.Of == OfValue && st.Has(app.Known) || q.Of == OfGrad && st.Has(app.Final) {
-		return &Error{Path: "question.node", Msg: fmtlite.Sprintf("node %d's %s is already complete at this stop's position; ask before the step that completes it", q.Node, q.Of)}
+		return &Error{Path: "question.node", Msg: fmt.Sprintf("node %d's %s is already complete at this stop's position; ask before the step that completes it", q.Node, q.Of)}
 	}
 	return nil
 }
@@ -145,7 +146,7 @@ func Check(l *Lesson) error {
 			return stateError(i, err)
 		}
 		if n := len(s.Nodes()); stop.Select != nil && *stop.Select >= n {
-			err = &Error{Path: "select", Msg: fmtlite.Sprintf("the tape has nodes 0 to %d, not %d", n-1, *stop.Select)}
+			err = &Error{Path: "select", Msg: fmt.Sprintf("the tape has nodes 0 to %d, not %d", n-1, *stop.Select)}
 		}
 		if q := stop.Question; q != nil && err == nil {
 			err = hidden(s, q)

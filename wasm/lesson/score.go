@@ -1,11 +1,10 @@
 package lesson
 
 import (
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
-
-	"tapelab/engine/fmtlite"
 )
 
 // Verdict is how a student's prediction compares with the engine's value.
@@ -46,7 +45,7 @@ const AbsTolerance = 0.001
 // saying what was expected.
 func Score(q *Question, guess string, actual float64) (Verdict, error) {
 	if math.IsNaN(actual) || math.IsInf(actual, 0) {
-		return Verdict{}, fmtlite.Errorf("the engine's value is %v: nothing to compare with", actual)
+		return Verdict{}, fmt.Errorf("the engine's value is %v: nothing to compare with", actual)
 	}
 	if q.Answer == AnswerSign {
 		return scoreSign(guess, actual)
@@ -64,7 +63,7 @@ func readNumber(s string) (float64, error) {
 	t := strings.ReplaceAll(strings.TrimSpace(s), "−", "-")
 	v, err := strconv.ParseFloat(t, 64)
 	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-		return 0, fmtlite.Errorf("%q is not a number (type one like 0.5, -2 or 1e-3)", strings.TrimSpace(s))
+		return 0, fmt.Errorf("%q is not a number (type one like 0.5, -2 or 1e-3)", strings.TrimSpace(s))
 	}
 	return v, nil
 }
@@ -92,7 +91,7 @@ func scoreNumber(g, a float64) Verdict {
 		return Verdict{Message: "Off by a factor of " + factor(ratio) + " (" + side + "): the answer is " + ans + "."}
 	}
 	pct := math.Ceil(100 * diff / math.Abs(a))
-	return Verdict{Message: fmtlite.Sprintf("Close: within %.0f%% (%s): the answer is %s.", pct, side, ans)}
+	return Verdict{Message: fmt.Sprintf("Close: within %.0f%% (%s): the answer is %s.", pct, side, ans)}
 }
 
 // factor words a ratio ≥ 1.5: one decimal below 2 ("1.5"), whole from 2
@@ -120,7 +119,7 @@ func scoreSign(guess string, a float64) (Verdict, error) {
 	case "0", "zero":
 		g = 0
 	default:
-		return Verdict{}, fmtlite.Errorf("%q is not a sign (pick +, - or 0)", strings.TrimSpace(guess))
+		return Verdict{}, fmt.Errorf("%q is not a sign (pick +, - or 0)", strings.TrimSpace(guess))
 	}
 	want := 0
 	switch {

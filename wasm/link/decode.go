@@ -5,11 +5,11 @@ import (
 	"compress/flate"
 	"encoding/base64"
 	"errors"
+	"fmt"
 	"io"
 	"strconv"
 	"strings"
 
-	"tapelab/engine/fmtlite"
 	"tapelab/engine/spec"
 )
 
@@ -58,7 +58,7 @@ func Expand(fragment string) ([]byte, error) {
 		if len(v) > 12 {
 			v = v[:12] + "…"
 		}
-		return nil, &Error{Part: "prefix", Msg: fmtlite.Sprintf("starts with %q, not %q: not a TapeLab link, or one from a newer version", v, Prefix)}
+		return nil, &Error{Part: "prefix", Msg: fmt.Sprintf("starts with %q, not %q: not a TapeLab link, or one from a newer version", v, Prefix)}
 	}
 	return Inflate(f[len(Prefix):])
 }
@@ -71,7 +71,7 @@ func Inflate(body string) ([]byte, error) {
 	if err != nil {
 		var ce base64.CorruptInputError
 		if errors.As(err, &ce) {
-			return nil, &Error{Part: "base64", Msg: fmtlite.Sprintf("character %d of the link's body is not base64url (was the link cut short or changed?)", int64(ce)+1)}
+			return nil, &Error{Part: "base64", Msg: fmt.Sprintf("character %d of the link's body is not base64url (was the link cut short or changed?)", int64(ce)+1)}
 		}
 		return nil, &Error{Part: "base64", Err: err}
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/flate"
 	"encoding/base64"
+	"fmt"
 	"math"
 	"slices"
 	"strconv"
@@ -11,7 +12,6 @@ import (
 	"sync"
 
 	"tapelab/engine/budget"
-	"tapelab/engine/fmtlite"
 	"tapelab/engine/nn"
 	"tapelab/engine/program"
 	"tapelab/engine/spec"
@@ -137,22 +137,22 @@ func (s *State) Validate() error {
 	switch s.View {
 	case "", ViewStep, ViewTrain:
 	default:
-		return &Error{Part: "view", Msg: fmtlite.Sprintf("%q is not a view (want %s or %s)", s.View, ViewStep, ViewTrain)}
+		return &Error{Part: "view", Msg: fmt.Sprintf("%q is not a view (want %s or %s)", s.View, ViewStep, ViewTrain)}
 	}
 	switch s.Pos.Phase {
 	case "", PhaseForward, PhaseBackward:
 		if s.Pos.Node < 0 {
-			return &Error{Part: "pos.node", Msg: fmtlite.Sprintf("must be ≥ 0 in the %s phase, got %d", s.Pos.phase(), s.Pos.Node)}
+			return &Error{Part: "pos.node", Msg: fmt.Sprintf("must be ≥ 0 in the %s phase, got %d", s.Pos.phase(), s.Pos.Node)}
 		}
 	case PhaseDone:
 		if s.Pos.Node != -1 {
-			return &Error{Part: "pos.node", Msg: fmtlite.Sprintf("must be -1 when the phase is done, got %d", s.Pos.Node)}
+			return &Error{Part: "pos.node", Msg: fmt.Sprintf("must be -1 when the phase is done, got %d", s.Pos.Node)}
 		}
 	default:
-		return &Error{Part: "pos.phase", Msg: fmtlite.Sprintf("%q is not a phase (want forward, backward or done)", s.Pos.Phase)}
+		return &Error{Part: "pos.phase", Msg: fmt.Sprintf("%q is not a phase (want forward, backward or done)", s.Pos.Phase)}
 	}
 	if l2 := s.Modes.L2; l2 < 0 || math.IsNaN(l2) || math.IsInf(l2, 0) {
-		return &Error{Part: "modes.l2", Msg: fmtlite.Sprintf("must be a finite number ≥ 0, got %v", l2)}
+		return &Error{Part: "modes.l2", Msg: fmt.Sprintf("must be a finite number ≥ 0, got %v", l2)}
 	}
 	for _, f := range []struct {
 		name string
@@ -160,7 +160,7 @@ func (s *State) Validate() error {
 	}{{"flags.hide", s.Flags.Hide}, {"flags.lock", s.Flags.Lock}} {
 		for i, c := range f.list {
 			if !IsControl(c) {
-				return &Error{Part: fmtlite.Sprintf("%s[%d]", f.name, i), Msg: fmtlite.Sprintf("%q is not a control (want one of %v)", c, Controls())}
+				return &Error{Part: fmt.Sprintf("%s[%d]", f.name, i), Msg: fmt.Sprintf("%q is not a control (want one of %v)", c, Controls())}
 			}
 		}
 	}
@@ -191,18 +191,18 @@ func (p Position) phase() string {
 // them in errors.
 func (p *Points) check(m *spec.Model, part string) error {
 	if len(p.X) != len(p.Y) {
-		return &Error{Part: part, Msg: fmtlite.Sprintf("%d inputs but %d targets", len(p.X), len(p.Y))}
+		return &Error{Part: part, Msg: fmt.Sprintf("%d inputs but %d targets", len(p.X), len(p.Y))}
 	}
 	if len(p.X) == 0 {
 		return &Error{Part: part, Msg: "no examples"}
 	}
 	if len(p.X) > MaxPoints {
-		return &Error{Part: part, Msg: fmtlite.Sprintf("%d examples, at most %d fit in a link", len(p.X), MaxPoints)}
+		return &Error{Part: part, Msg: fmt.Sprintf("%d examples, at most %d fit in a link", len(p.X), MaxPoints)}
 	}
 	width := m.Input.Size()
 	for i, row := range p.X {
 		if len(row) != width {
-			return &Error{Part: fmtlite.Sprintf("%s.x[%d]", part, i), Msg: fmtlite.Sprintf("%d numbers, the model's input %v has %d", len(row), m.Input, width)}
+			return &Error{Part: fmt.Sprintf("%s.x[%d]", part, i), Msg: fmt.Sprintf("%d numbers, the model's input %v has %d", len(row), m.Input, width)}
 		}
 	}
 	if err := finite(p.X, part+".x"); err != nil {
@@ -240,7 +240,7 @@ func (p *Points) checkTargets(m *spec.Model, part string) error {
 		return &Error{Part: "model", Err: err}
 	}
 	if tgt := m.Loss.Target(seq.Output()); tgt.Size() != 1 {
-		return &Error{Part: part + ".y", Msg: fmtlite.Sprintf("one number per example, but the model's %s targets have shape %v", m.Loss, tgt)}
+		return &Error{Part: part + ".y", Msg: fmt.Sprintf("one number per example, but the model's %s targets have shape %v", m.Loss, tgt)}
 	}
 	if m.Loss != nn.CrossEntropy {
 		return nil
@@ -248,7 +248,7 @@ func (p *Points) checkTargets(m *spec.Model, part string) error {
 	classes := seq.Output()[0]
 	for i, v := range p.Y {
 		if v < 0 || v >= float64(classes) || v != math.Trunc(v) {
-			return &Error{Part: fmtlite.Sprintf("%s.y[%d]", part, i), Msg: fmtlite.Sprintf("class %v is not one of the model's (a whole number from 0 to %d)", v, classes-1)}
+			return &Error{Part: fmt.Sprintf("%s.y[%d]", part, i), Msg: fmt.Sprintf("class %v is not one of the model's (a whole number from 0 to %d)", v, classes-1)}
 		}
 	}
 	return nil
@@ -315,15 +315,15 @@ func checkForward(dir [][]float64, leaves []program.Leaf) error {
 		return nil
 	}
 	if len(dir) != len(leaves) {
-		return &Error{Part: "forward", Msg: fmtlite.Sprintf("%d rows for the program's %d leaves", len(dir), len(leaves))}
+		return &Error{Part: "forward", Msg: fmt.Sprintf("%d rows for the program's %d leaves", len(dir), len(leaves))}
 	}
 	for i, row := range dir {
 		if n := len(leaves[i].Value.Data); len(row) != n {
-			return &Error{Part: fmtlite.Sprintf("forward[%d]", i), Msg: fmtlite.Sprintf("%d numbers, leaf %s of shape %v has %d", len(row), leaves[i].Name, leaves[i].Value.Shape, n)}
+			return &Error{Part: fmt.Sprintf("forward[%d]", i), Msg: fmt.Sprintf("%d numbers, leaf %s of shape %v has %d", len(row), leaves[i].Name, leaves[i].Value.Shape, n)}
 		}
 		for j, v := range row {
 			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return &Error{Part: fmtlite.Sprintf("forward[%d][%d]", i, j), Msg: "not a finite number"}
+				return &Error{Part: fmt.Sprintf("forward[%d][%d]", i, j), Msg: "not a finite number"}
 			}
 		}
 	}

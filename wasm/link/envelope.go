@@ -2,9 +2,9 @@ package link
 
 import (
 	"errors"
+	"fmt"
 	"strconv"
 
-	"tapelab/engine/fmtlite"
 	"tapelab/engine/jsontext"
 )
 
@@ -378,7 +378,7 @@ func parseError(err error) error {
 	case errors.As(err, &se) && se.Trailing:
 		return &Error{Part: "envelope", Msg: "trailing data after the JSON object"}
 	case errors.As(err, &se):
-		return &Error{Part: "envelope", Msg: fmtlite.Sprintf("not valid JSON at byte %d: %v", se.Offset, se.Msg)}
+		return &Error{Part: "envelope", Msg: fmt.Sprintf("not valid JSON at byte %d: %v", se.Offset, se.Msg)}
 	}
 	return &Error{Part: "envelope", Msg: err.Error()}
 }

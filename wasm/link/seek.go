@@ -1,7 +1,8 @@
 package link
 
 import (
-	"tapelab/engine/fmtlite"
+	"fmt"
+
 	"tapelab/wasm/app"
 )
 
@@ -39,10 +40,10 @@ func Seek(s *app.Stepper, p Position) error {
 	s.Reset()
 	n := len(s.Nodes())
 	if want == PhaseForward && p.Node >= n {
-		return &Error{Part: "pos.node", Msg: fmtlite.Sprintf("the tape has nodes 0 to %d, not %d", n-1, p.Node)}
+		return &Error{Part: "pos.node", Msg: fmt.Sprintf("the tape has nodes 0 to %d, not %d", n-1, p.Node)}
 	}
 	if err := s.Err(); err != nil {
 		return &Error{Part: "pos", Err: err}
 	}
-	return &Error{Part: "pos.node", Msg: fmtlite.Sprintf("the %s pass never stops at node %d (the tape has %d nodes)", want, p.Node, n)}
+	return &Error{Part: "pos.node", Msg: fmt.Sprintf("the %s pass never stops at node %d (the tape has %d nodes)", want, p.Node, n)}
 }

@@ -7,12 +7,13 @@
 package trainer
 
 import (
+	"fmt"
+
 	"errors"
 	"math"
 	"math/rand/v2"
 	"tapelab/engine/budget"
 
-	"tapelab/engine/fmtlite"
 	"tapelab/engine/nn"
 	"tapelab/engine/spec"
 	"tapelab/engine/tensor"
@@ -234,5 +235,5 @@ func (s *Session) evalFault(loss float64) error {
 			}
 		}
 	}
-	return fmtlite.Errorf("step %d: the loss (%s) over the training set is %v: the outputs are finite but too large", s.tr.Steps(), m.Loss, loss)
+	return fmt.Errorf("step %d: the loss (%s) over the training set is %v: the outputs are finite but too large", s.tr.Steps(), m.Loss, loss)
 }
