@@ -149,8 +149,11 @@ func TestFirstViewBeforeTheWasm(t *testing.T) {
 				chromedp.WithPollingTimeout(30*time.Second))); err != nil {
 				t.Fatalf("Go did not take over: %v\n%s", err, pageError(tab))
 			}
-			// Let the shared model's document open and the views draw.
-			time.Sleep(300 * time.Millisecond)
+			// The link's step drawn, and the tape fitted to its region.
+			if _, err := chromedp.Run(tab, chromedp.Poll[bool](`document.documentElement.dataset.linkOpened === "true" && +document.getElementById("playground").dataset.redraws > 0 && `+tapeFittedJS,
+				chromedp.WithPollingTimeout(10*time.Second))); err != nil {
+				t.Fatalf("the page did not draw the link's step: %v\n%s", err, pageError(tab))
+			}
 			after := nodeBoxes(t, tab, "tape")
 			if n := eval[int](t, tab, `[...document.querySelectorAll("#tape [data-node]")].filter((g) => g.firstViewNode).length`); n != len(before) {
 				t.Errorf("the page took over %d of the first view's %d node groups, want all: it drew the tape again", n, len(before))

@@ -103,14 +103,12 @@ func TestFirstViewFoldsAndUnfolds(t *testing.T) {
 			chromedp.WithPollingTimeout(10*time.Second))); err != nil {
 			t.Fatalf("%v: the first view did not fit itself again: %v\n%s", size, err, pageError(tab))
 		}
-		// A resize may come as more than one fit: wait until the last.
-		for {
-			vw = eval[string](t, tab, `document.getElementById("tape-preview").dataset.vw`)
-			time.Sleep(300 * time.Millisecond)
-			if eval[string](t, tab, `document.getElementById("tape-preview").dataset.vw`) == vw {
-				break
-			}
+		// A resize may come as more than one fit: wait for the one to the
+		// region as it is laid out now.
+		if _, err := chromedp.Run(tab, chromedp.Poll[bool](fittedJS("tape-preview"), chromedp.WithPollingTimeout(10*time.Second))); err != nil {
+			t.Fatalf("%v: the first view did not fit itself to its region: %v\n%s", size, err, pageError(tab))
 		}
+		vw = eval[string](t, tab, `document.getElementById("tape-preview").dataset.vw`)
 		shown, err := chromedp.Run(tab, chromedp.Evaluate[struct {
 			Rows      string
 			At, Edges []string

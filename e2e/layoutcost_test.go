@@ -247,34 +247,28 @@ func BenchmarkStepLayout60(b *testing.B) {
 	gaps := 0.0
 	var steps []stepCounts // each step's own counters, for the log
 	var (
-		mu   sync.Mutex
-		raw  [][]byte
-		done = make(chan struct{})
+		mu    sync.Mutex
+		raw   [][]byte
+		done  = make(chan struct{})
+		ended sync.Once
 	)
-	// Subscribe before the trace starts; read on goroutines of their own.
-	data, complete := chromedp.Events(p.tab, tracing.DataCollected), chromedp.Events(p.tab, tracing.TracingComplete)
-	var dataErr error
-	go func() {
-		for ev, err := range data {
-			if err != nil {
-				mu.Lock()
-				dataErr = err
-				mu.Unlock()
-				return
-			}
+	// Subscribe before the trace starts. One listener sees the events in
+	// the order the browser sent them: every DataCollected before the
+	// TracingComplete that ends them.
+	if err := chromedp.Listen(p.tab, func(ev any) {
+		switch ev := ev.(type) {
+		case *tracing.EventDataCollected:
 			mu.Lock()
 			for _, v := range ev.Value {
 				raw = append(raw, v)
 			}
 			mu.Unlock()
+		case *tracing.EventTracingComplete:
+			ended.Do(func() { close(done) })
 		}
-	}()
-	go func() {
-		for range complete {
-			close(done)
-			return
-		}
-	}()
+	}); err != nil {
+		b.Fatal(err)
+	}
 	cats := []string{"devtools.timeline", "blink.user_timing", "disabled-by-default-devtools.timeline.invalidationTracking"}
 	pastLeaves := `(() => { for (let k = 0; k < 200 && !document.querySelector("#tape .edge.hot"); k++) document.getElementById("step").click(); })()`
 	if _, err := chromedp.Call(p.tab, tracing.Start, tracing.StartParams{TraceConfig: &tracing.TraceConfig{IncludedCategories: cats}}); err != nil {
@@ -304,8 +298,9 @@ func BenchmarkStepLayout60(b *testing.B) {
 		one := map[string]float64{}
 		counterDelta(one, before, last, probe)
 		steps = append(steps, stepCounts{where: p.js(`document.getElementById("count-forward").textContent + " " + document.getElementById("count-backward").textContent`), counts: one})
-		// Let the step's dots travel, as a person watching would.
-		time.Sleep(400 * time.Millisecond)
+		// Let the step's dots travel and the link follow, as they do
+		// while a person watches.
+		p.waitFor(`!document.getElementById("tape").hasAttribute("data-travelling") && `+linkSyncedJS, "the step's dots and link")
 	}
 	b.StopTimer()
 	if _, err := chromedp.Call(p.tab, tracing.End, cdp.Empty{}); err != nil {
@@ -316,12 +311,8 @@ func BenchmarkStepLayout60(b *testing.B) {
 	case <-time.After(3 * time.Minute):
 		b.Fatal("the trace did not complete")
 	}
-	time.Sleep(time.Second) // the data events are read on their own goroutine
 	mu.Lock()
 	defer mu.Unlock()
-	if dataErr != nil {
-		b.Fatalf("reading the trace: %v", dataErr)
-	}
 	var events []traceEvent
 	for _, r := range raw {
 		// A field of another type in some event's args is skipped, and

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -98,15 +99,17 @@ func (l *lessonTab) waitStop(want string) {
 	l.wait(fmt.Sprintf(`document.getElementById("lesson-count")?.textContent === %q`, want))
 }
 
-// pressUntil presses k until the stop bar says want (at most 10 times).
+// pressUntil presses k until the stop bar says want (at most 10 times),
+// each time waiting for the bar to move.
 func (l *lessonTab) pressUntil(k, want string) {
 	l.t.Helper()
 	for range 10 {
-		if l.stop() == want {
+		at := l.stop()
+		if at == want {
 			return
 		}
 		l.press(k)
-		time.Sleep(150 * time.Millisecond)
+		l.wait(`document.getElementById("lesson-count").textContent !== ` + jsString(at))
 	}
 	l.t.Fatalf("pressing %q never reached stop %s (at %s)", k, want, l.stop())
 }
@@ -122,7 +125,7 @@ func (l *lessonTab) shot(name string, w, h int64) {
 	if err := chromedp.Do(l.tab, chromedp.EmulateViewport(w, h)); err != nil {
 		l.t.Fatal(err)
 	}
-	time.Sleep(300 * time.Millisecond)
+	waitTapeFitted(l.t, l.tab)
 	png, err := chromedp.Run(l.tab, chromedp.CaptureScreenshot())
 	if err != nil {
 		l.t.Fatal(err)
@@ -417,16 +420,29 @@ func TestLessonShortLink(t *testing.T) {
 
 	// Download it again: the file is the lesson's canonical document.
 	dir := t.TempDir()
+	downloaded := make(chan struct{})
+	var once sync.Once
+	if err := chromedp.ListenBrowser(teacher.tab, func(ev any) {
+		if e, ok := ev.(*browser.EventDownloadProgress); ok && e.State == browser.DownloadProgressStateCompleted {
+			once.Do(func() { close(downloaded) })
+		}
+	}); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := chromedp.CallBrowser(teacher.tab, browser.SetDownloadBehavior,
-		browser.SetDownloadBehaviorParams{Behavior: browser.SetDownloadBehaviorBehaviorAllow, DownloadPath: dir}); err != nil {
+		browser.SetDownloadBehaviorParams{Behavior: browser.SetDownloadBehaviorBehaviorAllow, DownloadPath: dir, EventsEnabled: new(true)}); err != nil {
 		t.Fatal(err)
 	}
 	teacher.click("lesson-download")
+	select {
+	case <-downloaded:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the lesson's download did not complete")
+	}
 	saved := filepath.Join(dir, "a-long-walk.lesson.json")
-	var got []byte
-	for try := 0; try < 50 && len(got) == 0; try++ {
-		time.Sleep(100 * time.Millisecond)
-		got, _ = os.ReadFile(saved)
+	got, err := os.ReadFile(saved)
+	if err != nil {
+		t.Fatal(err)
 	}
 	if string(got) != string(doc) {
 		t.Errorf("the downloaded %s holds %d bytes, want the lesson's %d-byte document", saved, len(got), len(doc))
@@ -536,19 +552,13 @@ func TestBuiltinLessons(t *testing.T) {
 			if q := stop.Question; q != nil && l.js(`document.getElementById("lesson-question").hidden`) != "false" {
 				t.Errorf("%s stop %d hides its question", b.Name, i+1)
 			}
-			// The share box follows the page once its link sync ran.
-			var at link.Position
-			for try := 0; try < 40; try++ {
-				st, err := link.Decode(l.js(`(h => h.slice(h.indexOf("#")))(document.getElementById("share-url").value)`))
-				if err == nil {
-					if at = st.Pos; at == stop.State.Pos {
-						break
-					}
-				}
-				time.Sleep(250 * time.Millisecond)
-			}
-			if at != stop.State.Pos {
-				t.Errorf("%s stop %d stands at %+v, want %+v", b.Name, i+1, at, stop.State.Pos)
+			// The share box follows the page once its link caught up.
+			l.wait(linkSyncedJS)
+			st, err := link.Decode(l.js(`(h => h.slice(h.indexOf("#")))(document.getElementById("share-url").value)`))
+			if err != nil {
+				t.Errorf("%s stop %d: the share box's link: %v", b.Name, i+1, err)
+			} else if st.Pos != stop.State.Pos {
+				t.Errorf("%s stop %d stands at %+v, want %+v", b.Name, i+1, st.Pos, stop.State.Pos)
 			}
 			l.press(kb.PageDown)
 		}

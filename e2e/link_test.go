@@ -84,21 +84,15 @@ func setValue(t *testing.T, tab context.Context, sel, value string) {
 	eval[bool](t, tab, fmt.Sprintf(`(() => { const e = document.querySelector(%q); e.value = %q; e.dispatchEvent(new Event("input")); return e.dispatchEvent(new Event("change")); })()`, sel, value))
 }
 
-// settledLink waits until the URL fragment stops changing and returns the
-// page's full link.
+// settledLink waits until the share link has caught up with every change
+// of the page's state and returns the page's full link.
 func settledLink(t *testing.T, tab context.Context) string {
 	t.Helper()
-	prev := ""
-	for range 40 {
-		time.Sleep(250 * time.Millisecond)
-		cur := eval[string](t, tab, `location.href`)
-		if cur == prev && strings.Contains(cur, "#v1.") {
-			return cur
-		}
-		prev = cur
+	cond := linkSyncedJS + ` && location.hash.startsWith("#v1.")`
+	if _, err := chromedp.Run(tab, chromedp.Poll[bool](cond, chromedp.WithPollingTimeout(10*time.Second))); err != nil {
+		t.Fatalf("the link never caught up with the page (at %s): %v\n%s", eval[string](t, tab, `location.href`), err, pageError(tab))
 	}
-	t.Fatalf("the link never settled (last %s)", prev)
-	return ""
+	return eval[string](t, tab, `location.href`)
 }
 
 // pageState is what must be identical after reopening a link.

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 )
@@ -51,7 +50,9 @@ func (p *pgTab) tap(sel string) {
 // phoneShot saves the page as the phone shows it.
 func (p *pgTab) phoneShot(name string) {
 	p.t.Helper()
-	time.Sleep(350 * time.Millisecond) // the refit after a panel moved, and the dots' travel
+	// The refit after a panel moved, and the dots' travel.
+	waitTapeFitted(p.t, p.tab)
+	p.waitFor(`!document.getElementById("tape").hasAttribute("data-travelling")`, "the dots to arrive")
 	png, err := chromedp.Run(p.tab, chromedp.CaptureScreenshot())
 	if err != nil {
 		p.t.Fatal(err)
@@ -227,7 +228,7 @@ func TestPhoneInspectorSheet(t *testing.T) {
 	p.tap("#node-" + focus + " .box")
 	p.waitFor(`document.getElementById("insp-node")?.dataset.node === "`+focus+`"`, "the inspector to show the tapped node")
 	p.waitFor(`document.getElementById("panel-inspector").getAttribute("aria-expanded") === "true"`, "the inspector sheet")
-	time.Sleep(300 * time.Millisecond) // the refit after the sheet opened
+	waitTapeFitted(t, p.tab) // the refit after the sheet opened
 	p.phoneShot("inspector")
 
 	sheet := p.num(`document.getElementById("inspector").getBoundingClientRect().height / innerHeight`)
@@ -259,7 +260,7 @@ func TestPhoneInspectorSheet(t *testing.T) {
 	parent := p.js(`document.querySelector("#inspector button[data-inspect]").dataset.inspect`)
 	p.tap(`#inspector button[data-inspect="` + parent + `"]`)
 	p.waitFor(`document.getElementById("insp-node")?.dataset.node === "`+parent+`"`, "the inspector to show the parent")
-	time.Sleep(300 * time.Millisecond)
+	waitTapeFitted(t, p.tab)
 	if s := p.shown("#node-" + parent + " .box"); s < 0.99 {
 		t.Errorf("the parent %s, inspected from the sheet, is %.0f%% in view", parent, 100*s)
 	}

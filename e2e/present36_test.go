@@ -67,11 +67,11 @@ func TestPresenterLinkFitsSmallerScreens(t *testing.T) {
 			chromedp.Navigate(url), chromedp.WaitVisible(chromedp.CSS("#tape [data-node]")))
 		q.waitFor(`document.documentElement.dataset.linkOpened === "true" && document.documentElement.classList.contains("presenter")`, "the presenter's link")
 		q.waitFor(`document.getElementById("count-forward").textContent.startsWith("forward 3/")`, "the link's position")
-		time.Sleep(300 * time.Millisecond) // the fit follows the layout by a frame
+		waitTapeFitted(t, tab) // the fit follows the layout by a frame
 		q.wholeTape("opened")
 		for k := range 2 {
 			q.clickAndRedraw("step")
-			time.Sleep(100 * time.Millisecond)
+			waitTapeFitted(t, tab)
 			q.wholeTape(fmt.Sprintf("after step %d", k+1))
 			q.inspectorFits(fmt.Sprintf("after step %d", k+1))
 		}
@@ -154,7 +154,7 @@ func TestCNNTapeAtFit(t *testing.T) {
 	}
 	p.shot("cnn-stepped")
 	p.click("fit")
-	time.Sleep(300 * time.Millisecond) // the fit follows the layout by a frame
+	waitTapeFitted(t, p.tab) // the fit follows the layout by a frame
 	p.wholeTape("at Fit")
 	if px := p.num(inputImagePx); px < 64 {
 		t.Errorf("at Fit the 8×8 input is drawn %.0f px wide, want at least 64", px)
@@ -162,7 +162,7 @@ func TestCNNTapeAtFit(t *testing.T) {
 	p.shot("cnn-fit")
 	expectNoAxe(t, p.tab, "the CNN's tape at Fit")
 	p.clickAndRedraw("to-backward")
-	time.Sleep(100 * time.Millisecond)
+	waitTapeFitted(t, p.tab)
 	p.wholeTape("with every feature map computed")
 	p.shot("cnn-fit-forward")
 	// The editor folded away to make the room: its toggle opens it again.

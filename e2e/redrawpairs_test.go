@@ -65,6 +65,8 @@ func BenchmarkStepRedrawPairs(b *testing.B) {
 			// compressing the wasm when the page opens: the first step
 			// comes once the page has finished starting up.
 			p.waitFor(`document.querySelectorAll("#tape [data-node]").length >= 60 && document.getElementById("app").hasAttribute("data-go-mallocs")`, "the long model's tape")
+			// And the link encoded after it. A time, not the page's
+			// data-link-synced: the builds compared may predate it.
 			time.Sleep(time.Second)
 			times, _ := stepTimes(b, p, 60)
 			sum := 0.0

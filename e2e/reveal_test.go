@@ -60,6 +60,6 @@ func reveal(t testing.TB, tab context.Context, sel string, touch bool) {
 		if err != nil {
 			t.Fatalf("opening what hides %s (%s): %v\n%s", sel, what, err, pageError(tab))
 		}
-		time.Sleep(30 * time.Millisecond) // a frame for the layout
+		waitFrame(t, tab) // the layout of what opened
 	}
 }

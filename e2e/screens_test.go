@@ -252,7 +252,7 @@ func (p *screenTab) pressToggle(id string) {
 	}
 	p.act("pressing the toggle #"+id, act)
 	p.waitFor(`document.getElementById(`+jsString(id)+`).getAttribute("aria-expanded") !== "`+was+`"`, "#"+id+" to open or close its panel")
-	time.Sleep(50 * time.Millisecond) // a frame for the layout
+	waitFrame(p.t, p.tab) // the layout of the panel that opened or closed
 }
 
 // checkState runs axe-core and checks that the page does not scroll

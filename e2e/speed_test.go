@@ -446,7 +446,8 @@ func BenchmarkNavigationToInteractive(b *testing.B) {
 				b.StopTimer()
 				// Go finishes its start-up (the work it defers past the first
 				// render included) before the counts are read; the long tasks
-				// are reported a little after they end.
+				// are reported a little after they end (the browser says
+				// nothing when it has: no page can announce that).
 				if _, err := chromedp.Run(p.tab, chromedp.Poll[bool](`document.getElementById("app").hasAttribute("data-go-mallocs")`,
 					chromedp.WithPollingTimeout(20*time.Second))); err != nil {
 					b.Fatalf("Go never finished its start-up: %v\n%s", err, pageError(p.tab))

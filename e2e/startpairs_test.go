@@ -152,6 +152,8 @@ func navigateOnce(b *testing.B, p *pgTab, url string) map[string]float64 {
 		chromedp.WithPollingTimeout(20*time.Second))); err != nil {
 		b.Fatalf("%s never became interactive: %v\n%s", url, err, pageError(p.tab))
 	}
+	// The browser reports a long task to its observers a little after it
+	// ended, and says nothing when it has: no page can announce that.
 	time.Sleep(50 * time.Millisecond)
 	tl, err := chromedp.Run(p.tab, chromedp.Evaluate[map[string]float64](bootTimeline))
 	if err != nil {

@@ -447,7 +447,8 @@ func TestContributionsTravel(t *testing.T) {
 	if l := p.stepAndLook(); l.Travelling == 0 {
 		t.Fatalf("nothing moves for the screenshot: %+v", l)
 	}
-	time.Sleep(150 * time.Millisecond)
+	// A quarter of the way, by the drawing's own animation clock.
+	p.waitFor(`(s => { try { return s.getCurrentTime() - s.querySelector("animateMotion").getStartTime() >= 0.15; } catch (e) { return false; } })(document.getElementById("tape"))`, "the dots a quarter of the way")
 	png, err := chromedp.Run(p.tab, chromedp.CaptureScreenshot())
 	if err != nil {
 		t.Fatal(err)

@@ -69,7 +69,8 @@ func shoot(t *testing.T, tab context.Context, name string) {
 		if err := chromedp.Do(tab, chromedp.EmulateViewport(size.w, size.h)); err != nil {
 			t.Fatalf("viewport %dx%d: %v", size.w, size.h, err)
 		}
-		time.Sleep(150 * time.Millisecond)
+		waitFrame(t, tab) // the page laid out at the new size, its resize observers run
+		waitTapeFitted(t, tab)
 		png, err := chromedp.Run(tab, chromedp.CaptureScreenshot())
 		if err != nil {
 			t.Fatalf("screenshot: %v", err)
@@ -240,9 +241,7 @@ func TestTrainPoints(t *testing.T) {
 	if p[0] <= 0 || p[1] <= 0 {
 		t.Errorf("the top-right click landed at %v", p)
 	}
-	click(t, tab, "#train-play")
-	time.Sleep(time.Second)
-	click(t, tab, "#train-play")
+	trainSteps(t, tab, 20)
 	eval[bool](t, tab, `document.querySelector(".train-data").open = true`)
 	click(t, tab, "#train-clear")
 	if n := examples(); n != "500" {
@@ -405,10 +404,20 @@ func TestEmbedAndPresenter(t *testing.T) {
 	}
 	shoot(t, tab, "presenter")
 	click(t, tab, "#view-train")
-	click(t, tab, "#train-play")
-	time.Sleep(1500 * time.Millisecond)
-	click(t, tab, "#train-play")
+	trainSteps(t, tab, 50)
 	shoot(t, tab, "presenter-train")
+}
+
+// trainSteps plays the training until it has run at least n more steps,
+// then pauses it.
+func trainSteps(t *testing.T, tab context.Context, n int) {
+	t.Helper()
+	const steps = `+(document.getElementById("train-view").dataset.steps || 0)`
+	from := eval[int](t, tab, steps)
+	click(t, tab, "#train-play")
+	waitJS(t, tab, steps+` >= `+strconv.Itoa(from+n))
+	click(t, tab, "#train-play")
+	waitJS(t, tab, `document.getElementById("train-play").textContent.includes("Train")`)
 }
 
 // TestExportPyTorch: the exported PyTorch code of a trained model is valid

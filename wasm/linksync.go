@@ -18,11 +18,34 @@ const (
 	linkMaxWait = time.Second
 )
 
+// linkDebouncer is the link's debouncer. It announces on <html
+// data-link-changes> how many changes it was told of, and syncOnce writes
+// to data-link-synced the count it took in: the two are equal once the
+// link has caught up with the state, which is what the end-to-end tests
+// wait for instead of a time.
+type linkDebouncer struct {
+	*debouncer
+	root    elem
+	changes int // the changes told so far
+}
+
+func newLinkDebouncer(root elem, fn func()) *linkDebouncer {
+	return &linkDebouncer{debouncer: newDebouncer(linkQuiet, linkMaxWait, fn), root: root}
+}
+
+// changed says that the state changed.
+func (l *linkDebouncer) changed() {
+	l.changes++
+	l.root.SetAttribute("data-link-changes", itoa(l.changes))
+	l.debouncer.changed()
+}
+
 // syncOnce encodes the state and, when the link changed, replaces the
 // history entry (no new entry per change, so Back leaves the page as
 // expected) and the share box's link. <html data-link-encodes> counts the
-// encodings.
+// encodings; data-link-synced says which change the link now follows.
 func (sh *shell) syncOnce() {
+	defer sh.u.root().SetAttribute("data-link-synced", itoa(sh.linkSync.changes))
 	if sh.pv.src().Err() != nil {
 		return // a broken model has no link; keep the last good one
 	}

@@ -40,7 +40,7 @@ type shell struct {
 	boxes                     map[string][2]elem // per classroom control, its hide and lock checkboxes
 	embedBox                  elem
 	lastLink                  string
-	linkSync                  *debouncer // re-encodes the link after the state changed
+	linkSync                  *linkDebouncer // re-encodes the link after the state changed
 	linkEncodes               int
 }
 
@@ -54,7 +54,7 @@ func newShell(p *page, pv *playground) *shell {
 	// a task of its own: its timer may come due while a click's handler
 	// runs, and Go would then run it inside that click, before the step's
 	// frame.
-	sh.linkSync = newDebouncer(linkQuiet, linkMaxWait, func() {
+	sh.linkSync = newLinkDebouncer(u.root(), func() {
 		yieldToBrowser()
 		recovered("share link", u.report, sh.syncOnce)
 	})

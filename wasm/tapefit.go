@@ -47,10 +47,14 @@ func (v *tapeView) readLeastScale() {
 // measure reads the size of the drawing region the tape is fitted to: the
 // region less what the explain drawer covers of it, where the drawer
 // opens over the tape (below 1600 px, and presenting), so that the tape
-// is drawn beside or above the explanation and not under it.
+// is drawn beside or above the explanation and not under it. The drawing's
+// data-vw and data-vh say the region's size measured (as the first view's
+// do), for the end-to-end tests to wait for a refit.
 func (v *tapeView) measure() {
 	r := v.svg.Rect()
 	v.vw, v.vh = r.Width, r.Height
+	v.svg.SetAttribute("data-vw", strconv.FormatFloat(r.Width, 'f', -1, 64))
+	v.svg.SetAttribute("data-vh", strconv.FormatFloat(r.Height, 'f', -1, 64))
 	v.readLeastScale()
 	if v.drawerOn {
 		v.vw, v.vh = uncovered(r, v.drawer.Rect())
