@@ -33,11 +33,19 @@ func newLinkDebouncer(root elem, fn func()) *linkDebouncer {
 	return &linkDebouncer{debouncer: newDebouncer(linkQuiet, linkMaxWait, fn), root: root}
 }
 
-// changed says that the state changed.
+// changed says that the state changed: it counts the change and starts
+// the debounce.
 func (l *linkDebouncer) changed() {
+	l.count()
+	l.debouncer.changed()
+}
+
+// count counts a change of the state at once, in the handler that made
+// it; the state's background relay starts the debounce on its own
+// goroutine (newShell).
+func (l *linkDebouncer) count() {
 	l.changes++
 	l.root.SetAttribute("data-link-changes", itoa(l.changes))
-	l.debouncer.changed()
 }
 
 // syncOnce encodes the state and, when the link changed, replaces the

@@ -64,7 +64,7 @@ func newShell(p *page, pv *playground) *shell {
 	changes := sh.st.Background(1)
 	go func() {
 		for range changes.Ch() {
-			sh.linkSync.changed()
+			sh.linkSync.debouncer.changed()
 		}
 	}()
 	sh.ex = newExplainPanel(u, pv)
@@ -180,6 +180,7 @@ func (sh *shell) changed(c state.Change) {
 	if c.Has(state.Step | state.Position | state.Editing) {
 		sh.ex.refresh()
 	}
+	sh.linkSync.count() // the encoding follows on the state's background relay
 }
 
 // setView switches between the stepping view and the training view.
