@@ -61,6 +61,9 @@ func TestDistOffline(t *testing.T) {
 	// so, and the long link stays in the share box.
 	other := newBrowser(t)
 	openPage(t, other, srv.URL+"/?wide#"+wideLink(t))
+	if _, err := chromedp.Run(other, chromedp.Poll[bool](linkSyncedJS, chromedp.WithPollingTimeout(10*time.Second))); err != nil {
+		t.Fatalf("the share link never caught up with the page: %v", err)
+	}
 	eval[bool](t, other, `document.querySelector(".share").open = true`)
 	click(t, other, "#short-link")
 	if _, err := chromedp.Run(other, chromedp.Poll[bool](`document.getElementById("share-notes").textContent.includes("share service")`,
