@@ -21,12 +21,6 @@ import (
 // docs/ARCHITECTURE.md, the root package by the module's path itself.
 const module = "tapelab"
 
-// optional names the packages that docs/ARCHITECTURE.md may leave out of
-// its map and its imports, and that may come and go without changing it:
-// engine/fmtlite, which every engine and page package imports until fmt
-// replaces it (issue 37).
-var optional = map[string]bool{"engine/fmtlite": true}
-
 // TestArchitectureImports compares the imports block of
 // docs/ARCHITECTURE.md (a fenced block of `pkg -> deps` lines) with what
 // `go list` reports for the module's packages, natively and for GOOS=js
@@ -57,7 +51,7 @@ func TestArchitectureImports(t *testing.T) {
 				actual[name] = map[string]bool{}
 			}
 			for _, imp := range imports {
-				if dep, ok := own(imp); ok && !optional[dep] {
+				if dep, ok := own(imp); ok {
 					actual[name][dep] = true
 				}
 				if imp == "syscall/js" && p != module+"/wasm" {
@@ -68,9 +62,6 @@ func TestArchitectureImports(t *testing.T) {
 	}
 
 	for _, p := range sortedKeys(actual) {
-		if optional[p] {
-			continue
-		}
 		deps, ok := listed[p]
 		if !ok {
 			t.Errorf("package %s is not in docs/ARCHITECTURE.md's imports block: add the line %q", p, p+" -> "+joinDeps(sortedKeys(actual[p])))
@@ -82,7 +73,7 @@ func TestArchitectureImports(t *testing.T) {
 			}
 		}
 		for _, dep := range deps {
-			if !actual[p][dep] && !optional[dep] {
+			if !actual[p][dep] {
 				t.Errorf("docs/ARCHITECTURE.md lists %s -> %s, but %s no longer imports %s", p, dep, p, dep)
 			}
 			if l, ok := line[dep]; ok && l > line[p] {
@@ -91,7 +82,7 @@ func TestArchitectureImports(t *testing.T) {
 		}
 	}
 	for _, p := range sortedKeys(listed) {
-		if _, ok := actual[p]; !ok && !optional[p] {
+		if _, ok := actual[p]; !ok {
 			t.Errorf("docs/ARCHITECTURE.md's imports block lists %s, which is not a package of the module", p)
 		}
 	}
@@ -146,12 +137,12 @@ func TestArchitectureMapNamesEveryPackage(t *testing.T) {
 		}
 	}
 	for _, p := range sortedKeys(pkgs) {
-		if p != module && !optional[p] && !named[p] {
+		if p != module && !named[p] {
 			t.Errorf("docs/ARCHITECTURE.md's package map does not name %s", p)
 		}
 	}
 	for _, p := range sortedKeys(named) {
-		if fi, err := os.Stat(filepath.FromSlash(p)); (err != nil || !fi.IsDir()) && !optional[p] {
+		if fi, err := os.Stat(filepath.FromSlash(p)); err != nil || !fi.IsDir() {
 			t.Errorf("docs/ARCHITECTURE.md's package map names %s, which is not a folder", p)
 		}
 	}
