@@ -3,6 +3,8 @@
 package main
 
 import (
+	"tapelab/wasm/dom"
+
 	"tapelab/wasm/link"
 )
 
@@ -10,12 +12,12 @@ import (
 // checkboxes: hide or lock each control, embed mode, then the link. The
 // panel is closed at start-up; its checkboxes are made when it is first
 // opened, ticked as the flags are.
-func (sh *shell) classroomPanel() elem {
+func (sh *shell) classroomPanel() dom.Elem {
 	u := sh.u
-	pop := u.el("div", "class", "pop")
-	panel := add(u.el("details", "class", "classroom"), u.txt("summary", "Classroom"), pop)
-	u.listen(panel, "toggle", "classroom", func(event) {
-		if !sh.embedBox.ok() && panel.HasAttribute("open") {
+	pop := u.El("div", "class", "pop")
+	panel := dom.Add(u.El("details", "class", "classroom"), u.Txt("summary", "Classroom"), pop)
+	u.Listen(panel, "toggle", "classroom", func(dom.Event) {
+		if !sh.embedBox.OK() && panel.HasAttribute("open") {
 			sh.classroomBoxes(pop)
 			sh.tickBoxes(sh.st.Flags())
 		}
@@ -25,43 +27,43 @@ func (sh *shell) classroomPanel() elem {
 
 // classroomBoxes fills the classroom panel's pop-up: a hide and a lock
 // checkbox per control, and the embed mode's.
-func (sh *shell) classroomBoxes(pop elem) {
+func (sh *shell) classroomBoxes(pop dom.Elem) {
 	u := sh.u
-	table := u.el("table", "class", "classroom-table")
-	head := u.el("tr")
-	add(head, u.txt("th", "Control"), u.txt("th", "Hide"), u.txt("th", "Lock"))
+	table := u.El("table", "class", "classroom-table")
+	head := u.El("tr")
+	dom.Add(head, u.Txt("th", "Control"), u.Txt("th", "Hide"), u.Txt("th", "Lock"))
 	table.AppendChild(head)
 	for _, c := range link.Controls() {
 		c := c
-		hide := u.el("input", "type", "checkbox", "id", "hide-"+c, "aria-label", "Hide "+c)
-		lock := u.el("input", "type", "checkbox", "id", "lock-"+c, "aria-label", "Lock "+c)
-		sh.boxes[c] = [2]elem{hide, lock}
-		u.listen(hide, "change", "hide "+c, func(event) {
+		hide := u.El("input", "type", "checkbox", "id", "hide-"+c, "aria-label", "Hide "+c)
+		lock := u.El("input", "type", "checkbox", "id", "lock-"+c, "aria-label", "Lock "+c)
+		sh.boxes[c] = [2]dom.Elem{hide, lock}
+		u.Listen(hide, "change", "hide "+c, func(dom.Event) {
 			f := sh.st.Flags()
 			f.Hide = setIn(f.Hide, c, hide.Checked())
 			sh.setFlags(f)
 		})
-		u.listen(lock, "change", "lock "+c, func(event) {
+		u.Listen(lock, "change", "lock "+c, func(dom.Event) {
 			f := sh.st.Flags()
 			f.Lock = setIn(f.Lock, c, lock.Checked())
 			sh.setFlags(f)
 		})
-		row := u.el("tr")
-		td1, td2 := u.el("td"), u.el("td")
+		row := u.El("tr")
+		td1, td2 := u.El("td"), u.El("td")
 		td1.AppendChild(hide)
 		td2.AppendChild(lock)
-		add(row, u.txt("td", c, "class", "mono"), td1, td2)
+		dom.Add(row, u.Txt("td", c, "class", "mono"), td1, td2)
 		table.AppendChild(row)
 	}
-	embed := u.el("input", "type", "checkbox", "id", "flag-embed")
+	embed := u.El("input", "type", "checkbox", "id", "flag-embed")
 	sh.embedBox = embed
-	u.listen(embed, "change", "embed", func(event) {
+	u.Listen(embed, "change", "embed", func(dom.Event) {
 		f := sh.st.Flags()
 		f.Embed = embed.Checked()
 		sh.setFlags(f)
 	})
-	add(pop, u.txt("p", "Choose what the class sees and may change; the link (Share) carries these settings.", "class", "muted small"),
-		table, u.labelled("Embed mode (only the tape and the stepper, for an iframe)", embed, "class", "check"))
+	dom.Add(pop, u.Txt("p", "Choose what the class sees and may change; the link (Share) carries these settings.", "class", "muted small"),
+		table, u.Labelled("Embed mode (only the tape and the stepper, for an iframe)", embed, "class", "check"))
 }
 
 // setIn adds or removes s in list.
@@ -86,7 +88,7 @@ func (sh *shell) setFlags(f link.Flags) { sh.st.SetFlags(f) }
 // registered in the playground's regions), the explain panel.
 func (sh *shell) applyFlags() {
 	u := sh.u
-	html := u.root()
+	html := u.Root()
 	f := sh.st.Flags()
 	html.ToggleClass("embed", f.Embed)
 	html.ToggleClass("presenter", f.Presenter)
@@ -104,7 +106,7 @@ func (sh *shell) applyFlags() {
 	sh.ex.refresh()
 	// The tape's region or its room changed: fit the drawing to it once
 	// the browser has laid the page out again.
-	nextFrame(u, "fit", sh.pv.tape.fit)
+	dom.NextFrame(u, "fit", sh.pv.tape.fit)
 }
 
 // showRegions hides and locks the regions (those the views registered in
@@ -136,7 +138,7 @@ func (sh *shell) tickBoxes(f link.Flags) {
 		b[0].SetChecked(f.Hidden(c))
 		b[1].SetChecked(contains(f.Lock, c))
 	}
-	if sh.embedBox.ok() {
+	if sh.embedBox.OK() {
 		sh.embedBox.SetChecked(f.Embed)
 	}
 }

@@ -3,6 +3,8 @@
 package main
 
 import (
+	"tapelab/wasm/dom"
+
 	"errors"
 	"strings"
 
@@ -32,7 +34,7 @@ func (f *dataFiles) load(name string) error {
 	if !f.missing(name) {
 		return nil
 	}
-	status, text, err := fetchBody(path, map[string]any{}, true)
+	status, text, err := dom.FetchBody(path, map[string]any{}, true)
 	if err == nil && status != 200 {
 		err = errors.New("the server answered " + itoa(status))
 	}
@@ -52,6 +54,6 @@ func (f *dataFiles) load(name string) error {
 func (f *dataFiles) loadThen(name string, report func(string), done func(error)) {
 	go func() {
 		err := f.load(name)
-		recovered("loading "+name, report, func() { done(err) })
+		dom.Recovered("loading "+name, report, func() { done(err) })
 	}()
 }

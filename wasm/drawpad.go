@@ -3,6 +3,8 @@
 package main
 
 import (
+	"tapelab/wasm/dom"
+
 	"slices"
 	"strconv"
 
@@ -16,11 +18,11 @@ import (
 // the mini-batch, so the tape steps on it.
 type drawPad struct {
 	iv       *imageView
-	root     elem
-	jump     elem // the inspector's button that brings the pad into view
-	cv       canvas
-	examples elem
-	result   elem
+	root     dom.Elem
+	jump     dom.Elem // the inspector's button that brings the pad into view
+	cv       dom.Canvas
+	examples dom.Elem
+	result   dom.Elem
 	ink      app.Ink
 	down     bool
 }
@@ -29,7 +31,7 @@ type drawPad struct {
 const padSide = 160.0
 
 // padMarkup is the pad's skeleton; the canvas goes in its slot.
-const padMarkup html = `
+const padMarkup dom.HTML = `
 <section class="drawpad" id="drawpad" aria-labelledby="drawpad-title" tabindex="-1" hidden>
   <h3 id="drawpad-title">Draw your own input</h3>
   <div class="row"><span>example</span><select id="example" aria-label="The example shown as images"></select></div>
@@ -40,31 +42,31 @@ const padMarkup html = `
 
 func newDrawPad(iv *imageView) *drawPad {
 	doc := iv.pv.doc
-	d := &drawPad{iv: iv, root: doc.build(padMarkup)}
-	var clear elem
-	d.root.parts(part{"#example", &d.examples}, part{"#draw-clear", &clear}, part{"#draw-result", &d.result})
-	d.cv = newCanvas(doc, padSide, padSide, "id", "draw-canvas", "class", "draw-canvas",
+	d := &drawPad{iv: iv, root: doc.Build(padMarkup)}
+	var clear dom.Elem
+	d.root.Find(dom.Parts{"#example": &d.examples, "#draw-clear": &clear, "#draw-result": &d.result})
+	d.cv = dom.NewCanvas(doc, padSide, padSide, "id", "draw-canvas", "class", "draw-canvas",
 		"aria-label", "Drawing area: draw a digit or shape with the mouse, a pen or a finger")
-	d.root.fill("canvas", d.cv.el)
-	doc.listen(d.examples, "change", "choosing the example", func(event) {
+	d.root.Fill("canvas", d.cv.El)
+	doc.Listen(d.examples, "change", "choosing the example", func(dom.Event) {
 		if k, err := strconv.Atoi(d.examples.Value()); err == nil {
 			d.iv.selectExample(k)
 		}
 	})
-	doc.onClick(clear, d.clear)
-	doc.listen(d.cv.el, "pointerdown", "drawing", func(ev event) { d.pen(ev, true) })
-	doc.listen(d.cv.el, "pointermove", "drawing", func(ev event) {
+	doc.OnClick(clear, d.clear)
+	doc.Listen(d.cv.El, "pointerdown", "drawing", func(ev dom.Event) { d.pen(ev, true) })
+	doc.Listen(d.cv.El, "pointermove", "drawing", func(ev dom.Event) {
 		if d.down {
 			d.pen(ev, false)
 		}
 	})
 	for _, up := range []string{"pointerup", "pointerleave"} {
-		doc.listen(d.cv.el, up, "drawing", d.lift)
+		doc.Listen(d.cv.El, up, "drawing", d.lift)
 	}
 	iv.pv.insp.root.AppendChild(d.root)
 	// The pad comes after the inspector's node, often far below it: a
 	// button by the inspector's title brings it into view.
-	d.jump = doc.button("✎ Draw", "Draw your own input: show the drawing pad", d.reveal, "id", "draw-jump", "hidden", "")
+	d.jump = doc.Button("✎ Draw", "Draw your own input: show the drawing pad", d.reveal, "id", "draw-jump", "hidden", "")
 	iv.pv.insp.bar.AppendChild(d.jump)
 	return d
 }
@@ -74,15 +76,15 @@ func (d *drawPad) image() int { return d.iv.imageSide() }
 
 // update shows the pad for image classifiers, with the example buttons.
 func (d *drawPad) update() {
-	d.root.show(d.image() > 0)
-	d.jump.show(d.image() > 0)
+	d.root.Show(d.image() > 0)
+	d.jump.Show(d.image() > 0)
 	b := d.iv.pv.model().Batch()
 	if d.image() == 0 || b.X == nil {
 		return
 	}
-	d.examples.clear()
+	d.examples.Clear()
 	for k := range b.X.Shape[0] {
-		d.examples.AppendChild(d.iv.pv.doc.txt("option", strconv.Itoa(k+1), "value", strconv.Itoa(k)))
+		d.examples.AppendChild(d.iv.pv.doc.Txt("option", strconv.Itoa(k+1), "value", strconv.Itoa(k)))
 	}
 	d.examples.SetValue(strconv.Itoa(d.iv.example))
 }
@@ -94,9 +96,9 @@ func (d *drawPad) reveal() {
 }
 
 // pen adds the pointer's position to the drawing (down: a new stroke).
-func (d *drawPad) pen(ev event, down bool) {
+func (d *drawPad) pen(ev dom.Event, down bool) {
 	ev.PreventDefault()
-	r := d.cv.el.Rect()
+	r := d.cv.El.Rect()
 	x, y := ev.Client()
 	p := app.Point{X: x - r.Left, Y: y - r.Top}
 	d.ink.Add(p, down)
@@ -107,20 +109,20 @@ func (d *drawPad) pen(ev event, down bool) {
 // draw paints the strokes.
 func (d *drawPad) draw() {
 	pal := readPalette(d.iv.pv.doc)
-	d.cv.background(pal.surface, padSide, padSide)
+	d.cv.Background(pal.surface, padSide, padSide)
 	for _, s := range d.ink.Strokes {
-		d.cv.beginPath()
-		d.cv.moveTo(s[0], s[1])
+		d.cv.BeginPath()
+		d.cv.MoveTo(s[0], s[1])
 		for i := 0; i+1 < len(s); i += 2 {
-			d.cv.lineTo(s[i], s[i+1])
+			d.cv.LineTo(s[i], s[i+1])
 		}
-		d.cv.roundPen()
-		d.cv.stroke(pal.ink, padSide/12)
+		d.cv.RoundPen()
+		d.cv.Stroke(pal.ink, padSide/12)
 	}
 }
 
 // lift ends a stroke: the drawing becomes the selected example.
-func (d *drawPad) lift(event) {
+func (d *drawPad) lift(dom.Event) {
 	if !d.down {
 		return
 	}

@@ -3,6 +3,8 @@
 package main
 
 import (
+	"tapelab/wasm/dom"
+
 	"strconv"
 
 	"tapelab/engine/nn"
@@ -14,27 +16,27 @@ import (
 // reorder, undo and redo.
 type editorView struct {
 	pv    *playground
-	root  elem
-	list  elem
-	undo  elem
-	redo  elem
+	root  dom.Elem
+	list  dom.Elem
+	undo  dom.Elem
+	redo  dom.Elem
 	local map[int]string // a setting that did not parse, per layer
 }
 
 func newEditorView(pv *playground) *editorView {
 	doc := pv.doc
 	v := &editorView{pv: pv, local: map[int]string{}}
-	v.root = pv.regions.own("model", doc.el("section", "class", "editor", "aria-labelledby", "model-title", "id", "editor"))
-	bar := doc.el("div", "class", "region-bar")
-	h := doc.el("h2", "id", "model-title")
+	v.root = pv.regions.own("model", doc.El("section", "class", "editor", "aria-labelledby", "model-title", "id", "editor"))
+	bar := doc.El("div", "class", "region-bar")
+	h := doc.El("h2", "id", "model-title")
 	h.SetTextContent("Model")
-	tools := doc.el("div", "class", "undo-tools", "role", "group", "aria-label", "History")
-	v.undo = pv.doc.button("↶", "Undo the last edit (Ctrl+Z)", pv.undo, "id", "undo")
-	v.redo = pv.doc.button("↷", "Redo (Ctrl+Y)", pv.redo, "id", "redo")
-	add(tools, v.undo, v.redo)
-	add(bar, h, tools)
-	v.list = doc.el("ol", "class", "layers", "id", "layers")
-	add(v.root, bar, v.list)
+	tools := doc.El("div", "class", "undo-tools", "role", "group", "aria-label", "History")
+	v.undo = pv.doc.Button("↶", "Undo the last edit (Ctrl+Z)", pv.undo, "id", "undo")
+	v.redo = pv.doc.Button("↷", "Redo (Ctrl+Y)", pv.redo, "id", "redo")
+	dom.Add(tools, v.undo, v.redo)
+	dom.Add(bar, h, tools)
+	v.list = doc.El("ol", "class", "layers", "id", "layers")
+	dom.Add(v.root, bar, v.list)
 	return v
 }
 
@@ -47,11 +49,11 @@ func (v *editorView) render() {
 	doc := v.pv.doc
 	pg := v.pv.model()
 	focused := activeID(doc)
-	v.list.clear()
+	v.list.Clear()
 	d := pg.Doc()
-	in := doc.el("li", "class", "layer input-layer")
-	add(in, doc.txt("span", "input", "class", "layer-name"), doc.txt("span", d.Input.String(), "class", "layer-shape mono"))
-	in.AppendChild(doc.txt("span", "from the dataset", "class", "layer-note"))
+	in := doc.El("li", "class", "layer input-layer")
+	dom.Add(in, doc.Txt("span", "input", "class", "layer-name"), doc.Txt("span", d.Input.String(), "class", "layer-shape mono"))
+	in.AppendChild(doc.Txt("span", "from the dataset", "class", "layer-note"))
 	v.list.AppendChild(in)
 	st := pg.Status()
 	for i, l := range d.Layers {
@@ -59,43 +61,43 @@ func (v *editorView) render() {
 	}
 	v.list.AppendChild(v.addRow(len(d.Layers)))
 	v.list.AppendChild(v.lossRow(d))
-	v.undo.setDisabled(!pg.CanUndo())
-	v.redo.setDisabled(!pg.CanRedo())
+	v.undo.SetDisabled(!pg.CanUndo())
+	v.redo.SetDisabled(!pg.CanRedo())
 	if focused != "" {
-		if e := doc.byID(focused); e.ok() {
+		if e := doc.ByID(focused); e.OK() {
 			e.Focus()
 		}
 	}
 }
 
-func activeID(doc *document) string {
-	a := doc.active()
-	if !a.ok() {
+func activeID(doc *dom.Document) string {
+	a := doc.Active()
+	if !a.OK() {
 		return ""
 	}
 	return a.ID()
 }
 
-func (v *editorView) layerRow(i int, l nn.Layer, st app.LayerStatus, n int) elem {
+func (v *editorView) layerRow(i int, l nn.Layer, st app.LayerStatus, n int) dom.Elem {
 	doc := v.pv.doc
 	pv := v.pv
 	idx := strconv.Itoa(i)
-	li := doc.el("li", "class", "layer", "id", "layer-"+idx, "data-layer", idx)
-	head := doc.el("div", "class", "layer-head")
+	li := doc.El("li", "class", "layer", "id", "layer-"+idx, "data-layer", idx)
+	head := doc.El("div", "class", "layer-head")
 	out := "?"
 	if st.Out != nil {
 		out = st.Out.String()
 	}
-	add(head, doc.txt("span", idx, "class", "layer-index mono"), doc.txt("span", l.Type(), "class", "layer-name"),
-		doc.txt("span", "→ "+out, "class", "layer-shape mono"))
-	tools := doc.el("span", "class", "layer-tools")
-	up := pv.doc.button("↑", "Move layer "+idx+" up", func() { v.move(i, i-1) }, "id", "up-"+idx)
-	down := pv.doc.button("↓", "Move layer "+idx+" down", func() { v.move(i, i+1) }, "id", "down-"+idx)
-	up.setDisabled(i == 0)
-	down.setDisabled(i == n-1)
-	add(tools, up, down, pv.doc.button("✕", "Remove layer "+idx, func() { v.remove(i) }, "id", "remove-"+idx))
+	dom.Add(head, doc.Txt("span", idx, "class", "layer-index mono"), doc.Txt("span", l.Type(), "class", "layer-name"),
+		doc.Txt("span", "→ "+out, "class", "layer-shape mono"))
+	tools := doc.El("span", "class", "layer-tools")
+	up := pv.doc.Button("↑", "Move layer "+idx+" up", func() { v.move(i, i-1) }, "id", "up-"+idx)
+	down := pv.doc.Button("↓", "Move layer "+idx+" down", func() { v.move(i, i+1) }, "id", "down-"+idx)
+	up.SetDisabled(i == 0)
+	down.SetDisabled(i == n-1)
+	dom.Add(tools, up, down, pv.doc.Button("✕", "Remove layer "+idx, func() { v.remove(i) }, "id", "remove-"+idx))
 	li.AppendChild(head)
-	row := doc.el("div", "class", "fields")
+	row := doc.El("div", "class", "fields")
 	for _, f := range app.Fields(l) {
 		row.AppendChild(v.fieldEl(i, l, f))
 	}
@@ -107,7 +109,7 @@ func (v *editorView) layerRow(i int, l nn.Layer, st app.LayerStatus, n int) elem
 	}
 	if msg != "" {
 		li.AddClass("bad")
-		e := doc.txt("p", "⚠ "+msg, "class", "layer-error")
+		e := doc.Txt("p", "⚠ "+msg, "class", "layer-error")
 		e.SetAttribute("role", "alert")
 		e.SetID("layer-error-" + idx)
 		li.AppendChild(e)
@@ -115,20 +117,20 @@ func (v *editorView) layerRow(i int, l nn.Layer, st app.LayerStatus, n int) elem
 	return li
 }
 
-func (v *editorView) fieldEl(i int, l nn.Layer, f app.Field) elem {
+func (v *editorView) fieldEl(i int, l nn.Layer, f app.Field) dom.Elem {
 	doc := v.pv.doc
 	id := "field-" + strconv.Itoa(i) + "-" + f.Name
-	lab := doc.el("label", "class", "field", "for", id)
-	lab.AppendChild(doc.txt("span", f.Name))
-	var in elem
+	lab := doc.El("label", "class", "field", "for", id)
+	lab.AppendChild(doc.Txt("span", f.Name))
+	var in dom.Elem
 	if f.Kind == "bool" {
-		in = doc.el("input", "type", "checkbox", "id", id)
+		in = doc.El("input", "type", "checkbox", "id", id)
 		in.SetChecked(f.Value == "true")
 	} else {
-		in = doc.el("input", "type", "text", "inputmode", "decimal", "id", id, "size", "5", "class", "mono")
+		in = doc.El("input", "type", "text", "inputmode", "decimal", "id", id, "size", "5", "class", "mono")
 		in.SetValue(f.Value)
 	}
-	v.pv.doc.listen(in, "change", "edit "+f.Name, func(event) {
+	v.pv.doc.Listen(in, "change", "edit "+f.Name, func(dom.Event) {
 		val := in.Value()
 		if f.Kind == "bool" {
 			val = strconv.FormatBool(in.Checked())
@@ -149,16 +151,16 @@ func (v *editorView) fieldEl(i int, l nn.Layer, f app.Field) elem {
 	return lab
 }
 
-func (v *editorView) addRow(n int) elem {
+func (v *editorView) addRow(n int) dom.Elem {
 	doc := v.pv.doc
-	li := doc.el("li", "class", "add-layer")
-	sel := doc.el("select", "id", "add-type", "aria-label", "Layer type to add")
+	li := doc.El("li", "class", "add-layer")
+	sel := doc.El("select", "id", "add-type", "aria-label", "Layer type to add")
 	for _, t := range app.LayerTypes(v.pv.model().Doc().Input) {
-		o := doc.el("option", "value", t)
+		o := doc.El("option", "value", t)
 		o.SetTextContent(t)
 		sel.AppendChild(o)
 	}
-	add(li, sel, v.pv.doc.button("+ add layer", "Add a layer of the chosen type before the output layer", func() {
+	dom.Add(li, sel, v.pv.doc.Button("+ add layer", "Add a layer of the chosen type before the output layer", func() {
 		l, err := app.NewLayer(sel.Value())
 		if err != nil {
 			v.pv.p.showError(err.Error())
@@ -188,16 +190,16 @@ func (v *editorView) remove(i int) {
 }
 
 // lossRow is the loss and its menu.
-func (v *editorView) lossRow(d app.Doc) elem {
+func (v *editorView) lossRow(d app.Doc) dom.Elem {
 	doc := v.pv.doc
-	li := doc.el("li", "class", "layer loss-layer")
-	sel := doc.el("select", "id", "loss", "aria-label", "Loss", "class", "mono")
+	li := doc.El("li", "class", "layer loss-layer")
+	sel := doc.El("select", "id", "loss", "aria-label", "Loss", "class", "mono")
 	for _, l := range nn.Losses() {
-		o := doc.txt("option", string(l), "value", string(l))
+		o := doc.Txt("option", string(l), "value", string(l))
 		sel.AppendChild(o)
 	}
 	sel.SetValue(string(d.Loss))
-	v.pv.doc.listen(sel, "change", "loss", func(event) {
+	v.pv.doc.Listen(sel, "change", "loss", func(dom.Event) {
 		l, err := nn.ParseLoss(sel.Value())
 		if err != nil {
 			v.pv.p.showError(err.Error())
@@ -207,6 +209,6 @@ func (v *editorView) lossRow(d app.Doc) elem {
 		d.Loss = l
 		v.pv.edit(d)
 	})
-	add(li, doc.txt("span", "loss", "class", "layer-name"), sel)
+	dom.Add(li, doc.Txt("span", "loss", "class", "layer-name"), sel)
 	return li
 }

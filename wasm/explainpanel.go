@@ -2,7 +2,11 @@
 
 package main
 
-import "tapelab/wasm/app"
+import (
+	"tapelab/wasm/app"
+
+	"tapelab/wasm/dom"
+)
 
 // explainPanel walks through the current step in plain words: what the
 // node computed going forward, and going backward how the chain rule turns
@@ -10,10 +14,10 @@ import "tapelab/wasm/app"
 // The words come from the op catalogue's Formula and Rule (through the
 // stepper's Card) and from the cursor's position.
 type explainPanel struct {
-	u    *document
+	u    *dom.Document
 	pv   *playground
-	root elem
-	body elem
+	root dom.Elem
+	body dom.Elem
 	key  explainKey // what is shown, to redraw only on change
 	// followsBar is set once the panel follows the stepper's bar's height.
 	followsBar bool
@@ -25,12 +29,12 @@ type explainKey struct {
 	known, steps, focus int
 }
 
-func newExplainPanel(u *document, pv *playground) *explainPanel {
+func newExplainPanel(u *dom.Document, pv *playground) *explainPanel {
 	e := &explainPanel{u: u, pv: pv}
 	// Focusable: a keyboard scrolls it when its words run past its height.
-	e.root = u.el("aside", "id", "explain", "class", "explain", "aria-labelledby", "explain-title", "tabindex", "0", "hidden", "")
-	e.body = u.el("div", "class", "explain-body", "aria-live", "polite")
-	add(e.root, u.txt("h2", "What just happened", "id", "explain-title"), e.body)
+	e.root = u.El("aside", "id", "explain", "class", "explain", "aria-labelledby", "explain-title", "tabindex", "0", "hidden", "")
+	e.body = u.El("div", "class", "explain-body", "aria-live", "polite")
+	dom.Add(e.root, u.Txt("h2", "What just happened", "id", "explain-title"), e.body)
 	return e
 }
 
@@ -38,11 +42,11 @@ func newExplainPanel(u *document, pv *playground) *explainPanel {
 // the bar's height is its --bottom-bar, followed from the first time it
 // is shown (a page without the panel does not measure the bar).
 func (e *explainPanel) show(on bool) {
-	e.root.show(on)
+	e.root.Show(on)
 	if on && !e.followsBar {
 		e.followsBar = true
 		bar := ""
-		onResize(e.u, e.pv.bottom, "the bottom bar", func() {
+		dom.OnResize(e.u, e.pv.bottom, "the bottom bar", func() {
 			if h := f1(e.pv.bottom.Rect().Height) + "px"; h != bar {
 				bar = h
 				e.root.SetStyle("--bottom-bar", h)
@@ -70,8 +74,8 @@ func (e *explainPanel) refresh() {
 		return
 	}
 	e.key = key
-	e.body.clear()
+	e.body.Clear()
 	for _, p := range app.Walkthrough(s) {
-		e.body.AppendChild(e.u.txt("p", p))
+		e.body.AppendChild(e.u.Txt("p", p))
 	}
 }

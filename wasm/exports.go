@@ -3,6 +3,8 @@
 package main
 
 import (
+	"tapelab/wasm/dom"
+
 	"bytes"
 	"fmt"
 
@@ -26,32 +28,32 @@ var exportKinds = [][4]string{
 }
 
 // exportPanel lists the downloads.
-func (sh *shell) exportPanel() elem {
+func (sh *shell) exportPanel() dom.Elem {
 	u := sh.u
-	list := u.el("div", "class", "pop export-list")
+	list := u.El("div", "class", "pop export-list")
 	for _, k := range exportKinds {
 		k := k
-		list.AppendChild(u.button(k[1], "Download "+k[2], func() { sh.download(k[0], k[2], k[3]) }, "id", "export-"+k[0]))
+		list.AppendChild(u.Button(k[1], "Download "+k[2], func() { sh.download(k[0], k[2], k[3]) }, "id", "export-"+k[0]))
 	}
-	sh.exportMsg = u.txt("p", "", "class", "train-msg", "role", "alert", "hidden", "", "id", "export-msg")
+	sh.exportMsg = u.Txt("p", "", "class", "train-msg", "role", "alert", "hidden", "", "id", "export-msg")
 	list.AppendChild(sh.exportMsg)
-	return add(sh.pv.regions.own("export", u.el("details", "class", "export")), u.txt("summary", "Export"), list)
+	return dom.Add(sh.pv.regions.own("export", u.El("details", "class", "export")), u.Txt("summary", "Export"), list)
 }
 
 // exposeExports makes the exports callable from the page's console and
 // tests: tapelabExport("pytorch") returns the text a download would save.
-func (sh *shell) exposeExports() { expose(sh.u, "tapelabExport", sh.export) }
+func (sh *shell) exposeExports() { dom.Expose(sh.u, "tapelabExport", sh.export) }
 
 // download saves one export as a file.
 func (sh *shell) download(kind, name, mime string) {
 	text, err := sh.export(kind)
 	if err != nil {
 		sh.exportMsg.SetTextContent(kind + ": " + err.Error())
-		sh.exportMsg.show(true)
+		sh.exportMsg.Show(true)
 		return
 	}
-	sh.exportMsg.show(false)
-	download(sh.u, text, name, mime)
+	sh.exportMsg.Show(false)
+	dom.Download(sh.u, text, name, mime)
 }
 
 // current is the model on screen with its current parameters.
@@ -134,5 +136,5 @@ func jsonNumber(v float64) string {
 // tapeSVG serialises the drawn tape with the page's style rules inlined, so
 // that the file looks the same outside the page.
 func (sh *shell) tapeSVG() (string, error) {
-	return standalone(sh.u, sh.pv.tape.svg), nil
+	return dom.Standalone(sh.u, sh.pv.tape.svg), nil
 }

@@ -3,6 +3,8 @@
 package main
 
 import (
+	"tapelab/wasm/dom"
+
 	"slices"
 	"strconv"
 	"strings"
@@ -23,12 +25,12 @@ import (
 // (app.ExplainAccumulation).
 type hygieneView struct {
 	pv    *playground
-	zero  elem // the checkbox #zero-grad
-	again elem // #backward-again
-	root  elem // section#grads
-	said  elem // how many passes .grad holds
-	rows  elem
-	card  elem
+	zero  dom.Elem // the checkbox #zero-grad
+	again dom.Elem // #backward-again
+	root  dom.Elem // section#grads
+	said  dom.Elem // how many passes .grad holds
+	rows  dom.Elem
+	card  dom.Elem
 
 	acc    autograd.Grads
 	s      *app.Stepper // the stepper whose tape acc belongs to
@@ -40,7 +42,7 @@ type hygieneView struct {
 	err    string // why the last fold failed, said until one succeeds or the tape changes
 	// rowEls are the .grad rows, one per leaf of rowLeaves, and the text
 	// and values each shows: a render writes only what changed.
-	rowEls              []elem
+	rowEls              []dom.Elem
 	rowLeaves           []int
 	rowTexts, rowValues []string
 }
@@ -48,24 +50,24 @@ type hygieneView struct {
 func newHygieneView(pv *playground) *hygieneView {
 	doc := pv.doc
 	h := &hygieneView{pv: pv, shown: -1}
-	h.zero = doc.el("input", "type", "checkbox", "id", "zero-grad", "checked", "")
-	doc.listen(h.zero, "change", "zero gradients", func(event) { pv.st.SetAccumulate(!h.zero.Checked()) })
-	h.again = doc.button("↻ backward again", "Run the whole step again, forward and backward: without zeroing, its gradients add to .grad", h.runAgain, "id", "backward-again")
-	h.root = doc.el("section", "class", "grads", "id", "grads", "aria-labelledby", "grads-title")
-	h.said = doc.el("p", "class", "hint", "id", "grads-said")
-	h.rows = doc.el("div", "class", "grads-rows mono", "id", "grads-rows")
-	h.card = doc.el("div", "class", "rule-card", "id", "grads-card", "hidden", "")
+	h.zero = doc.El("input", "type", "checkbox", "id", "zero-grad", "checked", "")
+	doc.Listen(h.zero, "change", "zero gradients", func(dom.Event) { pv.st.SetAccumulate(!h.zero.Checked()) })
+	h.again = doc.Button("↻ backward again", "Run the whole step again, forward and backward: without zeroing, its gradients add to .grad", h.runAgain, "id", "backward-again")
+	h.root = doc.El("section", "class", "grads", "id", "grads", "aria-labelledby", "grads-title")
+	h.said = doc.El("p", "class", "hint", "id", "grads-said")
+	h.rows = doc.El("div", "class", "grads-rows mono", "id", "grads-rows")
+	h.card = doc.El("div", "class", "rule-card", "id", "grads-card", "hidden", "")
 	// One listener serves every row (a row says its leaf).
-	doc.listen(h.rows, "click", "a .grad row", func(ev event) {
-		if b := ev.Target().Closest("button[data-leaf]"); b.ok() {
+	doc.Listen(h.rows, "click", "a .grad row", func(ev dom.Event) {
+		if b := ev.Target().Closest("button[data-leaf]"); b.OK() {
 			if leaf, err := strconv.Atoi(b.GetAttribute("data-leaf")); err == nil {
 				h.shown = leaf
 				h.render()
 			}
 		}
 	})
-	add(h.root, doc.txt("h2", "Parameter gradients (.grad)", "id", "grads-title"),
-		doc.labelled("zero gradients before backward", h.zero, "class", "check", "title",
+	dom.Add(h.root, doc.Txt("h2", "Parameter gradients (.grad)", "id", "grads-title"),
+		doc.Labelled("zero gradients before backward", h.zero, "class", "check", "title",
 			"PyTorch's optimizer.zero_grad(): off, every backward pass adds its gradients to what the last one left"),
 		h.again, h.said, h.rows, h.card)
 	return h
@@ -153,11 +155,11 @@ func (h *hygieneView) render() {
 		h.said.SetTextContent(".grad after " + itoa(h.passes) + " backward passes, not zeroed in between: each pass added its gradient.")
 	}
 	h.renderRows()
-	h.card.clear()
-	h.card.show(len(h.cards) > 0)
+	h.card.Clear()
+	h.card.Show(len(h.cards) > 0)
 	for _, c := range h.cards {
 		if c.Node == h.shown || h.shown < 0 || !h.hasCard(h.shown) {
-			add(h.card, doc.txt("p", c.Rule, "class", "rule mono"), doc.txt("p", c.Numbers, "class", "mono"), doc.txt("p", c.Why, "class", "why"))
+			dom.Add(h.card, doc.Txt("p", c.Rule, "class", "rule mono"), doc.Txt("p", c.Numbers, "class", "mono"), doc.Txt("p", c.Why, "class", "why"))
 			h.card.SetAttribute("data-node", itoa(c.Node))
 			h.card.SetAttribute("data-doubled", boolStr(c.Doubled))
 			return
@@ -175,12 +177,12 @@ func (h *hygieneView) renderRows() {
 		leaves[k] = f.Leaf
 	}
 	if !slices.Equal(leaves, h.rowLeaves) {
-		h.rows.clear()
-		h.rowEls, h.rowLeaves = make([]elem, len(leaves)), leaves
+		h.rows.Clear()
+		h.rowEls, h.rowLeaves = make([]dom.Elem, len(leaves)), leaves
 		h.rowTexts, h.rowValues = make([]string, len(leaves)), make([]string, len(leaves))
 		for k, f := range h.folds {
 			name := h.s.Nodes()[f.Leaf].Label
-			h.rowEls[k] = doc.el("button", "type", "button", "class", "link grads-row", "id", "grad-"+itoa(f.Leaf),
+			h.rowEls[k] = doc.El("button", "type", "button", "class", "link grads-row", "id", "grad-"+itoa(f.Leaf),
 				"data-leaf", itoa(f.Leaf), "title", "Show why "+name+".grad holds this")
 			h.rows.AppendChild(h.rowEls[k])
 		}

@@ -3,6 +3,8 @@
 package main
 
 import (
+	"tapelab/wasm/dom"
+
 	"strings"
 	"syscall/js"
 	"testing"
@@ -17,9 +19,9 @@ import (
 
 // fakeElem is a stand-in for a DOM element in node, which has no DOM: it
 // keeps what render writes (its text, markup and attributes).
-func fakeElem() elem {
-	return elem{js.Global().Call("eval", `({ attrs: {}, textContent: "", innerHTML: "",
-		setAttribute(k, v) { this.attrs[k] = String(v); }, removeAttribute(k) { delete this.attrs[k]; } })`)}
+func fakeElem() dom.Elem {
+	return dom.Wrap(js.Global().Call("eval", `({ attrs: {}, textContent: "", innerHTML: "",
+		setAttribute(k, v) { this.attrs[k] = String(v); }, removeAttribute(k) { delete this.attrs[k]; } })`))
 }
 
 // TestHygieneSaysAFailedFold: when folding a backward pass into .grad

@@ -3,6 +3,8 @@
 package main
 
 import (
+	"tapelab/wasm/dom"
+
 	"math"
 	"strconv"
 	"strings"
@@ -133,11 +135,11 @@ const (
 // the tape's images, larger (the selected example's channels, or every
 // kernel), else tensorEl's numbers or colour grid. Clicking a pixel of a
 // conv2d's or max_pool2d's value picks the position its card explains.
-func (iv *imageView) tensorEl(n app.NodeInfo, t *tensor.Tensor, id string) elem {
+func (iv *imageView) tensorEl(n app.NodeInfo, t *tensor.Tensor, id string) dom.Elem {
 	doc := iv.pv.doc
 	if !app.IsImage(t.Shape) {
 		el := iv.pv.insp.tensorEl(t, id)
-		if said := el.QuerySelector("#insp-classes"); said.ok() {
+		if said := el.QuerySelector("#insp-classes"); said.OK() {
 			said.Remove() // the element is reused: the classes are said again below, or not
 		}
 		if names := iv.names(); n.Kind == autograd.Input && n.Label == "y" && worded(names) && id == "insp-value" {
@@ -145,7 +147,7 @@ func (iv *imageView) tensorEl(n app.NodeInfo, t *tensor.Tensor, id string) elem 
 			for k, c := range t.Data {
 				said[k] = className(names, int(c))
 			}
-			el.AppendChild(doc.txt("p", "classes: "+strings.Join(said, " · "), "class", "hint", "id", "insp-classes"))
+			el.AppendChild(doc.Txt("p", "classes: "+strings.Join(said, " · "), "class", "hint", "id", "insp-classes"))
 		}
 		return el
 	}
@@ -157,8 +159,8 @@ func (iv *imageView) tensorEl(n app.NodeInfo, t *tensor.Tensor, id string) elem 
 	}
 	st := newImageStrip(doc, iv.pv.p.scale, class, 0, "", g, t.Shape, app.IsKernel(n), &iv.example)
 	st.show(t)
-	svg := add(doc.svg("svg", "class", "grid", "width", f1(app.StripX+app.StripLabelW+g.Width+1), "height", f1(h), "role", "img"), st.g)
-	wrap := add(doc.el("div", "class", "tensor images", "id", id, "data-shape", t.Shape.String(), "data-values", tensorValues(t)), svg)
+	svg := dom.Add(doc.SVG("svg", "class", "grid", "width", f1(app.StripX+app.StripLabelW+g.Width+1), "height", f1(h), "role", "img"), st.g)
+	wrap := dom.Add(doc.El("div", "class", "tensor images", "id", id, "data-shape", t.Shape.String(), "data-values", tensorValues(t)), svg)
 	what := "example " + strconv.Itoa(min(iv.example, t.Shape[0]-1)+1) + ", one image per channel"
 	if app.IsKernel(n) {
 		what = "one tiny image per kernel"
@@ -170,7 +172,7 @@ func (iv *imageView) tensorEl(n app.NodeInfo, t *tensor.Tensor, id string) elem 
 	if app.IsWindowOp(n) && id == "insp-value" {
 		what += "; click a pixel to explain it below"
 		node := n.ID
-		doc.listen(svg, "click", "picking a position", func(ev event) {
+		doc.Listen(svg, "click", "picking a position", func(ev dom.Event) {
 			if k, err := strconv.Atoi(ev.Target().GetAttribute("data-k")); err == nil {
 				iv.atNode, iv.at = node, st.at().Offsets[k/(g.H*g.W)]+k%(g.H*g.W)
 				iv.pv.inspect(node)
@@ -178,7 +180,7 @@ func (iv *imageView) tensorEl(n app.NodeInfo, t *tensor.Tensor, id string) elem 
 		})
 	}
 	svg.SetAttribute("aria-label", "images of "+t.Shape.String()+": "+what) // the picture's name for a screen reader
-	wrap.AppendChild(doc.txt("p", t.Shape.String()+": "+what, "class", "hint"))
+	wrap.AppendChild(doc.Txt("p", t.Shape.String()+": "+what, "class", "hint"))
 	return wrap
 }
 
@@ -194,10 +196,10 @@ func tensorValues(t *tensor.Tensor) string {
 // window returns the card of node i at one output position (conv2d and
 // the pools only; for another node, no element): the window of X it reads, the sum, maximum or mean with
 // its numbers, and where the position's dY goes backward.
-func (iv *imageView) window(s *app.Stepper, i int) elem {
+func (iv *imageView) window(s *app.Stepper, i int) dom.Elem {
 	n := s.Nodes()[i]
 	if !app.IsWindowOp(n) {
-		return elem{}
+		return dom.Elem{}
 	}
 	at := iv.at
 	if iv.atNode != i {
@@ -205,13 +207,13 @@ func (iv *imageView) window(s *app.Stepper, i int) elem {
 	}
 	c, ok := s.WindowAt(i, at)
 	if !ok {
-		return elem{}
+		return dom.Elem{}
 	}
 	doc := iv.pv.doc
 	y := "Y" + app.Index(c.At[:])
-	box := doc.el("div", "class", "rule-card window-card", "id", "insp-window", "data-op", c.Op, "data-flat", strconv.Itoa(c.Flat),
+	box := doc.El("div", "class", "rule-card window-card", "id", "insp-window", "data-op", c.Op, "data-flat", strconv.Itoa(c.Flat),
 		"data-value", app.Full(c.Value))
-	add(box, doc.txt("h3", "at one position: "+y), doc.txt("p", c.Text, "class", "rule"), doc.txt("p", c.Equation(), "class", "mono", "id", "insp-window-eq"))
+	dom.Add(box, doc.Txt("h3", "at one position: "+y), doc.Txt("p", c.Text, "class", "rule"), doc.Txt("p", c.Equation(), "class", "mono", "id", "insp-window-eq"))
 	// The tables: what the window holds and, once dY is known, what goes back.
 	cols := []string{"X (patch)", "W (kernel)", "W·X", "dY·W → dX", "dY·X → dW"}
 	show := []int{0, 1, 2, 3, 4}
@@ -230,36 +232,36 @@ func (iv *imageView) window(s *app.Stepper, i int) elem {
 	} else {
 		show = show[:len(show)/2+len(show)%2]
 	}
-	tables := doc.el("div", "class", "window-tables")
+	tables := doc.El("div", "class", "window-tables")
 	for _, k := range show {
 		tables.AppendChild(iv.patch(c, cols[k], k))
 	}
-	return add(box, doc.txt("p", dy, "class", "mono"), tables)
+	return dom.Add(box, doc.Txt("p", dy, "class", "mono"), tables)
 }
 
 // patch is one table of the window card: a K×L grid per channel (the
 // first three) of the terms' field (WindowTerm.Field), padding shown as "pad", max_pool2d's
 // winner ringed.
-func (iv *imageView) patch(c app.WindowCard, title string, field int) elem {
+func (iv *imageView) patch(c app.WindowCard, title string, field int) dom.Elem {
 	doc := iv.pv.doc
-	fig := doc.el("figure", "class", "patch", "data-field", strconv.Itoa(field))
-	fig.AppendChild(doc.txt("figcaption", title))
+	fig := doc.El("figure", "class", "patch", "data-field", strconv.Itoa(field))
+	fig.AppendChild(doc.Txt("figcaption", title))
 	per := c.K * c.L
-	var table, tr elem
+	var table, tr dom.Elem
 	for k, t := range c.Terms {
 		if k == 3*per {
-			fig.AppendChild(doc.txt("p", "… more channels", "class", "hint"))
+			fig.AppendChild(doc.Txt("p", "… more channels", "class", "hint"))
 			break
 		}
 		if k%per == 0 {
-			table = doc.el("table", "class", "nums mono")
+			table = doc.El("table", "class", "nums mono")
 			fig.AppendChild(table)
 		}
 		if k%c.L == 0 {
-			tr = doc.el("tr")
+			tr = doc.El("tr")
 			table.AppendChild(tr)
 		}
-		td := doc.txt("td", "pad", "class", "pad")
+		td := doc.Txt("td", "pad", "class", "pad")
 		if !t.Pad {
 			v := t.Field(field)
 			td = onScale(doc, iv.pv.p.scale, "td", app.Num(v), v, "data-v", app.Full(v), "data-term", strconv.Itoa(k))

@@ -3,6 +3,8 @@
 package main
 
 import (
+	"tapelab/wasm/dom"
+
 	"strconv"
 	"strings"
 
@@ -17,82 +19,84 @@ import (
 // their order.
 type inspectorView struct {
 	pv   *playground
-	root elem
-	bar  elem // the title's row, where a view may add a button
-	body elem
-	head elem // the node's heading (#insp-node), when a node is shown
+	root dom.Elem
+	bar  dom.Elem // the title's row, where a view may add a button
+	body dom.Elem
+	head dom.Elem // the node's heading (#insp-node), when a node is shown
 
-	hint                  elem // shown when no node is
+	hint                  dom.Elem // shown when no node is
 	name, kind            text
 	node                  string // the heading's data-node
 	kindShown             bool
-	facts                 elem
+	facts                 dom.Elem
 	op, shape             text
-	opRow                 []elem // the op's <dt> and <dd>
+	opRow                 []dom.Elem // the op's <dt> and <dd>
 	opShown               bool
 	parents, children     linkList
 	rule                  ruleCard
-	vg, vcol, gcol        elem
-	vhead, ghead, pending elem // the columns' headings; "not computed yet"
+	vg, vcol, gcol        dom.Elem
+	vhead, ghead, pending dom.Elem // the columns' headings; "not computed yet"
 	status                text
-	recv                  elem // #insp-received
+	recv                  dom.Elem // #insp-received
 	recvTitle             text
 	recvItems             items
-	order, vorder, gorder []elem                   // the body's and the columns' children as last set
-	sections              []elem                   // what other views added (addSection), removed on the next show
+	order, vorder, gorder []dom.Elem               // the body's and the columns' children as last set
+	sections              []dom.Elem               // what other views added (addSection), removed on the next show
 	tensors               map[string][]*tensorView // per place (an element id), the views of the shapes last shown there, the latest first
 }
 
 func newInspectorView(pv *playground) *inspectorView {
 	doc := pv.doc
 	v := &inspectorView{pv: pv}
-	v.root = doc.el("aside", "class", "inspector", "aria-labelledby", "insp-title", "id", "inspector")
-	h := doc.el("h2", "id", "insp-title")
+	v.root = doc.El("aside", "class", "inspector", "aria-labelledby", "insp-title", "id", "inspector")
+	h := doc.El("h2", "id", "insp-title")
 	h.SetTextContent("Inspector")
-	v.bar = add(doc.el("div", "class", "region-bar"), h)
-	v.body = doc.el("div", "class", "insp-body", "aria-live", "polite")
-	add(v.root, v.bar, v.body)
+	v.bar = dom.Add(doc.El("div", "class", "region-bar"), h)
+	v.body = doc.El("div", "class", "insp-body", "aria-live", "polite")
+	dom.Add(v.root, v.bar, v.body)
 	// The links to other nodes change with every node shown: one listener
 	// serves them all.
-	doc.listen(v.body, "click", "inspector link", func(ev event) {
-		if b := ev.Target().Closest("button[data-inspect]"); b.ok() {
+	doc.Listen(v.body, "click", "inspector link", func(ev dom.Event) {
+		if b := ev.Target().Closest("button[data-inspect]"); b.OK() {
 			if id, err := strconv.Atoi(b.GetAttribute("data-inspect")); err == nil {
 				pv.inspect(id)
 			}
 		}
 	})
-	v.hint = doc.txt("p", "Press → to evaluate the tape node by node, or click a node to inspect it.", "class", "hint")
-	v.name.el = doc.el("span", "class", "insp-name")
-	v.kind.el = doc.el("span", "class", "insp-kind")
-	v.head = add(doc.el("div", "class", "insp-head", "id", "insp-node"), v.name.el)
-	v.op.el, v.shape.el = doc.el("span", "class", "mono"), doc.el("span", "class", "mono")
-	v.parents.el, v.children.el = doc.el("span", "class", "links"), doc.el("span", "class", "links")
-	row := func(k string, val elem) []elem { return []elem{doc.txt("dt", k), add(doc.el("dd"), val)} }
+	v.hint = doc.Txt("p", "Press → to evaluate the tape node by node, or click a node to inspect it.", "class", "hint")
+	v.name.el = doc.El("span", "class", "insp-name")
+	v.kind.el = doc.El("span", "class", "insp-kind")
+	v.head = dom.Add(doc.El("div", "class", "insp-head", "id", "insp-node"), v.name.el)
+	v.op.el, v.shape.el = doc.El("span", "class", "mono"), doc.El("span", "class", "mono")
+	v.parents.el, v.children.el = doc.El("span", "class", "links"), doc.El("span", "class", "links")
+	row := func(k string, val dom.Elem) []dom.Elem {
+		return []dom.Elem{doc.Txt("dt", k), dom.Add(doc.El("dd"), val)}
+	}
 	v.opRow = row("op", v.op.el)
-	v.facts = doc.el("dl", "class", "facts")
-	add(v.facts, v.opRow...)
+	v.facts = doc.El("dl", "class", "facts")
+	dom.Add(v.facts, v.opRow...)
 	v.opShown = true
-	add(v.facts, row("shape", v.shape.el)...)
-	add(v.facts, row("parents", v.parents.el)...)
-	add(v.facts, row("children", v.children.el)...)
+	dom.Add(v.facts, row("shape", v.shape.el)...)
+	dom.Add(v.facts, row("parents", v.parents.el)...)
+	dom.Add(v.facts, row("children", v.children.el)...)
 	v.rule = newRuleCard(doc)
-	v.vhead, v.ghead = doc.txt("h3", "value"), doc.txt("h3", "gradient")
-	v.pending = doc.txt("p", "not computed yet", "class", "hint")
-	v.status.el = doc.el("p", "class", "grad-status", "id", "insp-grad-status")
-	v.vcol, v.gcol = doc.el("div", "class", "vg-col"), doc.el("div", "class", "vg-col")
-	v.vg = add(doc.el("div", "class", "vg"), v.vcol, v.gcol)
-	v.recvTitle.el = doc.el("p")
-	v.recvItems.list = doc.el("ol", "class", "mono")
-	v.recv = add(doc.el("div", "class", "received", "id", "insp-received"), v.recvTitle.el, v.recvItems.list)
+	v.vhead, v.ghead = doc.Txt("h3", "value"), doc.Txt("h3", "gradient")
+	v.pending = doc.Txt("p", "not computed yet", "class", "hint")
+	v.status.el = doc.El("p", "class", "grad-status", "id", "insp-grad-status")
+	v.vcol, v.gcol = doc.El("div", "class", "vg-col"), doc.El("div", "class", "vg-col")
+	v.vg = dom.Add(doc.El("div", "class", "vg"), v.vcol, v.gcol)
+	v.recvTitle.el = doc.El("p")
+	v.recvItems.list = doc.El("ol", "class", "mono")
+	v.recv = dom.Add(doc.El("div", "class", "received", "id", "insp-received"), v.recvTitle.el, v.recvItems.list)
 	return v
 }
 
 // addSection puts box right under the shown node's heading (at the top
 // when no node is shown); a view that explains more of the node, such as
 // forward mode's tangent, adds its part with it. The next show removes it.
-func (v *inspectorView) addSection(box elem) {
+func (v *inspectorView) addSection(box dom.Elem) {
 	v.sections = append(v.sections, box)
-	if len(v.order) > 0 && v.order[0].same(v.head) {
+	if len(v.order) > 0 && v.order[0].Same(v.head) {
 		v.head.After(box)
 		return
 	}
@@ -101,17 +105,17 @@ func (v *inspectorView) addSection(box elem) {
 
 // place makes parts the children of parent unless they already are, in
 // that order (last holds them as last set).
-func place(parent elem, last *[]elem, parts ...elem) {
+func place(parent dom.Elem, last *[]dom.Elem, parts ...dom.Elem) {
 	if len(parts) == len(*last) {
 		same := true
 		for k, p := range parts {
-			same = same && p.same((*last)[k])
+			same = same && p.Same((*last)[k])
 		}
 		if same {
 			return
 		}
 	}
-	parent.setChildren(parts...)
+	parent.SetChildren(parts...)
 	*last = parts
 }
 
@@ -166,12 +170,12 @@ func (v *inspectorView) show(s *app.Stepper, i int) {
 	v.parents.show(v.pv.doc, s, n.Parents, n.Operands)
 	v.children.show(v.pv.doc, s, n.Children, nil)
 
-	order := []elem{v.head, v.facts}
+	order := []dom.Elem{v.head, v.facts}
 	// While backward runs, the chain rule of the step just taken comes first.
 	ranHere := n.Op != nil && s.Contribs(i) != nil
-	var card []elem
+	var card []dom.Elem
 	if n.Op != nil {
-		if w := v.pv.img.window(s, i); w.ok() {
+		if w := v.pv.img.window(s, i); w.OK() {
 			card = append(card, w)
 		}
 		v.rule.show(v.pv.doc, s, i)
@@ -237,8 +241,8 @@ func (v *inspectorView) received(rs []app.Received) {
 	v.recvTitle.set(title)
 	doc := v.pv.doc
 	v.recvItems.show(len(rs), func() item {
-		acc, rest := doc.el("span"), doc.textNode("")
-		return item{li: add(doc.el("li"), acc, rest), parts: []text{{el: acc}, {el: rest}}}
+		acc, rest := doc.El("span"), doc.TextNode("")
+		return item{li: dom.Add(doc.El("li"), acc, rest), parts: []text{{el: acc}, {el: rest}}}
 	})
 	for k, r := range rs {
 		op := "="

@@ -3,6 +3,8 @@
 package main
 
 import (
+	"tapelab/wasm/dom"
+
 	"strconv"
 
 	"tapelab/wasm/app"
@@ -11,7 +13,7 @@ import (
 // text is an element (or text node) the inspector keeps, with the text it
 // shows: setting the same text again writes nothing.
 type text struct {
-	el      elem
+	el      dom.Elem
 	shown   string
 	written bool // shown has been written (an empty text too)
 }
@@ -36,14 +38,14 @@ func (t *text) setAcc(op string) {
 
 // item is one <li> of a kept list and its parts.
 type item struct {
-	li    elem
+	li    dom.Elem
 	parts []text
 }
 
 // items keeps a list's <li>s: showing n makes only those it never had and
 // takes off or puts back the rest, in order.
 type items struct {
-	list  elem
+	list  dom.Elem
 	all   []item
 	shown int
 }
@@ -66,17 +68,17 @@ func (l *items) show(n int, mk func() item) {
 // needed and kept: showing another node's list writes their texts in one
 // call and takes off or puts back the rest.
 type linkList struct {
-	el      elem
+	el      dom.Elem
 	key     string // the ids and labels as last shown
 	written bool
-	buttons []elem
+	buttons []dom.Elem
 	shown   int  // the buttons in the list
 	none    bool // the list says "none"
-	w       writes
+	w       dom.Writes
 }
 
 // show lists node ids of s, named by names when given.
-func (l *linkList) show(doc *document, s *app.Stepper, ids []int, names []string) {
+func (l *linkList) show(doc *dom.Document, s *app.Stepper, ids []int, names []string) {
 	labels := make([]string, len(ids))
 	key := ""
 	for k, id := range ids {
@@ -96,11 +98,11 @@ func (l *linkList) show(doc *document, s *app.Stepper, ids []int, names []string
 		return
 	}
 	if l.none {
-		l.el.clear()
+		l.el.Clear()
 		l.none = false
 	}
 	for len(l.buttons) < len(ids) {
-		l.buttons = append(l.buttons, doc.el("button", "type", "button", "class", "link"))
+		l.buttons = append(l.buttons, doc.El("button", "type", "button", "class", "link"))
 	}
 	for ; l.shown > len(ids); l.shown-- {
 		l.buttons[l.shown-1].Remove()
@@ -109,39 +111,39 @@ func (l *linkList) show(doc *document, s *app.Stepper, ids []int, names []string
 		l.el.AppendChild(l.buttons[l.shown])
 	}
 	for k, id := range ids {
-		l.w.text(k, labels[k])
-		l.w.attr(k, "title", "Inspect "+labels[k])
-		l.w.attr(k, "data-inspect", strconv.Itoa(id))
+		l.w.Text(k, labels[k])
+		l.w.Attr(k, "title", "Inspect "+labels[k])
+		l.w.Attr(k, "data-inspect", strconv.Itoa(id))
 	}
-	doc.write(l.el.kids(), &l.w)
+	doc.Write(l.el.Kids(), &l.w)
 }
 
 // ruleCard is the op's chain rule with the numbers of this step
 // (#insp-rule): its rule, its terms, and each contribution its VJP made
 // (or why it has made none).
 type ruleCard struct {
-	box          elem
+	box          dom.Elem
 	rule, why    text
 	terms, lines items
-	tail         []elem // what follows the terms, as last set
+	tail         []dom.Elem // what follows the terms, as last set
 }
 
-func newRuleCard(doc *document) ruleCard {
+func newRuleCard(doc *dom.Document) ruleCard {
 	var c ruleCard
-	c.rule.el = doc.el("p", "class", "rule mono")
-	c.terms.list = doc.el("ul", "class", "terms mono")
-	c.why.el = doc.el("p", "class", "hint")
-	c.lines.list = doc.el("ol", "class", "contribs", "id", "insp-contribs")
-	c.box = add(doc.el("div", "class", "rule-card", "id", "insp-rule"), doc.txt("h3", "chain rule"), c.rule.el, c.terms.list)
+	c.rule.el = doc.El("p", "class", "rule mono")
+	c.terms.list = doc.El("ul", "class", "terms mono")
+	c.why.el = doc.El("p", "class", "hint")
+	c.lines.list = doc.El("ol", "class", "contribs", "id", "insp-contribs")
+	c.box = dom.Add(doc.El("div", "class", "rule-card", "id", "insp-rule"), doc.Txt("h3", "chain rule"), c.rule.el, c.terms.list)
 	return c
 }
 
 // show writes node i's card.
-func (c *ruleCard) show(doc *document, s *app.Stepper, i int) {
+func (c *ruleCard) show(doc *dom.Document, s *app.Stepper, i int) {
 	e := s.Explain(i)
 	c.rule.set(e.Rule)
 	c.terms.show(len(e.Terms), func() item {
-		li := doc.el("li")
+		li := doc.El("li")
 		return item{li: li, parts: []text{{el: li}}}
 	})
 	for k, t := range e.Terms {
@@ -160,10 +162,10 @@ func (c *ruleCard) show(doc *document, s *app.Stepper, i int) {
 		return
 	}
 	c.lines.show(len(e.Contribs), func() item {
-		clause, value := doc.el("div", "class", "mono"), doc.el("div", "class", "mono")
-		grad, acc, rest := doc.textNode(""), doc.el("span"), doc.textNode("")
-		line := add(doc.el("div", "class", "mono acc-line"), grad, acc, rest)
-		return item{li: add(doc.el("li"), clause, value, line), parts: []text{{el: clause}, {el: value}, {el: grad}, {el: acc}, {el: rest}}}
+		clause, value := doc.El("div", "class", "mono"), doc.El("div", "class", "mono")
+		grad, acc, rest := doc.TextNode(""), doc.El("span"), doc.TextNode("")
+		line := dom.Add(doc.El("div", "class", "mono acc-line"), grad, acc, rest)
+		return item{li: dom.Add(doc.El("li"), clause, value, line), parts: []text{{el: clause}, {el: value}, {el: grad}, {el: acc}, {el: rest}}}
 	})
 	for k, l := range e.Contribs {
 		op, before := "=", ""
@@ -185,13 +187,13 @@ func (c *ruleCard) show(doc *document, s *app.Stepper, i int) {
 }
 
 // setTail puts el after the terms, in place of what was there.
-func (c *ruleCard) setTail(el elem) {
-	if len(c.tail) == 1 && c.tail[0].same(el) {
+func (c *ruleCard) setTail(el dom.Elem) {
+	if len(c.tail) == 1 && c.tail[0].Same(el) {
 		return
 	}
 	if len(c.tail) == 1 {
 		c.tail[0].Remove()
 	}
 	c.box.AppendChild(el)
-	c.tail = []elem{el}
+	c.tail = []dom.Elem{el}
 }

@@ -3,6 +3,8 @@
 package main
 
 import (
+	"tapelab/wasm/dom"
+
 	"math"
 	"strconv"
 
@@ -15,7 +17,7 @@ import (
 // shown under id is made once per shape and kept (see tensorViewFor):
 // showing a tensor of a shape shown before updates that element in place,
 // writing only the cells whose number or colour changed.
-func (v *inspectorView) tensorEl(t *tensor.Tensor, id string) elem {
+func (v *inspectorView) tensorEl(t *tensor.Tensor, id string) dom.Elem {
 	tv := v.tensorViewFor(t, id)
 	tv.show(t, v.pv.p.scale)
 	return tv.wrap
@@ -75,17 +77,17 @@ func keepViews(tv *tensorView, kept []*tensorView) []*tensorView {
 // and what its cells show, so that showing another tensor writes only the
 // cells that differ, in one call into JavaScript.
 type tensorView struct {
-	doc    *document
-	wrap   elem
+	doc    *dom.Document
+	wrap   dom.Elem
 	shape  string
 	data   []float64 // the numbers shown, and in what colours
 	sc     *app.Scale
-	small  bool     // a table of numbers, else a colour grid
-	k      []int    // each cell's element of the tensor
-	cells  elems    // the <td>s, or the grid's <rect>s, in order
-	titles elems    // the grid's <title>s
-	shown  []string // per cell: its full-precision value, text, background and ink
-	w, tw  writes   // the writes to the cells and to the titles
+	small  bool       // a table of numbers, else a colour grid
+	k      []int      // each cell's element of the tensor
+	cells  dom.Elems  // the <td>s, or the grid's <rect>s, in order
+	titles dom.Elems  // the grid's <title>s
+	shown  []string   // per cell: its full-precision value, text, background and ink
+	w, tw  dom.Writes // the writes to the cells and to the titles
 }
 
 // newTensorView makes the element for tensors of t's shape, its cells
@@ -93,22 +95,22 @@ type tensorView struct {
 func (v *inspectorView) newTensorView(t *tensor.Tensor, id string) *tensorView {
 	doc := v.pv.doc
 	tv := &tensorView{doc: doc, shape: t.Shape.String(), small: len(t.Data) <= app.SmallLimit}
-	tv.wrap = doc.el("div", "class", "tensor", "id", id, "data-shape", tv.shape)
+	tv.wrap = doc.El("div", "class", "tensor", "id", id, "data-shape", tv.shape)
 	rows := app.Rows(t)
 	if tv.small {
-		table := doc.el("table", "class", "nums mono")
+		table := doc.El("table", "class", "nums mono")
 		k := 0
 		for _, r := range rows {
-			tr := doc.el("tr")
+			tr := doc.El("tr")
 			for range r {
-				tr.AppendChild(doc.el("td"))
+				tr.AppendChild(doc.El("td"))
 				tv.k = append(tv.k, k)
 				k++
 			}
 			table.AppendChild(tr)
 		}
 		tv.wrap.AppendChild(table)
-		tv.cells = table.all("td")
+		tv.cells = table.All("td")
 		tv.shown = make([]string, 4*len(tv.k))
 		return tv
 	}
@@ -120,23 +122,23 @@ func (v *inspectorView) newTensorView(t *tensor.Tensor, id string) *tensorView {
 	if len(ci) > 24 {
 		cell = 288 / float64(len(ci))
 	}
-	svg := doc.svg("svg", "class", "grid", "width", f1(cell*float64(len(ci))), "height", f1(cell*float64(len(ri))), "role", "img", "aria-label", "colour grid of "+tv.shape)
+	svg := doc.SVG("svg", "class", "grid", "width", f1(cell*float64(len(ci))), "height", f1(cell*float64(len(ri))), "role", "img", "aria-label", "colour grid of "+tv.shape)
 	for y, r := range ri {
 		for x, c := range ci {
-			rect := doc.svg("rect", "x", f1(float64(x)*cell), "y", f1(float64(y)*cell), "width", f1(cell), "height", f1(cell))
-			rect.AppendChild(doc.svg("title"))
+			rect := doc.SVG("rect", "x", f1(float64(x)*cell), "y", f1(float64(y)*cell), "width", f1(cell), "height", f1(cell))
+			rect.AppendChild(doc.SVG("title"))
 			svg.AppendChild(rect)
 			tv.k = append(tv.k, r*ncols+c)
 		}
 	}
 	tv.wrap.AppendChild(svg)
-	tv.cells, tv.titles = svg.all("rect"), svg.all("title")
+	tv.cells, tv.titles = svg.All("rect"), svg.All("title")
 	hint := tv.shape + ": hover a cell for its number; colours follow the scale above the tape"
 	if len(ri) < nrows || len(ci) < ncols {
 		hint += " (a sample: " + strconv.Itoa(len(ri)) + " of " + strconv.Itoa(nrows) + " rows, " +
 			strconv.Itoa(len(ci)) + " of " + strconv.Itoa(ncols) + " columns)"
 	}
-	tv.wrap.AppendChild(doc.txt("p", hint, "class", "hint"))
+	tv.wrap.AppendChild(doc.Txt("p", hint, "class", "hint"))
 	tv.shown = make([]string, 4*len(tv.k))
 	return tv
 }
@@ -180,26 +182,26 @@ func (tv *tensorView) show(t *tensor.Tensor, sc *app.Scale) {
 		full := app.Full(x)
 		if !tv.small {
 			if set(c, 0, full) {
-				tv.tw.text(c, full)
+				tv.tw.Text(c, full)
 			}
 			if col := sc.Colour(x); set(c, 2, col) {
-				tv.w.attr(c, "fill", col)
+				tv.w.Attr(c, "fill", col)
 			}
 			continue
 		}
 		if set(c, 0, full) {
-			tv.w.attr(c, "title", full)
+			tv.w.Attr(c, "title", full)
 		}
 		if set(c, 1, text[c]) {
-			tv.w.text(c, text[c])
+			tv.w.Text(c, text[c])
 		}
 		if col := sc.Colour(x); set(c, 2, col) {
-			tv.w.style(c, "background", col)
+			tv.w.Style(c, "background", col)
 		}
 		if ink := sc.InkOn(x); set(c, 3, ink) {
-			tv.w.style(c, "color", ink)
+			tv.w.Style(c, "color", ink)
 		}
 	}
-	tv.doc.write(tv.cells, &tv.w)
-	tv.doc.write(tv.titles, &tv.tw)
+	tv.doc.Write(tv.cells, &tv.w)
+	tv.doc.Write(tv.titles, &tv.tw)
 }

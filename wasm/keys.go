@@ -2,11 +2,15 @@
 
 package main
 
-import "tapelab/wasm/app"
+import (
+	"tapelab/wasm/app"
+
+	"tapelab/wasm/dom"
+)
 
 // guardKeys stops the playground's keyboard shortcuts for controls the
 // classroom flags lock or hide (the Lock of each app.Keys entry).
-func (sh *shell) guardKeys(ev event) {
+func (sh *shell) guardKeys(ev dom.Event) {
 	k, ok := app.KeyFor(ev.Key(), ev.Mod("ctrlKey") || ev.Mod("metaKey"))
 	if ok && k.Lock != "" && sh.st.Locked(k.Lock) {
 		ev.StopImmediatePropagation()
@@ -15,13 +19,13 @@ func (sh *shell) guardKeys(ev event) {
 }
 
 // typing reports whether a key event belongs to a text field.
-func typing(ev event) bool {
+func typing(ev dom.Event) bool {
 	tag := ev.Target().TagName()
 	return tag == "INPUT" || tag == "SELECT" || tag == "TEXTAREA"
 }
 
 // onKey runs the keyboard shortcut of app.Keys that ev presses.
-func (pv *playground) onKey(ev event) {
+func (pv *playground) onKey(ev dom.Event) {
 	k, ok := app.KeyFor(ev.Key(), ev.Mod("ctrlKey"))
 	if !ok || !k.Anywhere && (typing(ev) || ev.Mod("altKey") || ev.Mod("metaKey")) {
 		return

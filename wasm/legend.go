@@ -2,12 +2,16 @@
 
 package main
 
-import "tapelab/wasm/app"
+import (
+	"tapelab/wasm/app"
+
+	"tapelab/wasm/dom"
+)
 
 // legend draws the colour scale shared by values and gradients.
-func legend(doc *document, sc *app.Scale) elem {
-	l := doc.el("div", "class", "legend", "aria-label", "Colour scale: blue is negative, white zero, orange positive")
-	add(l, doc.txt("span", "scale", "class", "legend-title"))
+func legend(doc *dom.Document, sc *app.Scale) dom.Elem {
+	l := doc.El("div", "class", "legend", "aria-label", "Colour scale: blue is negative, white zero, orange positive")
+	dom.Add(l, doc.Txt("span", "scale", "class", "legend-title"))
 	for _, t := range app.LegendTicks() {
 		l.AppendChild(onScale(doc, sc, "span", app.Num(t), t, "class", "swatch mono"))
 	}
@@ -16,8 +20,8 @@ func legend(doc *document, sc *app.Scale) elem {
 
 // onScale returns a new element of tag holding text, with attributes,
 // on the colour of x and in the ink readable on it.
-func onScale(doc *document, sc *app.Scale, tag, text string, x float64, attrs ...string) elem {
-	e := doc.txt(tag, text, attrs...)
+func onScale(doc *dom.Document, sc *app.Scale, tag, text string, x float64, attrs ...string) dom.Elem {
+	e := doc.Txt(tag, text, attrs...)
 	e.SetStyle("background", sc.Colour(x))
 	e.SetStyle("color", sc.InkOn(x))
 	return e

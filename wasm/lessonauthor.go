@@ -3,6 +3,8 @@
 package main
 
 import (
+	"tapelab/wasm/dom"
+
 	"errors"
 	"strconv"
 	"strings"
@@ -19,15 +21,15 @@ import (
 // computes its number).
 type authorTools struct {
 	lv                        *lessonView
-	root                      elem
-	title, list, caption      elem
-	ask, of, node, elem, kind elem
-	qErr                      elem
-	edit                      elem // "Edit lesson", shown in play mode
+	root                      dom.Elem
+	title, list, caption      dom.Elem
+	ask, of, node, elem, kind dom.Elem
+	qErr                      dom.Elem
+	edit                      dom.Elem // "Edit lesson", shown in play mode
 }
 
 // authorMarkup is the author tools' skeleton.
-const authorMarkup html = `
+const authorMarkup dom.HTML = `
 <div class="lesson-author" id="lesson-author">
   <div class="row">
     <label><span class="cap">Title</span><input type="text" id="lesson-title-input"></label>
@@ -50,58 +52,58 @@ const authorMarkup html = `
 
 func newAuthorTools(lv *lessonView) *authorTools {
 	u := lv.u
-	a := &authorTools{lv: lv, root: u.build(authorMarkup)}
-	var add1, play elem
-	a.root.parts(
-		part{"#lesson-title-input", &a.title}, part{"#lesson-add", &add1}, part{"#lesson-play", &play},
-		part{"#lesson-stops", &a.list}, part{"#lesson-caption", &a.caption}, part{"#lesson-ask-on", &a.ask},
-		part{"#lesson-q-of", &a.of}, part{"#lesson-q-node", &a.node}, part{"#lesson-q-element", &a.elem},
-		part{"#lesson-q-answer", &a.kind}, part{"#lesson-q-error", &a.qErr},
-	)
+	a := &authorTools{lv: lv, root: u.Build(authorMarkup)}
+	var add1, play dom.Elem
+	a.root.Find(dom.Parts{
+		"#lesson-title-input": &a.title, "#lesson-add": &add1, "#lesson-play": &play,
+		"#lesson-stops": &a.list, "#lesson-caption": &a.caption, "#lesson-ask-on": &a.ask,
+		"#lesson-q-of": &a.of, "#lesson-q-node": &a.node, "#lesson-q-element": &a.elem,
+		"#lesson-q-answer": &a.kind, "#lesson-q-error": &a.qErr,
+	})
 	a.title.SetAttribute("maxlength", itoa(lesson.MaxTitle))
 	a.caption.SetAttribute("maxlength", itoa(lesson.MaxCaption))
-	u.options(a.of, []string{lesson.OfGrad, lesson.OfValue}, []string{"gradient", "value"}, lesson.OfGrad)
-	u.options(a.kind, []string{lesson.AnswerNumber, lesson.AnswerSign}, []string{"a number", "its sign"}, lesson.AnswerNumber)
-	u.listen(a.title, "input", "lesson title", func(event) {
+	u.Options(a.of, []string{lesson.OfGrad, lesson.OfValue}, []string{"gradient", "value"}, lesson.OfGrad)
+	u.Options(a.kind, []string{lesson.AnswerNumber, lesson.AnswerSign}, []string{"a number", "its sign"}, lesson.AnswerNumber)
+	u.Listen(a.title, "input", "lesson title", func(dom.Event) {
 		lv.l.Title = a.title.Value()
 		lv.heading.SetTextContent(lv.l.Title)
 	})
-	u.onClick(add1, a.addStop)
-	u.onClick(play, func() { lv.setMode(false) })
-	u.listen(a.caption, "input", "lesson caption", func(event) {
+	u.OnClick(add1, a.addStop)
+	u.OnClick(play, func() { lv.setMode(false) })
+	u.Listen(a.caption, "input", "lesson caption", func(dom.Event) {
 		if len(lv.l.Stops) == 0 {
 			return
 		}
 		lv.l.Stops[lv.cur].Caption = a.caption.Value()
-		lv.caption.clear()
+		lv.caption.Clear()
 		renderCaption(u, lv.caption, a.caption.Value())
 		a.renderList()
 	})
-	u.listen(a.ask, "change", "lesson question", func(event) {
+	u.Listen(a.ask, "change", "lesson question", func(dom.Event) {
 		a.suggest()
 		a.setQuestion()
 	})
-	for _, c := range []elem{a.of, a.node, a.elem, a.kind} {
-		u.listen(c, "change", "lesson question", func(event) { a.setQuestion() })
+	for _, c := range []dom.Elem{a.of, a.node, a.elem, a.kind} {
+		u.Listen(c, "change", "lesson question", func(dom.Event) { a.setQuestion() })
 	}
-	a.edit = u.button("✎ Edit lesson", "Author mode: add, reorder and caption the stops", func() { lv.setMode(true) }, "id", "lesson-edit")
+	a.edit = u.Button("✎ Edit lesson", "Author mode: add, reorder and caption the stops", func() { lv.setMode(true) }, "id", "lesson-edit")
 	return a
 }
 
 // render shows the tools in author mode (and only Edit in play mode).
 func (a *authorTools) render() {
 	lv := a.lv
-	a.root.show(lv.author)
-	a.edit.show(!lv.author)
+	a.root.Show(lv.author)
+	a.edit.Show(!lv.author)
 	if !lv.author {
 		return
 	}
 	a.title.SetValue(lv.l.Title)
 	a.renderList()
 	has := len(lv.l.Stops) > 0
-	a.caption.setDisabled(!has)
+	a.caption.SetDisabled(!has)
 	a.caption.SetValue("")
-	a.qErr.show(false)
+	a.qErr.Show(false)
 	if !has {
 		a.ask.SetChecked(false)
 		return
@@ -130,9 +132,9 @@ func (a *authorTools) render() {
 // renderList lists the stops, each with its first caption line.
 func (a *authorTools) renderList() {
 	lv, u := a.lv, a.lv.u
-	a.list.clear()
+	a.list.Clear()
 	if len(lv.l.Stops) == 0 {
-		a.list.AppendChild(u.txt("li", "No stops yet: set up the playground, then press “Add this state as a stop”.", "class", "hint"))
+		a.list.AppendChild(u.Txt("li", "No stops yet: set up the playground, then press “Add this state as a stop”.", "class", "hint"))
 		return
 	}
 	for i, s := range lv.l.Stops {
@@ -144,14 +146,14 @@ func (a *authorTools) renderList() {
 		if s.Question != nil {
 			line += " · asks"
 		}
-		li := u.el("li")
+		li := u.El("li")
 		if i == lv.cur {
 			li.SetAttribute("aria-current", "step")
 		}
-		add(li, u.button(itoa(i+1)+". "+line, "Go to stop "+itoa(i+1), func() { lv.cur = i; lv.backToStop() }, "class", "link", "id", "lesson-stop-"+itoa(i)),
-			u.button("↑", "Move stop "+itoa(i+1)+" up", func() { a.move(i, i-1) }, "id", "lesson-up-"+itoa(i)),
-			u.button("↓", "Move stop "+itoa(i+1)+" down", func() { a.move(i, i+1) }, "id", "lesson-down-"+itoa(i)),
-			u.button("✕", "Delete stop "+itoa(i+1), func() { a.remove(i) }, "id", "lesson-delete-"+itoa(i)))
+		dom.Add(li, u.Button(itoa(i+1)+". "+line, "Go to stop "+itoa(i+1), func() { lv.cur = i; lv.backToStop() }, "class", "link", "id", "lesson-stop-"+itoa(i)),
+			u.Button("↑", "Move stop "+itoa(i+1)+" up", func() { a.move(i, i-1) }, "id", "lesson-up-"+itoa(i)),
+			u.Button("↓", "Move stop "+itoa(i+1)+" down", func() { a.move(i, i+1) }, "id", "lesson-down-"+itoa(i)),
+			u.Button("✕", "Delete stop "+itoa(i+1), func() { a.remove(i) }, "id", "lesson-delete-"+itoa(i)))
 		a.list.AppendChild(li)
 	}
 }
@@ -245,13 +247,13 @@ func (a *authorTools) setQuestion() {
 	}
 	stop := &lv.l.Stops[lv.cur]
 	stop.Question = nil
-	a.qErr.show(false)
+	a.qErr.Show(false)
 	if a.ask.Checked() {
 		node, err1 := strconv.Atoi(a.node.Value())
 		el, err2 := strconv.Atoi(a.elem.Value())
 		if err1 != nil || err2 != nil {
 			a.qErr.SetTextContent("The node and the element are whole numbers.")
-			a.qErr.show(true)
+			a.qErr.Show(true)
 			a.renderList()
 			return
 		}
@@ -267,7 +269,7 @@ func (a *authorTools) setQuestion() {
 		}
 		if msg != "" {
 			a.qErr.SetTextContent(msg)
-			a.qErr.show(true)
+			a.qErr.Show(true)
 		} else {
 			stop.Question = q
 		}

@@ -3,6 +3,8 @@
 package main
 
 import (
+	"tapelab/wasm/dom"
+
 	"tapelab/wasm/app"
 	"tapelab/wasm/lesson"
 )
@@ -15,12 +17,12 @@ import (
 // is told so, and Back to stop asks again.
 type predictBox struct {
 	lv      *lessonView
-	root    elem
-	ask     elem
-	form    elem // the number field and Check
-	guess   elem
-	signs   elem // the sign buttons
-	verdict elem
+	root    dom.Elem
+	ask     dom.Elem
+	form    dom.Elem // the number field and Check
+	guess   dom.Elem
+	signs   dom.Elem // the sign buttons
+	verdict dom.Elem
 
 	q        *lesson.Question
 	answered bool // checked and revealed
@@ -28,7 +30,7 @@ type predictBox struct {
 }
 
 // predictMarkup is the question's skeleton.
-const predictMarkup html = `
+const predictMarkup dom.HTML = `
 <div class="lesson-question" id="lesson-question" hidden>
   <p class="lesson-ask" id="lesson-ask"></p>
   <div class="row">
@@ -45,25 +47,25 @@ const predictMarkup html = `
 
 func newPredictBox(lv *lessonView) *predictBox {
 	u := lv.u
-	b := &predictBox{lv: lv, root: u.build(predictMarkup)}
-	var check, plus, minus, zero elem
-	b.root.parts(
-		part{"#lesson-ask", &b.ask}, part{"#lesson-guess", &b.guess}, part{"#lesson-check", &check},
-		part{"#lesson-sign-plus", &plus}, part{"#lesson-sign-minus", &minus}, part{"#lesson-sign-zero", &zero},
-		part{"#lesson-verdict", &b.verdict},
-	)
+	b := &predictBox{lv: lv, root: u.Build(predictMarkup)}
+	var check, plus, minus, zero dom.Elem
+	b.root.Find(dom.Parts{
+		"#lesson-ask": &b.ask, "#lesson-guess": &b.guess, "#lesson-check": &check,
+		"#lesson-sign-plus": &plus, "#lesson-sign-minus": &minus, "#lesson-sign-zero": &zero,
+		"#lesson-verdict": &b.verdict,
+	})
 	b.form = b.guess.Parent()
 	b.signs = plus.Parent()
-	u.listen(b.guess, "keydown", "prediction", func(ev event) {
+	u.Listen(b.guess, "keydown", "prediction", func(ev dom.Event) {
 		if ev.Key() == "Enter" {
 			ev.PreventDefault()
 			b.check(b.guess.Value())
 		}
 	})
-	u.onClick(check, func() { b.check(b.guess.Value()) })
-	u.onClick(plus, func() { b.check("+") })
-	u.onClick(minus, func() { b.check("-") })
-	u.onClick(zero, func() { b.check("0") })
+	u.OnClick(check, func() { b.check(b.guess.Value()) })
+	u.OnClick(plus, func() { b.check("+") })
+	u.OnClick(minus, func() { b.check("-") })
+	u.OnClick(zero, func() { b.check("0") })
 	return b
 }
 
@@ -71,7 +73,7 @@ func newPredictBox(lv *lessonView) *predictBox {
 func (b *predictBox) reset(q *lesson.Question) {
 	b.q, b.answered, b.passed = q, false, false
 	b.guess.SetValue("")
-	b.verdict.show(false)
+	b.verdict.Show(false)
 	b.verdict.RemoveAttribute("data-right")
 	b.verdict.RemoveAttribute("data-actual")
 }
@@ -82,14 +84,14 @@ func (b *predictBox) render(q *lesson.Question, author bool) {
 	if q != b.q { // a question the author set or changed since the stop opened: asked afresh
 		b.reset(q)
 	}
-	b.root.show(q != nil && !author)
+	b.root.Show(q != nil && !author)
 	if q == nil || author {
 		return
 	}
 	b.ask.SetTextContent(b.wording(q))
 	sign := q.Answer == lesson.AnswerSign
-	b.form.show(!sign)
-	b.signs.show(sign)
+	b.form.Show(!sign)
+	b.signs.Show(sign)
 	b.enable(!b.answered && !b.passed)
 }
 
@@ -116,11 +118,11 @@ func (b *predictBox) wording(q *lesson.Question) string {
 }
 
 func (b *predictBox) enable(on bool) {
-	b.root.QuerySelector("#lesson-check").setDisabled(!on)
-	b.guess.setDisabled(!on)
-	b.signs.QuerySelector("#lesson-sign-plus").setDisabled(!on)
-	b.signs.QuerySelector("#lesson-sign-minus").setDisabled(!on)
-	b.signs.QuerySelector("#lesson-sign-zero").setDisabled(!on)
+	b.root.QuerySelector("#lesson-check").SetDisabled(!on)
+	b.guess.SetDisabled(!on)
+	b.signs.QuerySelector("#lesson-sign-plus").SetDisabled(!on)
+	b.signs.QuerySelector("#lesson-sign-minus").SetDisabled(!on)
+	b.signs.QuerySelector("#lesson-sign-zero").SetDisabled(!on)
 }
 
 // check grades guess, then reveals the number: the page steps on until
@@ -160,7 +162,7 @@ func (b *predictBox) check(guess string) {
 	}
 	// On a phone the lesson stays in view: the tape pans to the node and
 	// rings it, and no sheet opens over the verdict.
-	pv.panels.quiet = mediaMatches(phoneScreen)
+	pv.panels.quiet = dom.MediaMatches(phoneScreen)
 	pv.inspect(q.Node)
 	v, err := lesson.Score(q, guess, actual)
 	if err != nil {
@@ -182,7 +184,7 @@ func (b *predictBox) say(msg, right string) {
 	} else {
 		b.verdict.SetAttribute("data-right", right)
 	}
-	b.verdict.show(true)
+	b.verdict.Show(true)
 }
 
 // watch notices a student who stepped past the question before answering.

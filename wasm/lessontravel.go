@@ -3,6 +3,8 @@
 package main
 
 import (
+	"tapelab/wasm/dom"
+
 	"strings"
 
 	"tapelab/wasm/app"
@@ -16,11 +18,11 @@ import (
 // service), the JSON download and Close.
 type lessonTravel struct {
 	lv   *lessonView
-	bar  elem // the panel's tools
-	url  elem // the last link copied
-	copy elem
-	note elem
-	file elem // the file input of the menu
+	bar  dom.Elem // the panel's tools
+	url  dom.Elem // the last link copied
+	copy dom.Elem
+	note dom.Elem
+	file dom.Elem // the file input of the menu
 }
 
 // maxLessonFile bounds a lesson file the page reads.
@@ -28,14 +30,14 @@ const maxLessonFile = 4 << 20
 
 // tools builds the lesson panel's tools (with the author's Edit switch)
 // and returns them.
-func (t *lessonTravel) tools() elem {
+func (t *lessonTravel) tools() dom.Elem {
 	u, lv := t.lv.u, t.lv
-	t.copy = u.button("Copy lesson link", "Copy a link that opens this lesson at its first stop", t.copyLink, "id", "lesson-copy")
-	t.url = u.el("input", "type", "text", "readonly", "", "id", "lesson-url", "class", "mono", "aria-label", "Link to this lesson", "hidden", "")
-	t.note = u.txt("span", "", "class", "muted small", "id", "lesson-note", "role", "status")
-	t.bar = add(lv.sh.pv.regions.own("share", u.el("div", "class", "lesson-tools")), lv.tools.edit, t.copy,
-		u.button("Download JSON", "Save the lesson as a JSON file (open it again from the Lessons menu)", t.download, "id", "lesson-download"),
-		u.button("Close", "Close the lesson; the playground keeps what it shows", lv.close, "id", "lesson-close"),
+	t.copy = u.Button("Copy lesson link", "Copy a link that opens this lesson at its first stop", t.copyLink, "id", "lesson-copy")
+	t.url = u.El("input", "type", "text", "readonly", "", "id", "lesson-url", "class", "mono", "aria-label", "Link to this lesson", "hidden", "")
+	t.note = u.Txt("span", "", "class", "muted small", "id", "lesson-note", "role", "status")
+	t.bar = dom.Add(lv.sh.pv.regions.own("share", u.El("div", "class", "lesson-tools")), lv.tools.edit, t.copy,
+		u.Button("Download JSON", "Save the lesson as a JSON file (open it again from the Lessons menu)", t.download, "id", "lesson-download"),
+		u.Button("Close", "Close the lesson; the playground keeps what it shows", lv.close, "id", "lesson-close"),
 		t.url, t.note)
 	return t.bar
 }
@@ -43,21 +45,21 @@ func (t *lessonTravel) tools() elem {
 // menu is the Lessons menu of the shell's bar. Its built-in lessons are
 // listed when it is first opened (listBuiltins): reading them is start-up
 // work that the page's first view and first step do not need.
-func (t *lessonTravel) menu() elem {
+func (t *lessonTravel) menu() dom.Elem {
 	u, lv := t.lv.u, t.lv
-	pop := u.el("div", "class", "pop lessons-list")
-	newLesson := u.button("+ New lesson", "Start a lesson: set up the playground, then add each state as a stop", func() {
+	pop := u.El("div", "class", "pop lessons-list")
+	newLesson := u.Button("+ New lesson", "Start a lesson: set up the playground, then add each state as a stop", func() {
 		t.closeMenu()
 		lv.open(&lesson.Lesson{Title: "My lesson"}, true)
 	}, "id", "lesson-new")
 	pop.AppendChild(newLesson)
-	t.file = u.el("input", "type", "file", "accept", ".json,application/json", "id", "lesson-file")
-	u.listen(t.file, "change", "lesson file", func(event) { t.openFile() })
-	pop.AppendChild(u.labelled("Open a lesson file", t.file, "class", "file"))
-	summary := u.txt("summary", "Lessons")
-	menu := add(u.el("details", "class", "lessons", "id", "lessons-menu"), summary, pop)
+	t.file = u.El("input", "type", "file", "accept", ".json,application/json", "id", "lesson-file")
+	u.Listen(t.file, "change", "lesson file", func(dom.Event) { t.openFile() })
+	pop.AppendChild(u.Labelled("Open a lesson file", t.file, "class", "file"))
+	summary := u.Txt("summary", "Lessons")
+	menu := dom.Add(u.El("details", "class", "lessons", "id", "lessons-menu"), summary, pop)
 	listed := false
-	list := func(event) {
+	list := func(dom.Event) {
 		if !listed {
 			listed = true
 			t.listBuiltins(newLesson)
@@ -65,22 +67,22 @@ func (t *lessonTravel) menu() elem {
 	}
 	// A click on the summary lists them before the menu opens; toggle
 	// covers a menu opened another way.
-	u.listen(summary, "click", "Lessons menu", list)
-	u.listen(menu, "toggle", "Lessons menu", list)
+	u.Listen(summary, "click", "Lessons menu", list)
+	u.Listen(menu, "toggle", "Lessons menu", list)
 	return menu
 }
 
 // listBuiltins puts a button per built-in lesson before the menu's
 // button before.
-func (t *lessonTravel) listBuiltins(before elem) {
+func (t *lessonTravel) listBuiltins(before dom.Elem) {
 	u, lv := t.lv.u, t.lv
 	builtins, err := lesson.Builtins()
 	if err != nil {
-		before.Before(u.txt("p", err.Error(), "class", "lesson-msg"))
+		before.Before(u.Txt("p", err.Error(), "class", "lesson-msg"))
 	}
 	for _, b := range builtins {
 		b := b
-		before.Before(u.button(b.Lesson.Title, "Open the lesson “"+b.Lesson.Title+"” ("+itoa(len(b.Lesson.Stops))+" stops)", func() {
+		before.Before(u.Button(b.Lesson.Title, "Open the lesson “"+b.Lesson.Title+"” ("+itoa(len(b.Lesson.Stops))+" stops)", func() {
 			l, err := lesson.Builtins() // a fresh copy: the author's edits never reach the menu
 			if err == nil {
 				for _, c := range l {
@@ -97,7 +99,7 @@ func (t *lessonTravel) listBuiltins(before elem) {
 // closeMenu closes the Lessons menu and the top bar's menu around it, so
 // that the lesson chosen is in view.
 func (t *lessonTravel) closeMenu() {
-	t.lv.u.byID("lessons-menu").RemoveAttribute("open")
+	t.lv.u.ByID("lessons-menu").RemoveAttribute("open")
 	t.lv.sh.pv.bar.openMenu(false)
 }
 
@@ -109,7 +111,7 @@ func (t *lessonTravel) render() {
 // openFile reads the chosen lesson file and plays it.
 func (t *lessonTravel) openFile() {
 	lv := t.lv
-	tooLarge := readFile(lv.u, t.file, maxLessonFile, func(text string) {
+	tooLarge := dom.ReadFile(lv.u, t.file, maxLessonFile, func(text string) {
 		t.closeMenu()
 		if err := lv.openDocument([]byte(text)); err != nil {
 			lv.sh.pv.showLinkError("This lesson file could not be opened: " + err.Error())
@@ -130,7 +132,7 @@ func (t *lessonTravel) download() {
 		t.say("No file: " + err.Error())
 		return
 	}
-	download(t.lv.u, string(doc), fileName(t.lv.l.Title)+".lesson.json", "application/json")
+	dom.Download(t.lv.u, string(doc), fileName(t.lv.l.Title)+".lesson.json", "application/json")
 	t.say("Downloaded.")
 }
 
@@ -174,14 +176,14 @@ func (t *lessonTravel) copyLink() {
 	}
 	t.say("The lesson is " + itoa(len(url)) + " characters as a link; asking the share service for a short one…")
 	go func() {
-		status, body, err := fetchText("POST", "api/share", string(doc))
-		recovered("lesson short link", t.lv.u.report, func() {
+		status, body, err := dom.FetchText("POST", "api/share", string(doc))
+		dom.Recovered("lesson short link", t.lv.u.Report, func() {
 			path, err := app.CreatedShare(status, body, err)
 			if err != nil {
 				t.say("This lesson is too long for a link (" + itoa(len(url)) + " characters), and short links need TapeLab's share service, and " + err.Error() + ". Download it as a file instead.")
 				return
 			}
-			short := currentLocation().origin + path
+			short := dom.CurrentLocation().Origin + path
 			t.url.SetAttribute("data-short", short)
 			t.put(short, "Short lesson link copied.")
 		})
@@ -191,10 +193,10 @@ func (t *lessonTravel) copyLink() {
 // put shows url, selected, and copies it.
 func (t *lessonTravel) put(url, done string) {
 	t.url.SetValue(url)
-	t.url.show(true)
+	t.url.Show(true)
 	t.url.SetAttribute("data-link", url)
 	t.url.Select()
-	copyToClipboard(t.lv.u, url, func(ok bool) {
+	dom.CopyToClipboard(t.lv.u, url, func(ok bool) {
 		if ok {
 			t.say(done)
 		} else {

@@ -3,6 +3,8 @@
 package main
 
 import (
+	"tapelab/wasm/dom"
+
 	"errors"
 	"strings"
 	"time"
@@ -21,7 +23,7 @@ import (
 // link.Budget) instead of the state's, so that reloading reopens it.
 type lessonView struct {
 	sh *shell
-	u  *document
+	u  *dom.Document
 
 	l      *lesson.Lesson // nil: no lesson open
 	cur    int            // the current stop (0 when the lesson has none)
@@ -32,7 +34,7 @@ type lessonView struct {
 	addr   string         // the lesson fragment the address bar holds ("" for none)
 	watch  *debouncer     // compares the page with the stop after changes
 
-	root, heading, count, prev, next, back, caption, msg elem
+	root, heading, count, prev, next, back, caption, msg dom.Elem
 	predict                                              *predictBox
 	tools                                                *authorTools
 	travel                                               *lessonTravel
@@ -43,7 +45,7 @@ type lessonView struct {
 const lessonQuiet = 120 * time.Millisecond
 
 // lessonMarkup is the lesson panel's skeleton.
-const lessonMarkup html = `
+const lessonMarkup dom.HTML = `
 <section class="lesson" id="lesson" aria-labelledby="lesson-title" hidden>
   <div class="lesson-head">
     <h2 id="lesson-title"></h2>
@@ -69,7 +71,7 @@ const lessonMarkup html = `
 func newLessonView(sh *shell) *lessonView {
 	u := sh.u
 	lv := &lessonView{sh: sh, u: u}
-	lv.watch = newDebouncer(lessonQuiet, time.Second, func() { recovered("lesson", u.report, lv.changed) })
+	lv.watch = newDebouncer(lessonQuiet, time.Second, func() { dom.Recovered("lesson", u.Report, lv.changed) })
 	lv.travel = &lessonTravel{lv: lv}
 	sh.bar.Prepend(lv.travel.menu())
 	sh.pv.onStop = func(d int) bool {
@@ -93,24 +95,24 @@ func (lv *lessonView) stateChanged() {
 
 // panel builds the lesson panel, under the top bar, once.
 func (lv *lessonView) panel() {
-	if lv.root.ok() {
+	if lv.root.OK() {
 		return
 	}
 	u := lv.u
-	lv.root = u.build(lessonMarkup)
-	lv.root.parts(
-		part{"#lesson-title", &lv.heading}, part{"#lesson-prev", &lv.prev}, part{"#lesson-count", &lv.count},
-		part{"#lesson-next", &lv.next}, part{"#lesson-back", &lv.back}, part{"#lesson-caption-view", &lv.caption},
-		part{"#lesson-msg", &lv.msg},
-	)
-	u.onClick(lv.prev, func() { lv.goTo(lv.cur - 1) })
-	u.onClick(lv.next, func() { lv.goTo(lv.cur + 1) })
-	u.onClick(lv.back, lv.backToStop)
+	lv.root = u.Build(lessonMarkup)
+	lv.root.Find(dom.Parts{
+		"#lesson-title": &lv.heading, "#lesson-prev": &lv.prev, "#lesson-count": &lv.count,
+		"#lesson-next": &lv.next, "#lesson-back": &lv.back, "#lesson-caption-view": &lv.caption,
+		"#lesson-msg": &lv.msg,
+	})
+	u.OnClick(lv.prev, func() { lv.goTo(lv.cur - 1) })
+	u.OnClick(lv.next, func() { lv.goTo(lv.cur + 1) })
+	u.OnClick(lv.back, lv.backToStop)
 	lv.predict = newPredictBox(lv)
 	lv.tools = newAuthorTools(lv)
-	lv.root.fill("travel", lv.travel.tools())
-	lv.root.fill("question", lv.predict.root)
-	lv.root.fill("author", lv.tools.root)
+	lv.root.Fill("travel", lv.travel.tools())
+	lv.root.Fill("question", lv.predict.root)
+	lv.root.Fill("author", lv.tools.root)
 	lv.sh.pv.bar.root.After(lv.root)
 	lv.sh.showRegions(lv.sh.st.Flags()) // its tools are the share control's
 }
@@ -119,9 +121,9 @@ func (lv *lessonView) panel() {
 func (lv *lessonView) open(l *lesson.Lesson, author bool) {
 	lv.panel()
 	lv.l, lv.author, lv.cur = l, author, 0
-	lv.root.show(true)
-	lv.msg.show(false)
-	lv.u.root().ToggleClass("lesson-open", true)
+	lv.root.Show(true)
+	lv.msg.Show(false)
+	lv.u.Root().ToggleClass("lesson-open", true)
 	if len(l.Stops) > 0 {
 		lv.applyStop()
 	}
@@ -132,8 +134,8 @@ func (lv *lessonView) open(l *lesson.Lesson, author bool) {
 // close puts the lesson away; the page keeps the state it shows.
 func (lv *lessonView) close() {
 	lv.l = nil
-	lv.root.show(false)
-	lv.u.root().ToggleClass("lesson-open", false)
+	lv.root.Show(false)
+	lv.u.Root().ToggleClass("lesson-open", false)
 	lv.addr = ""
 	lv.sh.linkSync.changed()
 }
@@ -187,7 +189,7 @@ func (lv *lessonView) applyStop() {
 	lv.home, _ = link.Encode(sh.st.Link())
 	lv.away = false
 	lv.predict.reset(stop.Question)
-	sh.u.root().SetAttribute("data-link-opened", "true")
+	sh.u.Root().SetAttribute("data-link-opened", "true")
 }
 
 // cloneState copies a state through its canonical envelope, so that the
@@ -207,7 +209,7 @@ func (lv *lessonView) changed() {
 	}
 	now, err := link.Encode(lv.sh.st.Link())
 	lv.away = err != nil || now != lv.home
-	lv.back.show(lv.away)
+	lv.back.Show(lv.away)
 	lv.root.SetAttribute("data-away", boolStr(lv.away))
 	lv.predict.watch()
 }
@@ -215,11 +217,11 @@ func (lv *lessonView) changed() {
 // showError shows err under the stop (nil hides it).
 func (lv *lessonView) showError(err error) {
 	if err == nil {
-		lv.msg.show(false)
+		lv.msg.Show(false)
 		return
 	}
 	lv.msg.SetTextContent(err.Error())
-	lv.msg.show(true)
+	lv.msg.Show(true)
 }
 
 // render shows the title, the stop bar, the caption, the question and the
@@ -240,10 +242,10 @@ func (lv *lessonView) render() {
 	} else {
 		lv.count.SetTextContent(itoa(lv.cur+1) + " / " + itoa(n))
 	}
-	lv.prev.setDisabled(lv.cur <= 0)
-	lv.next.setDisabled(lv.cur >= n-1)
-	lv.back.show(lv.away)
-	lv.caption.clear()
+	lv.prev.SetDisabled(lv.cur <= 0)
+	lv.next.SetDisabled(lv.cur >= n-1)
+	lv.back.Show(lv.away)
+	lv.caption.Clear()
 	if n > 0 {
 		renderCaption(lv.u, lv.caption, l.Stops[lv.cur].Caption)
 		lv.predict.render(l.Stops[lv.cur].Question, lv.author)
@@ -257,19 +259,19 @@ func (lv *lessonView) render() {
 // renderCaption writes a caption into parent as paragraphs of text nodes
 // (bold in <strong>, code in <code>, line breaks as <br>): never as HTML,
 // so whatever the caption holds shows as written.
-func renderCaption(u *document, parent elem, caption string) {
+func renderCaption(u *dom.Document, parent dom.Elem, caption string) {
 	for _, b := range lesson.Parse(caption) {
-		p := u.el("p")
+		p := u.El("p")
 		for _, s := range b.Spans {
 			switch {
 			case s.Break:
-				p.AppendChild(u.el("br"))
+				p.AppendChild(u.El("br"))
 			case s.Code:
-				p.AppendChild(u.txt("code", s.Text))
+				p.AppendChild(u.Txt("code", s.Text))
 			case s.Bold:
-				p.AppendChild(u.txt("strong", s.Text))
+				p.AppendChild(u.Txt("strong", s.Text))
 			default:
-				p.AppendChild(u.textNode(s.Text))
+				p.AppendChild(u.TextNode(s.Text))
 			}
 		}
 		parent.AppendChild(p)
@@ -283,7 +285,7 @@ func (lv *lessonView) holdAddress() {
 	if lv.l != nil && !lv.author && len(lv.l.Stops) > 0 {
 		if f, err := lesson.Fragment(lv.l); err == nil && len(pageBase()+"#"+f) <= link.Budget {
 			lv.addr = f
-			replaceFragment(f)
+			dom.ReplaceFragment(f)
 		}
 	}
 	lv.sh.linkSync.changed()
@@ -296,14 +298,14 @@ func (sh *shell) publish(frag string) string {
 	if sh.lessons != nil && sh.lessons.addr != "" {
 		return pageBase() + "#" + frag
 	}
-	return replaceFragment(frag)
+	return dom.ReplaceFragment(frag)
 }
 
 // pageBase is the page's address without fragment, query or share path
 // (/s/{id} and /embed/{id} open the playground at their folder).
 func pageBase() string {
-	loc := currentLocation()
-	path := loc.path
+	loc := dom.CurrentLocation()
+	path := loc.Path
 	if _, _, ok := app.SharedPage(path); ok {
 		for _, kind := range []string{"/s/", "/embed/"} {
 			if i := strings.LastIndex(path, kind); i >= 0 {
@@ -312,7 +314,7 @@ func pageBase() string {
 			}
 		}
 	}
-	return loc.origin + path
+	return loc.Origin + path
 }
 
 // openFragment opens a lesson link (#l1.…) the page was loaded with; a

@@ -3,6 +3,8 @@
 package main
 
 import (
+	"tapelab/wasm/dom"
+
 	"time"
 
 	"tapelab/wasm/link"
@@ -25,11 +27,11 @@ const (
 // wait for instead of a time.
 type linkDebouncer struct {
 	*debouncer
-	root    elem
+	root    dom.Elem
 	changes int // the changes told so far
 }
 
-func newLinkDebouncer(root elem, fn func()) *linkDebouncer {
+func newLinkDebouncer(root dom.Elem, fn func()) *linkDebouncer {
 	return &linkDebouncer{debouncer: newDebouncer(linkQuiet, linkMaxWait, fn), root: root}
 }
 
@@ -53,12 +55,12 @@ func (l *linkDebouncer) count() {
 // expected) and the share box's link. <html data-link-encodes> counts the
 // encodings; data-link-synced says which change the link now follows.
 func (sh *shell) syncOnce() {
-	defer sh.u.root().SetAttribute("data-link-synced", itoa(sh.linkSync.changes))
+	defer sh.u.Root().SetAttribute("data-link-synced", itoa(sh.linkSync.changes))
 	if sh.pv.src().Err() != nil {
 		return // a broken model has no link; keep the last good one
 	}
 	sh.linkEncodes++
-	sh.u.root().SetAttribute("data-link-encodes", itoa(sh.linkEncodes))
+	sh.u.Root().SetAttribute("data-link-encodes", itoa(sh.linkEncodes))
 	l, err := link.Encode(sh.st.Link())
 	if err != nil {
 		sh.notes.SetTextContent("No link for this state: " + err.Error())
@@ -72,12 +74,12 @@ func (sh *shell) syncOnce() {
 	sh.shareURL.SetValue(full)
 	// Links made for an earlier state would open that state: the person
 	// makes them again for this one.
-	sh.made.show(false)
+	sh.made.Show(false)
 	sh.shortBtn.RemoveAttribute("data-short")
 	if len(full) > link.Budget {
 		sh.notes.SetTextContent("This link is long (" + itoa(len(full)) + " characters, with the weights): a short link is easier to paste.")
 	} else {
 		sh.notes.SetTextContent(itoa(len(full)) + " characters")
 	}
-	sh.u.root().SetAttribute("data-link-length", itoa(len(full)))
+	sh.u.Root().SetAttribute("data-link-length", itoa(len(full)))
 }

@@ -3,6 +3,8 @@
 package main
 
 import (
+	"tapelab/wasm/dom"
+
 	"strconv"
 
 	"tapelab/wasm/state"
@@ -12,17 +14,17 @@ import (
 // side by side; every line is a button that inspects the same tape node.
 type listingView struct {
 	pv    *playground
-	root  elem
-	ssa   elem
-	ir    elem
+	root  dom.Elem
+	ssa   dom.Elem
+	ir    dom.Elem
 	pipe  *pipelineView // nil until a compiled step is first shown (fill)
-	lines [][]elem      // per tape node, its lines in both listings
+	lines [][]dom.Elem  // per tape node, its lines in both listings
 	cur   int
 }
 
 func newListingView(pv *playground) *listingView {
 	v := &listingView{pv: pv, cur: -1}
-	v.root = pv.doc.el("section", "class", "listing", "id", "listing", "aria-label", "Compiled step: SSA listing and IR", "hidden", "")
+	v.root = pv.doc.El("section", "class", "listing", "id", "listing", "aria-label", "Compiled step: SSA listing and IR", "hidden", "")
 	return v
 }
 
@@ -33,17 +35,17 @@ func (v *listingView) fill() {
 		return
 	}
 	doc := v.pv.doc
-	v.ssa = doc.el("ol", "class", "code mono", "id", "ssa", "aria-label", "SSA listing (graph.Builder, CompileChecked)")
-	v.ir = doc.el("ol", "class", "code mono", "id", "ir", "aria-label", "IR (ir.FromGraph)")
-	col := func(title string, list elem) elem {
-		c := doc.el("div", "class", "code-col")
-		add(c, doc.txt("h3", title), list)
+	v.ssa = doc.El("ol", "class", "code mono", "id", "ssa", "aria-label", "SSA listing (graph.Builder, CompileChecked)")
+	v.ir = doc.El("ol", "class", "code mono", "id", "ir", "aria-label", "IR (ir.FromGraph)")
+	col := func(title string, list dom.Elem) dom.Elem {
+		c := doc.El("div", "class", "code-col")
+		dom.Add(c, doc.Txt("h3", title), list)
 		return c
 	}
 	v.pipe = newPipelineView(v.pv)
-	irCol := doc.el("div", "class", "code-col")
-	add(irCol, doc.txt("h3", "IR (ir.FromGraph; weights in the payload)"), v.pipe.root, v.ir)
-	add(v.root, col("SSA graph (graph.Builder → CompileChecked)", v.ssa), irCol)
+	irCol := doc.El("div", "class", "code-col")
+	dom.Add(irCol, doc.Txt("h3", "IR (ir.FromGraph; weights in the payload)"), v.pipe.root, v.ir)
+	dom.Add(v.root, col("SSA graph (graph.Builder → CompileChecked)", v.ssa), irCol)
 }
 
 // build lists the compiled step, or hides the view in eager mode.
@@ -51,8 +53,8 @@ func (v *listingView) build(pg state.Source) {
 	v.cur = -1
 	v.lines = nil
 	if v.pipe != nil {
-		v.ssa.clear()
-		v.ir.clear()
+		v.ssa.Clear()
+		v.ir.Clear()
 	}
 	r := pg.Recording()
 	if r == nil || r.Graph == nil {
@@ -62,13 +64,13 @@ func (v *listingView) build(pg state.Source) {
 	v.fill()
 	v.root.RemoveAttribute("hidden")
 	v.pipe.build()
-	v.lines = make([][]elem, r.Tape.Len())
+	v.lines = make([][]dom.Elem, r.Tape.Len())
 	for k, line := range r.Listing() {
 		v.ssa.AppendChild(v.line(line, k, "ssa-"+strconv.Itoa(k)))
 	}
 	irLines, err := pg.IRListing()
 	if err != nil {
-		v.ir.AppendChild(v.pv.doc.txt("li", "IR export failed: "+err.Error(), "class", "hint"))
+		v.ir.AppendChild(v.pv.doc.Txt("li", "IR export failed: "+err.Error(), "class", "hint"))
 		return
 	}
 	for k, l := range irLines {
@@ -76,13 +78,13 @@ func (v *listingView) build(pg state.Source) {
 	}
 }
 
-func (v *listingView) line(text string, node int, id string) elem {
-	li := v.pv.doc.el("li")
+func (v *listingView) line(text string, node int, id string) dom.Elem {
+	li := v.pv.doc.El("li")
 	if node < 0 {
 		li.SetTextContent(text)
 		return li
 	}
-	b := v.pv.doc.button(text, "", func() { v.pv.inspect(node) }, "class", "code-line", "id", id, "data-node", strconv.Itoa(node))
+	b := v.pv.doc.Button(text, "", func() { v.pv.inspect(node) }, "class", "code-line", "id", id, "data-node", strconv.Itoa(node))
 	li.AppendChild(b)
 	v.lines[node] = append(v.lines[node], b)
 	return li

@@ -3,6 +3,8 @@
 package main
 
 import (
+	"tapelab/wasm/dom"
+
 	"strconv"
 	"strings"
 
@@ -15,11 +17,11 @@ import (
 // after a step was recorded: until then there is nothing to follow.
 type listView struct {
 	pv    *playground
-	root  elem
-	body  elem
+	root  dom.Elem
+	body  dom.Elem
 	s     *app.Stepper // the recorded step its rows list (made or not)
-	rows  []elem       // nil until made
-	cells []elem       // the state cell of each row
+	rows  []dom.Elem   // nil until made
+	cells []dom.Elem   // the state cell of each row
 	state []app.State
 	drawn []bool
 }
@@ -27,26 +29,26 @@ type listView struct {
 func newListView(pv *playground) *listView {
 	doc := pv.doc
 	v := &listView{pv: pv}
-	v.root = doc.el("details", "class", "tape-list", "id", "tape-list")
-	sum := doc.el("summary")
+	v.root = doc.El("details", "class", "tape-list", "id", "tape-list")
+	sum := doc.El("summary")
 	sum.SetTextContent("Tape as text")
-	table := doc.el("table", "class", "mono")
-	cap := doc.el("caption")
+	table := doc.El("table", "class", "mono")
+	cap := doc.El("caption")
 	cap.SetTextContent("Every node of the tape in id order, with its parents, shape and state.")
-	head := doc.el("thead")
+	head := doc.El("thead")
 	head.SetInnerHTML("<tr><th scope=col>id</th><th scope=col>node</th><th scope=col>parents</th><th scope=col>shape</th><th scope=col>state</th></tr>")
-	v.body = doc.el("tbody")
-	add(table, cap, head, v.body)
-	add(v.root, sum, table)
+	v.body = doc.El("tbody")
+	dom.Add(table, cap, head, v.body)
+	dom.Add(v.root, sum, table)
 	// A click on the summary (or Enter or space on it) opens the list
 	// after its listeners ran: the rows are there when it opens. Opened
 	// otherwise (by a script), it makes them when it says it toggled.
-	doc.listen(sum, "click", "tape list", func(event) {
+	doc.Listen(sum, "click", "tape list", func(dom.Event) {
 		if v.rows == nil && v.s != nil {
 			v.draw()
 		}
 	})
-	doc.listen(v.root, "toggle", "tape list", func(event) {
+	doc.Listen(v.root, "toggle", "tape list", func(dom.Event) {
 		if v.rows == nil && v.s != nil && v.open() {
 			v.draw()
 		}
@@ -60,7 +62,7 @@ func (v *listView) open() bool { return v.root.HasAttribute("open") }
 // build lists a freshly recorded step: at once when the list is open,
 // else when it is opened.
 func (v *listView) build(s *app.Stepper) {
-	v.body.clear()
+	v.body.Clear()
 	v.s, v.rows, v.cells = s, nil, nil
 	if v.open() {
 		v.draw()
@@ -72,12 +74,12 @@ func (v *listView) build(s *app.Stepper) {
 func (v *listView) draw() {
 	doc, s := v.pv.doc, v.s
 	nodes := s.Nodes()
-	v.rows = make([]elem, len(nodes))
-	v.cells = make([]elem, len(nodes))
+	v.rows = make([]dom.Elem, len(nodes))
+	v.cells = make([]dom.Elem, len(nodes))
 	v.state = make([]app.State, len(nodes))
 	v.drawn = make([]bool, len(nodes))
 	for i, n := range nodes {
-		tr := doc.el("tr", "data-node", strconv.Itoa(i), "id", "row-"+strconv.Itoa(i))
+		tr := doc.El("tr", "data-node", strconv.Itoa(i), "id", "row-"+strconv.Itoa(i))
 		ps := make([]string, len(n.Parents))
 		for k, p := range n.Parents {
 			ps[k] = "#" + strconv.Itoa(p)
@@ -86,12 +88,12 @@ func (v *listView) draw() {
 		if n.Role != "" {
 			label += " (" + n.Role + ")"
 		}
-		td := func(s string) elem { c := doc.el("td"); c.SetTextContent(s); return c }
+		td := func(s string) dom.Elem { c := doc.El("td"); c.SetTextContent(s); return c }
 		v.cells[i] = td("")
-		btn := v.pv.doc.button(label, "Inspect node "+strconv.Itoa(i)+" "+label, func() { v.pv.inspect(i) }, "class", "link")
-		nodeCell := doc.el("td")
+		btn := v.pv.doc.Button(label, "Inspect node "+strconv.Itoa(i)+" "+label, func() { v.pv.inspect(i) }, "class", "link")
+		nodeCell := doc.El("td")
 		nodeCell.AppendChild(btn)
-		add(tr, td(strconv.Itoa(i)), nodeCell, td(strings.Join(ps, " ")), td(n.Shape.String()), v.cells[i])
+		dom.Add(tr, td(strconv.Itoa(i)), nodeCell, td(strings.Join(ps, " ")), td(n.Shape.String()), v.cells[i])
 		v.body.AppendChild(tr)
 		v.rows[i] = tr
 	}

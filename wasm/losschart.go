@@ -3,6 +3,8 @@
 package main
 
 import (
+	"tapelab/wasm/dom"
+
 	"math"
 	"strconv"
 
@@ -15,21 +17,21 @@ import (
 // history on a 0–100% scale): training solid, test dashed, each smoothed
 // (trainer.Smooth) over its values as evaluated, drawn faint.
 type chart struct {
-	u      *document
-	canvas canvas
+	u      *dom.Document
+	canvas dom.Canvas
 	w, h   float64
 	acc    bool
 	scale  string // the scale drawn last: "linear" or "log" (the canvas's data-scale)
 }
 
-func newChart(u *document, w, h int) *chart {
-	return &chart{u: u, w: float64(w), h: float64(h), canvas: newCanvas(u, float64(w), float64(h), "id", "train-chart", "role", "img",
+func newChart(u *dom.Document, w, h int) *chart {
+	return &chart{u: u, w: float64(w), h: float64(h), canvas: dom.NewCanvas(u, float64(w), float64(h), "id", "train-chart", "role", "img",
 		"aria-label", "Loss over training steps: training loss solid, test loss dashed, smoothed over the faint values of each evaluation")}
 }
 
 // newAccuracyChart is the chart of the accuracy history.
-func newAccuracyChart(u *document, w, h int) *chart {
-	return &chart{u: u, w: float64(w), h: float64(h), acc: true, canvas: newCanvas(u, float64(w), float64(h), "id", "train-acc-chart", "role", "img",
+func newAccuracyChart(u *dom.Document, w, h int) *chart {
+	return &chart{u: u, w: float64(w), h: float64(h), acc: true, canvas: dom.NewCanvas(u, float64(w), float64(h), "id", "train-acc-chart", "role", "img",
 		"aria-label", "Accuracy over training steps: training solid, test dashed, smoothed over the faint values of each evaluation")}
 }
 
@@ -46,7 +48,7 @@ func (c *chart) showScale(log bool) {
 	}
 	if scale != c.scale {
 		c.scale = scale
-		c.canvas.el.SetAttribute("data-scale", scale)
+		c.canvas.El.SetAttribute("data-scale", scale)
 	}
 }
 
@@ -62,8 +64,8 @@ func (c *chart) value(m train.Metrics) float64 {
 func (c *chart) draw(h []trainer.Record) {
 	pal := readPalette(c.u)
 	x := c.canvas
-	x.clear(c.w, c.h)
-	x.background(pal.surface, c.w, c.h)
+	x.Clear(c.w, c.h)
+	x.Background(pal.surface, c.w, c.h)
 	if len(h) == 0 {
 		return
 	}
@@ -109,7 +111,7 @@ func (c *chart) draw(h []trainer.Record) {
 		return ys
 	}
 	line := func(ys []float64, colour string, width float64, dash ...any) {
-		x.beginPath()
+		x.BeginPath()
 		started := false
 		for i, y := range ys {
 			if math.IsNaN(y) {
@@ -118,25 +120,25 @@ func (c *chart) draw(h []trainer.Record) {
 			px := pad + float64(h[i].Step)/last*(c.w-2*pad)
 			py := c.h - pad - y*(c.h-2*pad)
 			if !started {
-				x.moveTo(px, py)
+				x.MoveTo(px, py)
 				started = true
 			} else {
-				x.lineTo(px, py)
+				x.LineTo(px, py)
 			}
 		}
-		x.stroke(colour, width, dash...)
+		x.Stroke(colour, width, dash...)
 	}
 	test := series(func(r trainer.Record) float64 { return c.value(r.Test) })
 	tr := series(func(r trainer.Record) float64 { return c.value(r.Train) })
 	span := trainer.SmoothSpan(len(h))
-	c.canvas.el.SetAttribute("data-smoothing", strconv.FormatFloat(span, 'f', 1, 64))
+	c.canvas.El.SetAttribute("data-smoothing", strconv.FormatFloat(span, 'f', 1, 64))
 	if span > 1 {
 		// Each evaluation, faint; over them the trend, which the jitter of
 		// stochastic steps would otherwise hide.
-		x.alpha(0.3)
+		x.Alpha(0.3)
 		line(test, pal.test, 1.5*k)
 		line(tr, pal.ink, 1.5*k)
-		x.alpha(1)
+		x.Alpha(1)
 		test, tr = trainer.Smooth(test, span), trainer.Smooth(tr, span)
 	}
 	line(test, pal.test, 2*k, 6*k, 4*k)
@@ -151,17 +153,17 @@ func (c *chart) draw(h []trainer.Record) {
 	// The label keeps to the chart's width: in presenter mode's larger
 	// type a log scale's label would run past its left edge.
 	size := 11 * k
-	if w := x.textWidth(label, strconv.Itoa(int(size))+"px system-ui, sans-serif"); w > c.w-2*pad-4 {
+	if w := x.TextWidth(label, strconv.Itoa(int(size))+"px system-ui, sans-serif"); w > c.w-2*pad-4 {
 		size = math.Max(8, size*(c.w-2*pad-4)/w)
 	}
 	font := strconv.Itoa(int(size)) + "px system-ui, sans-serif"
 	if c.acc { // the curve climbs to the top: the label goes below it
-		x.fillText(label, pad+2, c.h-pad-2, pal.muted, font)
+		x.FillText(label, pad+2, c.h-pad-2, pal.muted, font)
 		return
 	}
 	// A loss starts at its top on the left and falls: the label goes in
 	// the top right corner, clear of the curve.
-	x.textAlign("right")
-	x.fillText(label, c.w-pad-2, 12*k, pal.muted, font)
-	x.textAlign("left")
+	x.TextAlign("right")
+	x.FillText(label, c.w-pad-2, 12*k, pal.muted, font)
+	x.TextAlign("left")
 }

@@ -6,6 +6,8 @@
 package main
 
 import (
+	"tapelab/wasm/dom"
+
 	"fmt"
 	"runtime"
 	"strconv"
@@ -16,17 +18,17 @@ import (
 const version = "0.1.0-dev"
 
 func main() {
-	mark("go-main")
+	dom.Mark("go-main")
 	p, err := newPage()
 	if err != nil {
-		fmt.Fprintln(stderr{}, "tapelab:", err)
+		fmt.Fprintln(dom.Stderr{}, "tapelab:", err)
 		syscall.Exit(1)
 	}
 	// The Go runtime's start ran in the task that instantiated the wasm:
 	// the views are built in tasks of their own.
 	p.pace()
 	pv := newPlayground(p)
-	mark("playground-built")
+	dom.Mark("playground-built")
 	// The views are built off screen while the loading screen or the
 	// server's first view stays on it. Between the parts of start-up the
 	// browser runs its own tasks (paint, input), so that start-up is not
@@ -35,12 +37,12 @@ func main() {
 	// Share links, classroom, lessons; the training view is built when
 	// first shown.
 	sh := newShell(p, pv)
-	mark("shell-built")
+	dom.Mark("shell-built")
 	p.yield()
 	// The page's plain link is opened, its step recorded and laid out in
 	// a task of its own, before anything is drawn (start announces it).
 	sh.load()
-	mark("link-loaded")
+	dom.Mark("link-loaded")
 	p.yield()
 	// The page replaces what is on screen in one task, taking the first
 	// view's tape over: nothing half-built is painted.
@@ -56,12 +58,12 @@ func main() {
 	sh.start() // the views have drawn the state the link opened when it returns
 	p.afterPaint()
 	pv.drawColumns()
-	mark("first-render")
+	dom.Mark("first-render")
 	p.app.RemoveAttribute("aria-busy")
 	// When Go finished rendering, in ms since navigation: the end-to-end
 	// test reads it to measure start-up.
-	p.app.SetAttribute("data-rendered-ms", fmt.Sprintf("%.0f", now()))
-	mark("go-idle")
+	p.app.SetAttribute("data-rendered-ms", fmt.Sprintf("%.0f", dom.Now()))
+	dom.Mark("go-idle")
 	recordStartup(p.app)
 	select {} // keep the program alive for the views' event listeners
 }
@@ -69,7 +71,7 @@ func main() {
 // recordStartup writes what Go allocated during its start-up (objects,
 // bytes, collections) into app's data-go-mallocs, data-go-alloc-bytes and
 // data-go-gcs, for the end-to-end start-up benchmark.
-func recordStartup(app elem) {
+func recordStartup(app dom.Elem) {
 	var m runtime.MemStats
 	runtime.ReadMemStats(&m)
 	app.SetAttribute("data-go-mallocs", strconv.FormatUint(m.Mallocs, 10))

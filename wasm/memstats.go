@@ -3,6 +3,8 @@
 package main
 
 import (
+	"tapelab/wasm/dom"
+
 	"runtime"
 	"strconv"
 )
@@ -12,8 +14,8 @@ import (
 // bytes gcs pause-ns", the objects and bytes allocated, the collections
 // run and their pauses, each counted since the page started. A benchmark
 // reads it before and after a step to learn what the step allocated.
-func exposeMemStats(doc *document) {
-	expose(doc, "tapelabMemStats", func(string) (string, error) {
+func exposeMemStats(doc *dom.Document) {
+	dom.Expose(doc, "tapelabMemStats", func(string) (string, error) {
 		var m runtime.MemStats
 		runtime.ReadMemStats(&m)
 		return strconv.FormatUint(m.Mallocs, 10) + " " + strconv.FormatUint(m.TotalAlloc, 10) + " " +

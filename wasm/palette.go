@@ -2,6 +2,8 @@
 
 package main
 
+import "tapelab/wasm/dom"
+
 // palette holds the page's colours for canvas drawing, read from the
 // stylesheet's custom properties (static/style.css) at each draw, so that
 // the canvas follows the page's palette, presenter mode included.
@@ -11,8 +13,8 @@ type palette struct {
 	stroke float64
 }
 
-func readPalette(u *document) palette {
-	r := u.root()
+func readPalette(u *dom.Document) palette {
+	r := u.Root()
 	k := 1.0
 	if r.HasClass("presenter") {
 		k = 1.5

@@ -2,6 +2,8 @@
 
 package main
 
+import "tapelab/wasm/dom"
+
 // wideScreen is the breakpoint of static/style.css: from it up, the
 // editor and the inspector are columns beside the tape; below, each opens
 // as a drawer (a sheet on a phone) over the tape, so that the tape stays
@@ -20,7 +22,7 @@ const phoneScreen = "(max-width: 599px)"
 // a column or a drawer, by the screen's width.
 type panels struct {
 	pv                 *playground
-	editorBtn, inspBtn elem
+	editorBtn, inspBtn dom.Elem
 	wide               bool // the screen has room for columns
 	fitted             bool // wide has been set once
 	presenting         bool
@@ -35,16 +37,16 @@ type panels struct {
 func newPanels(pv *playground) *panels {
 	doc := pv.doc
 	ps := &panels{pv: pv}
-	ps.editorBtn = doc.button("Editor", "Show or hide the model or program editor", func() { ps.toggle(ps.editorBtn, "editor-open") },
+	ps.editorBtn = doc.Button("Editor", "Show or hide the model or program editor", func() { ps.toggle(ps.editorBtn, "editor-open") },
 		"id", "panel-editor", "aria-controls", "editor program-editor", "aria-expanded", "false")
-	ps.inspBtn = doc.button("Inspector", "Show or hide the inspector: the node's numbers and its chain rule", func() { ps.toggle(ps.inspBtn, "inspector-open") },
+	ps.inspBtn = doc.Button("Inspector", "Show or hide the inspector: the node's numbers and its chain rule", func() { ps.toggle(ps.inspBtn, "inspector-open") },
 		"id", "panel-inspector", "aria-controls", "inspector", "aria-expanded", "false")
 	return ps
 }
 
 // tabs is the group of toggles.
-func (ps *panels) tabs() elem {
-	return add(ps.pv.doc.el("div", "class", "panel-tabs", "role", "group", "aria-label", "Panels"), ps.editorBtn, ps.inspBtn)
+func (ps *panels) tabs() dom.Elem {
+	return dom.Add(ps.pv.doc.El("div", "class", "panel-tabs", "role", "group", "aria-label", "Panels"), ps.editorBtn, ps.inspBtn)
 }
 
 // fitScreen opens the panels the screen has room for, when the page first
@@ -52,7 +54,7 @@ func (ps *panels) tabs() elem {
 // phone turned, a window resized): the choices a person made stay while
 // the layout does.
 func (ps *panels) fitScreen() {
-	wide := mediaMatches(wideScreen)
+	wide := dom.MediaMatches(wideScreen)
 	if ps.fitted && wide == ps.wide {
 		return
 	}
@@ -62,7 +64,7 @@ func (ps *panels) fitScreen() {
 }
 
 // toggle opens or closes a panel. Drawers open one at a time.
-func (ps *panels) toggle(btn elem, open string) {
+func (ps *panels) toggle(btn dom.Elem, open string) {
 	on := btn.GetAttribute("aria-expanded") != "true"
 	if on {
 		ps.closeDrawers()
@@ -71,10 +73,10 @@ func (ps *panels) toggle(btn elem, open string) {
 }
 
 // set opens (on) or closes a panel, then fits the tape to its new room.
-func (ps *panels) set(btn elem, open string, on bool) {
+func (ps *panels) set(btn dom.Elem, open string, on bool) {
 	btn.SetAttribute("aria-expanded", boolStr(on))
 	ps.pv.root.ToggleClass(open, on)
-	nextFrame(ps.pv.doc, "fit", ps.pv.tape.fit)
+	dom.NextFrame(ps.pv.doc, "fit", ps.pv.tape.fit)
 }
 
 // closeDrawers closes the panels when they are drawers (on a screen
@@ -115,7 +117,7 @@ const explainWide = "(min-width: 1600px)"
 // tape, the editor steps aside, as when presenting, so that the tape keeps
 // room beside the drawer (its toggle opens it again).
 func (ps *panels) explain(on bool) {
-	if on && !ps.explaining && ps.wide && !mediaMatches(explainWide) {
+	if on && !ps.explaining && ps.wide && !dom.MediaMatches(explainWide) {
 		ps.set(ps.editorBtn, "editor-open", false)
 	}
 	ps.explaining = on

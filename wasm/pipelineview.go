@@ -3,6 +3,8 @@
 package main
 
 import (
+	"tapelab/wasm/dom"
+
 	"strconv"
 
 	"tapelab/engine/ir"
@@ -15,28 +17,28 @@ import (
 // graph; when it does not, the stage that refused it says why.
 type pipelineView struct {
 	pv     *playground
-	root   elem
-	title  elem
-	stages elem
-	text   elem
+	root   dom.Elem
+	title  dom.Elem
+	stages dom.Elem
+	text   dom.Elem
 }
 
 func newPipelineView(pv *playground) *pipelineView {
 	doc := pv.doc
 	v := &pipelineView{pv: pv}
-	v.root = doc.el("div", "class", "pipeline", "id", "pipeline")
-	v.title = doc.el("h4", "id", "pipeline-title")
-	v.stages = doc.el("ol", "class", "stages mono", "id", "ir-stages", "aria-labelledby", "pipeline-title")
-	open := doc.el("details", "class", "ir-open", "id", "ir-open")
-	open.AppendChild(doc.txt("summary", "Open an IR document"))
-	v.text = doc.el("textarea", "id", "ir-open-text", "rows", "4", "spellcheck", "false",
+	v.root = doc.El("div", "class", "pipeline", "id", "pipeline")
+	v.title = doc.El("h4", "id", "pipeline-title")
+	v.stages = doc.El("ol", "class", "stages mono", "id", "ir-stages", "aria-labelledby", "pipeline-title")
+	open := doc.El("details", "class", "ir-open", "id", "ir-open")
+	open.AppendChild(doc.Txt("summary", "Open an IR document"))
+	v.text = doc.El("textarea", "id", "ir-open-text", "rows", "4", "spellcheck", "false",
 		"aria-label", "IR document (tapelab.ir.v1 JSON)", "placeholder", `{"format": "tapelab.ir.v1", "nodes": [...], "payload": {...}}`)
-	hint := doc.txt("p", "Paste a tapelab.ir.v1 document (the IR export is one). Its inputs are the mini-batch (input 0 is x, input 1 the targets). "+
+	hint := doc.Txt("p", "Paste a tapelab.ir.v1 document (the IR export is one). Its inputs are the mini-batch (input 0 is x, input 1 the targets). "+
 		"When every stage passes, the tape steps its graph from its last node; an edit or a mode switch goes back to the model.", "class", "hint")
-	add(open, v.text, add(doc.el("div", "class", "row"),
-		doc.button("Run the IR", "Run the document through the IR pipeline", v.run, "id", "ir-open-run"),
-		doc.button("Back to the model", "Step the model's training step again", v.back, "id", "ir-open-back")), hint)
-	add(v.root, v.title, v.stages, open)
+	dom.Add(open, v.text, dom.Add(doc.El("div", "class", "row"),
+		doc.Button("Run the IR", "Run the document through the IR pipeline", v.run, "id", "ir-open-run"),
+		doc.Button("Back to the model", "Step the model's training step again", v.back, "id", "ir-open-back")), hint)
+	dom.Add(v.root, v.title, v.stages, open)
 	return v
 }
 
@@ -44,7 +46,7 @@ func newPipelineView(pv *playground) *pipelineView {
 // opened document's.
 func (v *pipelineView) build() {
 	doc := v.pv.doc
-	v.stages.clear()
+	v.stages.Clear()
 	p := v.pv.model().Pipeline()
 	if p == nil {
 		v.root.SetAttribute("hidden", "")
@@ -69,7 +71,7 @@ func (v *pipelineView) build() {
 		case s.Err != nil:
 			class = "bad"
 		}
-		v.stages.AppendChild(doc.txt("li", s.String(), "class", class, "id", "ir-stage-"+strconv.Itoa(k), "data-stage", s.Name))
+		v.stages.AppendChild(doc.Txt("li", s.String(), "class", class, "id", "ir-stage-"+strconv.Itoa(k), "data-stage", s.Name))
 	}
 }
 

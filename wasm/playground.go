@@ -3,6 +3,8 @@
 package main
 
 import (
+	"tapelab/wasm/dom"
+
 	"strconv"
 
 	"tapelab/engine/autograd"
@@ -17,9 +19,9 @@ import (
 // calls changed at once; every view redraws what changed.
 type playground struct {
 	p       *page
-	doc     *document
+	doc     *dom.Document
 	st      *state.State
-	root    elem
+	root    dom.Elem
 	bar     *barView
 	editor  *editorView
 	tape    *tapeView
@@ -31,13 +33,13 @@ type playground struct {
 	panels  *panels      // which of the editor and the inspector are open
 	hygiene *hygieneView // zero gradients before backward, and .grad across passes
 	img     *imageView   // image models: the selected example, saliency, window card, drawing
-	notice  elem         // why the tape is not the current model's
-	linkErr elem         // what of the page's link could not be opened or applied
+	notice  dom.Elem     // why the tape is not the current model's
+	linkErr dom.Elem     // what of the page's link could not be opened or applied
 	regions regions      // the regions each classroom control governs, as the views build them
 	// work is the row of the editor, the centre and the inspector; centre
 	// holds the tape and the listing. Other views add their regions there.
 	// bottom is the bar of the stepper and the tape's text list.
-	work, centre, bottom elem
+	work, centre, bottom dom.Elem
 
 	pinned  int       // the node drawn as pinned, or -1
 	files   dataFiles // the datasets read from data files, once fetched
@@ -55,8 +57,8 @@ func newPlayground(p *page) *playground {
 	doc := p.doc
 	st := state.New(link.DefaultDataset)
 	pv := &playground{p: p, doc: doc, st: st, pinned: -1, files: dataFiles{st}, regions: regions{}, onStop: func(int) bool { return false }, inLesson: func() bool { return false }}
-	pv.root = doc.el("div", "class", "playground", "id", "playground")
-	pv.linkErr = doc.txt("p", "", "id", "link-error", "class", "link-error", "role", "alert", "hidden", "")
+	pv.root = doc.El("div", "class", "playground", "id", "playground")
+	pv.linkErr = doc.Txt("p", "", "id", "link-error", "class", "link-error", "role", "alert", "hidden", "")
 	// Start-up builds the views in slices (p.pace), off screen.
 	pv.bar = newBarView(pv)
 	p.pace()
@@ -77,13 +79,13 @@ func newPlayground(p *page) *playground {
 	pv.insp.root.AppendChild(pv.hygiene.root)
 	pv.img = newImageView(pv)
 	p.pace()
-	pv.notice = doc.el("p", "class", "notice", "id", "tape-notice", "hidden", "")
+	pv.notice = doc.El("p", "class", "notice", "id", "tape-notice", "hidden", "")
 	pv.tape.root.AppendChild(pv.notice)
-	pv.centre = add(doc.el("div", "class", "centre"), pv.tape.root, pv.listing.root)
-	pv.work = add(doc.el("div", "class", "workspace"), pv.editor.root, pv.prog.root, pv.centre, pv.insp.root)
-	pv.bottom = doc.el("div", "class", "bottom")
-	add(pv.bottom, pv.stepper.root, pv.list.root)
-	add(pv.root, pv.linkErr, pv.bar.root, pv.work, pv.bottom) // the shortcuts' dialog is made when first shown
+	pv.centre = dom.Add(doc.El("div", "class", "centre"), pv.tape.root, pv.listing.root)
+	pv.work = dom.Add(doc.El("div", "class", "workspace"), pv.editor.root, pv.prog.root, pv.centre, pv.insp.root)
+	pv.bottom = doc.El("div", "class", "bottom")
+	dom.Add(pv.bottom, pv.stepper.root, pv.list.root)
+	dom.Add(pv.root, pv.linkErr, pv.bar.root, pv.work, pv.bottom) // the shortcuts' dialog is made when first shown
 	return pv
 }
 
@@ -93,14 +95,14 @@ func (pv *playground) model() *app.Playground { return pv.st.Model() }
 // mount puts the playground into parent. It does not draw the step: the
 // shell draws it once, when it opens the page's link (see shell.start),
 // and tells it every change from then on.
-func (pv *playground) mount(parent elem) {
+func (pv *playground) mount(parent dom.Elem) {
 	parent.AddClass("wide")
 	parent.AppendChild(pv.root)
-	pv.doc.listen(pv.doc, "keydown", "keyboard", pv.onKey)
-	pv.doc.listen(pv.doc, "pointerdown", "closing the menu", pv.bar.closeMenuOutside)
+	pv.doc.Listen(pv.doc, "keydown", "keyboard", pv.onKey)
+	pv.doc.Listen(pv.doc, "pointerdown", "closing the menu", pv.bar.closeMenuOutside)
 	pv.panels.fitScreen()
-	onResize(pv.doc, pv.root, "the screen's layout", pv.panels.fitScreen)
-	pv.doc.listen(pv.doc, "keyup", "keyboard", func(ev event) {
+	dom.OnResize(pv.doc, pv.root, "the screen's layout", pv.panels.fitScreen)
+	pv.doc.Listen(pv.doc, "keyup", "keyboard", func(ev dom.Event) {
 		if ev.Key() == " " && !typing(ev) {
 			ev.PreventDefault() // a focused button must not also be clicked
 		}
@@ -147,7 +149,7 @@ func (pv *playground) changed(c state.Change, e *autograd.Event) {
 // data-link-opened when the link's step is the one drawn.
 func (pv *playground) opened() {
 	if name := pv.st.Waiting(); name != "" {
-		pv.files.loadThen(name, pv.doc.report, func(err error) {
+		pv.files.loadThen(name, pv.doc.Report, func(err error) {
 			if err != nil {
 				pv.showLinkError("This link could not be opened, so TapeLab shows its default model instead. " + err.Error())
 				pv.st.Replace(link.Default())
@@ -158,13 +160,13 @@ func (pv *playground) opened() {
 	if err := pv.st.Opened(); err != nil && !pv.inLesson() {
 		pv.showLinkError("Part of this link could not be applied: " + err.Error())
 	}
-	pv.doc.root().SetAttribute("data-link-opened", "true")
+	pv.doc.Root().SetAttribute("data-link-opened", "true")
 }
 
 // showLinkError shows msg above the playground (hidden with "").
 func (pv *playground) showLinkError(msg string) {
 	pv.linkErr.SetTextContent(msg)
-	pv.linkErr.show(msg != "")
+	pv.linkErr.Show(msg != "")
 }
 
 // rebuilt redraws everything after the model, the modes or the data changed.
@@ -251,7 +253,7 @@ func (pv *playground) refresh(e *autograd.Event, moved bool) {
 	pv.redraws++
 	pv.root.SetAttribute("data-redraws", strconv.Itoa(pv.redraws))
 	if pv.t0 > 0 {
-		pv.root.SetAttribute("data-redraw-ms", strconv.FormatFloat(now()-pv.t0, 'f', 2, 64))
+		pv.root.SetAttribute("data-redraw-ms", strconv.FormatFloat(dom.Now()-pv.t0, 'f', 2, 64))
 		pv.t0 = 0
 	}
 }
@@ -302,7 +304,7 @@ func (pv *playground) inspect(i int) { pv.st.Select(i) }
 
 // move takes one step of the stepper and times the redraw that follows.
 func (pv *playground) move(step func(*app.Stepper) (autograd.Event, bool)) bool {
-	pv.t0 = now()
+	pv.t0 = dom.Now()
 	_, ok := pv.st.Move(step)
 	if !ok {
 		pv.t0 = 0
@@ -354,7 +356,7 @@ func (pv *playground) setModes(m app.Modes) {
 func (pv *playground) setDataset(name string) {
 	pv.stepper.pause()
 	if pv.files.missing(name) {
-		pv.files.loadThen(name, pv.doc.report, func(err error) {
+		pv.files.loadThen(name, pv.doc.Report, func(err error) {
 			if err != nil {
 				pv.p.showError(err.Error())
 				pv.bar.update()

@@ -3,6 +3,8 @@
 package main
 
 import (
+	"tapelab/wasm/dom"
+
 	"strconv"
 
 	"tapelab/engine/tensor"
@@ -18,30 +20,30 @@ import (
 type forwardView struct {
 	p        *programView
 	on       bool // as last drawn from the state
-	rev, fwd elem
-	box      elem // the direction and the check, shown in forward mode
-	dirs     elem
-	inputs   []elem
-	check    elem
+	rev, fwd dom.Elem
+	box      dom.Elem // the direction and the check, shown in forward mode
+	dirs     dom.Elem
+	inputs   []dom.Elem
+	check    dom.Elem
 	fm       *app.ForwardMode
 	err      error
-	tangents []elem // per node, the tangent row of its box (nil after the tape is redrawn)
+	tangents []dom.Elem // per node, the tangent row of its box (nil after the tape is redrawn)
 }
 
 // build returns forward mode's controls.
-func (f *forwardView) build(p *programView) elem {
+func (f *forwardView) build(p *programView) dom.Elem {
 	doc := p.pv.doc
 	f.p = p
-	f.rev = doc.button("Reverse", "Reverse mode: forward values, then VJPs from the output back", func() { f.setOn(false) },
+	f.rev = doc.Button("Reverse", "Reverse mode: forward values, then VJPs from the output back", func() { f.setOn(false) },
 		"id", "ad-reverse", "aria-pressed", "true")
-	f.fwd = doc.button("Forward", "Forward mode: each node's tangent along a direction over the leaves (JVPs)", func() { f.setOn(true) },
+	f.fwd = doc.Button("Forward", "Forward mode: each node's tangent along a direction over the leaves (JVPs)", func() { f.setOn(true) },
 		"id", "ad-forward", "aria-pressed", "false")
-	sw := add(doc.el("div", "class", "seg", "role", "group", "aria-label", "Differentiation mode"), f.rev, f.fwd)
-	f.dirs = doc.el("div", "class", "directions", "id", "directions")
-	f.check = doc.el("p", "class", "forward-check mono", "id", "forward-check", "role", "status")
-	hint := doc.txt("p", "Direction over the leaves (click a leaf on the tape for its one-hot, or type):", "class", "hint")
-	f.box = add(doc.el("div", "class", "forward-box", "hidden", ""), hint, f.dirs, f.check)
-	return add(doc.el("div", "class", "forward-mode", "id", "forward-mode"), sw, f.box)
+	sw := dom.Add(doc.El("div", "class", "seg", "role", "group", "aria-label", "Differentiation mode"), f.rev, f.fwd)
+	f.dirs = doc.El("div", "class", "directions", "id", "directions")
+	f.check = doc.El("p", "class", "forward-check mono", "id", "forward-check", "role", "status")
+	hint := doc.Txt("p", "Direction over the leaves (click a leaf on the tape for its one-hot, or type):", "class", "hint")
+	f.box = dom.Add(doc.El("div", "class", "forward-box", "hidden", ""), hint, f.dirs, f.check)
+	return dom.Add(doc.El("div", "class", "forward-mode", "id", "forward-mode"), sw, f.box)
 }
 
 // setOn switches forward mode on (along the chosen leaf's one-hot, or the
@@ -83,7 +85,7 @@ func (f *forwardView) show() {
 	f.on = rows != nil
 	f.rev.SetAttribute("aria-pressed", boolStr(!f.on))
 	f.fwd.SetAttribute("aria-pressed", boolStr(f.on))
-	f.box.show(f.on)
+	f.box.Show(f.on)
 	f.p.pv.root.ToggleClass("forward-on", f.on)
 	f.fm, f.err = nil, nil
 	if !f.on {
@@ -129,17 +131,17 @@ func (f *forwardView) fields(dir []*tensor.Tensor) {
 	doc := f.p.pv.doc
 	names := f.p.pg().LeafNames()
 	if len(f.inputs) != len(names) {
-		f.dirs.clear()
+		f.dirs.Clear()
 		f.inputs = f.inputs[:0]
 		for i, name := range names {
-			in := doc.el("input", "type", "text", "class", "mono", "id", "dir-"+strconv.Itoa(i), "spellcheck", "false")
-			doc.listen(in, "change", "direction", func(event) { f.typedChange() })
-			f.dirs.AppendChild(doc.labelled("ḋ"+name, in, "class", "direction", "id", "dir-label-"+strconv.Itoa(i)))
+			in := doc.El("input", "type", "text", "class", "mono", "id", "dir-"+strconv.Itoa(i), "spellcheck", "false")
+			doc.Listen(in, "change", "direction", func(dom.Event) { f.typedChange() })
+			f.dirs.AppendChild(doc.Labelled("ḋ"+name, in, "class", "direction", "id", "dir-label-"+strconv.Itoa(i)))
 			f.inputs = append(f.inputs, in)
 		}
 	} else {
 		for i, name := range names {
-			doc.byID("dir-label-" + strconv.Itoa(i)).QuerySelector(".cap").SetTextContent("ḋ" + name)
+			doc.ByID("dir-label-" + strconv.Itoa(i)).QuerySelector(".cap").SetTextContent("ḋ" + name)
 		}
 	}
 	for i, in := range f.inputs {
@@ -169,7 +171,7 @@ func (f *forwardView) typedChange() {
 func (f *forwardView) refresh(s *app.Stepper, shown int) {
 	pv := f.p.pv
 	if f.tangents == nil && f.on {
-		f.tangents = make([]elem, len(pv.tape.boxes))
+		f.tangents = make([]dom.Elem, len(pv.tape.boxes))
 		for i, b := range pv.tape.boxes {
 			t := svgText(pv.doc, "tangent-text mono", app.StripNumPx, app.StripX, app.GradY+app.StripTextY, "")
 			t.SetAttribute("id", "tangent-"+strconv.Itoa(i))
@@ -247,14 +249,14 @@ func (f *forwardView) inspect(s *app.Stepper, i int) {
 	if f.fm == nil || i < 0 || i >= len(s.Nodes()) {
 		return
 	}
-	box := add(doc.el("div", "class", "tangent-box", "id", "insp-tangent-box"), doc.txt("h3", "tangent (forward mode)"))
+	box := dom.Add(doc.El("div", "class", "tangent-box", "id", "insp-tangent-box"), doc.Txt("h3", "tangent (forward mode)"))
 	n := s.Nodes()[i]
 	tg, why := f.fm.Tangent(i, n.Shape)
 	switch {
 	case s.Value(i) == nil:
-		box.AppendChild(doc.txt("p", "not computed yet: it follows the value", "class", "hint"))
+		box.AppendChild(doc.Txt("p", "not computed yet: it follows the value", "class", "hint"))
 	case tg == nil:
-		box.AppendChild(doc.txt("p", why, "class", "hint"))
+		box.AppendChild(doc.Txt("p", why, "class", "hint"))
 	default:
 		what := "ṫ = the direction on this leaf"
 		if n.Op != nil {
@@ -262,7 +264,7 @@ func (f *forwardView) inspect(s *app.Stepper, i int) {
 		} else if n.Kind.String() == "const" {
 			what = "ṫ = 0: a constant does not move"
 		}
-		add(box, doc.txt("p", what, "class", "hint"), pv.insp.tensorEl(tg, "insp-tangent"))
+		dom.Add(box, doc.Txt("p", what, "class", "hint"), pv.insp.tensorEl(tg, "insp-tangent"))
 	}
 	pv.insp.addSection(box)
 }

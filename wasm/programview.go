@@ -3,6 +3,8 @@
 package main
 
 import (
+	"tapelab/wasm/dom"
+
 	"errors"
 	"strconv"
 	"strings"
@@ -23,15 +25,15 @@ const programQuiet = 250 * time.Millisecond
 type programView struct {
 	pv *playground
 
-	root            elem
-	text            elem // the textarea
-	gutter          elem // line numbers
-	marks           elem // a mirror of the text behind the textarea, holding the error's underline
-	errLine         elem // the error's line:col message
-	note            elem // how backward is seeded
-	undo, redo      elem
-	modeModel       elem
-	modeProgram     elem
+	root            dom.Elem
+	text            dom.Elem // the textarea
+	gutter          dom.Elem // line numbers
+	marks           dom.Elem // a mirror of the text behind the textarea, holding the error's underline
+	errLine         dom.Elem // the error's line:col message
+	note            dom.Elem // how backward is seeded
+	undo, redo      dom.Elem
+	modeModel       dom.Elem
+	modeProgram     dom.Elem
 	typing          *debouncer
 	forward         forwardView
 	lastGutterLines int
@@ -41,8 +43,8 @@ type programView struct {
 func newProgramView(pv *playground) *programView {
 	doc := pv.doc
 	p := &programView{pv: pv}
-	p.root = pv.regions.own("model", doc.el("section", "class", "program-editor", "id", "program-editor", "aria-labelledby", "program-title", "hidden", ""))
-	p.typing = newDebouncer(programQuiet, 2*time.Second, func() { recovered("checking the program", doc.report, p.edited) })
+	p.root = pv.regions.own("model", doc.El("section", "class", "program-editor", "id", "program-editor", "aria-labelledby", "program-title", "hidden", ""))
+	p.typing = newDebouncer(programQuiet, 2*time.Second, func() { dom.Recovered("checking the program", doc.Report, p.edited) })
 	pv.bar.main.Prepend(p.modeSwitch())
 	return p
 }
@@ -67,29 +69,29 @@ func (p *programView) ready() bool {
 // forward mode and the examples.
 func (p *programView) build() {
 	pv, doc := p.pv, p.pv.doc
-	head := doc.el("div", "class", "region-bar")
-	p.undo = doc.button("↶", "Undo the last edit of the program (Ctrl+Z)", pv.undo, "id", "program-undo")
-	p.redo = doc.button("↷", "Redo (Ctrl+Y)", pv.redo, "id", "program-redo")
-	add(head, doc.txt("h2", "Program", "id", "program-title"), add(doc.el("div", "class", "undo-tools", "role", "group", "aria-label", "History"), p.undo, p.redo))
+	head := doc.El("div", "class", "region-bar")
+	p.undo = doc.Button("↶", "Undo the last edit of the program (Ctrl+Z)", pv.undo, "id", "program-undo")
+	p.redo = doc.Button("↷", "Redo (Ctrl+Y)", pv.redo, "id", "program-redo")
+	dom.Add(head, doc.Txt("h2", "Program", "id", "program-title"), dom.Add(doc.El("div", "class", "undo-tools", "role", "group", "aria-label", "History"), p.undo, p.redo))
 
-	p.gutter = doc.el("pre", "class", "program-gutter mono", "id", "program-gutter", "aria-hidden", "true")
-	p.marks = doc.el("pre", "class", "program-marks mono", "id", "program-marks", "aria-hidden", "true")
-	p.text = doc.el("textarea", "class", "program-text mono", "id", "program-text", "spellcheck", "false", "wrap", "off",
+	p.gutter = doc.El("pre", "class", "program-gutter mono", "id", "program-gutter", "aria-hidden", "true")
+	p.marks = doc.El("pre", "class", "program-marks mono", "id", "program-marks", "aria-hidden", "true")
+	p.text = doc.El("textarea", "class", "program-text mono", "id", "program-text", "spellcheck", "false", "wrap", "off",
 		"autocapitalize", "off", "autocomplete", "off", "aria-label", "Program: one statement per line, name = expression",
 		"aria-describedby", "program-error")
 	p.text.SetValue(p.pg().Text())
-	area := add(doc.el("div", "class", "program-area"), p.marks, p.text)
-	edit := add(doc.el("div", "class", "program-edit"), p.gutter, area)
-	p.errLine = doc.el("p", "class", "program-error mono", "id", "program-error", "role", "alert", "hidden", "")
-	p.note = doc.el("p", "class", "program-note", "id", "program-note")
+	area := dom.Add(doc.El("div", "class", "program-area"), p.marks, p.text)
+	edit := dom.Add(doc.El("div", "class", "program-edit"), p.gutter, area)
+	p.errLine = doc.El("p", "class", "program-error mono", "id", "program-error", "role", "alert", "hidden", "")
+	p.note = doc.El("p", "class", "program-note", "id", "program-note")
 
-	doc.listen(p.text, "input", "program typing", func(event) {
+	doc.Listen(p.text, "input", "program typing", func(dom.Event) {
 		p.numberLines()
 		p.typing.changed()
 	})
-	doc.listen(p.text, "scroll", "program scroll", func(event) { p.syncScroll() })
+	doc.Listen(p.text, "scroll", "program scroll", func(dom.Event) { p.syncScroll() })
 
-	add(p.root, head, edit, p.errLine, p.note, p.forward.build(p), p.gallery())
+	dom.Add(p.root, head, edit, p.errLine, p.note, p.forward.build(p), p.gallery())
 }
 
 // pg is the program playground, to read.
@@ -128,8 +130,8 @@ func (p *programView) render() {
 	p.markError()
 	p.note.SetTextContent(p.pg().OutputNote())
 	p.note.ToggleClass("ones", p.pg().Program() != nil && p.pg().Program().OnesSeed())
-	p.undo.setDisabled(!p.pg().CanUndo())
-	p.redo.setDisabled(!p.pg().CanRedo())
+	p.undo.SetDisabled(!p.pg().CanUndo())
+	p.redo.SetDisabled(!p.pg().CanRedo())
 	p.forward.rebuilt()
 }
 
@@ -146,13 +148,13 @@ func (p *programView) errorPos() (program.Pos, string, bool) {
 func (p *programView) numberLines() {
 	n := strings.Count(p.text.Value(), "\n") + 1
 	pos, msg, bad := p.errorPos()
-	p.gutter.clear()
+	p.gutter.Clear()
 	for i := 1; i <= n; i++ {
 		if bad && i == pos.Line {
-			p.gutter.AppendChild(p.pv.doc.txt("span", strconv.Itoa(i)+"\n", "class", "bad", "id", "program-gutter-bad", "title", msg))
+			p.gutter.AppendChild(p.pv.doc.Txt("span", strconv.Itoa(i)+"\n", "class", "bad", "id", "program-gutter-bad", "title", msg))
 			continue
 		}
-		p.gutter.AppendChild(p.pv.doc.textNode(strconv.Itoa(i) + "\n"))
+		p.gutter.AppendChild(p.pv.doc.TextNode(strconv.Itoa(i) + "\n"))
 	}
 	p.lastGutterLines = n
 	p.syncScroll()
@@ -162,9 +164,9 @@ func (p *programView) numberLines() {
 // its line, in the mirror behind the textarea, and shows the message.
 func (p *programView) markError() {
 	doc := p.pv.doc
-	p.marks.clear()
+	p.marks.Clear()
 	pos, msg, bad := p.errorPos()
-	p.errLine.show(bad)
+	p.errLine.Show(bad)
 	p.text.ToggleClass("bad", bad)
 	if !bad {
 		p.errLine.SetTextContent("")
@@ -177,7 +179,7 @@ func (p *programView) markError() {
 	ls := strings.Split(p.pg().Text(), "\n")
 	for i, l := range ls {
 		if i+1 != pos.Line {
-			p.marks.AppendChild(doc.textNode(l + "\n"))
+			p.marks.AppendChild(doc.TextNode(l + "\n"))
 			continue
 		}
 		r := []rune(l)
@@ -187,9 +189,9 @@ func (p *programView) markError() {
 		if strings.TrimSpace(mark) == "" {
 			mark = "  " // the fault is at the end of the line
 		}
-		p.marks.AppendChild(doc.textNode(string(r[:c])))
-		p.marks.AppendChild(doc.txt("span", mark, "class", "err-mark", "id", "program-mark", "title", msg))
-		p.marks.AppendChild(doc.textNode(string(r[e:]) + "\n"))
+		p.marks.AppendChild(doc.TextNode(string(r[:c])))
+		p.marks.AppendChild(doc.Txt("span", mark, "class", "err-mark", "id", "program-mark", "title", msg))
+		p.marks.AppendChild(doc.TextNode(string(r[e:]) + "\n"))
 	}
 	p.syncScroll()
 }
@@ -216,27 +218,25 @@ func tokenEnd(r []rune, c int) int {
 
 // syncScroll keeps the gutter and the marks level with the text.
 func (p *programView) syncScroll() {
-	top := p.text.jsValue().Get("scrollTop")
-	left := p.text.jsValue().Get("scrollLeft")
-	p.gutter.jsValue().Set("scrollTop", top)
-	p.marks.jsValue().Set("scrollTop", top)
-	p.marks.jsValue().Set("scrollLeft", left)
+	top, left := p.text.Scroll()
+	p.gutter.SetScroll(top, 0)
+	p.marks.SetScroll(top, left)
 }
 
 // gallery lists the examples, one click each.
-func (p *programView) gallery() elem {
+func (p *programView) gallery() dom.Elem {
 	doc := p.pv.doc
-	list := doc.el("ul", "class", "gallery", "id", "gallery")
+	list := doc.El("ul", "class", "gallery", "id", "gallery")
 	for _, ex := range program.Examples() {
-		b := doc.button(ex.Name, "Open the example "+ex.Name, func() {
+		b := doc.Button(ex.Name, "Open the example "+ex.Name, func() {
 			if err := p.pv.st.OpenProgram(ex.Text, p.pg().Modes()); err != nil {
 				p.pv.p.showError("example " + ex.Name + ": " + err.Error())
 			}
 		}, "id", "example-"+ex.Name, "class", "example")
-		li := add(doc.el("li"), b, doc.txt("span", ex.Caption, "class", "caption"))
+		li := dom.Add(doc.El("li"), b, doc.Txt("span", ex.Caption, "class", "caption"))
 		list.AppendChild(li)
 	}
-	return add(doc.el("details", "class", "examples", "open", ""), doc.txt("summary", "Examples"), list)
+	return dom.Add(doc.El("details", "class", "examples", "open", ""), doc.Txt("summary", "Examples"), list)
 }
 
 // step takes one step: in forward mode only forward steps (the tangents

@@ -3,6 +3,8 @@
 package main
 
 import (
+	"tapelab/wasm/dom"
+
 	"tapelab/engine/jsontext"
 	"tapelab/engine/program"
 	"tapelab/engine/spec"
@@ -18,10 +20,10 @@ func (sh *shell) copyLink() {
 
 // copyText puts text in field, selects it (so that a person can copy it by
 // hand if the clipboard refuses) and copies it, saying done when it did.
-func (sh *shell) copyText(field elem, text, done string) {
+func (sh *shell) copyText(field dom.Elem, text, done string) {
 	field.SetValue(text)
 	field.Select()
-	copyToClipboard(sh.u, text, func(ok bool) {
+	dom.CopyToClipboard(sh.u, text, func(ok bool) {
 		if ok {
 			sh.notes.SetTextContent(done)
 		} else {
@@ -62,15 +64,15 @@ func (sh *shell) shorten() {
 func (sh *shell) postShare(doc []byte, frag string) {
 	sh.notes.SetTextContent("Asking the share service…")
 	go func() {
-		status, body, err := fetchText("POST", "api/share", string(doc))
-		recovered("short link", sh.u.report, func() {
+		status, body, err := dom.FetchText("POST", "api/share", string(doc))
+		dom.Recovered("short link", sh.u.Report, func() {
 			url, err := app.CreatedShare(status, body, err)
 			var links app.ShareLinks
 			if err == nil {
-				links, err = app.LinksFor(currentLocation().origin, url, frag)
+				links, err = app.LinksFor(dom.CurrentLocation().Origin, url, frag)
 			}
 			if err != nil {
-				sh.made.show(false)
+				sh.made.Show(false)
 				sh.notes.SetTextContent("Short and embed links need TapeLab's share service, and " + err.Error() + ". The long link above works everywhere: copy it instead.")
 				sh.shortBtn.SetAttribute("data-unavailable", "true")
 				return
@@ -79,7 +81,7 @@ func (sh *shell) postShare(doc []byte, frag string) {
 			for i, v := range []string{links.Short, links.Embed, links.IFrame} {
 				sh.madeFields[i].SetValue(v)
 			}
-			sh.made.show(true)
+			sh.made.Show(true)
 			sh.copyText(sh.madeFields[0], links.Short, "Short link copied. The embed link and its HTML are below it.")
 			sh.shortBtn.SetAttribute("data-short", links.Short)
 		})

@@ -3,6 +3,8 @@
 package main
 
 import (
+	"tapelab/wasm/dom"
+
 	"errors"
 	"strconv"
 
@@ -19,7 +21,7 @@ import (
 // flags, the explain panel and the downloads. The page's state
 // (wasm/state) lives in the URL fragment and follows the user's work.
 type shell struct {
-	u  *document
+	u  *dom.Document
 	pv *playground
 	tv *trainView // built when the training view is first shown
 	ex *explainPanel
@@ -31,14 +33,14 @@ type shell struct {
 
 	st *state.State // the page's state, shared with the playground
 
-	bar, viewStep, viewTrain  elem
-	shareURL, shortBtn, notes elem
-	made                      elem   // the links a stored share gives, hidden until made
-	madeFields                []elem // the short link, the embed link and the iframe snippet
-	exportMsg                 elem
-	presenterBtn, explainBtn  elem
-	boxes                     map[string][2]elem // per classroom control, its hide and lock checkboxes
-	embedBox                  elem
+	bar, viewStep, viewTrain  dom.Elem
+	shareURL, shortBtn, notes dom.Elem
+	made                      dom.Elem   // the links a stored share gives, hidden until made
+	madeFields                []dom.Elem // the short link, the embed link and the iframe snippet
+	exportMsg                 dom.Elem
+	presenterBtn, explainBtn  dom.Elem
+	boxes                     map[string][2]dom.Elem // per classroom control, its hide and lock checkboxes
+	embedBox                  dom.Elem
 	lastLink                  string
 	linkSync                  *linkDebouncer // re-encodes the link after the state changed
 	linkEncodes               int
@@ -49,14 +51,14 @@ type shell struct {
 // first shown). It draws nothing: start opens the page's link.
 func newShell(p *page, pv *playground) *shell {
 	u := p.doc
-	sh := &shell{u: u, pv: pv, st: pv.st, boxes: map[string][2]elem{}}
+	sh := &shell{u: u, pv: pv, st: pv.st, boxes: map[string][2]dom.Elem{}}
 	// The encoding (tens of milliseconds for a link with weights) runs in
 	// a task of its own: its timer may come due while a click's handler
 	// runs, and Go would then run it inside that click, before the step's
 	// frame.
-	sh.linkSync = newLinkDebouncer(u.root(), func() {
-		yieldToBrowser()
-		recovered("share link", u.report, sh.syncOnce)
+	sh.linkSync = newLinkDebouncer(u.Root(), func() {
+		dom.YieldToBrowser()
+		dom.Recovered("share link", u.Report, sh.syncOnce)
 	})
 	// Every change of the state, after the views redrew it, reaches the
 	// link encoder on the state's background relay; one pending change is
@@ -84,12 +86,12 @@ func newShell(p *page, pv *playground) *shell {
 // like a listener's: the page says so above the default model, which it
 // opens instead.
 func (sh *shell) load() {
-	loc := currentLocation()
-	if _, _, ok := app.SharedPage(loc.path); ok || lesson.IsFragment(loc.hash) {
+	loc := dom.CurrentLocation()
+	if _, _, ok := app.SharedPage(loc.Path); ok || lesson.IsFragment(loc.Hash) {
 		return
 	}
-	recovered("opening the link", sh.loadFailed, func() {
-		st, err := link.Open(loc.hash)
+	dom.Recovered("opening the link", sh.loadFailed, func() {
+		st, err := link.Open(loc.Hash)
 		sh.open(st, err)
 		sh.st.Opened() // records the step; the views read the error when they draw it
 		sh.pv.p.pace()
@@ -117,12 +119,12 @@ func (sh *shell) start() {
 	sh.st.Follow(sh.follow)
 	// Locked or hidden controls stay locked from the keyboard too: the
 	// playground's shortcuts are stopped before they reach it.
-	u.listenFirst(u, "keydown", "classroom keys", sh.guardKeys)
+	u.ListenFirst(u, "keydown", "classroom keys", sh.guardKeys)
 
-	loc := currentLocation()
-	frag := loc.hash
-	if id, embed, ok := app.SharedPage(loc.path); ok {
-		if doc := u.byID("shared-document"); doc.ok() {
+	loc := dom.CurrentLocation()
+	frag := loc.Hash
+	if id, embed, ok := app.SharedPage(loc.Path); ok {
+		if doc := u.ByID("shared-document"); doc.OK() {
 			// The server put the document in the page (and drew its first
 			// view): open it at once, with no default model in between.
 			sh.openDocument(id, embed, frag, 200, doc.TextContent(), nil)
@@ -131,7 +133,7 @@ func (sh *shell) start() {
 			go sh.openShared(id, embed, frag)
 		}
 	} else if lesson.IsFragment(frag) {
-		recovered("opening the lesson link", sh.loadFailed, func() {
+		dom.Recovered("opening the lesson link", sh.loadFailed, func() {
 			sh.lessons.openFragment(frag) // draws the playground
 		})
 	} else {
@@ -159,12 +161,12 @@ func (sh *shell) open(st *link.State, err error) {
 // after it are still told.
 func (sh *shell) follow(c state.Change, e *autograd.Event) {
 	tv := sh.tv // a training view the shell builds for this change draws itself
-	report := sh.u.report
-	recovered("redraw", report, func() { sh.pv.changed(c, e) })
-	recovered("redraw", report, func() { sh.changed(c) })
-	recovered("lesson", report, sh.lessons.stateChanged)
+	report := sh.u.Report
+	dom.Recovered("redraw", report, func() { sh.pv.changed(c, e) })
+	dom.Recovered("redraw", report, func() { sh.changed(c) })
+	dom.Recovered("lesson", report, sh.lessons.stateChanged)
 	if tv != nil {
-		recovered("redraw", report, func() { tv.changed(c) })
+		dom.Recovered("redraw", report, func() { tv.changed(c) })
 	}
 }
 
@@ -201,7 +203,7 @@ func (sh *shell) showView() {
 	sh.pv.root.ToggleClass("view-train", train)
 	sh.viewStep.SetAttribute("aria-pressed", boolStr(!train))
 	sh.viewTrain.SetAttribute("aria-pressed", boolStr(train))
-	sh.viewStep.Closest(".seg").show(!sh.st.ProgramMode())
+	sh.viewStep.Closest(".seg").Show(!sh.st.ProgramMode())
 }
 
 // buildTrainView builds the training view the first time it is shown, as
@@ -220,14 +222,14 @@ func (sh *shell) buildTrainView() {
 // openShared opens /s/{id} or /embed/{id}: the stored model document from
 // the share service, with the rest of the state from the fragment.
 func (sh *shell) openShared(id string, embed bool, frag string) {
-	status, body, err := fetchText("GET", "api/share/"+id, "")
+	status, body, err := dom.FetchText("GET", "api/share/"+id, "")
 	sh.openDocument(id, embed, frag, status, body, err)
 }
 
 // openDocument opens the shared document body, which the share service
 // answered with status (or err) for id.
 func (sh *shell) openDocument(id string, embed bool, frag string, status int, body string, err error) {
-	recovered("opening a shared model", sh.u.report, func() {
+	dom.Recovered("opening a shared model", sh.u.Report, func() {
 		st, ferr := link.Open(frag)
 		if err == nil && status != 200 {
 			sh.pv.showLinkError("This link could not be opened: " + app.FetchedShare(id, status).Error() + ". TapeLab shows its default model instead.")

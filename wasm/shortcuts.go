@@ -2,11 +2,15 @@
 
 package main
 
-import "tapelab/wasm/app"
+import (
+	"tapelab/wasm/app"
+
+	"tapelab/wasm/dom"
+)
 
 // toggleShortcuts shows or hides the shortcuts (made when first shown).
 func (v *barView) toggleShortcuts() {
-	if !v.shortcuts.ok() {
+	if !v.shortcuts.OK() {
 		v.pv.root.AppendChild(shortcutsDialog(v.pv))
 	}
 	if v.shortcuts.HasAttribute("hidden") {
@@ -18,27 +22,27 @@ func (v *barView) toggleShortcuts() {
 }
 
 func (v *barView) closeShortcuts() {
-	if v.shortcuts.ok() && !v.shortcuts.HasAttribute("hidden") {
+	if v.shortcuts.OK() && !v.shortcuts.HasAttribute("hidden") {
 		v.shortcuts.SetAttribute("hidden", "")
-		if h := v.pv.doc.byID("help"); h.ok() {
+		if h := v.pv.doc.ByID("help"); h.OK() {
 			h.Focus()
 		}
 	}
 }
 
 // shortcutsDialog lists the keys.
-func shortcutsDialog(pv *playground) elem {
+func shortcutsDialog(pv *playground) dom.Elem {
 	doc := pv.doc
-	d := doc.el("div", "class", "shortcuts", "id", "shortcuts", "role", "dialog", "aria-modal", "false", "aria-labelledby", "shortcuts-title", "hidden", "")
-	h := doc.el("h2", "id", "shortcuts-title")
+	d := doc.El("div", "class", "shortcuts", "id", "shortcuts", "role", "dialog", "aria-modal", "false", "aria-labelledby", "shortcuts-title", "hidden", "")
+	h := doc.El("h2", "id", "shortcuts-title")
 	h.SetTextContent("Keyboard shortcuts")
-	table := doc.el("table")
+	table := doc.El("table")
 	for _, k := range app.Keys() {
-		tr := doc.el("tr")
-		add(tr, add(doc.el("td"), doc.txt("kbd", k.Shown)), doc.txt("td", k.Label))
+		tr := doc.El("tr")
+		dom.Add(tr, dom.Add(doc.El("td"), doc.Txt("kbd", k.Shown)), doc.Txt("td", k.Label))
 		table.AppendChild(tr)
 	}
-	add(d, h, table, pv.doc.button("Close", "Close the shortcuts", pv.bar.closeShortcuts, "id", "shortcuts-close"))
+	dom.Add(d, h, table, pv.doc.Button("Close", "Close the shortcuts", pv.bar.closeShortcuts, "id", "shortcuts-close"))
 	pv.bar.shortcuts = d
 	return d
 }

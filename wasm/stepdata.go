@@ -2,27 +2,29 @@
 
 package main
 
+import "tapelab/wasm/dom"
+
 // stepNote is the stepping view's notice that choosing a dataset switched
 // the model to one that fits the data, with an Undo: the same switch, and
 // the same words, as the training view's notice beside its data menu
 // (trainView.setDataset). It sits above the tape, which the data menu
 // (closed once a dataset is chosen) leaves in view.
 type stepNote struct {
-	root, text elem
+	root, text dom.Elem
 }
 
 // stepNoteMarkup is the notice's skeleton.
-const stepNoteMarkup html = `
+const stepNoteMarkup dom.HTML = `
 <p id="step-switched" class="step-note" role="status" hidden><span></span>
   <button type="button" id="step-switched-undo" title="Go back to the data and the model you had">Undo</button></p>`
 
 // newStepNote puts the notice above the tape; its Undo is the training
 // view's.
 func newStepNote(sh *shell) *stepNote {
-	n := &stepNote{root: sh.u.build(stepNoteMarkup)}
-	var undo elem
-	n.root.parts(part{"span", &n.text}, part{"#step-switched-undo", &undo})
-	sh.u.onClick(undo, func() {
+	n := &stepNote{root: sh.u.Build(stepNoteMarkup)}
+	var undo dom.Elem
+	n.root.Find(dom.Parts{"span": &n.text, "#step-switched-undo": &undo})
+	sh.u.OnClick(undo, func() {
 		if sh.tv != nil {
 			sh.tv.undoSwitch()
 		}
@@ -48,8 +50,8 @@ func (sh *shell) chooseData(name string) {
 // showSwitched shows or hides the notices of a model switched to fit the
 // data, in both views.
 func (v *trainView) showSwitched(on bool) {
-	v.ctl.switched.show(on)
+	v.ctl.switched.Show(on)
 	if v.note != nil {
-		v.note.root.show(on)
+		v.note.root.Show(on)
 	}
 }

@@ -3,6 +3,8 @@
 package main
 
 import (
+	"tapelab/wasm/dom"
+
 	"strconv"
 	"time"
 
@@ -13,39 +15,39 @@ import (
 // stepperView is the bar of step controls and counters.
 type stepperView struct {
 	pv       *playground
-	root     elem
-	fwd, bwd elem // counters
-	said     elem // the last step in words (a live region)
-	play     elem
-	speed    elem
+	root     dom.Elem
+	fwd, bwd dom.Elem // counters
+	said     dom.Elem // the last step in words (a live region)
+	play     dom.Elem
+	speed    dom.Elem
 	stop     chan struct{} // closes to stop playing; nil when not playing
 }
 
 func newStepperView(pv *playground) *stepperView {
 	doc := pv.doc
 	v := &stepperView{pv: pv}
-	v.root = pv.regions.own("stepper", doc.el("section", "class", "stepper", "aria-label", "Step controls"))
-	ctl := doc.el("div", "class", "controls", "role", "group", "aria-label", "Step")
-	v.play = pv.doc.button("▶ Play", "Play or pause (space)", v.togglePlay, "id", "play")
-	add(ctl,
-		pv.doc.button("⟲", "Reset to the start (r)", pv.reset, "id", "reset"),
-		pv.doc.button("◀", "Step back (←)", pv.back, "id", "step-back"),
-		pv.doc.button("▶", "Step (→)", pv.step, "id", "step", "class", "primary"),
+	v.root = pv.regions.own("stepper", doc.El("section", "class", "stepper", "aria-label", "Step controls"))
+	ctl := doc.El("div", "class", "controls", "role", "group", "aria-label", "Step")
+	v.play = pv.doc.Button("▶ Play", "Play or pause (space)", v.togglePlay, "id", "play")
+	dom.Add(ctl,
+		pv.doc.Button("⟲", "Reset to the start (r)", pv.reset, "id", "reset"),
+		pv.doc.Button("◀", "Step back (←)", pv.back, "id", "step-back"),
+		pv.doc.Button("▶", "Step (→)", pv.step, "id", "step", "class", "primary"),
 		v.play,
-		pv.doc.button("⇥ backward", "Finish the forward pass and start backward (b)", pv.toBackward, "id", "to-backward"),
-		pv.doc.button("▶▶ end", "Run to the end", pv.toEnd, "id", "to-end"),
+		pv.doc.Button("⇥ backward", "Finish the forward pass and start backward (b)", pv.toBackward, "id", "to-backward"),
+		pv.doc.Button("▶▶ end", "Run to the end", pv.toEnd, "id", "to-end"),
 	)
-	lab := doc.el("label", "class", "speed")
-	lab.AppendChild(doc.textNode("speed "))
-	v.speed = doc.el("input", "type", "range", "min", "1", "max", "20", "value", "4", "id", "speed", "aria-label", "Play speed in steps per second")
+	lab := doc.El("label", "class", "speed")
+	lab.AppendChild(doc.TextNode("speed "))
+	v.speed = doc.El("input", "type", "range", "min", "1", "max", "20", "value", "4", "id", "speed", "aria-label", "Play speed in steps per second")
 	lab.AppendChild(v.speed)
-	count := doc.el("div", "class", "counters mono", "aria-live", "off")
-	v.fwd = doc.el("span", "id", "count-forward")
-	v.bwd = doc.el("span", "id", "count-backward")
-	add(count, v.fwd, doc.txt("span", " · ", "class", "sep"), v.bwd)
-	v.said = doc.el("div", "class", "said", "id", "said", "role", "status", "aria-live", "polite")
-	help := pv.doc.button("?", "Keyboard shortcuts (?)", func() { pv.bar.toggleShortcuts() }, "id", "help")
-	add(v.root, ctl, lab, count, v.said, pv.panels.tabs(), help)
+	count := doc.El("div", "class", "counters mono", "aria-live", "off")
+	v.fwd = doc.El("span", "id", "count-forward")
+	v.bwd = doc.El("span", "id", "count-backward")
+	dom.Add(count, v.fwd, doc.Txt("span", " · ", "class", "sep"), v.bwd)
+	v.said = doc.El("div", "class", "said", "id", "said", "role", "status", "aria-live", "polite")
+	help := pv.doc.Button("?", "Keyboard shortcuts (?)", func() { pv.bar.toggleShortcuts() }, "id", "help")
+	dom.Add(v.root, ctl, lab, count, v.said, pv.panels.tabs(), help)
 	return v
 }
 
@@ -141,9 +143,9 @@ func (v *stepperView) togglePlay() {
 			case <-elapsed(time.Second / time.Duration(v.rate())):
 			}
 			more := true
-			recovered("play", v.pv.p.showError, func() { more = v.pv.stepOnce() })
+			dom.Recovered("play", v.pv.p.showError, func() { more = v.pv.stepOnce() })
 			if !more {
-				recovered("play", v.pv.p.showError, v.pause)
+				dom.Recovered("play", v.pv.p.showError, v.pause)
 				return
 			}
 		}

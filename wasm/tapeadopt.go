@@ -3,6 +3,8 @@
 package main
 
 import (
+	"tapelab/wasm/dom"
+
 	"strconv"
 
 	"tapelab/wasm/app"
@@ -15,9 +17,9 @@ import (
 // the first view so that the tape view can take its elements over
 // instead of drawing them again.
 type firstTape struct {
-	sig          string // the drawing's tapesvg.Signature (data-sig)
-	rows         string // the rows firstview.js folded it into (data-rows), "" for one
-	edges, nodes elem   // its two layers, <g class="edges"> and <g class="nodes">
+	sig          string   // the drawing's tapesvg.Signature (data-sig)
+	rows         string   // the rows firstview.js folded it into (data-rows), "" for one
+	edges, nodes dom.Elem // its two layers, <g class="edges"> and <g class="nodes">
 	// vw and vh are its region's size as firstview.js last measured it
 	// (data-vw, data-vh; 0 when it did not), the size of the tape view's
 	// region too.
@@ -28,12 +30,12 @@ type firstTape struct {
 // tape view's first build. Its layers live on when the first view is
 // removed from the page: the tape view holds them.
 func (v *tapeView) takeFirstView() {
-	svg := v.pv.doc.byID("tape-preview")
-	if !svg.ok() {
+	svg := v.pv.doc.ByID("tape-preview")
+	if !svg.OK() {
 		return
 	}
 	edges, nodes := svg.QuerySelector(".world > .edges"), svg.QuerySelector(".world > .nodes")
-	if !edges.ok() || !nodes.ok() {
+	if !edges.OK() || !nodes.OK() {
 		return
 	}
 	num := func(name string) float64 {
@@ -76,7 +78,7 @@ func (v *tapeView) adoptFirstView(s *app.Stepper, lay *layout.Layout) bool {
 		v.boxes[i] = boxEls{g: g, node: nodes[i], w: lay.Boxes[i].W, badge: -1, state: st, drawn: badgeText(s, i, st) == ""}
 	}
 	v.edges = append(v.edges, es...)
-	add(v.world, f.edges, f.nodes)
+	dom.Add(v.world, f.edges, f.nodes)
 	if rows := strconv.Itoa(v.lay.Rows); rows != f.rows && !(rows == "1" && f.rows == "") {
 		v.place()
 	}

@@ -3,6 +3,8 @@
 package main
 
 import (
+	"tapelab/wasm/dom"
+
 	"strconv"
 
 	"tapelab/wasm/app"
@@ -64,7 +66,7 @@ func (v *tapeView) measure() {
 // setRoom records presenter mode and the explain panel (drawer, shown or
 // not), which set the room the tape is fitted to; the next fit uses them
 // (applyFlags fits the tape in the next frame).
-func (v *tapeView) setRoom(presenting bool, drawer elem, drawerOn bool) {
+func (v *tapeView) setRoom(presenting bool, drawer dom.Elem, drawerOn bool) {
 	v.presenting, v.drawer, v.drawerOn = presenting, drawer, drawerOn
 }
 
@@ -73,7 +75,7 @@ func (v *tapeView) setRoom(presenting bool, drawer elem, drawerOn bool) {
 // badge stands out of its box): the drawer opens over, or right beside,
 // the region's right side (it starts past the region's first third, level
 // with it) or its bottom (narrow screens, where it spans the width).
-func uncovered(r, d rect) (w, h float64) {
+func uncovered(r, d dom.Rect) (w, h float64) {
 	w, h = r.Width, r.Height
 	if d.Width <= 0 || d.Height <= 0 || d.Top >= r.Top+r.Height+drawerGap || d.Top+d.Height <= r.Top ||
 		d.Left >= r.Left+r.Width+drawerGap || d.Left+d.Width <= r.Left {

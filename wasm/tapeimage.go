@@ -3,6 +3,8 @@
 package main
 
 import (
+	"tapelab/wasm/dom"
+
 	"strconv"
 	"strings"
 
@@ -15,10 +17,10 @@ import (
 // (imageStrip).
 type tensorRow interface {
 	show(t *tensor.Tensor)
-	group() elem
+	group() dom.Elem
 }
 
-func (st *strip) group() elem { return st.g }
+func (st *strip) group() dom.Elem { return st.g }
 
 // rows returns node n's value and gradient rows for a box of width w: image
 // grids when its tensors are images, strips otherwise.
@@ -46,14 +48,14 @@ type imageStrip struct {
 	grid   app.ImageGrid
 	shape  tensor.Shape
 	kernel bool
-	ex     *int  // the selected example
-	rng    elem  // a gradient's range, or none for a value
-	px     elems // the pixels' <rect>s, plane by plane, row by row
+	ex     *int      // the selected example
+	rng    dom.Elem  // a gradient's range, or none for a value
+	px     dom.Elems // the pixels' <rect>s, plane by plane, row by row
 	npx    int
 	pxFill []string // what each pixel shows: a step writes only what changed
 }
 
-func newImageStrip(doc *document, sc *app.Scale, class string, y float64, label string, g app.ImageGrid, shape tensor.Shape, kernel bool, ex *int) *imageStrip {
+func newImageStrip(doc *dom.Document, sc *app.Scale, class string, y float64, label string, g app.ImageGrid, shape tensor.Shape, kernel bool, ex *int) *imageStrip {
 	st := &imageStrip{strip: newStrip(doc, sc, "images "+class, y, label, 0, 0, nil), grid: g, shape: shape, kernel: kernel, ex: ex}
 	if class == "grad" {
 		st.rng = svgText(doc, "image-range mono", app.StripNumPx, app.StripLabelW, g.Height+app.ImageRangeH-3, "")
@@ -61,17 +63,17 @@ func newImageStrip(doc *document, sc *app.Scale, class string, y float64, label 
 	}
 	for k := range g.Offsets {
 		x0, y0 := g.Origin(k)
-		plane := doc.svg("g", "class", "plane", "transform", "translate("+f1(app.StripLabelW+x0)+" "+f1(y0)+")")
-		add(plane, doc.svg("rect", "class", "plane-frame", "x", "-0.5", "y", "-0.5", "width", f1(g.Cell*float64(g.W)+1), "height", f1(g.Cell*float64(g.H)+1)))
+		plane := doc.SVG("g", "class", "plane", "transform", "translate("+f1(app.StripLabelW+x0)+" "+f1(y0)+")")
+		dom.Add(plane, doc.SVG("rect", "class", "plane-frame", "x", "-0.5", "y", "-0.5", "width", f1(g.Cell*float64(g.W)+1), "height", f1(g.Cell*float64(g.H)+1)))
 		for r := range g.H {
 			for c := range g.W {
-				plane.AppendChild(doc.svg("rect", "x", f1(float64(c)*g.Cell), "y", f1(float64(r)*g.Cell), "width", f1(g.Cell), "height", f1(g.Cell), "data-k", strconv.Itoa(st.npx)))
+				plane.AppendChild(doc.SVG("rect", "x", f1(float64(c)*g.Cell), "y", f1(float64(r)*g.Cell), "width", f1(g.Cell), "height", f1(g.Cell), "data-k", strconv.Itoa(st.npx)))
 				st.npx++
 			}
 		}
 		st.g.AppendChild(plane)
 	}
-	st.px, st.pxFill = st.g.all("rect[data-k]"), make([]string, st.npx)
+	st.px, st.pxFill = st.g.All("rect[data-k]"), make([]string, st.npx)
 	return st
 }
 
@@ -85,7 +87,7 @@ func (st *imageStrip) show(t *tensor.Tensor) {
 		g := st.at()
 		per := g.H * g.W
 		k := 1.0
-		if st.rng.ok() {
+		if st.rng.OK() {
 			var said string
 			k, said = app.ImageRange(t, g)
 			st.rng.SetTextContent(said)
@@ -95,13 +97,13 @@ func (st *imageStrip) show(t *tensor.Tensor) {
 			for j := range per {
 				x := t.Data[off+j]
 				if fill := st.sc.Colour(x * k); fill != st.pxFill[p*per+j] {
-					st.w.attr(p*per+j, "fill", fill)
+					st.w.Attr(p*per+j, "fill", fill)
 					st.pxFill[p*per+j] = fill
 				}
 				vals = append(vals, app.Full(x))
 			}
 		}
-		st.doc.write(st.px, &st.w)
+		st.doc.Write(st.px, &st.w)
 		st.g.SetAttribute("data-values", strings.Join(vals, ","))
 	}
 	st.strip.show(t)

@@ -3,6 +3,8 @@
 package main
 
 import (
+	"tapelab/wasm/dom"
+
 	"strings"
 
 	"tapelab/wasm/app"
@@ -14,7 +16,7 @@ import (
 // first screen) starts at its inputs; the pointer tells a person that the
 // chain goes on, and to what.
 type lossPointer struct {
-	btn  elem
+	btn  dom.Elem
 	node int    // the loss's node (-1: the tape has none)
 	name string // "Loss", or "Output" for a program's output
 	side string // the edge it is shown at ("": hidden)
@@ -31,7 +33,7 @@ func (lp *lossPointer) follow(nodes []app.NodeInfo, i int) {
 // newLossPointer makes the pointer's button, hidden, for the tape frame.
 func newLossPointer(v *tapeView) *lossPointer {
 	lp := &lossPointer{node: -1}
-	lp.btn = v.pv.doc.button("Loss →", "Pan the tape to the loss", func() { v.panTo(lp.node) },
+	lp.btn = v.pv.doc.Button("Loss →", "Pan the tape to the loss", func() { v.panTo(lp.node) },
 		"id", "to-loss", "class", "to-loss", "hidden", "")
 	return lp
 }
@@ -61,7 +63,7 @@ func (lp *lossPointer) update(v *tapeView) {
 	}
 	lp.side = side
 	if side == "" {
-		lp.btn.show(false)
+		lp.btn.Show(false)
 		return
 	}
 	arrow := map[string]string{"right": " →", "left": "← ", "bottom": " ↓", "top": " ↑"}[side]
@@ -72,7 +74,7 @@ func (lp *lossPointer) update(v *tapeView) {
 	}
 	lp.btn.SetAttribute("title", "Pan the tape to the "+strings.ToLower(lp.name))
 	lp.btn.SetAttribute("data-side", side)
-	lp.btn.show(true)
+	lp.btn.Show(true)
 }
 
 // panTo pans the view, keeping the zoom, so that node i is in view.

@@ -3,6 +3,8 @@
 package main
 
 import (
+	"tapelab/wasm/dom"
+
 	"math"
 
 	"tapelab/engine/tensor"
@@ -13,18 +15,18 @@ import (
 // a node's value or gradient, labelled v or g. Its elements are made once
 // per recorded step; showing a tensor only sets their fills.
 type strip struct {
-	doc   *document
-	g     elem
-	num   elem  // the scalar's number
-	cells elems // one <rect> per sampled element
-	idx   []int // the sampled element of each cell
+	doc   *dom.Document
+	g     dom.Elem
+	num   dom.Elem  // the scalar's number
+	cells dom.Elems // one <rect> per sampled element
+	idx   []int     // the sampled element of each cell
 	sc    *app.Scale
 	shown bool
 	// fills and text are what the cells and the number show: a step
 	// writes only what changed, in one call.
 	fills []string
 	text  string
-	w     writes
+	w     dom.Writes
 }
 
 // stripKind is what a strip's drawing depends on: strips of one kind
@@ -39,7 +41,7 @@ type stripKind struct {
 // of width w, for a tensor of size elements. With protos (the tape view's)
 // it is a copy of the first strip of its kind, drawn once and kept there:
 // one call into JavaScript, where drawing it is one or two per cell.
-func newStrip(doc *document, sc *app.Scale, class string, y float64, label string, size int, w float64, protos map[stripKind]elem) strip {
+func newStrip(doc *dom.Document, sc *app.Scale, class string, y float64, label string, size int, w float64, protos map[stripKind]dom.Elem) strip {
 	kind := stripKind{class, label, y, w, size}
 	g, ok := protos[kind]
 	if !ok {
@@ -49,7 +51,7 @@ func newStrip(doc *document, sc *app.Scale, class string, y float64, label strin
 		}
 	}
 	if protos != nil {
-		g = g.clone()
+		g = g.Clone()
 	}
 	st := strip{doc: doc, sc: sc, g: g}
 	if size == 1 {
@@ -58,15 +60,15 @@ func newStrip(doc *document, sc *app.Scale, class string, y float64, label strin
 	}
 	st.idx = app.StripSample(size)
 	if len(st.idx) > 0 {
-		st.cells = g.all("rect")
+		st.cells = g.All("rect")
 		st.fills = make([]string, len(st.idx))
 	}
 	return st
 }
 
 // drawStrip draws a strip of kind k, hidden, its cells without a fill.
-func drawStrip(doc *document, k stripKind) elem {
-	g := doc.svg("g", "class", "strip "+k.class, "transform", "translate("+f1(app.StripX)+" "+f1(k.y)+")", "visibility", "hidden")
+func drawStrip(doc *dom.Document, k stripKind) dom.Elem {
+	g := doc.SVG("g", "class", "strip "+k.class, "transform", "translate("+f1(app.StripX)+" "+f1(k.y)+")", "visibility", "hidden")
 	g.AppendChild(svgText(doc, "strip-label mono", app.StripLabelPx, 0, app.StripTextY, k.label))
 	if k.size == 1 {
 		g.AppendChild(svgText(doc, "strip-num mono", app.StripNumPx, app.StripLabelW, app.StripTextY+0.5, ""))
@@ -75,7 +77,7 @@ func drawStrip(doc *document, k stripKind) elem {
 	n := len(app.StripSample(k.size))
 	cw := (k.w - app.StripLabelW) / float64(n)
 	for i := range n {
-		g.AppendChild(doc.svg("rect", "x", f1(app.StripLabelW+float64(i)*cw), "y", "1", "width", f1(math.Max(cw-1, 1)), "height", f1(app.StripCellH)))
+		g.AppendChild(doc.SVG("rect", "x", f1(app.StripLabelW+float64(i)*cw), "y", "1", "width", f1(math.Max(cw-1, 1)), "height", f1(app.StripCellH)))
 	}
 	return g
 }
@@ -89,7 +91,7 @@ func (st *strip) show(t *tensor.Tensor) {
 		}
 		return
 	}
-	if st.num.ok() {
+	if st.num.OK() {
 		if text := app.Num(t.Data[0]); text != st.text {
 			st.num.SetTextContent(text)
 			st.text = text
@@ -97,11 +99,11 @@ func (st *strip) show(t *tensor.Tensor) {
 	}
 	for k, i := range st.idx {
 		if fill := st.sc.Colour(t.Data[i]); fill != st.fills[k] {
-			st.w.attr(k, "fill", fill)
+			st.w.Attr(k, "fill", fill)
 			st.fills[k] = fill
 		}
 	}
-	st.doc.write(st.cells, &st.w)
+	st.doc.Write(st.cells, &st.w)
 	if !st.shown {
 		st.g.SetAttribute("visibility", "visible")
 		st.shown = true

@@ -3,6 +3,8 @@
 package main
 
 import (
+	"tapelab/wasm/dom"
+
 	"strconv"
 
 	"tapelab/engine/autograd"
@@ -19,18 +21,18 @@ import (
 //
 // While dots move, the tape's svg carries data-travelling, their number.
 type travels struct {
-	movers elem // the layer above the boxes that holds the dots
+	movers dom.Elem // the layer above the boxes that holds the dots
 	// dots are the dots made so far in movers, each a <g> with its
 	// circle, label and animateMotion, and dotEls their <g>, <text> and
 	// <animateMotion> in order, which a step writes in one call: it shows
 	// as many as it sends (class "mover …") and leaves the rest without a
 	// class, which hides them.
-	dots    []elem // the animateMotion of each
-	dotEls  elems
-	dotW    writes
+	dots    []dom.Elem // the animateMotion of each
+	dotEls  dom.Elems
+	dotW    dom.Writes
 	moving  int   // the dots shown
 	arrived []int // the nodes lit by an arrival
-	motion  mediaQuery
+	motion  dom.MediaQuery
 	// run counts the step's travels, so that a timer of an earlier step's
 	// travels does nothing once a newer step has started.
 	run int
@@ -40,7 +42,7 @@ type travels struct {
 // moves nothing). The previous step's dots are taken away first.
 func (v *tapeView) travel(s *app.Stepper, e *autograd.Event) {
 	v.stopTravels()
-	if e == nil || v.motion.matches() {
+	if e == nil || v.motion.Matches() {
 		return
 	}
 	trs := s.Travels(e)
@@ -73,29 +75,29 @@ func (v *tapeView) travel(s *app.Stepper, e *autograd.Event) {
 			v.addDot()
 		}
 		at := 3 * v.moving
-		v.dotW.attr(at, "class", class)
-		v.dotW.text(at+1, t.Label)
-		v.dotW.attr(at+2, "dur", f1(dur)+"ms")
-		v.dotW.attr(at+2, "keyPoints", points)
-		v.dotW.attr(at+2, "keyTimes", times)
-		v.dotW.attr(at+2, "path", v.lay.Edges[k].Path())
+		v.dotW.Attr(at, "class", class)
+		v.dotW.Text(at+1, t.Label)
+		v.dotW.Attr(at+2, "dur", f1(dur)+"ms")
+		v.dotW.Attr(at+2, "keyPoints", points)
+		v.dotW.Attr(at+2, "keyTimes", times)
+		v.dotW.Attr(at+2, "path", v.lay.Edges[k].Path())
 		v.moving++
 		last = max(last, dur)
 		if t.Backward {
 			to := t.Parent
-			after(doc, dur, "arrival", func() { v.arrive(run, to) })
+			dom.After(doc, dur, "arrival", func() { v.arrive(run, to) })
 		}
 	}
 	if v.moving == 0 {
 		return
 	}
-	doc.write(v.dotEls, &v.dotW)
+	doc.Write(v.dotEls, &v.dotW)
 	for _, anim := range v.dots[:v.moving] {
-		beginAnimation(anim)
+		dom.BeginAnimation(anim)
 	}
 	v.svg.SetAttribute("data-travelling", strconv.Itoa(v.moving))
 	// The dots stay a moment where they arrived, then go.
-	after(doc, last+150, "travel", func() {
+	dom.After(doc, last+150, "travel", func() {
 		if v.run == run {
 			v.stopTravels()
 		}
@@ -105,12 +107,12 @@ func (v *tapeView) travel(s *app.Stepper, e *autograd.Event) {
 // addDot makes one more dot in the movers layer, hidden.
 func (v *tapeView) addDot() {
 	doc := v.pv.doc
-	g := doc.svg("g")
-	anim := doc.svg("animateMotion", "begin", "indefinite", "fill", "freeze", "calcMode", "linear")
-	add(g, doc.svg("circle", "r", "9"), svgText(doc, "mover-label", app.TitlePx, 12, -10, ""), anim)
+	g := doc.SVG("g")
+	anim := doc.SVG("animateMotion", "begin", "indefinite", "fill", "freeze", "calcMode", "linear")
+	dom.Add(g, doc.SVG("circle", "r", "9"), svgText(doc, "mover-label", app.TitlePx, 12, -10, ""), anim)
 	v.movers.AppendChild(g)
 	v.dots = append(v.dots, anim)
-	v.dotEls = v.movers.all("g, text, animateMotion")
+	v.dotEls = v.movers.All("g, text, animateMotion")
 }
 
 // arrive lights node i's box: a contribution of travel run reached it.
@@ -126,9 +128,9 @@ func (v *tapeView) arrive(run, i int) {
 func (v *tapeView) stopTravels() {
 	v.run++
 	for k := range v.moving {
-		v.dotW.attr(3*k, "class", "")
+		v.dotW.Attr(3*k, "class", "")
 	}
-	v.pv.doc.write(v.dotEls, &v.dotW)
+	v.pv.doc.Write(v.dotEls, &v.dotW)
 	v.moving = 0
 	for _, i := range v.arrived {
 		if i < len(v.boxes) {

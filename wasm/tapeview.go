@@ -3,6 +3,8 @@
 package main
 
 import (
+	"tapelab/wasm/dom"
+
 	"math"
 	"strconv"
 
@@ -16,9 +18,9 @@ import (
 // the classes and strips of the nodes whose state changed.
 type tapeView struct {
 	pv    *playground
-	root  elem // the region: toolbar and drawing
-	svg   elem
-	world elem // the <g> that zoom and pan transform
+	root  dom.Elem // the region: toolbar and drawing
+	svg   dom.Elem
+	world dom.Elem // the <g> that zoom and pan transform
 	// base is the tape laid out in one row; lay is what is drawn: base,
 	// or base folded into rows to fill a tall region (fit chooses).
 	base, lay *layout.Layout
@@ -26,16 +28,16 @@ type tapeView struct {
 	// every fit compares with the region.
 	folds [][2]float64
 	boxes []boxEls
-	edges []elem
+	edges []dom.Elem
 	// nodeEls and edgeEls are the boxes' and the edges' elements as lists
 	// for document.write, and classes the changes of their classes that a
 	// step queues (update, highlight) and flush applies in one call each.
-	nodeEls, edgeEls     elems
-	nodeClass, edgeClass writes
+	nodeEls, edgeEls     dom.Elems
+	nodeClass, edgeClass dom.Writes
 	// badgeEls lists the state badges' parts as badgeFor makes them (see
 	// boxEls.badge), and badgeW the writes a step queues to them.
-	badgeEls elems
-	badgeW   writes
+	badgeEls dom.Elems
+	badgeW   dom.Writes
 	// edgesOf lists, per node, the edges that end or start at it; edgeAt
 	// finds the edge into a node's operand slot.
 	edgesOf [][]int
@@ -57,7 +59,7 @@ type tapeView struct {
 	// drawer, when drawerOn, is the explain panel, which may cover part
 	// of the region (see measure). The shell sets both (setRoom).
 	presenting, drawerOn bool
-	drawer               elem
+	drawer               dom.Elem
 	// leastScale is the stylesheet's --tape-min-scale where it sets one
 	// (a phone: every text of the drawing at its own size), read with
 	// the region's size; 0 elsewhere.
@@ -70,7 +72,7 @@ type tapeView struct {
 	hot      []int // edges currently highlighted
 	// stripProtos are the strips drawn for this tape, one of each kind,
 	// which its boxes' strips copy (newStrip).
-	stripProtos map[stripKind]elem
+	stripProtos map[stripKind]dom.Elem
 	// first is the tape of the page's first view until the first build
 	// adopts it or draws another.
 	first *firstTape
@@ -82,7 +84,7 @@ type tapeView struct {
 // and a finger take the same path.
 type gesture struct {
 	pointers []pointer // down on the tape, in the order they came
-	origin   rect      // the drawing region, when the first went down
+	origin   dom.Rect  // the drawing region, when the first went down
 	dragged  float64   // how far the pointers moved since the first went down
 	captured bool
 }
@@ -101,7 +103,7 @@ const tapSlop = 6
 // and its badge are made when first shown: at the start of a step most
 // nodes have neither.
 type boxEls struct {
-	g         elem
+	g         dom.Elem
 	node      app.NodeInfo
 	w         float64   // the box's width
 	valStrip  tensorRow // nil until made (rowsFor)
@@ -109,7 +111,7 @@ type boxEls struct {
 	// tab is the state badge's group, not ok until made (badgeFor); badge
 	// is the index in the tape's badgeEls of the tab, the badge's
 	// background and its text, in that order (-1 until made).
-	tab      elem
+	tab      dom.Elem
 	badge    int
 	selected bool // drawn as the node the inspector shows
 	state    app.State
@@ -119,39 +121,39 @@ type boxEls struct {
 func newTapeView(pv *playground) *tapeView {
 	doc := pv.doc
 	v := &tapeView{pv: pv, view: layout.View{Scale: 1, Min: zoomMin, Max: zoomMax}, focus: -1, selected: -1}
-	v.motion = newMediaQuery("(prefers-reduced-motion: reduce)")
-	v.root = doc.el("section", "class", "tape-region", "aria-labelledby", "tape-title")
-	bar := doc.el("div", "class", "region-bar")
-	h := doc.el("h2", "id", "tape-title")
+	v.motion = dom.NewMediaQuery("(prefers-reduced-motion: reduce)")
+	v.root = doc.El("section", "class", "tape-region", "aria-labelledby", "tape-title")
+	bar := doc.El("div", "class", "region-bar")
+	h := doc.El("h2", "id", "tape-title")
 	h.SetTextContent("The tape")
-	tools := doc.el("div", "class", "zoom-tools", "role", "group", "aria-label", "Zoom")
-	tools.AppendChild(pv.doc.button("Fit", "Fit the whole tape to the screen", v.fitAll, "id", "fit"))
-	tools.AppendChild(pv.doc.button("−", "Zoom out", func() { v.zoomBy(1/1.25, -1, -1) }, "id", "zoom-out"))
-	tools.AppendChild(pv.doc.button("+", "Zoom in", func() { v.zoomBy(1.25, -1, -1) }, "id", "zoom-in"))
-	key := doc.txt("span", tapesvg.BadgeKey, "class", "badge-key")
-	add(bar, h, legend(doc, pv.p.scale), key, tools)
-	v.svg = doc.svg("svg", "id", "tape", "role", "img", "aria-label", "The tape of one training step, drawn left to right. The text list below reads the same tape.")
-	defs := doc.svg("defs")
+	tools := doc.El("div", "class", "zoom-tools", "role", "group", "aria-label", "Zoom")
+	tools.AppendChild(pv.doc.Button("Fit", "Fit the whole tape to the screen", v.fitAll, "id", "fit"))
+	tools.AppendChild(pv.doc.Button("−", "Zoom out", func() { v.zoomBy(1/1.25, -1, -1) }, "id", "zoom-out"))
+	tools.AppendChild(pv.doc.Button("+", "Zoom in", func() { v.zoomBy(1.25, -1, -1) }, "id", "zoom-in"))
+	key := doc.Txt("span", tapesvg.BadgeKey, "class", "badge-key")
+	dom.Add(bar, h, legend(doc, pv.p.scale), key, tools)
+	v.svg = doc.SVG("svg", "id", "tape", "role", "img", "aria-label", "The tape of one training step, drawn left to right. The text list below reads the same tape.")
+	defs := doc.SVG("defs")
 	defs.SetInnerHTML(tapesvg.Defs)
-	v.world = doc.svg("g", "class", "world")
-	add(v.svg, defs, v.world)
+	v.world = doc.SVG("g", "class", "world")
+	dom.Add(v.svg, defs, v.world)
 	// The drawing sits in a frame that takes the region's room, placed
 	// absolutely in it: Chromium then lays the drawing out on its own, and
 	// only what a step changed. As a flex item it would be laid out again
 	// with the region, and an SVG laid out from outside lays out every
 	// text in it afresh.
 	v.loss = newLossPointer(v)
-	add(v.root, bar, add(doc.el("div", "class", "tape-frame"), v.svg, v.loss.btn))
-	pv.doc.listen(v.svg, "click", "tape click", v.onClick)
-	pv.doc.listen(v.svg, "wheel", "tape zoom", v.onWheel)
-	pv.doc.listen(v.svg, "pointerdown", "tape pan", v.onDown)
-	pv.doc.listen(v.svg, "pointermove", "tape pan", v.onMove)
+	dom.Add(v.root, bar, dom.Add(doc.El("div", "class", "tape-frame"), v.svg, v.loss.btn))
+	pv.doc.Listen(v.svg, "click", "tape click", v.onClick)
+	pv.doc.Listen(v.svg, "wheel", "tape zoom", v.onWheel)
+	pv.doc.Listen(v.svg, "pointerdown", "tape pan", v.onDown)
+	pv.doc.Listen(v.svg, "pointermove", "tape pan", v.onMove)
 	for _, name := range []string{"pointerup", "pointercancel", "pointerleave"} {
-		pv.doc.listen(v.svg, name, "tape pan", v.onUp)
+		pv.doc.Listen(v.svg, name, "tape pan", v.onUp)
 	}
 	// Refit when the region changes size (the window, or a bar above it
 	// wrapping), unless the user has zoomed.
-	onResize(doc, v.svg, "tape resize", func() {
+	dom.OnResize(doc, v.svg, "tape resize", func() {
 		v.measure()
 		if !v.zoomed {
 			v.fit()
@@ -165,7 +167,7 @@ func newTapeView(pv *playground) *tapeView {
 func (v *tapeView) build(s *app.Stepper, lay *layout.Layout) {
 	doc := v.pv.doc
 	v.stopTravels() // before the boxes it lit are dropped
-	v.world.clear()
+	v.world.Clear()
 	v.base, v.folds = lay, lay.RowSizes()
 	if f := v.first; f != nil && f.vw >= 10 && f.vh >= 10 {
 		// The first view's script measured the same region: reading it
@@ -187,8 +189,8 @@ func (v *tapeView) build(s *app.Stepper, lay *layout.Layout) {
 	v.edgesOf = make([][]int, len(nodes))
 	v.edgeAt = make(map[[2]int]int, len(lay.Edges))
 	v.hot, v.focus, v.selected = nil, -1, -1
-	v.stripProtos = map[stripKind]elem{}
-	v.badgeEls = newElems()
+	v.stripProtos = map[stripKind]dom.Elem{}
+	v.badgeEls = dom.NewElems()
 	for k, e := range lay.Edges {
 		v.edgesOf[e.From] = append(v.edgesOf[e.From], k)
 		v.edgesOf[e.To] = append(v.edgesOf[e.To], k)
@@ -197,8 +199,8 @@ func (v *tapeView) build(s *app.Stepper, lay *layout.Layout) {
 	if !v.adoptFirstView(s, lay) {
 		v.draw(nodes)
 	}
-	v.nodeEls, v.edgeEls = v.world.all(".nodes > g"), v.world.all(".edges > path")
-	v.movers, v.dots, v.dotEls = doc.svg("g", "class", "movers"), nil, elems{}
+	v.nodeEls, v.edgeEls = v.world.All(".nodes > g"), v.world.All(".edges > path")
+	v.movers, v.dots, v.dotEls = doc.SVG("g", "class", "movers"), nil, dom.Elems{}
 	v.world.AppendChild(v.movers)
 	v.fitMeasured()
 }
@@ -209,20 +211,20 @@ func (v *tapeView) build(s *app.Stepper, lay *layout.Layout) {
 func (v *tapeView) draw(nodes []app.NodeInfo) {
 	doc := v.pv.doc
 	lay := v.lay
-	edgeLayer := doc.svg("g", "class", "edges")
+	edgeLayer := doc.SVG("g", "class", "edges")
 	for _, e := range lay.Edges {
-		p := doc.svg("path", "class", "edge", "d", e.Path(), "marker-end", "url(#arrow)")
+		p := doc.SVG("path", "class", "edge", "d", e.Path(), "marker-end", "url(#arrow)")
 		edgeLayer.AppendChild(p)
 		v.edges = append(v.edges, p)
 	}
-	nodeLayer := doc.svg("g", "class", "nodes")
+	nodeLayer := doc.SVG("g", "class", "nodes")
 	for i, n := range nodes {
 		b := lay.Boxes[i]
-		g := doc.svg("g", "class", "node "+tapesvg.Kind(n.Kind), "data-node", strconv.Itoa(i), "id", "node-"+strconv.Itoa(i), "transform", "translate("+f1(b.X)+" "+f1(b.Y)+")")
+		g := doc.SVG("g", "class", "node "+tapesvg.Kind(n.Kind), "data-node", strconv.Itoa(i), "id", "node-"+strconv.Itoa(i), "transform", "translate("+f1(b.X)+" "+f1(b.Y)+")")
 		w := f1(b.W)
-		add(g,
-			doc.svg("rect", "class", "ring", "x", f1(-app.RingPad), "y", f1(-app.RingPad), "width", f1(b.W+2*app.RingPad), "height", f1(b.H+2*app.RingPad), "rx", f1(app.RingRadius)),
-			doc.svg("rect", "class", "box", "width", w, "height", f1(b.H), "rx", f1(tapesvg.BoxRadius(n.Kind))),
+		dom.Add(g,
+			doc.SVG("rect", "class", "ring", "x", f1(-app.RingPad), "y", f1(-app.RingPad), "width", f1(b.W+2*app.RingPad), "height", f1(b.H+2*app.RingPad), "rx", f1(app.RingRadius)),
+			doc.SVG("rect", "class", "box", "width", w, "height", f1(b.H), "rx", f1(tapesvg.BoxRadius(n.Kind))),
 			svgText(doc, "title-text", app.TitlePx, app.BoxInset, app.TitleY, n.Title()),
 			svgText(doc, "shape-text mono", app.ShapePx, app.BoxInset, app.ShapeY, n.Shape.String()),
 		)
@@ -234,7 +236,7 @@ func (v *tapeView) draw(nodes []app.NodeInfo) {
 		nodeLayer.AppendChild(g)
 		v.boxes[i] = boxEls{g: g, node: n, w: b.W, badge: -1}
 	}
-	add(v.world, edgeLayer, nodeLayer)
+	dom.Add(v.world, edgeLayer, nodeLayer)
 }
 
 // rowsFor makes box i's value and gradient rows, the first time it shows
@@ -243,7 +245,7 @@ func (v *tapeView) rowsFor(i int) {
 	b := &v.boxes[i]
 	b.valStrip, b.gradStrip = v.rows(b.node, b.w)
 	for _, r := range []tensorRow{b.valStrip, b.gradStrip} {
-		if b.tab.ok() {
+		if b.tab.OK() {
 			b.tab.Before(r.group())
 		} else {
 			b.g.AppendChild(r.group())
@@ -256,18 +258,18 @@ func (v *tapeView) rowsFor(i int) {
 // time the node has one.
 func (v *tapeView) badgeFor(i int) {
 	doc, b := v.pv.doc, &v.boxes[i]
-	tab := doc.svg("g", "class", "badge-tab", "transform", "translate("+f1(b.w-app.BadgeRight)+" 0)", "visibility", "hidden")
-	bg := doc.svg("rect", "class", "badge-bg", "y", f1(-app.BadgeH/2), "height", f1(app.BadgeH), "rx", f1(app.BadgeH/2))
+	tab := doc.SVG("g", "class", "badge-tab", "transform", "translate("+f1(b.w-app.BadgeRight)+" 0)", "visibility", "hidden")
+	bg := doc.SVG("rect", "class", "badge-bg", "y", f1(-app.BadgeH/2), "height", f1(app.BadgeH), "rx", f1(app.BadgeH/2))
 	text := svgText(doc, "badge", app.BadgePx, app.BadgeTextX, app.BadgeTextY, "")
 	text.SetAttribute("text-anchor", "end")
-	add(tab, bg, text)
+	dom.Add(tab, bg, text)
 	b.g.AppendChild(tab)
-	b.tab, b.badge = tab, v.badgeEls.push(tab, bg, text)
+	b.tab, b.badge = tab, v.badgeEls.Push(tab, bg, text)
 }
 
 // svgText returns an SVG text of class at (x, y), size px.
-func svgText(doc *document, class string, px, x, y float64, s string) elem {
-	t := doc.svg("text", "class", class, "font-size", f1(px), "x", f1(x), "y", f1(y))
+func svgText(doc *dom.Document, class string, px, x, y float64, s string) dom.Elem {
+	t := doc.SVG("text", "class", class, "font-size", f1(px), "x", f1(x), "y", f1(y))
 	t.SetTextContent(s)
 	return t
 }
@@ -289,7 +291,7 @@ func (v *tapeView) update(s *app.Stepper, i int, st app.State, values bool) {
 	b := &v.boxes[i]
 	changed := !b.drawn || st != b.state
 	if changed {
-		v.nodeClass.attr(i, "class", b.class(st))
+		v.nodeClass.Attr(i, "class", b.class(st))
 		badge := badgeText(s, i, st)
 		if badge != "" && b.badge < 0 {
 			v.badgeFor(i)
@@ -297,13 +299,13 @@ func (v *tapeView) update(s *app.Stepper, i int, st app.State, values bool) {
 		switch k := b.badge; {
 		case k < 0:
 		case badge == "":
-			v.badgeW.attr(k, "visibility", "hidden")
+			v.badgeW.Attr(k, "visibility", "hidden")
 		default:
 			w := app.BadgeW(badge)
-			v.badgeW.attr(k, "visibility", "visible")
-			v.badgeW.attr(k+1, "x", f1(-w))
-			v.badgeW.attr(k+1, "width", f1(w))
-			v.badgeW.text(k+2, badge)
+			v.badgeW.Attr(k, "visibility", "visible")
+			v.badgeW.Attr(k+1, "x", f1(-w))
+			v.badgeW.Attr(k+1, "width", f1(w))
+			v.badgeW.Text(k+2, badge)
 		}
 	}
 	if changed || values {
@@ -355,25 +357,25 @@ func (b *boxEls) class(st app.State) string {
 func (v *tapeView) highlight(i int) {
 	v.focus = i
 	for _, k := range v.hot {
-		v.edgeClass.attr(k, "class", "edge")
+		v.edgeClass.Attr(k, "class", "edge")
 	}
 	v.hot = v.hot[:0]
 	if i >= 0 && i < len(v.edgesOf) {
 		for _, k := range v.edgesOf[i] {
 			if v.lay.Edges[k].To == i {
-				v.edgeClass.attr(k, "class", "edge hot")
+				v.edgeClass.Attr(k, "class", "edge hot")
 				v.hot = append(v.hot, k)
 			}
 		}
 	}
-	v.pv.doc.write(v.edgeEls, &v.edgeClass)
+	v.pv.doc.Write(v.edgeEls, &v.edgeClass)
 }
 
 // flush applies the boxes' classes and badges that update queued: a step
 // calls it once it has updated every box.
 func (v *tapeView) flush() {
-	v.pv.doc.write(v.nodeEls, &v.nodeClass)
-	v.pv.doc.write(v.badgeEls, &v.badgeW)
+	v.pv.doc.Write(v.nodeEls, &v.nodeClass)
+	v.pv.doc.Write(v.badgeEls, &v.badgeW)
 }
 
 // select marks node i as the one the inspector shows (-1: none).
@@ -391,13 +393,13 @@ func (v *tapeView) selectNode(prev, i int) {
 	}
 }
 
-func (v *tapeView) onClick(ev event) {
+func (v *tapeView) onClick(ev dom.Event) {
 	if v.dragged > tapSlop { // the end of a pan or a pinch, not a tap on a node
 		v.dragged = 0
 		return
 	}
 	hit := ev.Target().Closest("[data-node]")
-	if !hit.ok() {
+	if !hit.OK() {
 		return
 	}
 	i, err := strconv.Atoi(hit.GetAttribute("data-node"))
@@ -419,7 +421,7 @@ func (v *tapeView) zoomBy(factor, cx, cy float64) {
 }
 
 // onWheel zooms around the pointer: a mouse wheel, or a trackpad's pinch.
-func (v *tapeView) onWheel(ev event) {
+func (v *tapeView) onWheel(ev dom.Event) {
 	ev.PreventDefault()
 	r := v.svg.Rect()
 	x, y := ev.Client()
@@ -427,7 +429,7 @@ func (v *tapeView) onWheel(ev event) {
 }
 
 // at returns where a pointer event is, in the region's pixels.
-func (v *tapeView) at(ev event) layout.Point {
+func (v *tapeView) at(ev dom.Event) layout.Point {
 	x, y := ev.Client()
 	return layout.Point{X: x - v.origin.Left, Y: y - v.origin.Top}
 }
@@ -442,7 +444,7 @@ func (g *gesture) find(id int) int {
 	return -1
 }
 
-func (v *tapeView) onDown(ev event) {
+func (v *tapeView) onDown(ev dom.Event) {
 	if ev.PointerType() == "mouse" && ev.Button() != 0 {
 		return
 	}
@@ -458,7 +460,7 @@ func (v *tapeView) onDown(ev event) {
 		// A second finger makes a pinch, never a tap: hold both.
 		v.dragged = tapSlop + 1
 		for _, p := range v.pointers {
-			capturePointer(v.svg, p.id)
+			dom.CapturePointer(v.svg, p.id)
 		}
 		v.captured = true
 	}
@@ -467,7 +469,7 @@ func (v *tapeView) onDown(ev event) {
 // onMove pans with one pointer and pinches with two (a third is ignored).
 // A pointer is captured only once it drags, so that a tap still lands on
 // the node under it.
-func (v *tapeView) onMove(ev event) {
+func (v *tapeView) onMove(ev dom.Event) {
 	k := v.find(ev.PointerID())
 	if k < 0 || k > 1 {
 		return
@@ -478,7 +480,7 @@ func (v *tapeView) onMove(ev event) {
 		v.dragged += math.Abs(now.X-was.X) + math.Abs(now.Y-was.Y)
 		v.view = v.view.Pan(now.X-was.X, now.Y-was.Y)
 		if v.dragged > tapSlop && !v.captured {
-			capturePointer(v.svg, ev.PointerID())
+			dom.CapturePointer(v.svg, ev.PointerID())
 			v.captured = true
 		}
 	} else {
@@ -491,7 +493,7 @@ func (v *tapeView) onMove(ev event) {
 	v.apply()
 }
 
-func (v *tapeView) onUp(ev event) {
+func (v *tapeView) onUp(ev dom.Event) {
 	if k := v.find(ev.PointerID()); k >= 0 {
 		v.pointers = append(v.pointers[:k], v.pointers[k+1:]...)
 	}

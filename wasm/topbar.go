@@ -3,6 +3,8 @@
 package main
 
 import (
+	"tapelab/wasm/dom"
+
 	"fmt"
 	"runtime"
 	"strconv"
@@ -22,21 +24,21 @@ import (
 // they go into the menu too (static/style.css), so the bar never wraps.
 type barView struct {
 	pv      *playground
-	root    elem
-	main    elem // the switches always in the row (what to step, the view)
-	more    elem // the menu's part that is a menu at every width
-	menu    elem // the menu: the mode switches and more
-	menuBtn elem
-	dataset elem
+	root    dom.Elem
+	main    dom.Elem // the switches always in the row (what to step, the view)
+	more    dom.Elem // the menu's part that is a menu at every width
+	menu    dom.Elem // the menu: the mode switches and more
+	menuBtn dom.Elem
+	dataset dom.Elem
 	// choose is what the data menu does with a dataset chosen: the
 	// shell's chooseData (the playground's setDataset until it is built).
 	choose    func(name string)
-	toggles   map[string][2]elem
-	l2        elem
-	check     elem
-	result    elem
-	passes    elem
-	shortcuts elem
+	toggles   map[string][2]dom.Elem
+	l2        dom.Elem
+	check     dom.Elem
+	result    dom.Elem
+	passes    dom.Elem
+	shortcuts dom.Elem
 	checking  bool
 	open      bool // the menu is open
 	// passesStale is set when the step was recorded again and the
@@ -46,32 +48,32 @@ type barView struct {
 
 func newBarView(pv *playground) *barView {
 	doc := pv.doc
-	v := &barView{pv: pv, choose: pv.setDataset, toggles: map[string][2]elem{}}
-	v.root = doc.el("header", "class", "top-bar")
-	title := doc.el("h1", "class", "brand")
+	v := &barView{pv: pv, choose: pv.setDataset, toggles: map[string][2]dom.Elem{}}
+	v.root = doc.El("header", "class", "top-bar")
+	title := doc.El("h1", "class", "brand")
 	title.SetTextContent("TapeLab")
-	lab := pv.regions.own("dataset", doc.el("label", "class", "dataset"))
-	lab.AppendChild(doc.textNode("data "))
-	v.dataset = doc.el("select", "id", "dataset", "aria-label", "Dataset")
+	lab := pv.regions.own("dataset", doc.El("label", "class", "dataset"))
+	lab.AppendChild(doc.TextNode("data "))
+	v.dataset = doc.El("select", "id", "dataset", "aria-label", "Dataset")
 	for _, n := range append(train.DatasetNames(), train.ImageDatasetNames()...) {
-		o := doc.el("option", "value", n)
+		o := doc.El("option", "value", n)
 		o.SetTextContent(n)
 		v.dataset.AppendChild(o)
 	}
-	pv.doc.listen(v.dataset, "change", "dataset", func(event) {
+	pv.doc.Listen(v.dataset, "change", "dataset", func(dom.Event) {
 		v.openMenu(false) // show the tape it changed
 		v.choose(v.dataset.Value())
 	})
 	lab.AppendChild(v.dataset)
-	modes := pv.regions.own("modes", doc.el("div", "class", "modes"))
-	add(modes,
+	modes := pv.regions.own("modes", doc.El("div", "class", "modes"))
+	dom.Add(modes,
 		v.toggle("exec", "Execution", "eager", "compiled", func(m *app.Modes, b bool) { m.Compiled = b }),
 		v.toggle("pass", "Backward pass", "dense", "single-output", func(m *app.Modes, b bool) { m.Single = b }),
 		v.toggle("mode", "Layer mode", "train", "eval", func(m *app.Modes, b bool) { m.Eval = b }),
 	)
-	l2 := doc.el("label", "class", "check", "title", "Adds 0.01·ΣW² to the loss: each weight then feeds two nodes and its gradient is summed with +=")
-	v.l2 = doc.el("input", "type", "checkbox", "id", "l2")
-	pv.doc.listen(v.l2, "change", "L2 penalty", func(event) {
+	l2 := doc.El("label", "class", "check", "title", "Adds 0.01·ΣW² to the loss: each weight then feeds two nodes and its gradient is summed with +=")
+	v.l2 = doc.El("input", "type", "checkbox", "id", "l2")
+	pv.doc.Listen(v.l2, "change", "L2 penalty", func(dom.Event) {
 		m := pv.src().Modes()
 		m.L2 = 0
 		if v.l2.Checked() {
@@ -81,20 +83,20 @@ func newBarView(pv *playground) *barView {
 		pv.setModes(m)
 	})
 	l2.AppendChild(v.l2)
-	l2.AppendChild(doc.textNode(" L2 penalty (+=)"))
+	l2.AppendChild(doc.TextNode(" L2 penalty (+=)"))
 	modes.AppendChild(l2)
-	v.check = pv.doc.button("Gradient check", "Compare every parameter gradient with central finite differences", v.gradCheck, "id", "gradcheck")
-	v.result = doc.el("span", "class", "check-result mono", "id", "gradcheck-result", "role", "status")
-	v.passes = doc.el("p", "class", "passes mono", "id", "passes")
-	v.main = doc.el("div", "class", "bar-main")
-	foot := add(doc.el("div", "class", "menu-foot"), v.passes, versionLine(doc))
-	v.more = add(doc.el("div", "class", "menu-rest", "id", "bar-more"), lab, add(doc.el("div", "class", "check-row"), v.check, v.result), foot)
-	v.menu = add(doc.el("div", "class", "bar-menu", "id", "bar-menu"), add(doc.el("div", "class", "menu-modes"), modes), v.more)
-	v.menuBtn = doc.button("Menu", "The data, the modes, the gradient check, sharing and the classroom settings", v.toggleMenu,
+	v.check = pv.doc.Button("Gradient check", "Compare every parameter gradient with central finite differences", v.gradCheck, "id", "gradcheck")
+	v.result = doc.El("span", "class", "check-result mono", "id", "gradcheck-result", "role", "status")
+	v.passes = doc.El("p", "class", "passes mono", "id", "passes")
+	v.main = doc.El("div", "class", "bar-main")
+	foot := dom.Add(doc.El("div", "class", "menu-foot"), v.passes, versionLine(doc))
+	v.more = dom.Add(doc.El("div", "class", "menu-rest", "id", "bar-more"), lab, dom.Add(doc.El("div", "class", "check-row"), v.check, v.result), foot)
+	v.menu = dom.Add(doc.El("div", "class", "bar-menu", "id", "bar-menu"), dom.Add(doc.El("div", "class", "menu-modes"), modes), v.more)
+	v.menuBtn = doc.Button("Menu", "The data, the modes, the gradient check, sharing and the classroom settings", v.toggleMenu,
 		"id", "menu-toggle", "class", "menu-toggle", "aria-expanded", "false", "aria-controls", "bar-menu bar-more")
 	v.menuBtn.SetTextContent("")
-	add(v.menuBtn, doc.txt("span", "☰", "aria-hidden", "true"), doc.textNode(" "), doc.txt("span", "Menu", "class", "word"))
-	add(v.root, title, v.main, v.menu, v.menuBtn)
+	dom.Add(v.menuBtn, doc.Txt("span", "☰", "aria-hidden", "true"), doc.TextNode(" "), doc.Txt("span", "Menu", "class", "word"))
+	dom.Add(v.root, title, v.main, v.menu, v.menuBtn)
 	return v
 }
 
@@ -113,7 +115,7 @@ func (v *barView) openMenu(on bool) {
 }
 
 // closeMenuOutside closes the menu when a press lands outside the top bar.
-func (v *barView) closeMenuOutside(ev event) {
+func (v *barView) closeMenuOutside(ev dom.Event) {
 	if v.open && !v.root.Contains(ev.Target()) {
 		v.openMenu(false)
 	}
@@ -131,11 +133,11 @@ func (v *barView) passesChanged() {
 }
 
 // toggle returns a two-button switch; set writes the choice into the modes.
-func (v *barView) toggle(id, label, off, on string, set func(*app.Modes, bool)) elem {
+func (v *barView) toggle(id, label, off, on string, set func(*app.Modes, bool)) dom.Elem {
 	doc := v.pv.doc
-	g := doc.el("div", "class", "seg", "role", "group", "aria-label", label)
-	mk := func(text string, val bool) elem {
-		return v.pv.doc.button(text, label+": "+text, func() {
+	g := doc.El("div", "class", "seg", "role", "group", "aria-label", label)
+	mk := func(text string, val bool) dom.Elem {
+		return v.pv.doc.Button(text, label+": "+text, func() {
 			m := v.pv.src().Modes()
 			set(&m, val)
 			v.openMenu(false) // show the tape the choice changed
@@ -143,8 +145,8 @@ func (v *barView) toggle(id, label, off, on string, set func(*app.Modes, bool)) 
 		}, "id", id+"-"+strings.ReplaceAll(text, "-", ""), "aria-pressed", "false")
 	}
 	a, b := mk(off, false), mk(on, true)
-	v.toggles[id] = [2]elem{a, b}
-	add(g, a, b)
+	v.toggles[id] = [2]dom.Elem{a, b}
+	dom.Add(g, a, b)
 	return g
 }
 
@@ -162,9 +164,9 @@ func (v *barView) update() {
 	// A program has no dataset, no layers to put in eval mode and no
 	// weights to penalise.
 	on := v.pv.st.ProgramMode()
-	v.dataset.Closest("label").show(!on)
-	v.toggles["mode"][0].Closest(".seg").show(!on)
-	v.l2.Closest("label").show(!on)
+	v.dataset.Closest("label").Show(!on)
+	v.toggles["mode"][0].Closest(".seg").Show(!on)
+	v.l2.Closest("label").Show(!on)
 }
 
 // showPasses compares the dense and single-output passes of the step (none
@@ -222,12 +224,12 @@ func (v *barView) gradCheck() {
 		return
 	}
 	v.checking = true
-	v.check.setDisabled(true)
+	v.check.SetDisabled(true)
 	v.result.SetAttribute("class", "check-result mono")
 	v.result.SetTextContent("checking…")
 	go func() {
-		defer func() { v.checking = false; v.check.setDisabled(false) }()
-		recovered("gradient check", v.pv.p.showError, func() {
+		defer func() { v.checking = false; v.check.SetDisabled(false) }()
+		dom.Recovered("gradient check", v.pv.p.showError, func() {
 			res, err := v.pv.src().GradCheck(func() { time.Sleep(time.Millisecond) })
 			if err != nil {
 				v.result.SetAttribute("class", "check-result mono bad")
@@ -248,8 +250,8 @@ func (v *barView) gradCheck() {
 
 // versionLine is the menu's version line: TapeLab's version and the Go
 // toolchain that built it, the op count on hover.
-func versionLine(doc *document) elem {
-	v := doc.txt("span", fmt.Sprintf("v%s · %s %s/%s", version, runtime.Version(), runtime.GOOS, runtime.GOARCH), "class", "version mono", "id", "version")
+func versionLine(doc *dom.Document) dom.Elem {
+	v := doc.Txt("span", fmt.Sprintf("v%s · %s %s/%s", version, runtime.Version(), runtime.GOOS, runtime.GOARCH), "class", "version mono", "id", "version")
 	v.SetAttribute("title", fmt.Sprintf("TapeLab v%s, built with %s for %s/%s; %d ops in the catalogue",
 		version, runtime.Version(), runtime.GOOS, runtime.GOARCH, len(op.All())))
 	return v

@@ -3,6 +3,8 @@
 package main
 
 import (
+	"tapelab/wasm/dom"
+
 	"fmt"
 	"math"
 	"strconv"
@@ -20,9 +22,9 @@ import (
 // play, pause, one batch, reset; the decision boundary (or fitted curve)
 // with the data; the loss chart and the figures; the data controls.
 type trainView struct {
-	u    *document
+	u    *dom.Document
 	pv   *playground
-	root elem
+	root dom.Elem
 	ctl  trainControls
 	plot *plot
 	loss *chart
@@ -48,9 +50,9 @@ type trainView struct {
 // that its weights moved (the link follows at most every second).
 const trainedEvery = 500
 
-func newTrainView(u *document, pv *playground, st *state.State) *trainView {
+func newTrainView(u *dom.Document, pv *playground, st *state.State) *trainView {
 	v := &trainView{u: u, pv: pv, st: st}
-	v.root = u.build(trainMarkup)
+	v.root = u.Build(trainMarkup)
 	v.plot = newPlot(u, 360, pv.p.scale)
 	v.loss = newChart(u, 300, 110)
 	v.img = newImagePanel(u)
@@ -79,7 +81,7 @@ func (v *trainView) changed(c state.Change) {
 // weights of the state when there is none), and pauses training when not.
 func (v *trainView) shown() {
 	train := v.st.View() == link.ViewTrain
-	v.root.show(train)
+	v.root.Show(train)
 	if !train {
 		if v.running {
 			v.play() // pause: the stepping view is on screen
@@ -169,7 +171,7 @@ func (v *trainView) build(params map[string]*tensor.Tensor) {
 // message shows msg (or clears it) in the view's alert line.
 func (v *trainView) message(msg string) {
 	v.ctl.msg.SetTextContent(msg)
-	v.ctl.msg.show(msg != "")
+	v.ctl.msg.Show(msg != "")
 }
 
 // play starts or pauses training.
@@ -201,7 +203,7 @@ func (v *trainView) loop() {
 		if r := recover(); r != nil {
 			v.running = false
 			v.ctl.playing(false)
-			v.u.report(fmt.Sprintf("training: %v", r))
+			v.u.Report(fmt.Sprintf("training: %v", r))
 		}
 	}()
 	chunk := 1
@@ -213,26 +215,26 @@ func (v *trainView) loop() {
 			}
 		}
 		s := v.sess
-		t0 := now()
+		t0 := dom.Now()
 		ran := 0
-		for now()-t0 < 12 {
+		for dom.Now()-t0 < 12 {
 			n, err := s.Run(chunk)
 			ran += n
 			if err != nil {
 				v.stopped(err)
 				return
 			}
-			if now()-t0 < 4 {
+			if dom.Now()-t0 < 4 {
 				chunk = min(chunk*2, 256)
 			}
 		}
-		dt := now() - t0
+		dt := dom.Now() - t0
 		if r := float64(ran) / dt * 1000; v.rate == 0 {
 			v.rate = r
 		} else {
 			v.rate = 0.8*v.rate + 0.2*r
 		}
-		if now()-v.lastDraw > 60 {
+		if dom.Now()-v.lastDraw > 60 {
 			v.render()
 		}
 		time.Sleep(time.Millisecond)
@@ -297,7 +299,7 @@ func (v *trainView) inspect() {
 
 // render draws the picture, the chart and the figures.
 func (v *trainView) render() {
-	v.lastDraw = now()
+	v.lastDraw = dom.Now()
 	s := v.sess
 	images := app.ImageData(v.st.Training().Dataset)
 	v.root.ToggleClass("images", images)
@@ -358,7 +360,7 @@ func (v *trainView) blank() {
 	for _, a := range []string{"data-train-loss", "data-test-loss", "data-accuracy", "data-test-accuracy", "data-examples"} {
 		r.RemoveAttribute(a)
 	}
-	for _, e := range []elem{c.steps, c.trainLoss, c.testLoss, c.acc, c.rate} {
+	for _, e := range []dom.Elem{c.steps, c.trainLoss, c.testLoss, c.acc, c.rate} {
 		e.SetTextContent("—")
 	}
 	c.counts.SetTextContent("")

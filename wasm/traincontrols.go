@@ -3,6 +3,8 @@
 package main
 
 import (
+	"tapelab/wasm/dom"
+
 	"slices"
 	"strconv"
 
@@ -20,17 +22,17 @@ var (
 // trainControls are the training view's inputs and readouts.
 type trainControls struct {
 	v                                         *trainView
-	play, dataset, lr, opt, l2, batch, noise  elem
-	split, batchOut, noiseOut, splitOut       elem
-	class, target, csvText, csvFile, csvError elem
-	steps, trainLoss, testLoss, acc, rate     elem
-	counts, msg, legendBox                    elem
-	switched, switchedText                    elem // the notice that the model was switched to fit the data
+	play, dataset, lr, opt, l2, batch, noise  dom.Elem
+	split, batchOut, noiseOut, splitOut       dom.Elem
+	class, target, csvText, csvFile, csvError dom.Elem
+	steps, trainLoss, testLoss, acc, rate     dom.Elem
+	counts, msg, legendBox                    dom.Elem
+	switched, switchedText                    dom.Elem // the notice that the model was switched to fit the data
 }
 
 // trainMarkup is the training view's skeleton; newTrainControls wires it
 // and fills its slots with the pictures and charts.
-const trainMarkup html = `
+const trainMarkup dom.HTML = `
 <section id="train-view" class="train-view" aria-label="Training" hidden>
   <div class="train-run" data-control="train" role="group" aria-label="Training">
     <button type="button" id="train-play" class="primary" title="Play or pause training (the page stays responsive)">▶ Train</button>
@@ -96,81 +98,81 @@ const trainMarkup html = `
 func newTrainControls(v *trainView) trainControls {
 	u, r := v.u, v.root
 	c := trainControls{v: v}
-	var step, reset, inspect, settingsBtn, cnn, clearPoints, useCSV, undoSwitch elem
-	r.parts(
-		part{"#train-play", &c.play}, part{"#train-step", &step}, part{"#train-reset", &reset},
-		part{"#train-inspect", &inspect}, part{"#train-settings-toggle", &settingsBtn}, part{"#train-cnn", &cnn},
-		part{"#train-clear", &clearPoints}, part{"#csv-use", &useCSV},
-		part{"#train-dataset", &c.dataset}, part{"#train-lr", &c.lr}, part{"#train-opt", &c.opt}, part{"#train-l2", &c.l2},
-		part{"#train-batch", &c.batch}, part{"[for=train-batch]", &c.batchOut},
-		part{"#train-noise", &c.noise}, part{"[for=train-noise]", &c.noiseOut},
-		part{"#train-split", &c.split}, part{"[for=train-split]", &c.splitOut},
-		part{"#train-steps", &c.steps}, part{"#train-loss", &c.trainLoss}, part{"#test-loss", &c.testLoss},
-		part{"#train-acc", &c.acc}, part{"#train-rate", &c.rate}, part{".train-counts", &c.counts}, part{"#train-msg", &c.msg},
-		part{"#train-class", &c.class}, part{"#train-target", &c.target},
-		part{"#csv-text", &c.csvText}, part{"#csv-file", &c.csvFile}, part{"#csv-error", &c.csvError},
-		part{"#train-legend", &c.legendBox},
-		part{"#train-switched", &c.switched}, part{"#train-switched span", &c.switchedText}, part{"#train-switched-undo", &undoSwitch},
-	)
+	var step, reset, inspect, settingsBtn, cnn, clearPoints, useCSV, undoSwitch dom.Elem
+	r.Find(dom.Parts{
+		"#train-play": &c.play, "#train-step": &step, "#train-reset": &reset,
+		"#train-inspect": &inspect, "#train-settings-toggle": &settingsBtn, "#train-cnn": &cnn,
+		"#train-clear": &clearPoints, "#csv-use": &useCSV,
+		"#train-dataset": &c.dataset, "#train-lr": &c.lr, "#train-opt": &c.opt, "#train-l2": &c.l2,
+		"#train-batch": &c.batch, "[for=train-batch]": &c.batchOut,
+		"#train-noise": &c.noise, "[for=train-noise]": &c.noiseOut,
+		"#train-split": &c.split, "[for=train-split]": &c.splitOut,
+		"#train-steps": &c.steps, "#train-loss": &c.trainLoss, "#test-loss": &c.testLoss,
+		"#train-acc": &c.acc, "#train-rate": &c.rate, ".train-counts": &c.counts, "#train-msg": &c.msg,
+		"#train-class": &c.class, "#train-target": &c.target,
+		"#csv-text": &c.csvText, "#csv-file": &c.csvFile, "#csv-error": &c.csvError,
+		"#train-legend":   &c.legendBox,
+		"#train-switched": &c.switched, "#train-switched span": &c.switchedText, "#train-switched-undo": &undoSwitch,
+	})
 	// The classroom controls govern these regions (marked data-control in
 	// the markup).
 	for _, ctl := range []string{"train", "dataset", "lr", "optimizer", "l2", "batch", "noise", "split", "points"} {
 		v.pv.regions.own(ctl, r.QuerySelector(`[data-control="`+ctl+`"]`))
 	}
-	u.onClick(c.play, v.play)
-	u.onClick(step, v.stepOnce)
-	u.onClick(reset, func() {
+	u.OnClick(c.play, v.play)
+	u.OnClick(step, v.stepOnce)
+	u.OnClick(reset, func() {
 		if v.running {
 			v.play()
 		}
 		v.reset(false)
 	})
-	u.onClick(inspect, v.inspect)
+	u.OnClick(inspect, v.inspect)
 	// On a phone the settings are a panel this button opens (static/style.css).
-	u.onClick(settingsBtn, func() {
+	u.OnClick(settingsBtn, func() {
 		on := settingsBtn.GetAttribute("aria-expanded") != "true"
 		settingsBtn.SetAttribute("aria-expanded", boolStr(on))
 		v.root.ToggleClass("settings-open", on)
 	})
-	u.onClick(cnn, v.useCNN)
-	u.onClick(undoSwitch, v.undoSwitch)
-	u.onClick(clearPoints, v.clearPoints)
-	u.onClick(useCSV, func() { v.useCSV(c.csvText.Value()) })
+	u.OnClick(cnn, v.useCNN)
+	u.OnClick(undoSwitch, v.undoSwitch)
+	u.OnClick(clearPoints, v.clearPoints)
+	u.OnClick(useCSV, func() { v.useCSV(c.csvText.Value()) })
 
 	names := append(append(train.DatasetNames(), train.ImageDatasetNames()...), state.PointsDataset)
 	labels := make([]string, len(names))
 	labels[len(labels)-1] = "your points"
 	set := v.st.Training()
-	u.options(c.dataset, names, labels, set.Dataset)
-	u.options(c.lr, learningRates, nil, "0.03")
-	u.options(c.opt, train.OptimizerNames(), []string{"SGD", "momentum", "Adam"}, "sgd")
-	u.options(c.l2, weightDecays, nil, "0")
-	u.options(c.class, []string{"0", "1"}, []string{"class 0 (blue ●)", "class 1 (orange ■)"}, "1")
+	u.Options(c.dataset, names, labels, set.Dataset)
+	u.Options(c.lr, learningRates, nil, "0.03")
+	u.Options(c.opt, train.OptimizerNames(), []string{"SGD", "momentum", "Adam"}, "sgd")
+	u.Options(c.l2, weightDecays, nil, "0")
+	u.Options(c.class, []string{"0", "1"}, []string{"class 0 (blue ●)", "class 1 (orange ■)"}, "1")
 	c.batch.SetAttribute("value", strconv.Itoa(set.Batch))
 	c.batchOut.SetTextContent(strconv.Itoa(set.Batch))
 
-	u.listen(c.dataset, "change", "dataset", func(event) { v.setDataset(c.dataset.Value()) })
-	u.listen(c.lr, "change", "learning rate", func(event) { c.read(); v.reset(true) })
-	u.listen(c.opt, "change", "optimizer", func(event) { c.read(); v.reset(true) })
-	u.listen(c.l2, "change", "L2", func(event) { c.read(); v.reset(true) })
-	u.listen(c.batch, "input", "batch size", func(event) { c.read() })
-	u.listen(c.batch, "change", "batch size", func(event) { c.read(); v.reset(true) })
-	u.listen(c.noise, "input", "noise", func(event) { c.read() })
-	u.listen(c.noise, "change", "noise", func(event) { c.read(); v.reset(false) })
-	u.listen(c.split, "input", "split", func(event) { c.read() })
-	u.listen(c.split, "change", "split", func(event) { c.read(); v.reset(false) })
-	u.listen(c.csvFile, "change", "CSV file", func(event) { v.readFile(c.csvFile) })
-	u.listen(v.plot.canvas.el, "click", "add point", func(ev event) {
-		r := v.plot.canvas.el.Rect()
+	u.Listen(c.dataset, "change", "dataset", func(dom.Event) { v.setDataset(c.dataset.Value()) })
+	u.Listen(c.lr, "change", "learning rate", func(dom.Event) { c.read(); v.reset(true) })
+	u.Listen(c.opt, "change", "optimizer", func(dom.Event) { c.read(); v.reset(true) })
+	u.Listen(c.l2, "change", "L2", func(dom.Event) { c.read(); v.reset(true) })
+	u.Listen(c.batch, "input", "batch size", func(dom.Event) { c.read() })
+	u.Listen(c.batch, "change", "batch size", func(dom.Event) { c.read(); v.reset(true) })
+	u.Listen(c.noise, "input", "noise", func(dom.Event) { c.read() })
+	u.Listen(c.noise, "change", "noise", func(dom.Event) { c.read(); v.reset(false) })
+	u.Listen(c.split, "input", "split", func(dom.Event) { c.read() })
+	u.Listen(c.split, "change", "split", func(dom.Event) { c.read(); v.reset(false) })
+	u.Listen(c.csvFile, "change", "CSV file", func(dom.Event) { v.readFile(c.csvFile) })
+	u.Listen(v.plot.canvas.El, "click", "add point", func(ev dom.Event) {
+		r := v.plot.canvas.El.Rect()
 		scale := v.plot.size / r.Width
 		x, y := ev.Client()
 		v.addPoint((x-r.Left)*scale, (y-r.Top)*scale)
 	})
 
-	r.fill("plot", v.plot.canvas.el)
-	r.fill("images", v.img.root)
-	r.fill("loss", v.loss.canvas.el)
-	r.fill("accuracy", v.img.acc.canvas.el)
+	r.Fill("plot", v.plot.canvas.El)
+	r.Fill("images", v.img.root)
+	r.Fill("loss", v.loss.canvas.El)
+	r.Fill("accuracy", v.img.acc.canvas.El)
 	return c
 }
 
@@ -200,13 +202,13 @@ func (c *trainControls) write() {
 	c.lr.SetValue(strconv.FormatFloat(s.Optimizer.LR, 'f', -1, 64))
 	if c.lr.Value() != strconv.FormatFloat(s.Optimizer.LR, 'f', -1, 64) { // not a menu value: add it
 		v := strconv.FormatFloat(s.Optimizer.LR, 'f', -1, 64)
-		c.lr.AppendChild(c.v.u.txt("option", v, "value", v))
+		c.lr.AppendChild(c.v.u.Txt("option", v, "value", v))
 		c.lr.SetValue(v)
 	}
 	c.opt.SetValue(s.Optimizer.Name)
 	wd := strconv.FormatFloat(s.Optimizer.WeightDecay, 'f', -1, 64)
 	if !slices.Contains(weightDecays, wd) {
-		c.l2.AppendChild(c.v.u.txt("option", wd, "value", wd))
+		c.l2.AppendChild(c.v.u.Txt("option", wd, "value", wd))
 	}
 	c.l2.SetValue(wd)
 	c.batch.SetValue(strconv.Itoa(s.Batch))
@@ -250,19 +252,19 @@ func (c *trainControls) sayFit(name string, fit app.Doc, switched bool) {
 
 func (c *trainControls) legend(classes bool) {
 	u := c.v.u
-	c.legendBox.clear()
+	c.legendBox.Clear()
 	c.v.root.ToggleClass("regression", !classes)
-	bar := u.el("span", "class", "scale-bar", "aria-hidden", "true")
+	bar := u.El("span", "class", "scale-bar", "aria-hidden", "true")
 	if classes {
-		add(c.legendBox,
-			u.txt("span", "● class 0", "class", "key-c0"), bar, u.txt("span", "class 1 ■", "class", "key-c1"),
-			u.txt("span", "background: the model's probability of class 1 (white = 50%); hollow marks are test points", "class", "muted small"))
+		dom.Add(c.legendBox,
+			u.Txt("span", "● class 0", "class", "key-c0"), bar, u.Txt("span", "class 1 ■", "class", "key-c1"),
+			u.Txt("span", "background: the model's probability of class 1 (white = 50%); hollow marks are test points", "class", "muted small"))
 		return
 	}
 	if c.v.sess != nil && c.v.sess.Model().Seq.Input().Size() == 1 {
-		add(c.legendBox, u.txt("span", "dots: data (blue training, orange test); line: the model's output", "class", "muted small"))
+		dom.Add(c.legendBox, u.Txt("span", "dots: data (blue training, orange test); line: the model's output", "class", "muted small"))
 		return
 	}
-	add(c.legendBox, u.txt("span", "−1", "class", "mono"), bar, u.txt("span", "+1", "class", "mono"),
-		u.txt("span", "background: the model's output on the page's value scale; hollow marks are test points", "class", "muted small"))
+	dom.Add(c.legendBox, u.Txt("span", "−1", "class", "mono"), bar, u.Txt("span", "+1", "class", "mono"),
+		u.Txt("span", "background: the model's output on the page's value scale; hollow marks are test points", "class", "muted small"))
 }

@@ -3,6 +3,8 @@
 package main
 
 import (
+	"tapelab/wasm/dom"
+
 	"slices"
 	"strconv"
 
@@ -98,7 +100,7 @@ func (v *trainView) undoSwitch() {
 func (v *trainView) loadFile(name string) {
 	v.ctl.dataset.SetValue(v.st.Training().Dataset)
 	v.message("Loading " + name + " from " + train.DataFile(name) + " …")
-	v.pv.files.loadThen(name, v.u.report, func(err error) {
+	v.pv.files.loadThen(name, v.u.Report, func(err error) {
 		if err != nil {
 			v.message(err.Error())
 			return
@@ -165,10 +167,10 @@ func (v *trainView) useCSV(text string) {
 	x, y, err := trainer.ReadCSV(text, feats, v.classes())
 	if err != nil {
 		c.csvError.SetTextContent("CSV: " + err.Error())
-		c.csvError.show(true)
+		c.csvError.Show(true)
 		return
 	}
-	c.csvError.show(false)
+	c.csvError.Show(false)
 	if v.running {
 		v.play()
 	}
@@ -179,13 +181,13 @@ func (v *trainView) useCSV(text string) {
 }
 
 // readFile reads an uploaded CSV file into the text box and uses it.
-func (v *trainView) readFile(input elem) {
-	tooLarge := readFile(v.u, input, 1<<20, func(text string) {
+func (v *trainView) readFile(input dom.Elem) {
+	tooLarge := dom.ReadFile(v.u, input, 1<<20, func(text string) {
 		v.ctl.csvText.SetValue(text)
 		v.useCSV(text)
 	})
 	if tooLarge {
 		v.ctl.csvError.SetTextContent("CSV: the file is larger than 1 MiB")
-		v.ctl.csvError.show(true)
+		v.ctl.csvError.Show(true)
 	}
 }

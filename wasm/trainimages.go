@@ -3,6 +3,8 @@
 package main
 
 import (
+	"tapelab/wasm/dom"
+
 	"strconv"
 	"strings"
 
@@ -40,25 +42,25 @@ func worded(names []string) bool { return len(names) > 0 && names[0] != "0" }
 // and labelled with the true class), the confusion matrix over the test
 // set with the class names on its axes, and the accuracy chart.
 type imagePanel struct {
-	u         *document
-	root      elem
-	grid      canvas
-	confusion elem
+	u         *dom.Document
+	root      dom.Elem
+	grid      dom.Canvas
+	confusion dom.Elem
 	acc       *chart
-	img       *pixels
+	img       *dom.Pixels
 	drawn     int     // the step last drawn, or -1
 	at        float64 // when (performance.now)
 }
 
-func newImagePanel(u *document) *imagePanel {
-	p := &imagePanel{u: u, drawn: -1, img: newPixels(u, train.ImageSide)}
-	p.grid = newCanvas(u, gridW, 4*gridCellH, "id", "train-grid", "role", "img",
+func newImagePanel(u *dom.Document) *imagePanel {
+	p := &imagePanel{u: u, drawn: -1, img: dom.NewPixels(u, train.ImageSide)}
+	p.grid = dom.NewCanvas(u, gridW, 4*gridCellH, "id", "train-grid", "role", "img",
 		"aria-label", "The first test images with the model's predictions; mistakes are framed in red, with the true class in brackets")
-	p.confusion = u.el("table", "id", "train-confusion", "class", "confusion mono")
+	p.confusion = u.El("table", "id", "train-confusion", "class", "confusion mono")
 	p.acc = newAccuracyChart(u, 300, 90)
-	p.root = add(u.el("div", "class", "train-images", "id", "train-images"),
-		u.txt("h3", "Test images and predictions"), p.grid.el,
-		u.txt("h3", "Confusion matrix (test set)"), u.txt("p", "rows: true class · columns: predicted", "class", "muted small"), p.confusion)
+	p.root = dom.Add(u.El("div", "class", "train-images", "id", "train-images"),
+		u.Txt("h3", "Test images and predictions"), p.grid.El,
+		u.Txt("h3", "Confusion matrix (test set)"), u.Txt("p", "rows: true class · columns: predicted", "class", "muted small"), p.confusion)
 	return p
 }
 
@@ -75,17 +77,17 @@ func className(names []string, k int) string {
 // most every 300 ms, as a pass over the test set costs a few steps.
 func (p *imagePanel) draw(s *trainer.Session, running bool) error {
 	p.acc.draw(s.History())
-	if s.Steps() == p.drawn || running && now()-p.at < 300 {
+	if s.Steps() == p.drawn || running && dom.Now()-p.at < 300 {
 		return nil
 	}
 	pr, err := s.Classify()
-	p.grid.clear(gridW, 4*gridCellH)
-	p.confusion.clear()
+	p.grid.Clear(gridW, 4*gridCellH)
+	p.confusion.Clear()
 	p.drawn = -1
 	if err != nil {
 		return err
 	}
-	p.drawn, p.at = s.Steps(), now()
+	p.drawn, p.at = s.Steps(), dom.Now()
 	names := train.ClassNames(s.Spec().Dataset.Name)
 	_, te := s.Sets()
 	p.drawGrid(te, pr, names)
@@ -97,21 +99,21 @@ func (p *imagePanel) draw(s *trainer.Session, running bool) error {
 // whatever its step (a new session starts at step 0 too).
 func (p *imagePanel) blank() {
 	p.acc.draw(nil)
-	p.grid.clear(gridW, 4*gridCellH)
-	p.confusion.clear()
+	p.grid.Clear(gridW, 4*gridCellH)
+	p.confusion.Clear()
 	p.drawn = -1
 	for _, a := range []string{"data-shown", "data-wrong", "data-classes"} {
-		p.grid.el.RemoveAttribute(a)
+		p.grid.El.RemoveAttribute(a)
 	}
 }
 
 // drawGrid paints the first test images with their predicted classes.
 func (p *imagePanel) drawGrid(te *train.Dataset, pr *trainer.Predictions, names []string) {
 	pal := readPalette(p.u)
-	bad := p.u.root().Style("--bad")
+	bad := p.u.Root().Style("--bad")
 	c := p.grid
-	c.background(pal.surface, gridW, 4*gridCellH)
-	c.textAlign("center")
+	c.Background(pal.surface, gridW, 4*gridCellH)
+	c.TextAlign("center")
 	cols, rows := gridLayout(names)
 	cell := gridW / float64(cols)
 	px := train.ImageSide * train.ImageSide
@@ -122,23 +124,23 @@ func (p *imagePanel) drawGrid(te *train.Dataset, pr *trainer.Predictions, names 
 			g := byte(255 - 255*min(1, max(0, v)))
 			copy(p.img.RGBA[4*j:], []byte{g, g, g, 255})
 		}
-		p.img.put()
+		p.img.Put()
 		ix, iy := float64(i%cols)*cell+(cell-gridImage)/2, float64(i/cols)*gridCellH+2
-		c.drawPixelsAt(p.img, ix, iy, gridImage)
+		c.DrawPixelsAt(p.img, ix, iy, gridImage)
 		label, colour, frame, line := className(names, pr.Class[i]), pal.ink, pal.frame, pal.stroke
 		said = append(said, label)
-		c.beginPath()
+		c.BeginPath()
 		if pr.Class[i] != pr.Want[i] {
 			wrong++
 			colour, frame, line = bad, bad, 2*pal.stroke
-			c.fillText("("+className(names, pr.Want[i])+")", ix+gridImage/2, iy+gridImage+2*gridText, colour, gridFont)
+			c.FillText("("+className(names, pr.Want[i])+")", ix+gridImage/2, iy+gridImage+2*gridText, colour, gridFont)
 		}
-		c.rect(ix-line/2, iy-line/2, gridImage+line, gridImage+line)
-		c.stroke(frame, line)
-		c.fillText(label, ix+gridImage/2, iy+gridImage+gridText, colour, gridFont)
+		c.Rect(ix-line/2, iy-line/2, gridImage+line, gridImage+line)
+		c.Stroke(frame, line)
+		c.FillText(label, ix+gridImage/2, iy+gridImage+gridText, colour, gridFont)
 		shown++
 	}
-	e := c.el
+	e := c.El
 	e.SetAttribute("data-shown", strconv.Itoa(shown))
 	e.SetAttribute("data-wrong", strconv.Itoa(wrong))
 	e.SetAttribute("data-classes", strings.Join(said, ","))
@@ -149,22 +151,22 @@ func (p *imagePanel) drawGrid(te *train.Dataset, pr *trainer.Predictions, names 
 // mistakes red).
 func (p *imagePanel) drawConfusion(pr *trainer.Predictions, names []string) {
 	u, t := p.u, p.confusion
-	head := u.el("tr")
-	head.AppendChild(u.el("td")) // the corner: no header of its own (an empty th says nothing to a screen reader)
+	head := u.El("tr")
+	head.AppendChild(u.El("td")) // the corner: no header of its own (an empty th says nothing to a screen reader)
 	for j := range pr.Confusion[0] {
-		head.AppendChild(u.txt("th", className(names, j), "scope", "col"))
+		head.AppendChild(u.Txt("th", className(names, j), "scope", "col"))
 	}
 	t.AppendChild(head)
 	right, total := 0, 0
 	for i, row := range pr.Confusion {
-		tr := u.el("tr")
-		tr.AppendChild(u.txt("th", className(names, i), "scope", "row"))
+		tr := u.El("tr")
+		tr.AppendChild(u.Txt("th", className(names, i), "scope", "row"))
 		sum := 0
 		for _, k := range row {
 			sum += k
 		}
 		for j, k := range row {
-			td := u.txt("td", strconv.Itoa(k))
+			td := u.Txt("td", strconv.Itoa(k))
 			rgb := "200, 40, 40, "
 			if i == j {
 				rgb = "40, 110, 200, "

@@ -3,6 +3,8 @@
 package main
 
 import (
+	"tapelab/wasm/dom"
+
 	"math"
 
 	"tapelab/engine/train"
@@ -47,17 +49,17 @@ func (l scaleLUT) at(v float64) [3]byte {
 // plot draws the data and the model's picture on a square canvas: the
 // decision boundary (2-D inputs) or the fitted curve (1-D inputs).
 type plot struct {
-	u      *document
-	canvas canvas
-	field  *pixels // fieldCells² pixels the field is painted on
+	u      *dom.Document
+	canvas dom.Canvas
+	field  *dom.Pixels // fieldCells² pixels the field is painted on
 	lut    scaleLUT
 	size   float64 // CSS pixels
 	bounds trainer.Bounds
 }
 
-func newPlot(u *document, size int, sc *app.Scale) *plot {
-	return &plot{u: u, lut: newScaleLUT(sc), size: float64(size), field: newPixels(u, fieldCells),
-		canvas: newCanvas(u, float64(size), float64(size), "id", "train-field", "role", "img",
+func newPlot(u *dom.Document, size int, sc *app.Scale) *plot {
+	return &plot{u: u, lut: newScaleLUT(sc), size: float64(size), field: dom.NewPixels(u, fieldCells),
+		canvas: dom.NewCanvas(u, float64(size), float64(size), "id", "train-field", "role", "img",
 			"aria-label", "The model's output over the input plane with the data points; click to add a point")}
 }
 
@@ -77,7 +79,7 @@ func (p *plot) draw(s *trainer.Session) error {
 	pal := readPalette(p.u)
 	p.bounds = s.Bounds()
 	c := p.canvas
-	c.clear(p.size, p.size)
+	c.Clear(p.size, p.size)
 	tr, te := s.Sets()
 	if s.Model().Seq.Input().Size() == 2 {
 		f, err := s.Field(p.bounds, fieldCells)
@@ -89,32 +91,32 @@ func (p *plot) draw(s *trainer.Session) error {
 			rgb := p.lut.at(v)
 			pix[4*i], pix[4*i+1], pix[4*i+2], pix[4*i+3] = rgb[0], rgb[1], rgb[2], 255
 		}
-		p.field.put()
-		c.drawPixels(p.field, p.size, p.size)
+		p.field.Put()
+		c.DrawPixels(p.field, p.size, p.size)
 		p.points(pal, te, s.Classification(), true)
 		p.points(pal, tr, s.Classification(), false)
 	} else {
-		c.background(pal.surface, p.size, p.size)
+		c.Background(pal.surface, p.size, p.size)
 		p.curvePoints(pal, te, true)
 		p.curvePoints(pal, tr, false)
 		xs, ys, err := s.Curve(p.bounds, 120)
 		if err != nil {
 			return err
 		}
-		c.beginPath()
+		c.BeginPath()
 		for i := range xs {
 			px, py := p.toCanvas(xs[i], ys[i])
 			if i == 0 {
-				c.moveTo(px, py)
+				c.MoveTo(px, py)
 			} else {
-				c.lineTo(px, py)
+				c.LineTo(px, py)
 			}
 		}
-		c.stroke(pal.ink, pal.stroke*2.5)
+		c.Stroke(pal.ink, pal.stroke*2.5)
 	}
-	c.beginPath()
-	c.rect(0.5, 0.5, p.size-1, p.size-1)
-	c.stroke(pal.frame, 1)
+	c.BeginPath()
+	c.Rect(0.5, 0.5, p.size-1, p.size-1)
+	c.Stroke(pal.frame, 1)
 	return nil
 }
 
@@ -135,21 +137,21 @@ func (p *plot) points(pal palette, d *train.Dataset, classes, test bool) {
 			col = p.lut.sc.Colour(4*v - 2) // class 0 → strong blue, class 1 → strong orange
 			square = v >= 0.5
 		}
-		c.beginPath()
+		c.BeginPath()
 		if square {
-			c.rect(px-r, py-r, 2*r, 2*r)
+			c.Rect(px-r, py-r, 2*r, 2*r)
 		} else {
-			c.circle(px, py, r)
+			c.Circle(px, py, r)
 		}
 		if test {
-			c.stroke(col, 2.2*k)
+			c.Stroke(col, 2.2*k)
 			continue
 		}
-		c.fill(col)
+		c.Fill(col)
 		if classes {
-			c.stroke(pal.surface, 1*k)
+			c.Stroke(pal.surface, 1*k)
 		} else { // values near 0 are near white: outline them
-			c.stroke(pal.outline, 0.8*k)
+			c.Stroke(pal.outline, 0.8*k)
 		}
 	}
 }
@@ -164,8 +166,8 @@ func (p *plot) curvePoints(pal palette, d *train.Dataset, test bool) {
 	}
 	for i := 0; i < d.Len(); i++ {
 		px, py := p.toCanvas(d.X.Data[i], d.Y.Data[i])
-		c.beginPath()
-		c.circle(px, py, 2.8*k)
-		c.fill(col)
+		c.BeginPath()
+		c.Circle(px, py, 2.8*k)
+		c.Fill(col)
 	}
 }

@@ -1,6 +1,6 @@
 //go:build js && wasm
 
-package main
+package dom
 
 import (
 	"errors"
@@ -21,7 +21,7 @@ func TestRecovered(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var got []string
-			recovered("click", func(s string) { got = append(got, s) }, tt.fn)
+			Recovered("click", func(s string) { got = append(got, s) }, tt.fn)
 			switch {
 			case tt.report == "" && len(got) != 0:
 				t.Errorf("reported %q for a listener that did not panic", got)
@@ -39,7 +39,7 @@ func index(s []int, i int) int { return s[i] }
 // shows when the Go program fails.
 func TestStderr(t *testing.T) {
 	msg := []byte("tapelab: standard error works\n")
-	if n, err := (stderr{}).Write(msg); n != len(msg) || err != nil {
+	if n, err := (Stderr{}).Write(msg); n != len(msg) || err != nil {
 		t.Errorf("Write = %d, %v; want %d, nil", n, err, len(msg))
 	}
 }

@@ -1,9 +1,10 @@
 //go:build js && wasm
 
-package main
+package dom
 
 import (
 	"errors"
+	"strconv"
 	"strings"
 	"syscall/js"
 )
@@ -14,41 +15,41 @@ import (
 // media queries, pointer capture, SVG animations and canvas drawing. It is the only file besides dom.go that imports
 // syscall/js.
 
-// now is performance.now(), in ms since navigation.
-func now() float64 { return js.Global().Get("performance").Call("now").Float() }
+// Now is performance.Now(), in ms since navigation.
+func Now() float64 { return js.Global().Get("performance").Call("now").Float() }
 
-// mark records a start-up milestone as performance.mark("tapelab:"+name),
+// Mark records a start-up milestone as performance.Mark("tapelab:"+name),
 // for the page's performance timeline and the e2e start-up benchmark.
-func mark(name string) {
+func Mark(name string) {
 	js.Global().Get("performance").Call("mark", "tapelab:"+name)
 }
 
-// devicePixelRatio is the screen's pixels per CSS pixel (at least 1).
-func devicePixelRatio() float64 {
+// DevicePixelRatio is the screen's pixels per CSS pixel (at least 1).
+func DevicePixelRatio() float64 {
 	return max(1, js.Global().Get("devicePixelRatio").Float())
 }
 
-// location is the page's URL, in parts.
-type location struct{ path, search, hash, origin, href string }
+// Location is the page's URL, in parts.
+type Location struct{ Path, Search, Hash, Origin, Href string }
 
-func currentLocation() location {
+func CurrentLocation() Location {
 	l := js.Global().Get("location")
-	return location{l.Get("pathname").String(), l.Get("search").String(), l.Get("hash").String(),
+	return Location{l.Get("pathname").String(), l.Get("search").String(), l.Get("hash").String(),
 		l.Get("origin").String(), l.Get("href").String()}
 }
 
-// replaceFragment replaces the history entry's fragment by frag (no new
+// ReplaceFragment replaces the history entry's fragment by frag (no new
 // entry) and returns the full URL.
-func replaceFragment(frag string) string {
-	l := currentLocation()
-	js.Global().Get("history").Call("replaceState", js.Null(), "", l.path+l.search+"#"+frag)
-	return currentLocation().href
+func ReplaceFragment(frag string) string {
+	l := CurrentLocation()
+	js.Global().Get("history").Call("replaceState", js.Null(), "", l.Path+l.Search+"#"+frag)
+	return CurrentLocation().Href
 }
 
-// copyToClipboard copies text (already selected in a text box, for the
+// CopyToClipboard copies text (already selected in a text box, for the
 // fallback) and calls done with whether it worked. done runs on the
 // clipboard's answer, or at once where there is no clipboard API.
-func copyToClipboard(doc *document, text string, done func(ok bool)) {
+func CopyToClipboard(doc *Document, text string, done func(ok bool)) {
 	clip := js.Global().Get("navigator").Get("clipboard")
 	fallback := func() { done(doc.v.Call("execCommand", "copy").Bool()) }
 	if !clip.Truthy() {
@@ -59,32 +60,32 @@ func copyToClipboard(doc *document, text string, done func(ok bool)) {
 	ok = js.FuncOf(func(js.Value, []js.Value) any {
 		ok.Release()
 		fail.Release()
-		recovered("clipboard", doc.report, func() { done(true) })
+		Recovered("clipboard", doc.report, func() { done(true) })
 		return nil
 	})
 	fail = js.FuncOf(func(js.Value, []js.Value) any {
 		ok.Release()
 		fail.Release()
-		recovered("clipboard", doc.report, fallback)
+		Recovered("clipboard", doc.report, fallback)
 		return nil
 	})
 	clip.Call("writeText", text).Call("then", ok, fail)
 }
 
-// fetchText runs fetch(url) and waits for the answer; it must be called
+// FetchText runs fetch(url) and waits for the answer; it must be called
 // from a goroutine, never from an event handler.
-func fetchText(method, url, body string) (int, string, error) {
+func FetchText(method, url, body string) (int, string, error) {
 	opts := map[string]any{"method": method}
 	if body != "" {
 		opts["body"] = body
 		opts["headers"] = map[string]any{"Content-Type": "application/json"}
 	}
-	return fetchBody(url, opts, false)
+	return FetchBody(url, opts, false)
 }
 
-// fetchBody runs fetch(url, opts) and returns the status and the body as
+// FetchBody runs fetch(url, opts) and returns the status and the body as
 // text, decompressed as gzip when gunzip is set (and the status is 200).
-func fetchBody(url string, opts map[string]any, gunzip bool) (int, string, error) {
+func FetchBody(url string, opts map[string]any, gunzip bool) (int, string, error) {
 	type answer struct {
 		status int
 		text   string
@@ -123,10 +124,10 @@ func fetchBody(url string, opts map[string]any, gunzip bool) (int, string, error
 	return a.status, a.text, a.err
 }
 
-// readFile reads the first file chosen in a file input as text and calls
+// ReadFile reads the first file chosen in a file input as text and calls
 // done with it; it reports false when the file is larger than limit bytes
 // (and then calls nothing).
-func readFile(doc *document, input elem, limit int, done func(text string)) (tooLarge bool) {
+func ReadFile(doc *Document, input Elem, limit int, done func(text string)) (tooLarge bool) {
 	files := input.v.Get("files")
 	if files.Length() == 0 {
 		return false
@@ -139,19 +140,19 @@ func readFile(doc *document, input elem, limit int, done func(text string)) (too
 	then = js.FuncOf(func(_ js.Value, args []js.Value) any {
 		then.Release()
 		text := args[0].String()
-		recovered("reading a file", doc.report, func() { done(text) })
+		Recovered("reading a file", doc.report, func() { done(text) })
 		return nil
 	})
 	f.Call("text").Call("then", then)
 	return false
 }
 
-// download saves text as a file called name.
-func download(doc *document, text, name, mime string) {
+// Download saves text as a file called name.
+func Download(doc *Document, text, name, mime string) {
 	blob := js.Global().Get("Blob").New(js.ValueOf([]any{text}), map[string]any{"type": mime})
 	url := js.Global().Get("URL").Call("createObjectURL", blob)
-	a := doc.el("a", "href", url.String(), "download", name, "hidden", "")
-	doc.body().AppendChild(a)
+	a := doc.El("a", "href", url.String(), "download", name, "hidden", "")
+	doc.Body().AppendChild(a)
 	a.Click()
 	a.Remove()
 	var revoke js.Func
@@ -163,9 +164,9 @@ func download(doc *document, text, name, mime string) {
 	js.Global().Call("setTimeout", revoke, 10000)
 }
 
-// standalone returns the markup of an SVG element with the page's style
+// Standalone returns the markup of an SVG element with the page's style
 // rules inlined, so that the file looks the same outside the page.
-func standalone(doc *document, svg elem) string {
+func Standalone(doc *Document, svg Elem) string {
 	clone := svg.v.Call("cloneNode", true)
 	clone.Call("setAttribute", "xmlns", svgNS)
 	var css strings.Builder
@@ -177,7 +178,7 @@ func standalone(doc *document, svg elem) string {
 			css.WriteByte('\n')
 		}
 	}
-	style := doc.svg("style")
+	style := doc.SVG("style")
 	style.SetTextContent(css.String())
 	clone.Call("prepend", style.v)
 	if box := svg.Rect(); box.Width > 0 {
@@ -187,12 +188,12 @@ func standalone(doc *document, svg elem) string {
 	return `<?xml version="1.0" encoding="UTF-8"?>` + "\n" + js.Global().Get("XMLSerializer").New().Call("serializeToString", clone).String()
 }
 
-// expose makes fn callable from the page's console and tests as
+// Expose makes fn callable from the page's console and tests as
 // window[name](arg): it returns fn's text, or {error: message}.
-func expose(doc *document, name string, fn func(arg string) (string, error)) {
+func Expose(doc *Document, name string, fn func(arg string) (string, error)) {
 	js.Global().Set(name, js.FuncOf(func(_ js.Value, args []js.Value) any {
 		var out any
-		recovered(name, doc.report, func() {
+		Recovered(name, doc.report, func() {
 			if len(args) == 0 {
 				return
 			}
@@ -207,154 +208,154 @@ func expose(doc *document, name string, fn func(arg string) (string, error)) {
 	}))
 }
 
-// mediaMatches reports whether the CSS media query q matches the page now.
-func mediaMatches(q string) bool { return js.Global().Call("matchMedia", q).Get("matches").Bool() }
+// MediaMatches reports whether the CSS media query q matches the page now.
+func MediaMatches(q string) bool { return js.Global().Call("matchMedia", q).Get("matches").Bool() }
 
-// nextFrame runs fn once the browser has laid the page out again.
-func nextFrame(doc *document, what string, fn func()) {
+// NextFrame runs fn once the browser has laid the page out again.
+func NextFrame(doc *Document, what string, fn func()) {
 	var f js.Func
 	f = js.FuncOf(func(js.Value, []js.Value) any {
 		f.Release()
-		recovered(what, doc.report, fn)
+		Recovered(what, doc.report, fn)
 		return nil
 	})
 	js.Global().Call("requestAnimationFrame", f)
 }
 
-// onResize calls fn whenever e changes size.
-func onResize(doc *document, e elem, what string, fn func()) {
+// OnResize calls fn whenever e changes size.
+func OnResize(doc *Document, e Elem, what string, fn func()) {
 	ro := js.Global().Get("ResizeObserver").New(js.FuncOf(func(js.Value, []js.Value) any {
-		recovered(what, doc.report, fn)
+		Recovered(what, doc.report, fn)
 		return nil
 	}))
 	ro.Call("observe", e.v)
 }
 
-// canvas is a 2-D canvas of a size in CSS pixels, drawn at the screen's
+// Canvas is a 2-D Canvas of a size in CSS pixels, drawn at the screen's
 // resolution.
-type canvas struct {
-	el     elem
+type Canvas struct {
+	El     Elem
 	ctx    js.Value
-	dashed *bool // the context's line dash is set (it is cleared only then)
+	Dashed *bool // the context's line dash is set (it is cleared only then)
 }
 
-// newCanvas returns a canvas of w × h CSS pixels with attributes.
-func newCanvas(doc *document, w, h float64, attrs ...string) canvas {
-	dpr := devicePixelRatio()
-	e := doc.el("canvas", append([]string{"width", itoa(int(w * dpr)), "height", itoa(int(h * dpr))}, attrs...)...)
-	c := canvas{el: e, ctx: e.v.Call("getContext", "2d"), dashed: new(bool)}
+// NewCanvas returns a canvas of w × h CSS pixels with attributes.
+func NewCanvas(doc *Document, w, h float64, attrs ...string) Canvas {
+	dpr := DevicePixelRatio()
+	e := doc.El("canvas", append([]string{"width", strconv.Itoa(int(w * dpr)), "height", strconv.Itoa(int(h * dpr))}, attrs...)...)
+	c := Canvas{El: e, ctx: e.v.Call("getContext", "2d"), Dashed: new(bool)}
 	c.ctx.Call("scale", dpr, dpr)
 	return c
 }
 
-// pixels is an offscreen canvas of n × n pixels, painted from Go's bytes.
-type pixels struct {
-	n   int
-	el  js.Value
+// Pixels is an offscreen canvas of n × n Pixels, painted from Go's bytes.
+type Pixels struct {
+	N   int
+	El  js.Value
 	ctx js.Value
-	img js.Value // its ImageData
-	buf js.Value // Uint8Array over the ImageData's pixels
+	Img js.Value // its ImageData
+	Buf js.Value // Uint8Array over the ImageData's pixels
 	// RGBA holds 4 bytes per pixel, row by row; Put copies them to the canvas.
 	RGBA []byte
 }
 
-func newPixels(doc *document, n int) *pixels {
-	e := doc.el("canvas", "width", itoa(n), "height", itoa(n))
-	p := &pixels{n: n, el: e.v, ctx: e.v.Call("getContext", "2d"), RGBA: make([]byte, 4*n*n)}
-	p.img = p.ctx.Call("createImageData", n, n)
-	p.buf = js.Global().Get("Uint8Array").New(p.img.Get("data").Get("buffer"))
+func NewPixels(doc *Document, n int) *Pixels {
+	e := doc.El("canvas", "width", strconv.Itoa(n), "height", strconv.Itoa(n))
+	p := &Pixels{N: n, El: e.v, ctx: e.v.Call("getContext", "2d"), RGBA: make([]byte, 4*n*n)}
+	p.Img = p.ctx.Call("createImageData", n, n)
+	p.Buf = js.Global().Get("Uint8Array").New(p.Img.Get("data").Get("buffer"))
 	return p
 }
 
-// put copies RGBA to the offscreen canvas.
-func (p *pixels) put() {
-	js.CopyBytesToJS(p.buf, p.RGBA)
-	p.ctx.Call("putImageData", p.img, 0, 0)
+// Put copies RGBA to the offscreen canvas.
+func (p *Pixels) Put() {
+	js.CopyBytesToJS(p.Buf, p.RGBA)
+	p.ctx.Call("putImageData", p.Img, 0, 0)
 }
 
 // The drawing calls, named as in CanvasRenderingContext2D.
-func (c canvas) clear(w, h float64)      { c.ctx.Call("clearRect", 0, 0, w, h) }
-func (c canvas) beginPath()              { c.ctx.Call("beginPath") }
-func (c canvas) moveTo(x, y float64)     { c.ctx.Call("moveTo", x, y) }
-func (c canvas) lineTo(x, y float64)     { c.ctx.Call("lineTo", x, y) }
-func (c canvas) rect(x, y, w, h float64) { c.ctx.Call("rect", x, y, w, h) }
-func (c canvas) circle(x, y, r float64)  { c.ctx.Call("arc", x, y, r, 0, 6.283185307179586) }
-func (c canvas) fill(colour string)      { c.ctx.Set("fillStyle", colour); c.ctx.Call("fill") }
-func (c canvas) roundPen()               { c.ctx.Set("lineCap", "round"); c.ctx.Set("lineJoin", "round") }
-func (c canvas) textAlign(a string)      { c.ctx.Set("textAlign", a) }
-func (c canvas) alpha(a float64)         { c.ctx.Set("globalAlpha", a) }
-func (c canvas) fillText(s string, x, y float64, colour, font string) {
+func (c Canvas) Clear(w, h float64)      { c.ctx.Call("clearRect", 0, 0, w, h) }
+func (c Canvas) BeginPath()              { c.ctx.Call("beginPath") }
+func (c Canvas) MoveTo(x, y float64)     { c.ctx.Call("moveTo", x, y) }
+func (c Canvas) LineTo(x, y float64)     { c.ctx.Call("lineTo", x, y) }
+func (c Canvas) Rect(x, y, w, h float64) { c.ctx.Call("rect", x, y, w, h) }
+func (c Canvas) Circle(x, y, r float64)  { c.ctx.Call("arc", x, y, r, 0, 6.283185307179586) }
+func (c Canvas) Fill(colour string)      { c.ctx.Set("fillStyle", colour); c.ctx.Call("fill") }
+func (c Canvas) RoundPen()               { c.ctx.Set("lineCap", "round"); c.ctx.Set("lineJoin", "round") }
+func (c Canvas) TextAlign(a string)      { c.ctx.Set("textAlign", a) }
+func (c Canvas) Alpha(a float64)         { c.ctx.Set("globalAlpha", a) }
+func (c Canvas) FillText(s string, x, y float64, colour, font string) {
 	c.ctx.Set("fillStyle", colour)
 	c.ctx.Set("font", font)
 	c.ctx.Call("fillText", s, x, y)
 }
 
-// textWidth is the width of s drawn in font, in the canvas's units.
-func (c canvas) textWidth(s, font string) float64 {
+// TextWidth is the width of s drawn in font, in the canvas's units.
+func (c Canvas) TextWidth(s, font string) float64 {
 	c.ctx.Set("font", font)
 	return c.ctx.Call("measureText", s).Get("width").Float()
 }
 
-// stroke strokes the path; dash, when given, is the line's dash pattern.
-func (c canvas) stroke(colour string, width float64, dash ...any) {
-	if len(dash) > 0 || *c.dashed {
+// Stroke strokes the path; dash, when given, is the line's dash pattern.
+func (c Canvas) Stroke(colour string, width float64, dash ...any) {
+	if len(dash) > 0 || *c.Dashed {
 		c.ctx.Call("setLineDash", js.ValueOf(append([]any{}, dash...)))
-		*c.dashed = len(dash) > 0
+		*c.Dashed = len(dash) > 0
 	}
 	c.ctx.Set("strokeStyle", colour)
 	c.ctx.Set("lineWidth", width)
 	c.ctx.Call("stroke")
 }
 
-// background fills the canvas (w × h) with colour.
-func (c canvas) background(colour string, w, h float64) {
+// Background fills the canvas (w × h) with colour.
+func (c Canvas) Background(colour string, w, h float64) {
 	c.ctx.Set("fillStyle", colour)
 	c.ctx.Call("fillRect", 0, 0, w, h)
 }
 
-// drawPixels draws p scaled smoothly to w × h.
-func (c canvas) drawPixels(p *pixels, w, h float64) {
+// DrawPixels draws p scaled smoothly to w × h.
+func (c Canvas) DrawPixels(p *Pixels, w, h float64) {
 	c.ctx.Set("imageSmoothingEnabled", true)
-	c.ctx.Call("drawImage", p.el, 0, 0, w, h)
+	c.ctx.Call("drawImage", p.El, 0, 0, w, h)
 }
 
-// capturePointer sends pointer id's further events to e until it is
+// CapturePointer sends pointer id's further events to e until it is
 // released (a finger lifted), so that a drag goes on outside e. A pointer
 // the browser no longer knows (the finger lifted already) is left as it is.
-func capturePointer(e elem, id int) {
+func CapturePointer(e Elem, id int) {
 	defer func() { _ = recover() }() // setPointerCapture throws for a pointer that is gone
 	e.v.Call("setPointerCapture", id)
 }
 
-// mediaQuery is a CSS media query, evaluated whenever asked.
-type mediaQuery struct{ v js.Value }
+// MediaQuery is a CSS media query, evaluated whenever asked.
+type MediaQuery struct{ v js.Value }
 
-// newMediaQuery returns the media query q, e.g. "(prefers-reduced-motion: reduce)".
-func newMediaQuery(q string) mediaQuery { return mediaQuery{js.Global().Call("matchMedia", q)} }
+// NewMediaQuery returns the media query q, e.g. "(prefers-reduced-motion: reduce)".
+func NewMediaQuery(q string) MediaQuery { return MediaQuery{js.Global().Call("matchMedia", q)} }
 
-// matches reports whether the query holds now.
-func (m mediaQuery) matches() bool { return m.v.Get("matches").Bool() }
+// Matches reports whether the query holds now.
+func (m MediaQuery) Matches() bool { return m.v.Get("matches").Bool() }
 
-// beginAnimation starts an SVG animation element (begin="indefinite") now.
-func beginAnimation(e elem) { e.v.Call("beginElement") }
+// BeginAnimation starts an SVG animation element (begin="indefinite") now.
+func BeginAnimation(e Elem) { e.v.Call("beginElement") }
 
-// after runs fn once, ms milliseconds from now (setTimeout: the page's
+// After runs fn once, ms milliseconds from now (setTimeout: the page's
 // clock, as the SVG animations it waits for keep it).
-func after(doc *document, ms float64, what string, fn func()) {
+func After(doc *Document, ms float64, what string, fn func()) {
 	var f js.Func
 	f = js.FuncOf(func(js.Value, []js.Value) any {
 		f.Release()
-		recovered(what, doc.report, fn)
+		Recovered(what, doc.report, fn)
 		return nil
 	})
 	js.Global().Call("setTimeout", f, ms)
 }
 
-// afterPaint returns once the browser has painted a frame and then run
+// AfterPaint returns once the browser has painted a frame and then run
 // the tasks that were waiting (a requestAnimationFrame, then a setTimeout
 // of 0): what start-up made usable is on screen, and a click or key
 // pressed meanwhile is answered, before the work that follows.
-func afterPaint() {
+func AfterPaint() {
 	done := make(chan struct{})
 	var frame, task js.Func
 	task = js.FuncOf(func(js.Value, []js.Value) any {
@@ -371,12 +372,12 @@ func afterPaint() {
 	<-done
 }
 
-// yieldToBrowser returns once the browser has run the tasks waiting for
+// YieldToBrowser returns once the browser has run the tasks waiting for
 // it (the loader's tapelabYield, a message the page posts to itself; a
 // setTimeout of 0 without it): the Go program blocks meanwhile, so the
 // page can paint and answer input between two parts of a long piece of
 // work.
-func yieldToBrowser() {
+func YieldToBrowser() {
 	done := make(chan struct{})
 	var f js.Func
 	f = js.FuncOf(func(js.Value, []js.Value) any {
@@ -392,9 +393,9 @@ func yieldToBrowser() {
 	<-done
 }
 
-// drawPixelsAt draws p at (x, y) as an s × s square, each pixel a sharp
+// DrawPixelsAt draws p at (x, y) as an s × s square, each pixel a sharp
 // square (no smoothing).
-func (c canvas) drawPixelsAt(p *pixels, x, y, s float64) {
+func (c Canvas) DrawPixelsAt(p *Pixels, x, y, s float64) {
 	c.ctx.Set("imageSmoothingEnabled", false)
-	c.ctx.Call("drawImage", p.el, x, y, s, s)
+	c.ctx.Call("drawImage", p.El, x, y, s, s)
 }

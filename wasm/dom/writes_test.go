@@ -1,6 +1,6 @@
 //go:build js && wasm
 
-package main
+package dom
 
 import (
 	"os"
@@ -13,7 +13,7 @@ import (
 // static/loader.js, counting its calls in calls.
 func loaderWrite(t *testing.T, calls *int) js.Value {
 	t.Helper()
-	src, err := os.ReadFile("../static/loader.js")
+	src, err := os.ReadFile("../../static/loader.js")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,14 +53,14 @@ func TestWrites(t *testing.T) {
 		list := js.Global().Call("eval", `[0, 1, 2].map(() => ({ attrs: {}, textContent: "", firstChild: null,
 			style: { props: {}, setProperty(k, v) { this.props[k] = v; } },
 			setAttribute(k, v) { this.attrs[k] = String(v); } }))`)
-		d := &document{writer: tt.writer}
-		var w writes
-		w.attr(0, "class", "node hot")
-		w.text(1, "0.25")
-		w.style(2, "background", "#f4a")
-		w.text(1, tt.text)
-		w.attr(2, "title", "0.123456789")
-		d.write(elems{list}, &w)
+		d := &Document{writer: tt.writer}
+		var w Writes
+		w.Attr(0, "class", "node hot")
+		w.Text(1, "0.25")
+		w.Style(2, "background", "#f4a")
+		w.Text(1, tt.text)
+		w.Attr(2, "title", "0.123456789")
+		d.Write(Elems{list}, &w)
 		if len(w.ops) != 0 {
 			t.Errorf("%s: %d writes left after write", tt.name, len(w.ops))
 		}
@@ -87,23 +87,23 @@ func TestWrites(t *testing.T) {
 // first index, and writes addressed by those indices reach their element.
 func TestElemsPush(t *testing.T) {
 	calls := 0
-	d := &document{writer: loaderWrite(t, &calls)}
-	list := newElems()
-	stand := func() elem {
-		return elem{js.Global().Call("eval", `({ attrs: {}, setAttribute(k, v) { this.attrs[k] = String(v); } })`)}
+	d := &Document{writer: loaderWrite(t, &calls)}
+	list := NewElems()
+	stand := func() Elem {
+		return Elem{js.Global().Call("eval", `({ attrs: {}, setAttribute(k, v) { this.attrs[k] = String(v); } })`)}
 	}
-	var made [][3]elem
+	var made [][3]Elem
 	for g, want := range []int{0, 3, 6} {
-		es := [3]elem{stand(), stand(), stand()}
-		if got := list.push(es[:]...); got != want {
+		es := [3]Elem{stand(), stand(), stand()}
+		if got := list.Push(es[:]...); got != want {
 			t.Fatalf("group %d: push returned %d, want %d", g, got, want)
 		}
 		made = append(made, es)
 	}
-	var w writes
-	w.attr(3+1, "width", "12.5")
-	w.attr(6, "visibility", "visible")
-	d.write(list, &w)
+	var w Writes
+	w.Attr(3+1, "width", "12.5")
+	w.Attr(6, "visibility", "visible")
+	d.Write(list, &w)
 	if got := made[1][1].v.Get("attrs").Get("width").String(); got != "12.5" {
 		t.Errorf("the second group's second element has width %q, want 12.5", got)
 	}
