@@ -11,6 +11,7 @@ require (
 	github.com/syumai/workers v0.33.0
 	github.com/teivah/broadcast v0.1.0
 	gonum.org/v1/gonum v0.17.0
+	honnef.co/go/js/dom/v2 v2.0.0-20231112215516-51f43a291193
 )
 
 require github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect

@@ -9,11 +9,13 @@ import (
 	"syscall/js"
 )
 
-// The bridge is the JavaScript the page uses beyond the DOM handles of
-// dom.go: the clock and performance marks, the location and history, the
+// The bridge is the JavaScript the page uses beyond elements and events:
+// the clock and performance marks, the location and history, the
 // clipboard, fetch, files, downloads, animation frames, resize observers,
-// media queries, pointer capture, SVG animations and canvas drawing. It is the only file besides dom.go that imports
-// syscall/js.
+// media queries, pointer capture, SVG animations and canvas drawing, none
+// of which dom/v2 covers (its window has no fetch, clipboard, matchMedia
+// or ResizeObserver; its canvas context sets one property per call as
+// this file does).
 
 // Now is performance.Now(), in ms since navigation.
 func Now() float64 { return js.Global().Get("performance").Call("now").Float() }
@@ -128,7 +130,7 @@ func FetchBody(url string, opts map[string]any, gunzip bool) (int, string, error
 // done with it; it reports false when the file is larger than limit bytes
 // (and then calls nothing).
 func ReadFile(doc *Document, input Elem, limit int, done func(text string)) (tooLarge bool) {
-	files := input.v.Get("files")
+	files := input.js().Get("files")
 	if files.Length() == 0 {
 		return false
 	}
@@ -167,7 +169,7 @@ func Download(doc *Document, text, name, mime string) {
 // Standalone returns the markup of an SVG element with the page's style
 // rules inlined, so that the file looks the same outside the page.
 func Standalone(doc *Document, svg Elem) string {
-	clone := svg.v.Call("cloneNode", true)
+	clone := svg.js().Call("cloneNode", true)
 	clone.Call("setAttribute", "xmlns", svgNS)
 	var css strings.Builder
 	sheets := doc.v.Get("styleSheets")
@@ -180,7 +182,7 @@ func Standalone(doc *Document, svg Elem) string {
 	}
 	style := doc.SVG("style")
 	style.SetTextContent(css.String())
-	clone.Call("prepend", style.v)
+	clone.Call("prepend", style.js())
 	if box := svg.Rect(); box.Width > 0 {
 		clone.Call("setAttribute", "width", box.Width)
 		clone.Call("setAttribute", "height", box.Height)
@@ -228,7 +230,7 @@ func OnResize(doc *Document, e Elem, what string, fn func()) {
 		Recovered(what, doc.report, fn)
 		return nil
 	}))
-	ro.Call("observe", e.v)
+	ro.Call("observe", e.js())
 }
 
 // Canvas is a 2-D Canvas of a size in CSS pixels, drawn at the screen's
@@ -243,7 +245,7 @@ type Canvas struct {
 func NewCanvas(doc *Document, w, h float64, attrs ...string) Canvas {
 	dpr := DevicePixelRatio()
 	e := doc.El("canvas", append([]string{"width", strconv.Itoa(int(w * dpr)), "height", strconv.Itoa(int(h * dpr))}, attrs...)...)
-	c := Canvas{El: e, ctx: e.v.Call("getContext", "2d"), Dashed: new(bool)}
+	c := Canvas{El: e, ctx: e.js().Call("getContext", "2d"), Dashed: new(bool)}
 	c.ctx.Call("scale", dpr, dpr)
 	return c
 }
@@ -261,7 +263,7 @@ type Pixels struct {
 
 func NewPixels(doc *Document, n int) *Pixels {
 	e := doc.El("canvas", "width", strconv.Itoa(n), "height", strconv.Itoa(n))
-	p := &Pixels{N: n, El: e.v, ctx: e.v.Call("getContext", "2d"), RGBA: make([]byte, 4*n*n)}
+	p := &Pixels{N: n, El: e.js(), ctx: e.js().Call("getContext", "2d"), RGBA: make([]byte, 4*n*n)}
 	p.Img = p.ctx.Call("createImageData", n, n)
 	p.Buf = js.Global().Get("Uint8Array").New(p.Img.Get("data").Get("buffer"))
 	return p
@@ -324,7 +326,7 @@ func (c Canvas) DrawPixels(p *Pixels, w, h float64) {
 // the browser no longer knows (the finger lifted already) is left as it is.
 func CapturePointer(e Elem, id int) {
 	defer func() { _ = recover() }() // setPointerCapture throws for a pointer that is gone
-	e.v.Call("setPointerCapture", id)
+	e.js().Call("setPointerCapture", id)
 }
 
 // MediaQuery is a CSS media query, evaluated whenever asked.
@@ -337,7 +339,7 @@ func NewMediaQuery(q string) MediaQuery { return MediaQuery{js.Global().Call("ma
 func (m MediaQuery) Matches() bool { return m.v.Get("matches").Bool() }
 
 // BeginAnimation starts an SVG animation element (begin="indefinite") now.
-func BeginAnimation(e Elem) { e.v.Call("beginElement") }
+func BeginAnimation(e Elem) { e.js().Call("beginElement") }
 
 // After runs fn once, ms milliseconds from now (setTimeout: the page's
 // clock, as the SVG animations it waits for keep it).

@@ -41,7 +41,7 @@ func (d *Document) Write(list Elems, w *Writes) {
 	defer func() { w.ops = w.ops[:0] }()
 	if d.writer.Type() != js.TypeFunction || w.hasNUL() {
 		for _, o := range w.ops {
-			e := Elem{list.v.Index(o.K)}
+			e := wrap(list.v.Index(o.K))
 			switch {
 			case o.What == "text":
 				e.SetTextContent(o.To)
@@ -87,17 +87,17 @@ func NewElems() Elems { return Elems{js.Global().Get("Array").New()} }
 func (l Elems) Push(es ...Elem) int {
 	args := make([]any, len(es))
 	for k, e := range es {
-		args[k] = e.v
+		args[k] = e.js()
 	}
 	return l.v.Call("push", args...).Int() - len(es)
 }
 
 // All returns the elements inside e that match sel, in document order.
-func (e Elem) All(sel string) Elems { return Elems{e.v.Call("querySelectorAll", sel)} }
+func (e Elem) All(sel string) Elems { return Elems{e.js().Call("querySelectorAll", sel)} }
 
 // Kids returns e's child elements as a live list: it follows the
 // children added and removed.
-func (e Elem) Kids() Elems { return Elems{e.v.Get("children")} }
+func (e Elem) Kids() Elems { return Elems{e.js().Get("children")} }
 
 // Clone returns a deep copy of e, not in the document.
-func (e Elem) Clone() Elem { return Elem{e.v.Call("cloneNode", true)} }
+func (e Elem) Clone() Elem { return wrap(e.js().Call("cloneNode", true)) }

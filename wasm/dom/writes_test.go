@@ -90,7 +90,7 @@ func TestElemsPush(t *testing.T) {
 	d := &Document{writer: loaderWrite(t, &calls)}
 	list := NewElems()
 	stand := func() Elem {
-		return Elem{js.Global().Call("eval", `({ attrs: {}, setAttribute(k, v) { this.attrs[k] = String(v); } })`)}
+		return wrap(js.Global().Call("eval", `({ attrs: {}, setAttribute(k, v) { this.attrs[k] = String(v); } })`))
 	}
 	var made [][3]Elem
 	for g, want := range []int{0, 3, 6} {
@@ -104,13 +104,13 @@ func TestElemsPush(t *testing.T) {
 	w.Attr(3+1, "width", "12.5")
 	w.Attr(6, "visibility", "visible")
 	d.Write(list, &w)
-	if got := made[1][1].v.Get("attrs").Get("width").String(); got != "12.5" {
+	if got := made[1][1].js().Get("attrs").Get("width").String(); got != "12.5" {
 		t.Errorf("the second group's second element has width %q, want 12.5", got)
 	}
-	if got := made[2][0].v.Get("attrs").Get("visibility").String(); got != "visible" {
+	if got := made[2][0].js().Get("attrs").Get("visibility").String(); got != "visible" {
 		t.Errorf("the third group's first element has visibility %q, want visible", got)
 	}
-	if got := made[0][1].v.Get("attrs").Get("width"); !got.IsUndefined() {
+	if got := made[0][1].js().Get("attrs").Get("width"); !got.IsUndefined() {
 		t.Errorf("the first group's second element was written: width %v", got)
 	}
 }
