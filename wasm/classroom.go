@@ -3,6 +3,8 @@
 package main
 
 import (
+	"strconv"
+
 	"tapelab/wasm/dom"
 
 	"tapelab/wasm/link"
@@ -95,8 +97,8 @@ func (sh *shell) applyFlags() {
 	html.ToggleClass("explaining", f.Explain)
 	sh.showRegions(f)
 	sh.tickBoxes(f)
-	sh.presenterBtn.SetAttribute("aria-pressed", boolStr(f.Presenter))
-	sh.explainBtn.SetAttribute("aria-pressed", boolStr(f.Explain))
+	sh.presenterBtn.SetAttribute("aria-pressed", strconv.FormatBool(f.Presenter))
+	sh.explainBtn.SetAttribute("aria-pressed", strconv.FormatBool(f.Explain))
 	sh.pv.panels.present(f.Presenter)
 	sh.pv.panels.explain(f.Explain)
 	sh.ex.show(f.Explain)
@@ -150,11 +152,4 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
-}
-
-func boolStr(b bool) string {
-	if b {
-		return "true"
-	}
-	return "false"
 }

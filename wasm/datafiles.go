@@ -3,6 +3,8 @@
 package main
 
 import (
+	"strconv"
+
 	"tapelab/wasm/dom"
 
 	"errors"
@@ -36,7 +38,7 @@ func (f *dataFiles) load(name string) error {
 	}
 	status, text, err := dom.FetchBody(path, map[string]any{}, true)
 	if err == nil && status != 200 {
-		err = errors.New("the server answered " + itoa(status))
+		err = errors.New("the server answered " + strconv.Itoa(status))
 	}
 	var d *train.Dataset
 	if err == nil {

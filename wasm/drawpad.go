@@ -3,6 +3,8 @@
 package main
 
 import (
+	"tapelab/wasm/ui"
+
 	"tapelab/wasm/dom"
 
 	"slices"
@@ -108,8 +110,8 @@ func (d *drawPad) pen(ev dom.Event, down bool) {
 
 // draw paints the strokes.
 func (d *drawPad) draw() {
-	pal := readPalette(d.iv.pv.doc)
-	d.cv.Background(pal.surface, padSide, padSide)
+	pal := ui.ReadPalette(d.iv.pv.doc)
+	d.cv.Background(pal.Surface, padSide, padSide)
 	for _, s := range d.ink.Strokes {
 		d.cv.BeginPath()
 		d.cv.MoveTo(s[0], s[1])
@@ -117,7 +119,7 @@ func (d *drawPad) draw() {
 			d.cv.LineTo(s[i], s[i+1])
 		}
 		d.cv.RoundPen()
-		d.cv.Stroke(pal.ink, padSide/12)
+		d.cv.Stroke(pal.Ink, padSide/12)
 	}
 }
 

@@ -3,6 +3,8 @@
 package main
 
 import (
+	"tapelab/wasm/ui"
+
 	"tapelab/wasm/app"
 
 	"tapelab/wasm/dom"
@@ -47,7 +49,7 @@ func (e *explainPanel) show(on bool) {
 		e.followsBar = true
 		bar := ""
 		dom.OnResize(e.u, e.pv.bottom, "the bottom bar", func() {
-			if h := f1(e.pv.bottom.Rect().Height) + "px"; h != bar {
+			if h := ui.F1(e.pv.bottom.Rect().Height) + "px"; h != bar {
 				bar = h
 				e.root.SetStyle("--bottom-bar", h)
 				// The drawer moved: the tape is fitted to what it leaves.

@@ -141,7 +141,7 @@ func (h *hygieneView) runAgain() {
 // render shows .grad of every parameter and the card of one.
 func (h *hygieneView) render() {
 	doc := h.pv.doc
-	h.root.SetAttribute("data-passes", itoa(h.passes))
+	h.root.SetAttribute("data-passes", strconv.Itoa(h.passes))
 	switch {
 	case h.err != "":
 		h.said.SetTextContent(h.err)
@@ -152,7 +152,7 @@ func (h *hygieneView) render() {
 	case h.passes == 1:
 		h.said.SetTextContent(".grad after 1 backward pass. Run it again without zeroing and it adds up.")
 	default:
-		h.said.SetTextContent(".grad after " + itoa(h.passes) + " backward passes, not zeroed in between: each pass added its gradient.")
+		h.said.SetTextContent(".grad after " + strconv.Itoa(h.passes) + " backward passes, not zeroed in between: each pass added its gradient.")
 	}
 	h.renderRows()
 	h.card.Clear()
@@ -160,8 +160,8 @@ func (h *hygieneView) render() {
 	for _, c := range h.cards {
 		if c.Node == h.shown || h.shown < 0 || !h.hasCard(h.shown) {
 			dom.Add(h.card, doc.Txt("p", c.Rule, "class", "rule mono"), doc.Txt("p", c.Numbers, "class", "mono"), doc.Txt("p", c.Why, "class", "why"))
-			h.card.SetAttribute("data-node", itoa(c.Node))
-			h.card.SetAttribute("data-doubled", boolStr(c.Doubled))
+			h.card.SetAttribute("data-node", strconv.Itoa(c.Node))
+			h.card.SetAttribute("data-doubled", strconv.FormatBool(c.Doubled))
 			return
 		}
 	}
@@ -182,8 +182,8 @@ func (h *hygieneView) renderRows() {
 		h.rowTexts, h.rowValues = make([]string, len(leaves)), make([]string, len(leaves))
 		for k, f := range h.folds {
 			name := h.s.Nodes()[f.Leaf].Label
-			h.rowEls[k] = doc.El("button", "type", "button", "class", "link grads-row", "id", "grad-"+itoa(f.Leaf),
-				"data-leaf", itoa(f.Leaf), "title", "Show why "+name+".grad holds this")
+			h.rowEls[k] = doc.El("button", "type", "button", "class", "link grads-row", "id", "grad-"+strconv.Itoa(f.Leaf),
+				"data-leaf", strconv.Itoa(f.Leaf), "title", "Show why "+name+".grad holds this")
 			h.rows.AppendChild(h.rowEls[k])
 		}
 	}

@@ -3,6 +3,8 @@
 package main
 
 import (
+	"tapelab/wasm/ui"
+
 	"tapelab/wasm/dom"
 
 	"math"
@@ -159,7 +161,7 @@ func (iv *imageView) tensorEl(n app.NodeInfo, t *tensor.Tensor, id string) dom.E
 	}
 	st := newImageStrip(doc, iv.pv.p.scale, class, 0, "", g, t.Shape, app.IsKernel(n), &iv.example)
 	st.show(t)
-	svg := dom.Add(doc.SVG("svg", "class", "grid", "width", f1(app.StripX+app.StripLabelW+g.Width+1), "height", f1(h), "role", "img"), st.g)
+	svg := dom.Add(doc.SVG("svg", "class", "grid", "width", ui.F1(app.StripX+app.StripLabelW+g.Width+1), "height", ui.F1(h), "role", "img"), st.g)
 	wrap := dom.Add(doc.El("div", "class", "tensor images", "id", id, "data-shape", t.Shape.String(), "data-values", tensorValues(t)), svg)
 	what := "example " + strconv.Itoa(min(iv.example, t.Shape[0]-1)+1) + ", one image per channel"
 	if app.IsKernel(n) {
@@ -264,7 +266,7 @@ func (iv *imageView) patch(c app.WindowCard, title string, field int) dom.Elem {
 		td := doc.Txt("td", "pad", "class", "pad")
 		if !t.Pad {
 			v := t.Field(field)
-			td = onScale(doc, iv.pv.p.scale, "td", app.Num(v), v, "data-v", app.Full(v), "data-term", strconv.Itoa(k))
+			td = ui.OnScale(doc, iv.pv.p.scale, "td", app.Num(v), v, "data-v", app.Full(v), "data-term", strconv.Itoa(k))
 		}
 		if k == c.Argmax {
 			td.AddClass("argmax")

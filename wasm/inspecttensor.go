@@ -3,6 +3,8 @@
 package main
 
 import (
+	"tapelab/wasm/ui"
+
 	"tapelab/wasm/dom"
 
 	"math"
@@ -122,10 +124,10 @@ func (v *inspectorView) newTensorView(t *tensor.Tensor, id string) *tensorView {
 	if len(ci) > 24 {
 		cell = 288 / float64(len(ci))
 	}
-	svg := doc.SVG("svg", "class", "grid", "width", f1(cell*float64(len(ci))), "height", f1(cell*float64(len(ri))), "role", "img", "aria-label", "colour grid of "+tv.shape)
+	svg := doc.SVG("svg", "class", "grid", "width", ui.F1(cell*float64(len(ci))), "height", ui.F1(cell*float64(len(ri))), "role", "img", "aria-label", "colour grid of "+tv.shape)
 	for y, r := range ri {
 		for x, c := range ci {
-			rect := doc.SVG("rect", "x", f1(float64(x)*cell), "y", f1(float64(y)*cell), "width", f1(cell), "height", f1(cell))
+			rect := doc.SVG("rect", "x", ui.F1(float64(x)*cell), "y", ui.F1(float64(y)*cell), "width", ui.F1(cell), "height", ui.F1(cell))
 			rect.AppendChild(doc.SVG("title"))
 			svg.AppendChild(rect)
 			tv.k = append(tv.k, r*ncols+c)

@@ -60,8 +60,8 @@ func newAuthorTools(lv *lessonView) *authorTools {
 		"#lesson-q-of": &a.of, "#lesson-q-node": &a.node, "#lesson-q-element": &a.elem,
 		"#lesson-q-answer": &a.kind, "#lesson-q-error": &a.qErr,
 	})
-	a.title.SetAttribute("maxlength", itoa(lesson.MaxTitle))
-	a.caption.SetAttribute("maxlength", itoa(lesson.MaxCaption))
+	a.title.SetAttribute("maxlength", strconv.Itoa(lesson.MaxTitle))
+	a.caption.SetAttribute("maxlength", strconv.Itoa(lesson.MaxCaption))
 	u.Options(a.of, []string{lesson.OfGrad, lesson.OfValue}, []string{"gradient", "value"}, lesson.OfGrad)
 	u.Options(a.kind, []string{lesson.AnswerNumber, lesson.AnswerSign}, []string{"a number", "its sign"}, lesson.AnswerNumber)
 	u.Listen(a.title, "input", "lesson title", func(dom.Event) {
@@ -117,15 +117,15 @@ func (a *authorTools) render() {
 		if stop.Select != nil {
 			sel = *stop.Select
 		}
-		a.node.SetValue(itoa(max(sel, 0)))
+		a.node.SetValue(strconv.Itoa(max(sel, 0)))
 		a.of.SetValue(lesson.OfGrad)
 		a.elem.SetValue("0")
 		a.kind.SetValue(lesson.AnswerNumber)
 		return
 	}
 	a.of.SetValue(q.Of)
-	a.node.SetValue(itoa(q.Node))
-	a.elem.SetValue(itoa(q.Element))
+	a.node.SetValue(strconv.Itoa(q.Node))
+	a.elem.SetValue(strconv.Itoa(q.Element))
 	a.kind.SetValue(q.Answer)
 }
 
@@ -150,10 +150,10 @@ func (a *authorTools) renderList() {
 		if i == lv.cur {
 			li.SetAttribute("aria-current", "step")
 		}
-		dom.Add(li, u.Button(itoa(i+1)+". "+line, "Go to stop "+itoa(i+1), func() { lv.cur = i; lv.backToStop() }, "class", "link", "id", "lesson-stop-"+itoa(i)),
-			u.Button("↑", "Move stop "+itoa(i+1)+" up", func() { a.move(i, i-1) }, "id", "lesson-up-"+itoa(i)),
-			u.Button("↓", "Move stop "+itoa(i+1)+" down", func() { a.move(i, i+1) }, "id", "lesson-down-"+itoa(i)),
-			u.Button("✕", "Delete stop "+itoa(i+1), func() { a.remove(i) }, "id", "lesson-delete-"+itoa(i)))
+		dom.Add(li, u.Button(strconv.Itoa(i+1)+". "+line, "Go to stop "+strconv.Itoa(i+1), func() { lv.cur = i; lv.backToStop() }, "class", "link", "id", "lesson-stop-"+strconv.Itoa(i)),
+			u.Button("↑", "Move stop "+strconv.Itoa(i+1)+" up", func() { a.move(i, i-1) }, "id", "lesson-up-"+strconv.Itoa(i)),
+			u.Button("↓", "Move stop "+strconv.Itoa(i+1)+" down", func() { a.move(i, i+1) }, "id", "lesson-down-"+strconv.Itoa(i)),
+			u.Button("✕", "Delete stop "+strconv.Itoa(i+1), func() { a.remove(i) }, "id", "lesson-delete-"+strconv.Itoa(i)))
 		a.list.AppendChild(li)
 	}
 }
@@ -164,7 +164,7 @@ func (a *authorTools) addStop() {
 	lv := a.lv
 	l := lv.l
 	if len(l.Stops) >= lesson.MaxStops {
-		lv.showError(errors.New("a lesson has at most " + itoa(lesson.MaxStops) + " stops"))
+		lv.showError(errors.New("a lesson has at most " + strconv.Itoa(lesson.MaxStops) + " stops"))
 		return
 	}
 	st, err := cloneState(lv.sh.st.Link())
@@ -231,8 +231,8 @@ func (a *authorTools) suggest() {
 	}
 	if q := lesson.Suggest(stop); q != nil {
 		a.of.SetValue(q.Of)
-		a.node.SetValue(itoa(q.Node))
-		a.elem.SetValue(itoa(q.Element))
+		a.node.SetValue(strconv.Itoa(q.Node))
+		a.elem.SetValue(strconv.Itoa(q.Element))
 		a.kind.SetValue(q.Answer)
 	}
 }

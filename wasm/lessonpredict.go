@@ -3,6 +3,8 @@
 package main
 
 import (
+	"strconv"
+
 	"tapelab/wasm/dom"
 
 	"tapelab/wasm/app"
@@ -102,12 +104,12 @@ func (b *predictBox) wording(q *lesson.Question) string {
 	if q.Of == lesson.OfGrad {
 		what = "gradient"
 	}
-	name := "node " + itoa(q.Node)
+	name := "node " + strconv.Itoa(q.Node)
 	if s := b.lv.sh.pv.src().Stepper(); s != nil && q.Node < len(s.Nodes()) {
 		nd := s.Nodes()[q.Node]
 		name = nd.Title()
 		if nd.Shape.Size() > 1 {
-			name += ", element " + itoa(q.Element)
+			name += ", element " + strconv.Itoa(q.Element)
 		}
 	}
 	how := " Type a number."
@@ -172,7 +174,7 @@ func (b *predictBox) check(guess string) {
 	}
 	b.enable(false)
 	b.verdict.SetAttribute("data-actual", app.Full(actual))
-	b.say(v.Message+" The tape now shows it.", boolStr(v.Right))
+	b.say(v.Message+" The tape now shows it.", strconv.FormatBool(v.Right))
 	b.verdict.ScrollIntoView()
 }
 

@@ -3,6 +3,8 @@
 package main
 
 import (
+	"strconv"
+
 	"tapelab/wasm/dom"
 
 	"strings"
@@ -82,7 +84,7 @@ func (t *lessonTravel) listBuiltins(before dom.Elem) {
 	}
 	for _, b := range builtins {
 		b := b
-		before.Before(u.Button(b.Lesson.Title, "Open the lesson “"+b.Lesson.Title+"” ("+itoa(len(b.Lesson.Stops))+" stops)", func() {
+		before.Before(u.Button(b.Lesson.Title, "Open the lesson “"+b.Lesson.Title+"” ("+strconv.Itoa(len(b.Lesson.Stops))+" stops)", func() {
 			l, err := lesson.Builtins() // a fresh copy: the author's edits never reach the menu
 			if err == nil {
 				for _, c := range l {
@@ -120,7 +122,7 @@ func (t *lessonTravel) openFile() {
 		lv.sh.pv.showLinkError("")
 	})
 	if tooLarge {
-		lv.sh.pv.showLinkError("This lesson file is larger than " + itoa(maxLessonFile>>20) + " MB: not a lesson.")
+		lv.sh.pv.showLinkError("This lesson file is larger than " + strconv.Itoa(maxLessonFile>>20) + " MB: not a lesson.")
 	}
 	t.file.SetValue("")
 }
@@ -174,13 +176,13 @@ func (t *lessonTravel) copyLink() {
 		t.say("No link: " + err.Error())
 		return
 	}
-	t.say("The lesson is " + itoa(len(url)) + " characters as a link; asking the share service for a short one…")
+	t.say("The lesson is " + strconv.Itoa(len(url)) + " characters as a link; asking the share service for a short one…")
 	go func() {
 		status, body, err := dom.FetchText("POST", "api/share", string(doc))
 		dom.Recovered("lesson short link", t.lv.u.Report, func() {
 			path, err := app.CreatedShare(status, body, err)
 			if err != nil {
-				t.say("This lesson is too long for a link (" + itoa(len(url)) + " characters), and short links need TapeLab's share service, and " + err.Error() + ". Download it as a file instead.")
+				t.say("This lesson is too long for a link (" + strconv.Itoa(len(url)) + " characters), and short links need TapeLab's share service, and " + err.Error() + ". Download it as a file instead.")
 				return
 			}
 			short := dom.CurrentLocation().Origin + path

@@ -3,6 +3,8 @@
 package main
 
 import (
+	"strconv"
+
 	"tapelab/wasm/dom"
 
 	"errors"
@@ -210,7 +212,7 @@ func (lv *lessonView) changed() {
 	now, err := link.Encode(lv.sh.st.Link())
 	lv.away = err != nil || now != lv.home
 	lv.back.Show(lv.away)
-	lv.root.SetAttribute("data-away", boolStr(lv.away))
+	lv.root.SetAttribute("data-away", strconv.FormatBool(lv.away))
 	lv.predict.watch()
 }
 
@@ -233,14 +235,14 @@ func (lv *lessonView) render() {
 	}
 	n := len(l.Stops)
 	lv.root.SetAttribute("data-mode", map[bool]string{true: "author", false: "play"}[lv.author])
-	lv.root.SetAttribute("data-stop", itoa(lv.cur))
-	lv.root.SetAttribute("data-stops", itoa(n))
-	lv.root.SetAttribute("data-away", boolStr(lv.away))
+	lv.root.SetAttribute("data-stop", strconv.Itoa(lv.cur))
+	lv.root.SetAttribute("data-stops", strconv.Itoa(n))
+	lv.root.SetAttribute("data-away", strconv.FormatBool(lv.away))
 	lv.heading.SetTextContent(l.Title)
 	if n == 0 {
 		lv.count.SetTextContent("0 / 0")
 	} else {
-		lv.count.SetTextContent(itoa(lv.cur+1) + " / " + itoa(n))
+		lv.count.SetTextContent(strconv.Itoa(lv.cur+1) + " / " + strconv.Itoa(n))
 	}
 	lv.prev.SetDisabled(lv.cur <= 0)
 	lv.next.SetDisabled(lv.cur >= n-1)

@@ -3,6 +3,8 @@
 package main
 
 import (
+	"strconv"
+
 	"tapelab/wasm/dom"
 
 	"time"
@@ -47,7 +49,7 @@ func (l *linkDebouncer) changed() {
 // goroutine (newShell).
 func (l *linkDebouncer) count() {
 	l.changes++
-	l.root.SetAttribute("data-link-changes", itoa(l.changes))
+	l.root.SetAttribute("data-link-changes", strconv.Itoa(l.changes))
 }
 
 // syncOnce encodes the state and, when the link changed, replaces the
@@ -55,12 +57,12 @@ func (l *linkDebouncer) count() {
 // expected) and the share box's link. <html data-link-encodes> counts the
 // encodings; data-link-synced says which change the link now follows.
 func (sh *shell) syncOnce() {
-	defer sh.u.Root().SetAttribute("data-link-synced", itoa(sh.linkSync.changes))
+	defer sh.u.Root().SetAttribute("data-link-synced", strconv.Itoa(sh.linkSync.changes))
 	if sh.pv.src().Err() != nil {
 		return // a broken model has no link; keep the last good one
 	}
 	sh.linkEncodes++
-	sh.u.Root().SetAttribute("data-link-encodes", itoa(sh.linkEncodes))
+	sh.u.Root().SetAttribute("data-link-encodes", strconv.Itoa(sh.linkEncodes))
 	l, err := link.Encode(sh.st.Link())
 	if err != nil {
 		sh.notes.SetTextContent("No link for this state: " + err.Error())
@@ -77,9 +79,9 @@ func (sh *shell) syncOnce() {
 	sh.made.Show(false)
 	sh.shortBtn.RemoveAttribute("data-short")
 	if len(full) > link.Budget {
-		sh.notes.SetTextContent("This link is long (" + itoa(len(full)) + " characters, with the weights): a short link is easier to paste.")
+		sh.notes.SetTextContent("This link is long (" + strconv.Itoa(len(full)) + " characters, with the weights): a short link is easier to paste.")
 	} else {
-		sh.notes.SetTextContent(itoa(len(full)) + " characters")
+		sh.notes.SetTextContent(strconv.Itoa(len(full)) + " characters")
 	}
-	sh.u.Root().SetAttribute("data-link-length", itoa(len(full)))
+	sh.u.Root().SetAttribute("data-link-length", strconv.Itoa(len(full)))
 }

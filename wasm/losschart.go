@@ -3,6 +3,8 @@
 package main
 
 import (
+	"tapelab/wasm/ui"
+
 	"tapelab/wasm/dom"
 
 	"math"
@@ -62,10 +64,10 @@ func (c *chart) value(m train.Metrics) float64 {
 
 // draw paints the history.
 func (c *chart) draw(h []trainer.Record) {
-	pal := readPalette(c.u)
+	pal := ui.ReadPalette(c.u)
 	x := c.canvas
 	x.Clear(c.w, c.h)
-	x.Background(pal.surface, c.w, c.h)
+	x.Background(pal.Surface, c.w, c.h)
 	if len(h) == 0 {
 		return
 	}
@@ -96,7 +98,7 @@ func (c *chart) draw(h []trainer.Record) {
 	}
 	last := math.Max(1, float64(h[len(h)-1].Step))
 	const pad = 4.0
-	k := pal.stroke
+	k := pal.Stroke
 	// series is get's values on the chart's vertical scale (0 to 1), NaN
 	// where there is none; smoothing them is smoothing the values as drawn
 	// (on a log scale, their logarithms).
@@ -136,13 +138,13 @@ func (c *chart) draw(h []trainer.Record) {
 		// Each evaluation, faint; over them the trend, which the jitter of
 		// stochastic steps would otherwise hide.
 		x.Alpha(0.3)
-		line(test, pal.test, 1.5*k)
-		line(tr, pal.ink, 1.5*k)
+		line(test, pal.Test, 1.5*k)
+		line(tr, pal.Ink, 1.5*k)
 		x.Alpha(1)
 		test, tr = trainer.Smooth(test, span), trainer.Smooth(tr, span)
 	}
-	line(test, pal.test, 2*k, 6*k, 4*k)
-	line(tr, pal.ink, 2*k)
+	line(test, pal.Test, 2*k, 6*k, 4*k)
+	line(tr, pal.Ink, 2*k)
 	label := "max " + app.Num(top)
 	if c.acc {
 		label = "accuracy, 0 to 100%"
@@ -158,12 +160,12 @@ func (c *chart) draw(h []trainer.Record) {
 	}
 	font := strconv.Itoa(int(size)) + "px system-ui, sans-serif"
 	if c.acc { // the curve climbs to the top: the label goes below it
-		x.FillText(label, pad+2, c.h-pad-2, pal.muted, font)
+		x.FillText(label, pad+2, c.h-pad-2, pal.Muted, font)
 		return
 	}
 	// A loss starts at its top on the left and falls: the label goes in
 	// the top right corner, clear of the curve.
 	x.TextAlign("right")
-	x.FillText(label, c.w-pad-2, 12*k, pal.muted, font)
+	x.FillText(label, c.w-pad-2, 12*k, pal.Muted, font)
 	x.TextAlign("left")
 }

@@ -2,7 +2,10 @@
 
 package main
 
-import "tapelab/wasm/dom"
+import (
+	"strconv"
+	"tapelab/wasm/dom"
+)
 
 // wideScreen is the breakpoint of static/style.css: from it up, the
 // editor and the inspector are columns beside the tape; below, each opens
@@ -74,7 +77,7 @@ func (ps *panels) toggle(btn dom.Elem, open string) {
 
 // set opens (on) or closes a panel, then fits the tape to its new room.
 func (ps *panels) set(btn dom.Elem, open string, on bool) {
-	btn.SetAttribute("aria-expanded", boolStr(on))
+	btn.SetAttribute("aria-expanded", strconv.FormatBool(on))
 	ps.pv.root.ToggleClass(open, on)
 	dom.NextFrame(ps.pv.doc, "fit", ps.pv.tape.fit)
 }

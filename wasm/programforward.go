@@ -83,8 +83,8 @@ func (f *forwardView) rebuilt() {
 func (f *forwardView) show() {
 	rows := f.p.pv.st.Forward()
 	f.on = rows != nil
-	f.rev.SetAttribute("aria-pressed", boolStr(!f.on))
-	f.fwd.SetAttribute("aria-pressed", boolStr(f.on))
+	f.rev.SetAttribute("aria-pressed", strconv.FormatBool(!f.on))
+	f.fwd.SetAttribute("aria-pressed", strconv.FormatBool(f.on))
 	f.box.Show(f.on)
 	f.p.pv.root.ToggleClass("forward-on", f.on)
 	f.fm, f.err = nil, nil
@@ -236,7 +236,7 @@ func (f *forwardView) showCheck(s *app.Stepper) {
 		mark, class = "", "warn"
 	}
 	c.SetAttribute("class", "forward-check mono "+class)
-	c.SetAttribute("data-agree", boolStr(ck.Agree))
+	c.SetAttribute("data-agree", strconv.FormatBool(ck.Agree))
 	c.SetAttribute("data-forward", app.Full(ck.Forward))
 	c.SetAttribute("data-reverse", app.Full(ck.Reverse))
 	c.SetTextContent(mark + ck.String())

@@ -3,6 +3,8 @@
 package main
 
 import (
+	"strconv"
+
 	"tapelab/wasm/state"
 
 	"tapelab/wasm/dom"
@@ -32,6 +34,6 @@ func (p *programView) showMode() {
 	pv.editor.root.Show(!on)
 	pv.root.ToggleClass("program-mode", on)
 	pv.root.ToggleClass("forward-on", on && p.forward.on)
-	p.modeModel.SetAttribute("aria-pressed", boolStr(!on))
-	p.modeProgram.SetAttribute("aria-pressed", boolStr(on))
+	p.modeModel.SetAttribute("aria-pressed", strconv.FormatBool(!on))
+	p.modeProgram.SetAttribute("aria-pressed", strconv.FormatBool(on))
 }

@@ -201,8 +201,8 @@ func (sh *shell) showView() {
 		sh.buildTrainView()
 	}
 	sh.pv.root.ToggleClass("view-train", train)
-	sh.viewStep.SetAttribute("aria-pressed", boolStr(!train))
-	sh.viewTrain.SetAttribute("aria-pressed", boolStr(train))
+	sh.viewStep.SetAttribute("aria-pressed", strconv.FormatBool(!train))
+	sh.viewTrain.SetAttribute("aria-pressed", strconv.FormatBool(train))
 	sh.viewStep.Closest(".seg").Show(!sh.st.ProgramMode())
 }
 
@@ -267,6 +267,3 @@ func (sh *shell) openDocument(id string, embed bool, frag string, status int, bo
 		sh.open(st, ferr)
 	})
 }
-
-// itoa formats an int.
-func itoa(n int) string { return strconv.Itoa(n) }

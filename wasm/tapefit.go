@@ -3,6 +3,8 @@
 package main
 
 import (
+	"tapelab/wasm/ui"
+
 	"tapelab/wasm/dom"
 
 	"strconv"
@@ -173,7 +175,7 @@ func (v *tapeView) refold(rows int) {
 // place moves each box and edge to its place in v.lay.
 func (v *tapeView) place() {
 	for i, b := range v.lay.Boxes {
-		v.boxes[i].g.SetAttribute("transform", "translate("+f1(b.X)+" "+f1(b.Y)+")")
+		v.boxes[i].g.SetAttribute("transform", "translate("+ui.F1(b.X)+" "+ui.F1(b.Y)+")")
 	}
 	for k, e := range v.lay.Edges {
 		v.edges[k].SetAttribute("d", e.Path())
@@ -183,7 +185,7 @@ func (v *tapeView) place() {
 // apply draws the world at v.view and says on the drawing how it is
 // shown (data-view: fit, pans or zoomed).
 func (v *tapeView) apply() {
-	v.world.SetAttribute("transform", "translate("+f1(v.view.TX)+" "+f1(v.view.TY)+") scale("+strconv.FormatFloat(v.view.Scale, 'f', 4, 64)+")")
+	v.world.SetAttribute("transform", "translate("+ui.F1(v.view.TX)+" "+ui.F1(v.view.TY)+") scale("+strconv.FormatFloat(v.view.Scale, 'f', 4, 64)+")")
 	if v.overflow && !v.zoomed {
 		v.svg.SetAttribute("data-view", "pans")
 	} else if v.zoomed {

@@ -3,6 +3,8 @@
 package main
 
 import (
+	"tapelab/wasm/ui"
+
 	"tapelab/wasm/dom"
 
 	"strconv"
@@ -63,11 +65,11 @@ func newImageStrip(doc *dom.Document, sc *app.Scale, class string, y float64, la
 	}
 	for k := range g.Offsets {
 		x0, y0 := g.Origin(k)
-		plane := doc.SVG("g", "class", "plane", "transform", "translate("+f1(app.StripLabelW+x0)+" "+f1(y0)+")")
-		dom.Add(plane, doc.SVG("rect", "class", "plane-frame", "x", "-0.5", "y", "-0.5", "width", f1(g.Cell*float64(g.W)+1), "height", f1(g.Cell*float64(g.H)+1)))
+		plane := doc.SVG("g", "class", "plane", "transform", "translate("+ui.F1(app.StripLabelW+x0)+" "+ui.F1(y0)+")")
+		dom.Add(plane, doc.SVG("rect", "class", "plane-frame", "x", "-0.5", "y", "-0.5", "width", ui.F1(g.Cell*float64(g.W)+1), "height", ui.F1(g.Cell*float64(g.H)+1)))
 		for r := range g.H {
 			for c := range g.W {
-				plane.AppendChild(doc.SVG("rect", "x", f1(float64(c)*g.Cell), "y", f1(float64(r)*g.Cell), "width", f1(g.Cell), "height", f1(g.Cell), "data-k", strconv.Itoa(st.npx)))
+				plane.AppendChild(doc.SVG("rect", "x", ui.F1(float64(c)*g.Cell), "y", ui.F1(float64(r)*g.Cell), "width", ui.F1(g.Cell), "height", ui.F1(g.Cell), "data-k", strconv.Itoa(st.npx)))
 				st.npx++
 			}
 		}

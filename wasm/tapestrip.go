@@ -3,6 +3,8 @@
 package main
 
 import (
+	"tapelab/wasm/ui"
+
 	"tapelab/wasm/dom"
 
 	"math"
@@ -68,7 +70,7 @@ func newStrip(doc *dom.Document, sc *app.Scale, class string, y float64, label s
 
 // drawStrip draws a strip of kind k, hidden, its cells without a fill.
 func drawStrip(doc *dom.Document, k stripKind) dom.Elem {
-	g := doc.SVG("g", "class", "strip "+k.class, "transform", "translate("+f1(app.StripX)+" "+f1(k.y)+")", "visibility", "hidden")
+	g := doc.SVG("g", "class", "strip "+k.class, "transform", "translate("+ui.F1(app.StripX)+" "+ui.F1(k.y)+")", "visibility", "hidden")
 	g.AppendChild(svgText(doc, "strip-label mono", app.StripLabelPx, 0, app.StripTextY, k.label))
 	if k.size == 1 {
 		g.AppendChild(svgText(doc, "strip-num mono", app.StripNumPx, app.StripLabelW, app.StripTextY+0.5, ""))
@@ -77,7 +79,7 @@ func drawStrip(doc *dom.Document, k stripKind) dom.Elem {
 	n := len(app.StripSample(k.size))
 	cw := (k.w - app.StripLabelW) / float64(n)
 	for i := range n {
-		g.AppendChild(doc.SVG("rect", "x", f1(app.StripLabelW+float64(i)*cw), "y", "1", "width", f1(math.Max(cw-1, 1)), "height", f1(app.StripCellH)))
+		g.AppendChild(doc.SVG("rect", "x", ui.F1(app.StripLabelW+float64(i)*cw), "y", "1", "width", ui.F1(math.Max(cw-1, 1)), "height", ui.F1(app.StripCellH)))
 	}
 	return g
 }

@@ -3,6 +3,8 @@
 package main
 
 import (
+	"tapelab/wasm/ui"
+
 	"tapelab/wasm/dom"
 
 	"strconv"
@@ -77,7 +79,7 @@ func (v *tapeView) travel(s *app.Stepper, e *autograd.Event) {
 		at := 3 * v.moving
 		v.dotW.Attr(at, "class", class)
 		v.dotW.Text(at+1, t.Label)
-		v.dotW.Attr(at+2, "dur", f1(dur)+"ms")
+		v.dotW.Attr(at+2, "dur", ui.F1(dur)+"ms")
 		v.dotW.Attr(at+2, "keyPoints", points)
 		v.dotW.Attr(at+2, "keyTimes", times)
 		v.dotW.Attr(at+2, "path", v.lay.Edges[k].Path())

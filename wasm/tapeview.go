@@ -3,6 +3,8 @@
 package main
 
 import (
+	"tapelab/wasm/ui"
+
 	"tapelab/wasm/dom"
 
 	"math"
@@ -131,7 +133,7 @@ func newTapeView(pv *playground) *tapeView {
 	tools.AppendChild(pv.doc.Button("−", "Zoom out", func() { v.zoomBy(1/1.25, -1, -1) }, "id", "zoom-out"))
 	tools.AppendChild(pv.doc.Button("+", "Zoom in", func() { v.zoomBy(1.25, -1, -1) }, "id", "zoom-in"))
 	key := doc.Txt("span", tapesvg.BadgeKey, "class", "badge-key")
-	dom.Add(bar, h, legend(doc, pv.p.scale), key, tools)
+	dom.Add(bar, h, ui.Legend(doc, pv.p.scale), key, tools)
 	v.svg = doc.SVG("svg", "id", "tape", "role", "img", "aria-label", "The tape of one training step, drawn left to right. The text list below reads the same tape.")
 	defs := doc.SVG("defs")
 	defs.SetInnerHTML(tapesvg.Defs)
@@ -220,11 +222,11 @@ func (v *tapeView) draw(nodes []app.NodeInfo) {
 	nodeLayer := doc.SVG("g", "class", "nodes")
 	for i, n := range nodes {
 		b := lay.Boxes[i]
-		g := doc.SVG("g", "class", "node "+tapesvg.Kind(n.Kind), "data-node", strconv.Itoa(i), "id", "node-"+strconv.Itoa(i), "transform", "translate("+f1(b.X)+" "+f1(b.Y)+")")
-		w := f1(b.W)
+		g := doc.SVG("g", "class", "node "+tapesvg.Kind(n.Kind), "data-node", strconv.Itoa(i), "id", "node-"+strconv.Itoa(i), "transform", "translate("+ui.F1(b.X)+" "+ui.F1(b.Y)+")")
+		w := ui.F1(b.W)
 		dom.Add(g,
-			doc.SVG("rect", "class", "ring", "x", f1(-app.RingPad), "y", f1(-app.RingPad), "width", f1(b.W+2*app.RingPad), "height", f1(b.H+2*app.RingPad), "rx", f1(app.RingRadius)),
-			doc.SVG("rect", "class", "box", "width", w, "height", f1(b.H), "rx", f1(tapesvg.BoxRadius(n.Kind))),
+			doc.SVG("rect", "class", "ring", "x", ui.F1(-app.RingPad), "y", ui.F1(-app.RingPad), "width", ui.F1(b.W+2*app.RingPad), "height", ui.F1(b.H+2*app.RingPad), "rx", ui.F1(app.RingRadius)),
+			doc.SVG("rect", "class", "box", "width", w, "height", ui.F1(b.H), "rx", ui.F1(tapesvg.BoxRadius(n.Kind))),
 			svgText(doc, "title-text", app.TitlePx, app.BoxInset, app.TitleY, n.Title()),
 			svgText(doc, "shape-text mono", app.ShapePx, app.BoxInset, app.ShapeY, n.Shape.String()),
 		)
@@ -258,8 +260,8 @@ func (v *tapeView) rowsFor(i int) {
 // time the node has one.
 func (v *tapeView) badgeFor(i int) {
 	doc, b := v.pv.doc, &v.boxes[i]
-	tab := doc.SVG("g", "class", "badge-tab", "transform", "translate("+f1(b.w-app.BadgeRight)+" 0)", "visibility", "hidden")
-	bg := doc.SVG("rect", "class", "badge-bg", "y", f1(-app.BadgeH/2), "height", f1(app.BadgeH), "rx", f1(app.BadgeH/2))
+	tab := doc.SVG("g", "class", "badge-tab", "transform", "translate("+ui.F1(b.w-app.BadgeRight)+" 0)", "visibility", "hidden")
+	bg := doc.SVG("rect", "class", "badge-bg", "y", ui.F1(-app.BadgeH/2), "height", ui.F1(app.BadgeH), "rx", ui.F1(app.BadgeH/2))
 	text := svgText(doc, "badge", app.BadgePx, app.BadgeTextX, app.BadgeTextY, "")
 	text.SetAttribute("text-anchor", "end")
 	dom.Add(tab, bg, text)
@@ -269,13 +271,10 @@ func (v *tapeView) badgeFor(i int) {
 
 // svgText returns an SVG text of class at (x, y), size px.
 func svgText(doc *dom.Document, class string, px, x, y float64, s string) dom.Elem {
-	t := doc.SVG("text", "class", class, "font-size", f1(px), "x", f1(x), "y", f1(y))
+	t := doc.SVG("text", "class", class, "font-size", ui.F1(px), "x", ui.F1(x), "y", ui.F1(y))
 	t.SetTextContent(s)
 	return t
 }
-
-// f1 formats a coordinate with one decimal.
-func f1(v float64) string { return strconv.FormatFloat(math.Round(v*10)/10, 'f', -1, 64) }
 
 // update applies node i's new state: classes, strips and badge. values
 // forces the strips to be redrawn even when the state flags are unchanged
@@ -303,8 +302,8 @@ func (v *tapeView) update(s *app.Stepper, i int, st app.State, values bool) {
 		default:
 			w := app.BadgeW(badge)
 			v.badgeW.Attr(k, "visibility", "visible")
-			v.badgeW.Attr(k+1, "x", f1(-w))
-			v.badgeW.Attr(k+1, "width", f1(w))
+			v.badgeW.Attr(k+1, "x", ui.F1(-w))
+			v.badgeW.Attr(k+1, "width", ui.F1(w))
 			v.badgeW.Text(k+2, badge)
 		}
 	}

@@ -107,7 +107,7 @@ func (v *barView) toggleMenu() { v.openMenu(!v.open) }
 // of the passes of the step recorded last (see passesChanged).
 func (v *barView) openMenu(on bool) {
 	v.open = on
-	v.menuBtn.SetAttribute("aria-expanded", boolStr(on))
+	v.menuBtn.SetAttribute("aria-expanded", strconv.FormatBool(on))
 	v.root.ToggleClass("menu-open", on)
 	if on && v.passesStale {
 		v.showPasses()

@@ -131,7 +131,7 @@ func newTrainControls(v *trainView) trainControls {
 	// On a phone the settings are a panel this button opens (static/style.css).
 	u.OnClick(settingsBtn, func() {
 		on := settingsBtn.GetAttribute("aria-expanded") != "true"
-		settingsBtn.SetAttribute("aria-expanded", boolStr(on))
+		settingsBtn.SetAttribute("aria-expanded", strconv.FormatBool(on))
 		v.root.ToggleClass("settings-open", on)
 	})
 	u.OnClick(cnn, v.useCNN)

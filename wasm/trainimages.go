@@ -3,6 +3,8 @@
 package main
 
 import (
+	"tapelab/wasm/ui"
+
 	"tapelab/wasm/dom"
 
 	"strconv"
@@ -109,10 +111,10 @@ func (p *imagePanel) blank() {
 
 // drawGrid paints the first test images with their predicted classes.
 func (p *imagePanel) drawGrid(te *train.Dataset, pr *trainer.Predictions, names []string) {
-	pal := readPalette(p.u)
+	pal := ui.ReadPalette(p.u)
 	bad := p.u.Root().Style("--bad")
 	c := p.grid
-	c.Background(pal.surface, gridW, 4*gridCellH)
+	c.Background(pal.Surface, gridW, 4*gridCellH)
 	c.TextAlign("center")
 	cols, rows := gridLayout(names)
 	cell := gridW / float64(cols)
@@ -127,12 +129,12 @@ func (p *imagePanel) drawGrid(te *train.Dataset, pr *trainer.Predictions, names 
 		p.img.Put()
 		ix, iy := float64(i%cols)*cell+(cell-gridImage)/2, float64(i/cols)*gridCellH+2
 		c.DrawPixelsAt(p.img, ix, iy, gridImage)
-		label, colour, frame, line := className(names, pr.Class[i]), pal.ink, pal.frame, pal.stroke
+		label, colour, frame, line := className(names, pr.Class[i]), pal.Ink, pal.Frame, pal.Stroke
 		said = append(said, label)
 		c.BeginPath()
 		if pr.Class[i] != pr.Want[i] {
 			wrong++
-			colour, frame, line = bad, bad, 2*pal.stroke
+			colour, frame, line = bad, bad, 2*pal.Stroke
 			c.FillText("("+className(names, pr.Want[i])+")", ix+gridImage/2, iy+gridImage+2*gridText, colour, gridFont)
 		}
 		c.Rect(ix-line/2, iy-line/2, gridImage+line, gridImage+line)

@@ -3,6 +3,8 @@
 package main
 
 import (
+	"tapelab/wasm/ui"
+
 	"tapelab/wasm/dom"
 
 	"math"
@@ -76,7 +78,7 @@ func (p *plot) toCanvas(x, y float64) (px, py float64) {
 
 // draw paints the session's picture.
 func (p *plot) draw(s *trainer.Session) error {
-	pal := readPalette(p.u)
+	pal := ui.ReadPalette(p.u)
 	p.bounds = s.Bounds()
 	c := p.canvas
 	c.Clear(p.size, p.size)
@@ -96,7 +98,7 @@ func (p *plot) draw(s *trainer.Session) error {
 		p.points(pal, te, s.Classification(), true)
 		p.points(pal, tr, s.Classification(), false)
 	} else {
-		c.Background(pal.surface, p.size, p.size)
+		c.Background(pal.Surface, p.size, p.size)
 		p.curvePoints(pal, te, true)
 		p.curvePoints(pal, tr, false)
 		xs, ys, err := s.Curve(p.bounds, 120)
@@ -112,20 +114,20 @@ func (p *plot) draw(s *trainer.Session) error {
 				c.LineTo(px, py)
 			}
 		}
-		c.Stroke(pal.ink, pal.stroke*2.5)
+		c.Stroke(pal.Ink, pal.Stroke*2.5)
 	}
 	c.BeginPath()
 	c.Rect(0.5, 0.5, p.size-1, p.size-1)
-	c.Stroke(pal.frame, 1)
+	c.Stroke(pal.Frame, 1)
 	return nil
 }
 
 // points draws 2-D examples: class 0 as circles, class 1 as squares (shape
 // as well as colour), regression targets on the value scale; test points
 // hollow.
-func (p *plot) points(pal palette, d *train.Dataset, classes, test bool) {
+func (p *plot) points(pal ui.Palette, d *train.Dataset, classes, test bool) {
 	c := p.canvas
-	k := pal.stroke
+	k := pal.Stroke
 	r := 3.6 * k
 	for i := 0; i < d.Len(); i++ {
 		x, y := d.X.Data[2*i], d.X.Data[2*i+1]
@@ -149,20 +151,20 @@ func (p *plot) points(pal palette, d *train.Dataset, classes, test bool) {
 		}
 		c.Fill(col)
 		if classes {
-			c.Stroke(pal.surface, 1*k)
+			c.Stroke(pal.Surface, 1*k)
 		} else { // values near 0 are near white: outline them
-			c.Stroke(pal.outline, 0.8*k)
+			c.Stroke(pal.Outline, 0.8*k)
 		}
 	}
 }
 
 // curvePoints draws 1-D examples as (x, target) dots.
-func (p *plot) curvePoints(pal palette, d *train.Dataset, test bool) {
+func (p *plot) curvePoints(pal ui.Palette, d *train.Dataset, test bool) {
 	c := p.canvas
-	k := pal.stroke
-	col := pal.neg
+	k := pal.Stroke
+	col := pal.Neg
 	if test {
-		col = pal.pos
+		col = pal.Pos
 	}
 	for i := 0; i < d.Len(); i++ {
 		px, py := p.toCanvas(d.X.Data[i], d.Y.Data[i])
