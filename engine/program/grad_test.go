@@ -1,0 +1,237 @@
+package program
+
+import (
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"tapelab/engine/tensor"
+)
+
+// gradPrograms returns the programs under testdata/grad (programs with
+// grad: nested, on params, inputs and computed values, through
+// broadcasting, @, softmax, matmul, linear, conv2d, max pooling and the
+// losses), caption stripped.
+func gradPrograms(t *testing.T) []Example {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join("testdata", "grad", "*.tl"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("testdata/grad: %v %v", files, err)
+	}
+	var out []Example
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		first, rest, _ := strings.Cut(string(data), "\n")
+		out = append(out, Example{Name: strings.TrimSuffix(filepath.Base(f), ".tl"), Caption: first, Text: rest})
+	}
+	return out
+}
+
+// gradTol is the relative tolerance against PyTorch for programs with
+// grad: their second and third derivatives sum in other orders than
+// PyTorch's double-backward kernels.
+const gradTol = 1e-9
+
+// TestGradProgramsMatchPyTorch runs the programs of testdata/grad eagerly
+// and compiled and compares the output and every leaf's gradient (through
+// every grad node) with torch.autograd.grad(create_graph=True) in float64
+// (testdata/torch_grads.json, written by testdata/torch_examples.py), to
+// 1e-9 relative to the largest entry of the golden tensor.
+func TestGradProgramsMatchPyTorch(t *testing.T) {
+	data, err := os.ReadFile("testdata/torch_grads.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var g goldens
+	if err := json.Unmarshal(data, &g); err != nil {
+		t.Fatal(err)
+	}
+	all := gradPrograms(t)
+	if len(g.Examples) != len(all) {
+		t.Errorf("goldens hold %d programs, testdata/grad %d: rerun testdata/torch_examples.py", len(g.Examples), len(all))
+	}
+	for _, ex := range all {
+		t.Run(ex.Name, func(t *testing.T) {
+			want, ok := g.Examples[ex.Name]
+			if !ok {
+				t.Fatalf("no golden for %s: rerun testdata/torch_examples.py", ex.Name)
+			}
+			p, err := Parse(ex.Text)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, err := runBoth(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m := r.mismatch(); m != "" {
+				t.Errorf("eager and compiled differ: %s", m)
+			}
+			e, err := p.Grad()
+			if err != nil {
+				t.Fatal(err)
+			}
+			compareGolden(t, "output", e.Output, want.Output, gradTol)
+			if len(want.Grads) != len(p.Leaves()) {
+				t.Errorf("PyTorch has %d gradients, the program %d leaves", len(want.Grads), len(p.Leaves()))
+			}
+			for i, l := range p.Leaves() {
+				compareGolden(t, "d"+l.Name, e.Grads[i], want.Grads[l.Name], gradTol)
+			}
+		})
+	}
+}
+
+// compareGolden compares got with the golden raw to tol relative to the
+// golden's largest entry.
+func compareGolden(t *testing.T, what string, got *tensor.Tensor, raw json.RawMessage, tol float64) {
+	t.Helper()
+	w, err := flatten(raw)
+	if err != nil || len(w) != len(got.Data) {
+		t.Fatalf("%s: golden %s does not fit shape %v (%v)", what, raw, got.Shape, err)
+	}
+	scale := 0.0
+	for _, v := range w {
+		scale = max(scale, math.Abs(v))
+	}
+	for i := range w {
+		if math.Abs(got.Data[i]-w[i]) > tol*scale {
+			t.Errorf("%s[%d] = %.17g, PyTorch %.17g", what, i, got.Data[i], w[i])
+		}
+	}
+}
+
+// nodeOf returns the node id the program assigns to variable name.
+func nodeOf(t *testing.T, p *Program, name string) int {
+	t.Helper()
+	for id, n := range p.Names() {
+		if n == name {
+			return id
+		}
+	}
+	t.Fatalf("no variable %s", name)
+	return -1
+}
+
+// TestHessianVectorEqualsForwardOverReverse checks the gallery's hvp: H·v
+// recorded as a grad of a grad equals the JVP of the gradient ∇f along v
+// (forward mode over the recorded reverse pass), to 1e-12 relative.
+func TestHessianVectorEqualsForwardOverReverse(t *testing.T) {
+	var text string
+	for _, ex := range Examples() {
+		if ex.Name == "hvp" {
+			text = ex.Text
+		}
+	}
+	p, err := Parse(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := p.Eager()
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, v := p.Leaves()[0], p.Leaves()[1]
+	dir := []*tensor.Tensor{v.Value.Clone(), tensor.Zeros(v.Value.Shape)}
+	if w.Name != "w" || v.Name != "v" {
+		t.Fatalf("leaves %s, %s", w.Name, v.Name)
+	}
+	tg, err := p.Forward(s.Tape(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, hv := nodeOf(t, p, "g"), nodeOf(t, p, "Hv")
+	if len(tg.Missing) > 0 || !tg.Known[g] || tg.Of[g] == nil {
+		t.Fatalf("forward mode over ∇f: missing %v, known %v", tg.Missing, tg.Known[g])
+	}
+	want := s.Tape().Node(hv).Value
+	for i, x := range tg.Of[g].Data {
+		if math.Abs(x-want.Data[i]) > 1e-12*math.Abs(want.Data[i]) {
+			t.Errorf("(H·v)[%d]: forward over reverse %v, grad of grad %v", i, x, want.Data[i])
+		}
+	}
+}
+
+// TestGradOrigins checks what grad records about its nodes: which grad
+// and which op's VJP rule made each, the seed, the accumulations, and
+// nothing on the program's own nodes.
+func TestGradOrigins(t *testing.T) {
+	p, err := Parse("x = param([1.0, 2.0])\ny = sum(tanh(x) * x)\ng = grad(y, x)\nh = grad(sum(g), x)\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	y, g, h := nodeOf(t, p, "y"), nodeOf(t, p, "g"), nodeOf(t, p, "h")
+	for id := 0; id <= y; id++ {
+		if o := p.Origin(id); o != (Origin{}) {
+			t.Errorf("node %d of the text has origin %+v", id, o)
+		}
+	}
+	rules := map[string]bool{}
+	for id := y + 1; id < p.Len(); id++ {
+		o := p.Origin(id)
+		want := 1
+		if id > g {
+			want = 2
+		}
+		if id == g+1 { // sum(g), of the text
+			want = 0
+		}
+		if o.Grad != want {
+			t.Errorf("node %d: grad %d, want %d", id, o.Grad, want)
+		}
+		rules[o.Rule] = true
+		if o.Grad != 0 && o.Rule != "seed" && o.Rule != "accumulate" && o.Rule != "zero" && (o.Node < 0 || o.Node >= id) {
+			t.Errorf("node %d: rule %s of node %d", id, o.Rule, o.Node)
+		}
+	}
+	if p.Origin(y+1).Rule != "seed" || p.Origin(y+1).Of != "∂y/∂x" {
+		t.Errorf("first grad node: %+v", p.Origin(y+1))
+	}
+	if o := p.Origin(h); o.Of != "∂(sum(g))/∂x" {
+		t.Errorf("h: %+v", o)
+	}
+	for _, r := range []string{"seed", "sum", "mul", "tanh", "accumulate", "square", "sub"} {
+		if !rules[r] {
+			t.Errorf("no node recorded by %s's rule (have %v)", r, rules)
+		}
+	}
+}
+
+// TestGradErrors checks grad's faults, each at its place in the text.
+func TestGradErrors(t *testing.T) {
+	for _, c := range []struct{ src, want string }{
+		{"x = param([1.0, 2.0])\ng = grad(x * 2, x)\n", "line 2, col 12: grad(y, x): y must be a scalar, has shape [2] (sum it first, e.g. grad(sum(y), x))"},
+		{"x = param(1.0)\ng = grad(x * 2, x + 1)\n", "line 2, col 19: grad(y, x): x must name a variable (a param, an input or a value computed before y), not an expression"},
+		{"x = param(1.0)\ng = grad(x)\n", "line 2, col 5: grad takes two arguments, grad(y, x): y a scalar, x a param or input, got 1"},
+		{"x = param(1.0)\ng = grad(x, z)\n", "line 2, col 13: undefined: z"},
+		{"x = param([[1.0, 2.0]])\ng = param([2.0, 1.0])\nb = param([0.5, 0.5])\ny = sum(layer_norm(x, g, b))\nd = grad(y, x)\n",
+			"line 5, col 5: grad: cannot differentiate through layer_norm (line 4, col 9): its VJP is not written as ops"},
+	} {
+		_, err := Parse(c.src)
+		if err == nil || err.Error() != c.want {
+			t.Errorf("%q:\n got %v\nwant %s", c.src, err, c.want)
+		}
+	}
+}
+
+// TestGradOfUnrelatedIsZero: grad(y, x) of a y that does not depend on x
+// is zeros in x's shape (PyTorch's allow_unused, as zeros).
+func TestGradOfUnrelatedIsZero(t *testing.T) {
+	p, err := Parse("x = param([1.0, 2.0])\nz = param(3.0)\ng = grad(z * z, x)\nout = sum(g) + z\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := p.Grad()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o := p.Origin(nodeOf(t, p, "g")); o.Rule != "zero" || r.Output.Data[0] != 3 || r.Grads[0].Data[0] != 0 || r.Grads[1].Data[0] != 1 {
+		t.Errorf("origin %+v, output %v, grads %v %v", o, r.Output, r.Grads[0], r.Grads[1])
+	}
+}
