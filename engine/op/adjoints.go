@@ -4,8 +4,8 @@ import "tapelab/engine/tensor"
 
 // adjoints holds each op's VJP written as ops, by op name: what
 // RecordVJP records. Each mirrors the op's Rule and its numeric VJP
-// term for term. The ops missing here (batch_norm, batch_norm_eval,
-// layer_norm, concat) are *NotRecordable.
+// term for term (the normalisations' and concat's are in
+// normadjoints.go, the VJP ops' in vjpops.go).
 var adjoints map[string]adjoint
 
 func init() {

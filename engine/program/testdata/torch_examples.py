@@ -45,6 +45,13 @@ FUNCS = {
     "max_pool2d": lambda x, kernel, stride=None: F.max_pool2d(x, kernel, stride or kernel),
     "avg_pool2d": lambda x, kernel, stride=None: F.avg_pool2d(x, kernel, stride or kernel),
     "grad": lambda y, x: grad(y, x),
+    "gelu": F.gelu,
+    "leaky_relu": lambda x, alpha=0.01: F.leaky_relu(x, alpha),
+    "bce_with_logits": F.binary_cross_entropy_with_logits,
+    "reshape": lambda x, shape: torch.reshape(x, shape),
+    "concat": lambda *xs, axis=0: torch.cat(xs, dim=axis),
+    "layer_norm": lambda x, g, b, eps=1e-5: F.layer_norm(x, (x.shape[-1],), g, b, eps),
+    "batch_norm": lambda x, g, b, eps=1e-5: F.batch_norm(x, None, None, g, b, training=True, eps=eps),
 }
 
 
