@@ -73,13 +73,11 @@ func init() {
 			s := j.apply(subOp, Attrs{}, j.full(j.Out, 1), j.apply(squareOp, Attrs{}, j.Y))
 			return []Value{j.mul(j.DY, s)}
 		},
-		"relu": func(j *Adj) []Value { // dY ⊙ [X > 0] = dY ⊙ relu(sign(X))
-			return []Value{j.mul(j.DY, j.positive(j.X[0]))}
+		"relu": func(j *Adj) []Value { // dY where X > 0, else 0
+			return []Value{j.apply(stepSelectOp, Attrs{}, j.DY, j.X[0])}
 		},
-		"leaky_relu": func(j *Adj) []Value { // dY ⊙ ([X > 0] + α·[X ≤ 0]) = dY ⊙ (α + (1 − α)·[X > 0])
-			a := j.Attrs.Alpha
-			m := j.apply(addOp, Attrs{}, j.scale(j.positive(j.X[0]), 1-a), j.full(j.In[0], a))
-			return []Value{j.mul(j.DY, m)}
+		"leaky_relu": func(j *Adj) []Value { // dY where X > 0, else α·dY
+			return []Value{j.apply(stepSelectOp, Attrs{Alpha: j.Attrs.Alpha}, j.DY, j.X[0])}
 		},
 		"sigmoid": func(j *Adj) []Value { // dY ⊙ (Y ⊙ (1 − Y))
 			s := j.mul(j.Y, j.apply(subOp, Attrs{}, j.full(j.Out, 1), j.Y))
@@ -192,11 +190,6 @@ func (j *Adj) negIf(i int, g Value) Value {
 		return NoValue
 	}
 	return j.apply(negOp, Attrs{}, g)
-}
-
-// positive records [X > 0] as relu(sign(X)).
-func (j *Adj) positive(x Value) Value {
-	return j.apply(reluOp, Attrs{}, j.apply(signOp, Attrs{}, x))
 }
 
 // normalPDF records φ(X) = exp(−X²/2)/√(2π).

@@ -11,6 +11,8 @@ import (
 // that every gradient, adjoint, zero-safety and allocation test covers them.
 var vjpCases = []opCase{
 	{op: "sign", shapes: shapes{{2, 3}}, gen: awayFrom0},
+	{op: "step_select", shapes: shapes{{2, 3}, {2, 3}}, gen: per(uniform, awayFrom0)},
+	{op: "step_select", label: "leaky", attrs: op.Attrs{Alpha: 0.2}, shapes: shapes{{5}, {5}}, gen: per(uniform, awayFrom0)},
 	{op: "normal_cdf", shapes: shapes{{2, 4}}},
 	{op: "one_hot", shapes: shapes{{4, 3}, {4}}, gen: per(uniform, classes(3))},
 	{op: "conv2d_input_grad", attrs: op.Attrs{Stride: 2, Padding: 1, Shape: tensor.Shape{2, 2, 5, 5}}, shapes: shapes{{2, 3, 3, 3}, {3, 2, 3, 3}}},

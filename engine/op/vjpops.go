@@ -15,7 +15,7 @@ import (
 // (the IR and the graph name ops by name); All lists only the catalogue a
 // program is written with.
 var vjpOps = []*Op{
-	signOp, normalCDFOp, oneHotOp,
+	signOp, stepSelectOp, normalCDFOp, oneHotOp,
 	conv2dInputGradOp, conv2dWeightGradOp,
 	maxPoolScatterOp, maxPoolGatherOp, avgPoolScatterOp,
 }
@@ -43,6 +43,48 @@ var signOp = &Op{
 	},
 	VJP:      func([]*tensor.Tensor, *tensor.Tensor, *tensor.Tensor, []*tensor.Tensor, Attrs) {},
 	ZeroSafe: Always,
+}
+
+// stepSelect is relu's and leaky_relu's VJP as an op of its own, a
+// selection rather than a product with a mask, so that an infinite
+// cotangent where X ≤ 0 gives 0 as the numeric VJP does, not ∞·0 = NaN.
+var stepSelectOp = &Op{
+	Name:     "step_select",
+	Operands: []Operand{{Name: "G"}, {Name: "X", NoGrad: true}},
+	Formula:  "Y = G where X > 0, α·G elsewhere",
+	Rule:     "dG = step_select(dY, X), dX = 0 (flat in X)",
+	Infer:    sameShape,
+	Forward: func(y *tensor.Tensor, x []*tensor.Tensor, a Attrs) {
+		stepSelect(y, x[0], x[1], a.Alpha)
+	},
+	VJP: func(dx []*tensor.Tensor, dy, _ *tensor.Tensor, x []*tensor.Tensor, a Attrs) {
+		if dx[0] != nil {
+			stepSelect(dx[0], dy, x[1], a.Alpha)
+		}
+	},
+	JVP: func(dy *tensor.Tensor, dx []*tensor.Tensor, _ *tensor.Tensor, x []*tensor.Tensor, a Attrs) {
+		if dx[0] == nil {
+			dy.Fill(0)
+			return
+		}
+		stepSelect(dy, dx[0], x[1], a.Alpha)
+	},
+	ZeroSafe: finiteAlpha,
+}
+
+// stepSelect writes y = g where x > 0 and α·g elsewhere (0 when α = 0),
+// as relu's and leaky_relu's VJPs compute it.
+func stepSelect(y, g, x *tensor.Tensor, alpha float64) {
+	for i, v := range g.Data {
+		switch {
+		case x.Data[i] > 0:
+			y.Data[i] = v
+		case alpha == 0:
+			y.Data[i] = 0
+		default:
+			y.Data[i] = alpha * v
+		}
+	}
 }
 
 var normalCDFOp = pointwise{
@@ -321,7 +363,10 @@ var avgPoolScatterOp = &Op{
 
 // vjpAdjoints holds the VJP ops' recorded VJPs.
 var vjpAdjoints = map[string]adjoint{
-	"sign":    func(j *Adj) []Value { return none(1) },
+	"sign": func(j *Adj) []Value { return none(1) },
+	"step_select": func(j *Adj) []Value {
+		return []Value{j.apply(stepSelectOp, j.Attrs, j.DY, j.X[1]), NoValue}
+	},
 	"one_hot": func(j *Adj) []Value { return none(2) },
 	"normal_cdf": func(j *Adj) []Value {
 		return []Value{j.mul(j.DY, j.normalPDF(j.X[0]))}

@@ -21,7 +21,8 @@ type Origin struct {
 	// Rule is the catalogue op whose VJP rule recorded the node (its Rule
 	// text is op.Lookup(Rule)'s); "seed" for the 1 the backward pass
 	// starts from, "accumulate" for the add of two contributions to one
-	// value, "zero" for the zeros of a y that does not depend on x.
+	// value, "zero" for the zeros of a y that does not depend on x (or
+	// only through zero contributions, as of pow with exponent 0).
 	Rule string
 	// Node is the forward node whose VJP recorded this node, or −1 for
 	// the seed, an accumulation and the zeros.
@@ -175,8 +176,9 @@ func (c *checker) backward(y, x int, o Origin, at Pos) (int, error) {
 		}
 	}
 	r, ok := adj[x]
-	if !ok { // unreachable: dep[y] means a path from x
-		return 0, errorf(at, "grad: no gradient reached the leaf")
+	if !ok { // every path from x passes a zero contribution (pow with c = 0)
+		c.origin.Rule = "zero"
+		r = g.Const(tensor.Zeros(c.p.shapes[x]))
 	}
 	return int(r), nil
 }
