@@ -7,6 +7,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"tapelab/engine/ir"
+	"tapelab/engine/program"
+	"tapelab/engine/tensor"
 )
 
 // flatNumbers flattens a number or nested lists of numbers.
@@ -81,6 +85,57 @@ func TestGradProgramWithGradMatchesPyTorch(t *testing.T) {
 			}
 			for k, w := range want.Grads {
 				compare("d"+k, got.Grads[k], w)
+			}
+		})
+	}
+}
+
+// TestIRProgramWithGrad prints each program of engine/program/testdata/grad
+// as IR and checks that it decodes, that the recorded VJPs' ops are nodes
+// of their own (conv_pool's conv2d_input_grad and max_pool2d_scatter), and
+// that the IR's denotation on the program's inputs gives the program's
+// output.
+func TestIRProgramWithGrad(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join("..", "..", "engine", "program", "testdata", "grad", "*.tl"))
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			out, _, err := runCLI(t, "ir", "-program", f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			g, err := ir.Decode([]byte(out))
+			if err != nil {
+				t.Fatalf("%v\n%s", err, out)
+			}
+			kinds := map[string]bool{}
+			for _, n := range g.Nodes {
+				kinds[n.Kind] = true
+			}
+			if strings.HasPrefix(filepath.Base(f), "conv_pool") && (!kinds["conv2d_input_grad"] || !kinds["max_pool2d_scatter"]) {
+				t.Errorf("kinds %v lack the recorded VJPs' ops", kinds)
+			}
+			src, _ := os.ReadFile(f)
+			p, err := program.Parse(string(src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var inputs []*tensor.Tensor
+			for _, l := range p.Leaves() {
+				if !l.Param {
+					inputs = append(inputs, l.Value)
+				}
+			}
+			vals, err := ir.Denote(g, inputs...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, err := p.Grad()
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, want := vals[len(vals)-1].Data[0], r.Output.Data[0]
+			if math.Abs(got-want) > 1e-12*math.Abs(want) {
+				t.Errorf("IR denotes %v, the program computes %v", got, want)
 			}
 		})
 	}
