@@ -92,8 +92,9 @@ func init() {
 		"sqrt": func(j *Adj) []Value { // dY ⊘ (2Y)
 			return []Value{j.apply(divOp, Attrs{}, j.DY, j.scale(j.Y, 2))}
 		},
-		"abs": func(j *Adj) []Value {
-			return []Value{j.mul(j.DY, j.apply(signOp, Attrs{}, j.X[0]))}
+		"abs": func(j *Adj) []Value { // dY where X > 0, −dY where X < 0, 0 at 0
+			neg := j.apply(stepSelectOp, Attrs{}, j.DY, j.apply(negOp, Attrs{}, j.X[0]))
+			return []Value{j.apply(subOp, Attrs{}, j.apply(stepSelectOp, Attrs{}, j.DY, j.X[0]), neg)}
 		},
 		"square": func(j *Adj) []Value { // 2·dY ⊙ X
 			return []Value{j.mul(j.scale(j.DY, 2), j.X[0])}
@@ -197,19 +198,26 @@ func (j *Adj) normalPDF(x Value) Value {
 	return j.scale(j.apply(expOp, Attrs{}, j.scale(j.apply(squareOp, Attrs{}, x), -0.5)), invSqrt2Pi)
 }
 
-// extremumAdjoint is max's (s = 1) and min's (s = −1) recorded VJP: A's
-// share of dY is ½ + ½·sign(s·(A − B)), 1 where A wins, ½ at a tie, 0
-// where it loses; B's is the mirror image.
+// extremumAdjoint is max's (s = 1) and min's (s = −1) recorded VJP:
+// with D = s·(A − B), A receives dY where D > 0 and ½dY where D = 0, B
+// dY where D < 0 and ½dY where D = 0, each a selection as the numeric
+// VJP's.
 func extremumAdjoint(s float64) adjoint {
 	return func(j *Adj) []Value {
 		v := none(2)
 		d := j.apply(subOp, Attrs{}, j.X[0], j.X[1])
-		half := j.full(j.In[0], 0.5)
-		for i, c := range []float64{s * 0.5, -s * 0.5} {
-			if j.Want[i] {
-				m := j.apply(addOp, Attrs{}, half, j.scale(j.apply(signOp, Attrs{}, d), c))
-				v[i] = j.mul(j.DY, m)
+		if s < 0 {
+			d = j.apply(negOp, Attrs{}, d)
+		}
+		tie := j.scale(j.apply(tieSelectOp, Attrs{}, j.DY, d), 0.5)
+		for i, sd := range []Value{d, NoValue} {
+			if !j.Want[i] {
+				continue
 			}
+			if i == 1 {
+				sd = j.apply(negOp, Attrs{}, d)
+			}
+			v[i] = j.apply(addOp, Attrs{}, j.apply(stepSelectOp, Attrs{}, j.DY, sd), tie)
 		}
 		return v
 	}

@@ -10,7 +10,9 @@ import (
 // vjpCases are the cases of the VJP ops (op.VJPOps), appended to cases so
 // that every gradient, adjoint, zero-safety and allocation test covers them.
 var vjpCases = []opCase{
-	{op: "sign", shapes: shapes{{2, 3}}, gen: awayFrom0},
+	{op: "tie_select", shapes: shapes{{2, 3}, {2, 3}}, gen: per(uniform, func(r *rand.Rand, _ int, t *tensor.Tensor) {
+		fill(t, func() float64 { return float64(r.IntN(2)) })
+	})},
 	{op: "step_select", shapes: shapes{{2, 3}, {2, 3}}, gen: per(uniform, awayFrom0)},
 	{op: "step_select", label: "leaky", attrs: op.Attrs{Alpha: 0.2}, shapes: shapes{{5}, {5}}, gen: per(uniform, awayFrom0)},
 	{op: "normal_cdf", shapes: shapes{{2, 4}}},
@@ -24,7 +26,5 @@ var vjpCases = []opCase{
 	{op: "avg_pool2d_scatter", attrs: op.Attrs{Kernel: 3, Stride: 2}, shapes: shapes{{2, 2, 2, 2}, {2, 2, 5, 5}}},
 	{op: "avg_pool2d_scatter", label: "k2s1", attrs: op.Attrs{Kernel: 2, Stride: 1}, shapes: shapes{{1, 2, 2, 3}, {1, 2, 3, 4}}},
 }
-
-var _ = rand.New
 
 func init() { cases = append(cases, vjpCases...) }

@@ -9,13 +9,14 @@ import (
 
 // The VJP ops: ops that recorded VJPs (RecordVJP) are made of beside the
 // catalogue's own, where a VJP needs a kernel no catalogue op has (the
-// transposed convolution, the routing of max pooling, a mask, a one-hot).
+// transposed convolution, the routing of max pooling, a selection, a
+// one-hot).
 // Each is an ordinary op with its own VJP, JVP and recorded VJP, so a
 // recorded backward pass can be differentiated again. Lookup finds them
 // (the IR and the graph name ops by name); All lists only the catalogue a
 // program is written with.
 var vjpOps = []*Op{
-	signOp, stepSelectOp, normalCDFOp, oneHotOp,
+	stepSelectOp, tieSelectOp, normalCDFOp, oneHotOp,
 	conv2dInputGradOp, conv2dWeightGradOp,
 	maxPoolScatterOp, maxPoolGatherOp, avgPoolScatterOp,
 }
@@ -23,29 +24,45 @@ var vjpOps = []*Op{
 // VJPOps returns the VJP ops (see the package's vjpOps), in a fresh slice.
 func VJPOps() []*Op { return append([]*Op(nil), vjpOps...) }
 
-var signOp = &Op{
-	Name:     "sign",
-	Operands: []Operand{{Name: "X", NoGrad: true}},
-	Formula:  "Y = sign(X) (0 at 0)",
-	Rule:     "dX = 0 (sign is flat wherever it is differentiable)",
+// tieSelect is the tie share of max's and min's VJPs: a selection, so
+// that an infinite cotangent off the ties gives 0 as the numeric VJP does.
+var tieSelectOp = &Op{
+	Name:     "tie_select",
+	Operands: []Operand{{Name: "G"}, {Name: "X", NoGrad: true}},
+	Formula:  "Y = G where X = 0, 0 elsewhere",
+	Rule:     "dG = tie_select(dY, X), dX = 0 (flat in X where it is differentiable)",
 	Infer:    sameShape,
 	Forward: func(y *tensor.Tensor, x []*tensor.Tensor, _ Attrs) {
-		for i, v := range x[0].Data {
-			switch {
-			case v > 0:
-				y.Data[i] = 1
-			case v < 0:
-				y.Data[i] = -1
-			default:
-				y.Data[i] = v * 0 // 0, or NaN for NaN
-			}
+		tieSelect(y, x[0], x[1])
+	},
+	VJP: func(dx []*tensor.Tensor, dy, _ *tensor.Tensor, x []*tensor.Tensor, _ Attrs) {
+		if dx[0] != nil {
+			tieSelect(dx[0], dy, x[1])
 		}
 	},
-	VJP:      func([]*tensor.Tensor, *tensor.Tensor, *tensor.Tensor, []*tensor.Tensor, Attrs) {},
+	JVP: func(dy *tensor.Tensor, dx []*tensor.Tensor, _ *tensor.Tensor, x []*tensor.Tensor, _ Attrs) {
+		if dx[0] == nil {
+			dy.Fill(0)
+			return
+		}
+		tieSelect(dy, dx[0], x[1])
+	},
 	ZeroSafe: Always,
 }
 
-// stepSelect is relu's and leaky_relu's VJP as an op of its own, a
+// tieSelect writes y = g where x = 0 and 0 elsewhere.
+func tieSelect(y, g, x *tensor.Tensor) {
+	for i, v := range g.Data {
+		if x.Data[i] == 0 {
+			y.Data[i] = v
+		} else {
+			y.Data[i] = 0
+		}
+	}
+}
+
+// stepSelect is relu's and leaky_relu's VJP (and with tie_select abs's,
+// max's and min's) as an op of its own, a
 // selection rather than a product with a mask, so that an infinite
 // cotangent where X ≤ 0 gives 0 as the numeric VJP does, not ∞·0 = NaN.
 var stepSelectOp = &Op{
@@ -363,7 +380,9 @@ var avgPoolScatterOp = &Op{
 
 // vjpAdjoints holds the VJP ops' recorded VJPs.
 var vjpAdjoints = map[string]adjoint{
-	"sign": func(j *Adj) []Value { return none(1) },
+	"tie_select": func(j *Adj) []Value {
+		return []Value{j.apply(tieSelectOp, Attrs{}, j.DY, j.X[1]), NoValue}
+	},
 	"step_select": func(j *Adj) []Value {
 		return []Value{j.apply(stepSelectOp, j.Attrs, j.DY, j.X[1]), NoValue}
 	},

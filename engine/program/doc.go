@@ -58,9 +58,8 @@
 //     (grad(sum(grad(f, w) * v), w) is a Hessian-vector product). Each
 //     node it records carries its Origin: which grad (and its "∂y/∂x"
 //     label) and which op's VJP rule made it. A y that does not depend
-//     on x gives zeros. An op whose VJP is not written as ops (concat,
-//     batch_norm, batch_norm_eval, layer_norm) on the way is an *Error
-//     naming it.
+//     on x gives zeros. Every op of the catalogue records its VJP; an op
+//     that could not (op.NotRecordable) would be an *Error naming it.
 //   - A variable is assigned once; the program's output is its last
 //     assignment. Backward seeds a scalar output with 1 and any other output
 //     with ones (OnesSeed says which), so the gradients are those of the sum

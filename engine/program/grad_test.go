@@ -290,9 +290,10 @@ func TestThirdOrderMatchesFiniteDifferences(t *testing.T) {
 // numeric reverse pass from the output seeded with ones, to 1e-12 relative
 // to the larger of 1 and the gradient's largest entry, and that the
 // extended program runs alike eagerly and compiled. A mismatch on a
-// program with ∞ or NaN on its tape is counted, not failed (at most 1 in
-// 10): there the recorded VJPs that multiply by a mask (abs, max, min)
-// give ∞·0 = NaN where the numeric ones select 0.
+// program with ∞ or NaN on its tape is logged and counted, not failed (at
+// most 1 in 10; 4 in 1,000 now): there IEEE's special values part the two
+// (concat's recorded VJP multiplies by a 0/1 selection matrix, so ∞·0 =
+// NaN where the numeric VJP copies; max and min with a NaN operand).
 func TestRandomProgramsGradEqualsBackward(t *testing.T) {
 	ops := map[string]int{}
 	skipped := 0
@@ -343,7 +344,8 @@ func TestRandomProgramsGradEqualsBackward(t *testing.T) {
 			for k, v := range w.Data {
 				if d := math.Abs(g.Data[k] - v); !(d <= 1e-12*scale) && !(math.IsNaN(v) && math.IsNaN(g.Data[k])) && g.Data[k] != v {
 					if !finite {
-						skipped++ // ∞ on the way: a product with a mask gives ∞·0 = NaN where a selection gives 0
+						t.Logf("seed %d: l%d[%d] %v vs %v\n%s", seed, i, k, g.Data[k], v, text)
+						skipped++
 						break inputs
 					}
 					t.Fatalf("seed %d: grad(sum(out), l%d)[%d] = %v, backward %v\n%s", seed, i, k, g.Data[k], v, text)
