@@ -176,7 +176,10 @@ func TestProgramGallery(t *testing.T) {
 		t.Errorf("gradient check: %s", p.js(`document.getElementById("gradcheck-result").textContent`))
 	}
 	// Single-output backward skips u = exp(y) in the skipped example.
-	skipped := exs[len(exs)-1]
+	skipped := exs[6]
+	if skipped.Name != "skipped" {
+		t.Fatalf("example 6 is %s, not skipped", skipped.Name)
+	}
 	p.openExample(skipped)
 	p.clickAndRedraw("pass-singleoutput")
 	p.clickAndRedraw("to-end")

@@ -21,8 +21,8 @@ var catalogue = []*Op{
 }
 
 var byName = func() map[string]*Op {
-	m := make(map[string]*Op, len(catalogue))
-	for _, o := range catalogue {
+	m := make(map[string]*Op, len(catalogue)+len(vjpOps))
+	for _, o := range append(append([]*Op(nil), catalogue...), vjpOps...) {
 		if m[o.Name] != nil {
 			panic("op: duplicate name " + o.Name)
 		}
@@ -31,7 +31,8 @@ var byName = func() map[string]*Op {
 	return m
 }()
 
-// Lookup returns the op with the given name.
+// Lookup returns the op with the given name: an op of the catalogue or a
+// VJP op (VJPOps).
 func Lookup(name string) (*Op, bool) {
 	o, ok := byName[name]
 	return o, ok

@@ -15,6 +15,8 @@ type checker struct {
 	env     map[string]int // variable → node id
 	defined map[string]int // variable → line of its statement
 	nLeaves int
+	grads   int    // grad calls checked so far
+	origin  Origin // of the steps pushed now (zero outside grad)
 }
 
 // Parse reads a program, checks its names, arities, attributes and shapes,
@@ -50,6 +52,7 @@ func check(stmts []Stmt) (*Program, error) {
 	p.shapes = make([]tensor.Shape, c.nLeaves)
 	p.names = make([]string, c.nLeaves)
 	p.pos = make([]Pos, c.nLeaves)
+	p.origins = make([]Origin, c.nLeaves)
 	for _, s := range stmts {
 		if err := c.stmt(s); err != nil {
 			return nil, err
@@ -271,6 +274,9 @@ func (c *checker) call(e *Call) (int, error) {
 	if isLeaf(e) {
 		return 0, errorf(e.Pos, "%s(…) must be a statement's whole right-hand side, e.g. w = %s(2.0)", e.Fn, e.Fn)
 	}
+	if e.Fn == "grad" {
+		return c.grad(e)
+	}
 	o, ok := op.Lookup(e.Fn)
 	if !ok {
 		return 0, errorf(e.Pos, "unknown function %s: not an op of the catalogue (nor param or input)", e.Fn)
@@ -344,5 +350,6 @@ func (c *checker) push(s step, shape tensor.Shape) int {
 	c.p.shapes = append(c.p.shapes, shape)
 	c.p.names = append(c.p.names, "")
 	c.p.pos = append(c.p.pos, s.pos)
+	c.p.origins = append(c.p.origins, c.origin)
 	return len(c.p.shapes) - 1
 }

@@ -47,6 +47,19 @@
 //     reduce_sum and reduce_mean. Every node runs the op's own forward, VJP, JVP and
 //     chain-rule text from the catalogue; this package has no arithmetic
 //     of its own.
+//   - grad(y, x) is ∂y/∂x, with x's shape, for y a scalar expression and x
+//     a variable: a param or input, or any value computed before y (held
+//     fixed, as torch.autograd.grad holds a non-leaf). It is
+//     differentiable again, as PyTorch's create_graph=True: the checker
+//     records the reverse pass from y as ordinary nodes, one per op of
+//     each VJP on the way (op.RecordVJP: the catalogue's VJPs written as
+//     ops), so a later grad, the final backward, forward mode, eager and
+//     compiled runs all go through it; grad may nest
+//     (grad(sum(grad(f, w) * v), w) is a Hessian-vector product). Each
+//     node it records carries its Origin: which grad (and its "∂y/∂x"
+//     label) and which op's VJP rule made it. A y that does not depend
+//     on x gives zeros. Every op of the catalogue records its VJP; an op
+//     that could not (op.NotRecordable) would be an *Error naming it.
 //   - A variable is assigned once; the program's output is its last
 //     assignment. Backward seeds a scalar output with 1 and any other output
 //     with ones (OnesSeed says which), so the gradients are those of the sum
@@ -82,6 +95,8 @@
 // that eager equals compiled; the outputs and gradients of the gallery and
 // of testdata/programs (broadcasting, every @ case, ** and unary minus)
 // equal PyTorch float64 to 1e-12 relative (testdata/torch_examples.json,
-// written by testdata/torch_examples.py); FuzzParse feeds the parser arbitrary text
+// written by testdata/torch_examples.py); the programs with grad of
+// testdata/grad equal torch.autograd.grad(create_graph=True) to 1e-9
+// relative (testdata/torch_grads.json, written by the same script); FuzzParse feeds the parser arbitrary text
 // (no panic; what parses prints to text that parses to the same program).
 package program

@@ -33,6 +33,12 @@ var (
 	exampleSoftmaxCe string
 	//go:embed examples/skipped.tl
 	exampleSkipped string
+	//go:embed examples/newton.tl
+	exampleNewton string
+	//go:embed examples/hvp.tl
+	exampleHvp string
+	//go:embed examples/gradient_penalty.tl
+	exampleGradientPenalty string
 )
 
 // gallery is the order the page shows the examples in, each with its file.
@@ -44,6 +50,9 @@ var gallery = []struct{ name, file string }{
 	{"mlp", exampleMlp},
 	{"softmax_ce", exampleSoftmaxCe},
 	{"skipped", exampleSkipped},
+	{"newton", exampleNewton},
+	{"hvp", exampleHvp},
+	{"gradient_penalty", exampleGradientPenalty},
 }
 
 // Examples returns the gallery: each program with its caption, in the order

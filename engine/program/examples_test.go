@@ -120,13 +120,13 @@ func TestExamplesMatchPyTorch(t *testing.T) {
 	}
 }
 
-// TestExamplesGallery checks what the page relies on: seven examples,
+// TestExamplesGallery checks what the page relies on: ten examples,
 // each with a one-line caption, each running eagerly and compiled alike,
-// and the last one holding a node single-output backward skips.
+// and "skipped" holding a node single-output backward skips.
 func TestExamplesGallery(t *testing.T) {
 	exs := Examples()
-	if len(exs) != 7 {
-		t.Fatalf("%d examples, want 7", len(exs))
+	if len(exs) != 10 {
+		t.Fatalf("%d examples, want 10", len(exs))
 	}
 	for _, ex := range exs {
 		if ex.Caption == "" || strings.Contains(ex.Caption, "\n") || strings.HasPrefix(ex.Text, "#") {
@@ -144,7 +144,10 @@ func TestExamplesGallery(t *testing.T) {
 			t.Errorf("%s: %s", ex.Name, m)
 		}
 	}
-	p, _ := Parse(exs[len(exs)-1].Text)
+	p, _ := Parse(exs[6].Text)
+	if exs[6].Name != "skipped" {
+		t.Fatalf("example 6 is %s, want skipped", exs[6].Name)
+	}
 	c, err := p.Compile()
 	if err != nil {
 		t.Fatal(err)

@@ -14,13 +14,14 @@ import (
 // its leaves: the leaves first (0 … len(Leaves())−1, in statement order),
 // then one node per constant and op application, in evaluation order.
 type Program struct {
-	stmts  []Stmt
-	leaves []Leaf
-	steps  []step
-	shapes []tensor.Shape // per node
-	names  []string       // per node: the variable it is assigned to, or ""
-	pos    []Pos          // per node: where in the text it comes from
-	out    int
+	stmts   []Stmt
+	leaves  []Leaf
+	steps   []step
+	shapes  []tensor.Shape // per node
+	names   []string       // per node: the variable it is assigned to, or ""
+	pos     []Pos          // per node: where in the text it comes from
+	origins []Origin       // per node: the grad and VJP rule that recorded it
+	out     int
 }
 
 // Leaf is a param or input of a program.

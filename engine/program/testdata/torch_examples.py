@@ -1,6 +1,9 @@
 # Writes torch_examples.json: every gallery example (../examples/*.tl) and
 # every test program (programs/*.tl) run by PyTorch in float64, its output
-# and the gradient of every param and input.
+# and the gradient of every param and input; and torch_grads.json, the same
+# for the programs with grad (grad/*.tl), where grad(y, x) is
+# torch.autograd.grad(y, x, create_graph=True), so the final backward
+# differentiates through every grad.
 # The program language is a subset of Python's expression syntax, so this
 # script reads each program with Python's own parser and evaluates it with
 # PyTorch's operators (broadcasting, @, **) and functions.
@@ -35,7 +38,26 @@ FUNCS = {
     "transpose": lambda x: x.T,
     "mse_loss": F.mse_loss,
     "cross_entropy": lambda z, c: F.cross_entropy(z, c.long()),
+    "linear": F.linear,
+    "max": torch.maximum, "min": torch.minimum,
+    "flatten": lambda x: torch.flatten(x, 1),
+    "conv2d": lambda x, w, b, stride=1, padding=0: F.conv2d(x, w, b, stride=stride, padding=padding),
+    "max_pool2d": lambda x, kernel, stride=None: F.max_pool2d(x, kernel, stride or kernel),
+    "avg_pool2d": lambda x, kernel, stride=None: F.avg_pool2d(x, kernel, stride or kernel),
+    "grad": lambda y, x: grad(y, x),
+    "gelu": F.gelu,
+    "leaky_relu": lambda x, alpha=0.01: F.leaky_relu(x, alpha),
+    "bce_with_logits": F.binary_cross_entropy_with_logits,
+    "reshape": lambda x, shape: torch.reshape(x, shape),
+    "concat": lambda *xs, axis=0: torch.cat(xs, dim=axis),
+    "layer_norm": lambda x, g, b, eps=1e-5: F.layer_norm(x, (x.shape[-1],), g, b, eps),
+    "batch_norm": lambda x, g, b, eps=1e-5: F.batch_norm(x, None, None, g, b, training=True, eps=eps),
 }
+
+
+def grad(y, x):
+    g, = torch.autograd.grad(y, x, create_graph=True, allow_unused=True)
+    return torch.zeros_like(x) if g is None else g
 
 
 def lit(node):
@@ -86,12 +108,17 @@ def run(text):
     return {"output": out.detach().tolist(), "grads": grads}
 
 
-result = {}
-for d in (examples, os.path.join(here, "programs")):
-    for f in sorted(os.listdir(d)):
-        if f.endswith(".tl"):
-            with open(os.path.join(d, f)) as fh:
-                result[f[:-3]] = run(fh.read())
-with open(os.path.join(here, "torch_examples.json"), "w") as fh:
-    json.dump({"torch": torch.__version__, "examples": result}, fh, indent=1, sort_keys=True)
-    fh.write("\n")
+def write(out, dirs):
+    result = {}
+    for d in dirs:
+        for f in sorted(os.listdir(d)):
+            if f.endswith(".tl"):
+                with open(os.path.join(d, f)) as fh:
+                    result[f[:-3]] = run(fh.read())
+    with open(os.path.join(here, out), "w") as fh:
+        json.dump({"torch": torch.__version__, "examples": result}, fh, indent=1, sort_keys=True)
+        fh.write("\n")
+
+
+write("torch_examples.json", (examples, os.path.join(here, "programs")))
+write("torch_grads.json", (os.path.join(here, "grad"),))
