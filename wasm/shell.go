@@ -12,6 +12,7 @@ import (
 	"tapelab/engine/spec"
 	"tapelab/wasm/app"
 	"tapelab/wasm/lesson"
+	"tapelab/wasm/lessons"
 	"tapelab/wasm/link"
 	"tapelab/wasm/state"
 )
@@ -26,7 +27,7 @@ type shell struct {
 	tv *trainView // built when the training view is first shown
 	ex *explainPanel
 	// lessons is the lesson panel and the Lessons menu.
-	lessons *lessonView
+	lessons *lessons.View
 	// note says, above the tape, that choosing a dataset switched the
 	// model (see chooseData).
 	note *stepNote
@@ -73,7 +74,7 @@ func newShell(p *page, pv *playground) *shell {
 	sh.note = newStepNote(sh)
 	sh.buildBar()
 	p.pace()
-	sh.lessons = newLessonView(sh)
+	sh.lessons = newLessons(sh)
 	pv.work.AppendChild(sh.ex.root)
 	return sh
 }
@@ -134,7 +135,9 @@ func (sh *shell) start() {
 		}
 	} else if lesson.IsFragment(frag) {
 		dom.Recovered("opening the lesson link", sh.loadFailed, func() {
-			sh.lessons.openFragment(frag) // draws the playground
+			if err := sh.lessons.OpenFragment(frag); err != nil { // else it drew the playground
+				sh.open(link.Default(), err)
+			}
 		})
 	} else {
 		sh.st.Announce() // the views draw the state load opened
@@ -164,7 +167,7 @@ func (sh *shell) follow(c state.Change, e *autograd.Event) {
 	report := sh.u.Report
 	dom.Recovered("redraw", report, func() { sh.pv.changed(c, e) })
 	dom.Recovered("redraw", report, func() { sh.changed(c) })
-	dom.Recovered("lesson", report, sh.lessons.stateChanged)
+	dom.Recovered("lesson", report, func() { sh.lessons.Changed(c, e) })
 	if tv != nil {
 		dom.Recovered("redraw", report, func() { tv.changed(c) })
 	}
@@ -244,7 +247,7 @@ func (sh *shell) openDocument(id string, embed bool, frag string, status int, bo
 				f.Embed = true
 				sh.st.SetFlags(f) // the stops keep it on
 			}
-			if err = sh.lessons.openDocument([]byte(body)); err == nil {
+			if err = sh.lessons.OpenDocument([]byte(body)); err == nil {
 				return
 			}
 		}

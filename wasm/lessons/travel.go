@@ -1,43 +1,41 @@
 //go:build js && wasm
 
-package main
+package lessons
 
 import (
 	"strconv"
-
-	"tapelab/wasm/dom"
-
 	"strings"
 
 	"tapelab/wasm/app"
+	"tapelab/wasm/dom"
 	"tapelab/wasm/lesson"
 )
 
-// lessonTravel is how lessons come and go: the Lessons menu of the shell's
+// travel is how lessons come and go: the Lessons menu of the shell's
 // bar (the built-in lessons, one click each; a new lesson; a lesson file
 // to open) and, on the lesson panel, "Copy lesson link" (the lesson's own
 // link when it fits link.Budget, else a short link from the share
 // service), the JSON download and Close.
-type lessonTravel struct {
-	lv   *lessonView
-	bar  dom.Elem // the panel's tools
+type travel struct {
+	lv   *View
+	bar  dom.Elem // the panel's tools, the share control's region
 	url  dom.Elem // the last link copied
 	copy dom.Elem
 	note dom.Elem
 	file dom.Elem // the file input of the menu
 }
 
-// maxLessonFile bounds a lesson file the page reads.
-const maxLessonFile = 4 << 20
+// maxFile bounds a lesson file the page reads.
+const maxFile = 4 << 20
 
 // tools builds the lesson panel's tools (with the author's Edit switch)
 // and returns them.
-func (t *lessonTravel) tools() dom.Elem {
+func (t *travel) tools() dom.Elem {
 	u, lv := t.lv.u, t.lv
 	t.copy = u.Button("Copy lesson link", "Copy a link that opens this lesson at its first stop", t.copyLink, "id", "lesson-copy")
 	t.url = u.El("input", "type", "text", "readonly", "", "id", "lesson-url", "class", "mono", "aria-label", "Link to this lesson", "hidden", "")
 	t.note = u.Txt("span", "", "class", "muted small", "id", "lesson-note", "role", "status")
-	t.bar = dom.Add(lv.sh.pv.regions.own("share", u.El("div", "class", "lesson-tools")), lv.tools.edit, t.copy,
+	t.bar = dom.Add(u.El("div", "class", "lesson-tools"), lv.tools.edit, t.copy,
 		u.Button("Download JSON", "Save the lesson as a JSON file (open it again from the Lessons menu)", t.download, "id", "lesson-download"),
 		u.Button("Close", "Close the lesson; the playground keeps what it shows", lv.close, "id", "lesson-close"),
 		t.url, t.note)
@@ -47,7 +45,7 @@ func (t *lessonTravel) tools() dom.Elem {
 // menu is the Lessons menu of the shell's bar. Its built-in lessons are
 // listed when it is first opened (listBuiltins): reading them is start-up
 // work that the page's first view and first step do not need.
-func (t *lessonTravel) menu() dom.Elem {
+func (t *travel) menu() dom.Elem {
 	u, lv := t.lv.u, t.lv
 	pop := u.El("div", "class", "pop lessons-list")
 	newLesson := u.Button("+ New lesson", "Start a lesson: set up the playground, then add each state as a stop", func() {
@@ -76,7 +74,7 @@ func (t *lessonTravel) menu() dom.Elem {
 
 // listBuiltins puts a button per built-in lesson before the menu's
 // button before.
-func (t *lessonTravel) listBuiltins(before dom.Elem) {
+func (t *travel) listBuiltins(before dom.Elem) {
 	u, lv := t.lv.u, t.lv
 	builtins, err := lesson.Builtins()
 	if err != nil {
@@ -100,35 +98,35 @@ func (t *lessonTravel) listBuiltins(before dom.Elem) {
 
 // closeMenu closes the Lessons menu and the top bar's menu around it, so
 // that the lesson chosen is in view.
-func (t *lessonTravel) closeMenu() {
+func (t *travel) closeMenu() {
 	t.lv.u.ByID("lessons-menu").RemoveAttribute("open")
-	t.lv.sh.pv.bar.openMenu(false)
+	t.lv.deps.CloseMenu()
 }
 
 // render resets the copied link when the lesson changes stop or mode.
-func (t *lessonTravel) render() {
+func (t *travel) render() {
 	t.note.SetTextContent("")
 }
 
 // openFile reads the chosen lesson file and plays it.
-func (t *lessonTravel) openFile() {
+func (t *travel) openFile() {
 	lv := t.lv
-	tooLarge := dom.ReadFile(lv.u, t.file, maxLessonFile, func(text string) {
+	tooLarge := dom.ReadFile(lv.u, t.file, maxFile, func(text string) {
 		t.closeMenu()
-		if err := lv.openDocument([]byte(text)); err != nil {
-			lv.sh.pv.showLinkError("This lesson file could not be opened: " + err.Error())
+		if err := lv.OpenDocument([]byte(text)); err != nil {
+			lv.deps.LinkError("This lesson file could not be opened: " + err.Error())
 			return
 		}
-		lv.sh.pv.showLinkError("")
+		lv.deps.LinkError("")
 	})
 	if tooLarge {
-		lv.sh.pv.showLinkError("This lesson file is larger than " + strconv.Itoa(maxLessonFile>>20) + " MB: not a lesson.")
+		lv.deps.LinkError("This lesson file is larger than " + strconv.Itoa(maxFile>>20) + " MB: not a lesson.")
 	}
 	t.file.SetValue("")
 }
 
 // download saves the lesson's canonical document.
-func (t *lessonTravel) download() {
+func (t *travel) download() {
 	doc, err := lesson.Encode(t.lv.l)
 	if err != nil {
 		t.say("No file: " + err.Error())
@@ -160,8 +158,8 @@ func fileName(title string) string {
 
 // copyLink copies the lesson's link: the lesson itself when it fits
 // link.Budget, else the short link the share service answers.
-func (t *lessonTravel) copyLink() {
-	url, fits, err := lesson.Link(pageBase(), t.lv.l)
+func (t *travel) copyLink() {
+	url, fits, err := lesson.Link(t.lv.deps.Base(), t.lv.l)
 	if err != nil {
 		t.say("No link: " + err.Error())
 		return
@@ -193,7 +191,7 @@ func (t *lessonTravel) copyLink() {
 }
 
 // put shows url, selected, and copies it.
-func (t *lessonTravel) put(url, done string) {
+func (t *travel) put(url, done string) {
 	t.url.SetValue(url)
 	t.url.Show(true)
 	t.url.SetAttribute("data-link", url)
@@ -207,4 +205,4 @@ func (t *lessonTravel) put(url, done string) {
 	})
 }
 
-func (t *lessonTravel) say(msg string) { t.note.SetTextContent(msg) }
+func (t *travel) say(msg string) { t.note.SetTextContent(msg) }

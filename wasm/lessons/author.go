@@ -1,14 +1,13 @@
 //go:build js && wasm
 
-package main
+package lessons
 
 import (
-	"tapelab/wasm/dom"
-
 	"errors"
 	"strconv"
 	"strings"
 
+	"tapelab/wasm/dom"
 	"tapelab/wasm/lesson"
 	"tapelab/wasm/link"
 )
@@ -20,7 +19,7 @@ import (
 // lesson.Check accepts it at the stop (it must ask before the step that
 // computes its number).
 type authorTools struct {
-	lv                        *lessonView
+	lv                        *View
 	root                      dom.Elem
 	title, list, caption      dom.Elem
 	ask, of, node, elem, kind dom.Elem
@@ -50,7 +49,7 @@ const authorMarkup dom.HTML = `
   <p class="lesson-msg" id="lesson-q-error" role="alert" hidden></p>
 </div>`
 
-func newAuthorTools(lv *lessonView) *authorTools {
+func newAuthorTools(lv *View) *authorTools {
 	u := lv.u
 	a := &authorTools{lv: lv, root: u.Build(authorMarkup)}
 	var add1, play dom.Elem
@@ -113,7 +112,7 @@ func (a *authorTools) render() {
 	q := stop.Question
 	a.ask.SetChecked(q != nil)
 	if q == nil {
-		sel := lv.sh.st.Selected()
+		sel := lv.st.Selected()
 		if stop.Select != nil {
 			sel = *stop.Select
 		}
@@ -167,13 +166,13 @@ func (a *authorTools) addStop() {
 		lv.showError(errors.New("a lesson has at most " + strconv.Itoa(lesson.MaxStops) + " stops"))
 		return
 	}
-	st, err := cloneState(lv.sh.st.Link())
+	st, err := cloneState(lv.st.Link())
 	if err != nil {
 		lv.showError(err)
 		return
 	}
 	stop := lesson.Stop{State: st}
-	if sel := lv.sh.st.Selected(); sel >= 0 {
+	if sel := lv.st.Selected(); sel >= 0 {
 		stop.Select = &sel
 	}
 	at := 0
@@ -182,8 +181,8 @@ func (a *authorTools) addStop() {
 	}
 	l.Stops = append(l.Stops[:at], append([]lesson.Stop{stop}, l.Stops[at:]...)...)
 	lv.cur = at
-	lv.stepAt = lv.sh.pv.src().Stepper()
-	lv.home, _ = link.Encode(lv.sh.st.Link())
+	lv.stepAt = lv.st.Source().Stepper()
+	lv.home, _ = link.Encode(lv.st.Link())
 	lv.away = false
 	lv.showError(nil)
 	lv.render()
@@ -225,7 +224,7 @@ func (a *authorTools) suggest() {
 	}
 	stop := lv.l.Stops[lv.cur]
 	if stop.Select == nil {
-		if sel := lv.sh.st.Selected(); sel >= 0 {
+		if sel := lv.st.Selected(); sel >= 0 {
 			stop.Select = &sel
 		}
 	}

@@ -1,13 +1,12 @@
 //go:build js && wasm
 
-package main
+package lessons
 
 import (
 	"strconv"
 
-	"tapelab/wasm/dom"
-
 	"tapelab/wasm/app"
+	"tapelab/wasm/dom"
 	"tapelab/wasm/lesson"
 )
 
@@ -18,7 +17,7 @@ import (
 // is computed and inspects its node. A student who steps past it first
 // is told so, and Back to stop asks again.
 type predictBox struct {
-	lv      *lessonView
+	lv      *View
 	root    dom.Elem
 	ask     dom.Elem
 	form    dom.Elem // the number field and Check
@@ -47,7 +46,7 @@ const predictMarkup dom.HTML = `
   <p class="lesson-verdict" id="lesson-verdict" role="status" hidden></p>
 </div>`
 
-func newPredictBox(lv *lessonView) *predictBox {
+func newPredictBox(lv *View) *predictBox {
 	u := lv.u
 	b := &predictBox{lv: lv, root: u.Build(predictMarkup)}
 	var check, plus, minus, zero dom.Elem
@@ -105,7 +104,7 @@ func (b *predictBox) wording(q *lesson.Question) string {
 		what = "gradient"
 	}
 	name := "node " + strconv.Itoa(q.Node)
-	if s := b.lv.sh.pv.src().Stepper(); s != nil && q.Node < len(s.Nodes()) {
+	if s := b.lv.st.Source().Stepper(); s != nil && q.Node < len(s.Nodes()) {
 		nd := s.Nodes()[q.Node]
 		name = nd.Title()
 		if nd.Shape.Size() > 1 {
@@ -139,13 +138,12 @@ func (b *predictBox) check(guess string) {
 		b.say(err.Error(), "")
 		return
 	}
-	pv := lv.sh.pv
-	if pv.src().Stepper() != lv.stepAt { // the student changed the model: the stop's own numbers
+	if lv.st.Source().Stepper() != lv.stepAt { // the student changed the model: the stop's own numbers
 		lv.applyStop()
 		lv.render()
 		b.q = q
 	}
-	pv.stepper.pause()
+	lv.deps.Pause()
 	// The page moves the stepper as a person's steps do, so that every
 	// view follows (the explain panel says what the last step did); watch
 	// takes these steps for the reveal, not for a student stepping past
@@ -153,7 +151,7 @@ func (b *predictBox) check(guess string) {
 	b.answered = true
 	var actual float64
 	var err error
-	pv.st.Jump(func(s *app.Stepper) bool {
+	lv.st.Jump(func(s *app.Stepper) bool {
 		actual, err = lesson.Answer(s, q)
 		return err == nil
 	})
@@ -164,8 +162,7 @@ func (b *predictBox) check(guess string) {
 	}
 	// On a phone the lesson stays in view: the tape pans to the node and
 	// rings it, and no sheet opens over the verdict.
-	pv.panels.quiet = dom.MediaMatches(phoneScreen)
-	pv.inspect(q.Node)
+	lv.deps.Reveal(q.Node)
 	v, err := lesson.Score(q, guess, actual)
 	if err != nil {
 		b.answered = false
@@ -195,7 +192,7 @@ func (b *predictBox) watch() {
 	if q == nil || b.answered || b.passed || lv.author {
 		return
 	}
-	s := lv.sh.pv.src().Stepper()
+	s := lv.st.Source().Stepper()
 	if s == nil || s != lv.stepAt || q.Node >= len(s.Nodes()) {
 		return
 	}
