@@ -89,7 +89,9 @@ func (p *Plot) toCanvas(x, y float64) (px, py float64) {
 	return (x - b.X0) / (b.X1 - b.X0) * p.size, (b.Y1 - y) / (b.Y1 - b.Y0) * p.size
 }
 
-// Draw paints the session's picture.
+// Draw paints the session's picture: its training and test data and the
+// model's output over them. It returns the session's error in computing
+// that output, if any.
 func (p *Plot) Draw(s *trainer.Session) error {
 	pal := ReadPalette(p.u)
 	p.bounds = s.Bounds()
