@@ -15,6 +15,7 @@ import (
 	"tapelab/wasm/lessons"
 	"tapelab/wasm/link"
 	"tapelab/wasm/state"
+	"tapelab/wasm/training"
 )
 
 // shell is everything around the playground that a link carries: the
@@ -24,7 +25,7 @@ import (
 type shell struct {
 	u  *dom.Document
 	pv *playground
-	tv *trainView // built when the training view is first shown
+	tv *training.View // built when the training view is first shown
 	ex *explainPanel
 	// lessons is the lesson panel and the Lessons menu.
 	lessons *lessons.View
@@ -169,7 +170,7 @@ func (sh *shell) follow(c state.Change, e *autograd.Event) {
 	dom.Recovered("redraw", report, func() { sh.changed(c) })
 	dom.Recovered("lesson", report, func() { sh.lessons.Changed(c, e) })
 	if tv != nil {
-		dom.Recovered("redraw", report, func() { tv.changed(c) })
+		dom.Recovered("redraw", report, func() { tv.Changed(c, e) })
 	}
 }
 
@@ -190,8 +191,8 @@ func (sh *shell) changed(c state.Change) {
 
 // setView switches between the stepping view and the training view.
 func (sh *shell) setView(view string) {
-	if sh.tv != nil && sh.tv.running && view != link.ViewTrain {
-		sh.tv.play() // pause first: the stepping view shows the weights the training stopped at
+	if sh.tv != nil && view != link.ViewTrain {
+		sh.tv.Pause() // first: the stepping view shows the weights the training stopped at
 	}
 	sh.st.SetView(view)
 }
@@ -214,12 +215,17 @@ func (sh *shell) showView() {
 // settings, the classroom's flags govern its regions, and it shows itself
 // (training from the state's weights); from then on it follows the state.
 func (sh *shell) buildTrainView() {
-	sh.tv = newTrainView(sh.u, sh.pv, sh.st)
-	sh.tv.note = sh.note
-	sh.pv.centre.After(sh.tv.root)
-	sh.tv.ctl.write()
+	u, pv := sh.u, sh.pv
+	sh.tv = training.New(training.Deps{
+		Doc: u, State: sh.st, Scale: pv.p.scale,
+		Own: pv.regions.own, Edit: pv.edit, SetDataset: pv.setDataset,
+		Missing: pv.files.missing,
+		Fetch:   func(name string, done func(error)) { pv.files.loadThen(name, u.Report, done) },
+		Note:    sh.note.say,
+	})
+	pv.centre.After(sh.tv.Root())
 	sh.applyFlags()
-	sh.tv.shown()
+	sh.tv.Changed(state.View, nil) // shows itself
 }
 
 // openShared opens /s/{id} or /embed/{id}: the stored model document from

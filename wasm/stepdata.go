@@ -7,7 +7,7 @@ import "tapelab/wasm/dom"
 // stepNote is the stepping view's notice that choosing a dataset switched
 // the model to one that fits the data, with an Undo: the same switch, and
 // the same words, as the training view's notice beside its data menu
-// (trainView.setDataset). It sits above the tape, which the data menu
+// (training.View.SetDataset). It sits above the tape, which the data menu
 // (closed once a dataset is chosen) leaves in view.
 type stepNote struct {
 	root, text dom.Elem
@@ -26,7 +26,7 @@ func newStepNote(sh *shell) *stepNote {
 	n.root.Find(dom.Parts{"span": &n.text, "#step-switched-undo": &undo})
 	sh.u.OnClick(undo, func() {
 		if sh.tv != nil {
-			sh.tv.undoSwitch()
+			sh.tv.UndoSwitch()
 		}
 	})
 	sh.pv.tape.root.QuerySelector(".tape-frame").Before(n.root)
@@ -44,14 +44,14 @@ func (sh *shell) chooseData(name string) {
 	if sh.tv == nil {
 		sh.buildTrainView()
 	}
-	sh.tv.setDataset(name)
+	sh.tv.SetDataset(name)
 }
 
-// showSwitched shows or hides the notices of a model switched to fit the
-// data, in both views.
-func (v *trainView) showSwitched(on bool) {
-	v.ctl.switched.Show(on)
-	if v.note != nil {
-		v.note.root.Show(on)
+// say shows said in the notice, or hides the notice when said is empty
+// (the training view tells it, with its own notice beside its data menu).
+func (n *stepNote) say(said string) {
+	if said != "" {
+		n.text.SetTextContent(said)
 	}
+	n.root.Show(said != "")
 }

@@ -1,16 +1,13 @@
 //go:build js && wasm
 
-package main
+package ui
 
 import (
-	"tapelab/wasm/ui"
-
-	"tapelab/wasm/dom"
-
 	"math"
 
 	"tapelab/engine/train"
 	"tapelab/wasm/app"
+	"tapelab/wasm/dom"
 	"tapelab/wasm/trainer"
 )
 
@@ -48,9 +45,11 @@ func (l scaleLUT) at(v float64) [3]byte {
 	return l.rgb[min(max(i, 0), len(l.rgb)-1)]
 }
 
-// plot draws the data and the model's picture on a square canvas: the
-// decision boundary (2-D inputs) or the fitted curve (1-D inputs).
-type plot struct {
+// Plot draws a training session's data and the model's picture on a
+// square canvas: the decision boundary (2-D inputs) or the fitted curve
+// (1-D inputs). It keeps only its canvas, its pixels and the bounds it
+// drew last, which place a click on the data.
+type Plot struct {
 	u      *dom.Document
 	canvas dom.Canvas
 	field  *dom.Pixels // fieldCells² pixels the field is painted on
@@ -59,26 +58,42 @@ type plot struct {
 	bounds trainer.Bounds
 }
 
-func newPlot(u *dom.Document, size int, sc *app.Scale) *plot {
-	return &plot{u: u, lut: newScaleLUT(sc), size: float64(size), field: dom.NewPixels(u, fieldCells),
+// NewPlot returns a plot size CSS pixels square, on a canvas with the id
+// train-field, that paints values on the page's value scale sc.
+func NewPlot(u *dom.Document, size int, sc *app.Scale) *Plot {
+	return &Plot{u: u, lut: newScaleLUT(sc), size: float64(size), field: dom.NewPixels(u, fieldCells),
 		canvas: dom.NewCanvas(u, float64(size), float64(size), "id", "train-field", "role", "img",
 			"aria-label", "The model's output over the input plane with the data points; click to add a point")}
 }
 
+// Elem is the plot's canvas element.
+func (p *Plot) Elem() dom.Elem { return p.canvas.El }
+
+// At returns the input coordinates, on the picture drawn last, of the
+// pointer event ev on the canvas.
+func (p *Plot) At(ev dom.Event) (x, y float64) {
+	r := p.canvas.El.Rect()
+	scale := p.size / r.Width
+	cx, cy := ev.Client()
+	return p.toData((cx-r.Left)*scale, (cy-r.Top)*scale)
+}
+
 // toData converts a point on the canvas (CSS pixels) to input coordinates.
-func (p *plot) toData(px, py float64) (x, y float64) {
+func (p *Plot) toData(px, py float64) (x, y float64) {
 	b := p.bounds
 	return b.X0 + px/p.size*(b.X1-b.X0), b.Y1 - py/p.size*(b.Y1-b.Y0)
 }
 
-func (p *plot) toCanvas(x, y float64) (px, py float64) {
+func (p *Plot) toCanvas(x, y float64) (px, py float64) {
 	b := p.bounds
 	return (x - b.X0) / (b.X1 - b.X0) * p.size, (b.Y1 - y) / (b.Y1 - b.Y0) * p.size
 }
 
-// draw paints the session's picture.
-func (p *plot) draw(s *trainer.Session) error {
-	pal := ui.ReadPalette(p.u)
+// Draw paints the session's picture: its training and test data and the
+// model's output over them. It returns the session's error in computing
+// that output, if any.
+func (p *Plot) Draw(s *trainer.Session) error {
+	pal := ReadPalette(p.u)
 	p.bounds = s.Bounds()
 	c := p.canvas
 	c.Clear(p.size, p.size)
@@ -125,7 +140,7 @@ func (p *plot) draw(s *trainer.Session) error {
 // points draws 2-D examples: class 0 as circles, class 1 as squares (shape
 // as well as colour), regression targets on the value scale; test points
 // hollow.
-func (p *plot) points(pal ui.Palette, d *train.Dataset, classes, test bool) {
+func (p *Plot) points(pal Palette, d *train.Dataset, classes, test bool) {
 	c := p.canvas
 	k := pal.Stroke
 	r := 3.6 * k
@@ -159,7 +174,7 @@ func (p *plot) points(pal ui.Palette, d *train.Dataset, classes, test bool) {
 }
 
 // curvePoints draws 1-D examples as (x, target) dots.
-func (p *plot) curvePoints(pal ui.Palette, d *train.Dataset, test bool) {
+func (p *Plot) curvePoints(pal Palette, d *train.Dataset, test bool) {
 	c := p.canvas
 	k := pal.Stroke
 	col := pal.Neg

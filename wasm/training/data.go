@@ -1,23 +1,25 @@
 //go:build js && wasm
 
-package main
+package training
 
 import (
-	"tapelab/wasm/dom"
-
 	"slices"
 	"strconv"
 
 	"tapelab/engine/train"
 	"tapelab/wasm/app"
+	"tapelab/wasm/dom"
 	"tapelab/wasm/link"
 	"tapelab/wasm/state"
 	"tapelab/wasm/trainer"
 )
 
-// setDataset switches to a generated set (the model's input follows its
-// features) or to the user's points.
-func (v *trainView) setDataset(name string) {
+// SetDataset switches to the named dataset: a generated set, a data file's
+// (fetched first when it is not loaded yet), or the user's points
+// (state.PointsDataset). A model that does not fit the data is switched
+// to the dataset's default model, said beside the data menu and in the
+// stepping view's notice (Deps.Note), with an Undo (UndoSwitch).
+func (v *View) SetDataset(name string) {
 	if v.running {
 		v.play()
 	}
@@ -31,11 +33,11 @@ func (v *trainView) setDataset(name string) {
 		v.reset(false)
 		return
 	}
-	if v.pv.files.missing(name) {
+	if v.deps.Missing(name) {
 		v.loadFile(name)
 		return
 	}
-	before, doc := v.st.Training(), v.pv.model().Doc()
+	before, doc := v.st.Training(), v.st.Model().Doc()
 	v.setTraining(func(t *state.TrainingSettings) {
 		if t.Data.Name != name {
 			t.Data.N = train.DefaultData(name).N
@@ -47,9 +49,9 @@ func (v *trainView) setDataset(name string) {
 		v.message(err.Error())
 		return
 	}
-	v.pv.setDataset(name)
+	v.deps.SetDataset(name)
 	if !fit.Equal(doc) {
-		v.pv.edit(fit)
+		v.deps.Edit(fit)
 	}
 	v.switchedFrom = nil
 	if switched {
@@ -63,62 +65,29 @@ func (v *trainView) setDataset(name string) {
 	v.reset(false)
 }
 
-// switchedFrom is what a dataset change replaced when the model did not
-// fit the new data: the training settings and the model before, and the
-// model that fits.
-type switchedFrom struct {
-	training state.TrainingSettings
-	doc, fit app.Doc
-}
-
-// undoSwitch takes back the dataset change that switched the model: the
-// data and the model there were come back.
-func (v *trainView) undoSwitch() {
-	sw := v.switchedFrom
-	v.switchedFrom = nil
-	v.showSwitched(false)
-	if sw == nil {
-		return
-	}
-	if v.running {
-		v.play()
-	}
-	v.st.SetTraining(sw.training)
-	if v.pv.model().Doc().Equal(sw.fit) {
-		v.st.Undo() // the switch was the last edit: the history goes back past it
-	}
-	if !v.pv.model().Doc().Equal(sw.doc) { // edited since: the model there was, as an edit
-		v.pv.edit(sw.doc)
-	}
-	v.pv.setDataset(sw.training.Data.Name)
-	v.ctl.write()
-	v.reset(false)
-}
-
 // loadFile fetches the named dataset's data file, then switches to it; the
 // menu keeps the current dataset until then.
-func (v *trainView) loadFile(name string) {
+func (v *View) loadFile(name string) {
 	v.ctl.dataset.SetValue(v.st.Training().Dataset)
 	v.message("Loading " + name + " from " + train.DataFile(name) + " …")
-	v.pv.files.loadThen(name, v.u.Report, func(err error) {
+	v.deps.Fetch(name, func(err error) {
 		if err != nil {
 			v.message(err.Error())
 			return
 		}
 		v.ctl.dataset.SetValue(name)
-		v.setDataset(name)
+		v.SetDataset(name)
 	})
 }
 
-// addPoint adds an example at canvas position (px, py) with the chosen
+// addPoint adds an example at input position (x, y) with the chosen
 // class (or target). The first point copies the generated data, so that
 // clicking adds to what is on screen.
-func (v *trainView) addPoint(px, py float64) {
+func (v *View) addPoint(x, y float64) {
 	if v.sess == nil || v.sess.Model().Seq.Input().Size() != 2 {
 		v.message("Points can be added on 2-D data only.")
 		return
 	}
-	x, y := v.plot.toData(px, py)
 	target, _ := strconv.ParseFloat(v.ctl.target.Value(), 64)
 	if v.classes() > 0 {
 		target, _ = strconv.ParseFloat(v.ctl.class.Value(), 64)
@@ -149,21 +118,21 @@ func (v *trainView) addPoint(px, py float64) {
 }
 
 // clearPoints forgets the user's points and goes back to generated data.
-func (v *trainView) clearPoints() {
+func (v *View) clearPoints() {
 	v.st.SetPoints(nil)
 	if t := v.st.Training(); t.Dataset == state.PointsDataset {
 		name := t.Data.Name
 		if name == "" {
 			name = link.DefaultDataset
 		}
-		v.setDataset(name)
+		v.SetDataset(name)
 	}
 }
 
 // useCSV trains on pasted CSV text; errors name the row and column.
-func (v *trainView) useCSV(text string) {
+func (v *View) useCSV(text string) {
 	c := v.ctl
-	feats := v.pv.model().Doc().Input.Size()
+	feats := v.st.Model().Doc().Input.Size()
 	x, y, err := trainer.ReadCSV(text, feats, v.classes())
 	if err != nil {
 		c.csvError.SetTextContent("CSV: " + err.Error())
@@ -181,7 +150,7 @@ func (v *trainView) useCSV(text string) {
 }
 
 // readFile reads an uploaded CSV file into the text box and uses it.
-func (v *trainView) readFile(input dom.Elem) {
+func (v *View) readFile(input dom.Elem) {
 	tooLarge := dom.ReadFile(v.u, input, 1<<20, func(text string) {
 		v.ctl.csvText.SetValue(text)
 		v.useCSV(text)

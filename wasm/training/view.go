@@ -1,33 +1,36 @@
 //go:build js && wasm
 
-package main
+// Package training is the page's training view, TensorFlow Playground's
+// picture for the model being edited: play, pause, one batch, reset; the
+// decision boundary (or fitted curve) with the data; the loss chart and
+// the figures; the data controls, the user's points and CSV data.
+package training
 
 import (
-	"tapelab/wasm/dom"
-
 	"fmt"
 	"math"
 	"strconv"
-	"time"
 
+	"tapelab/engine/autograd"
 	"tapelab/engine/tensor"
 	"tapelab/engine/train"
 	"tapelab/wasm/app"
+	"tapelab/wasm/dom"
 	"tapelab/wasm/link"
 	"tapelab/wasm/state"
 	"tapelab/wasm/trainer"
+	"tapelab/wasm/ui"
 )
 
-// trainView is TensorFlow Playground's picture for the model being edited:
-// play, pause, one batch, reset; the decision boundary (or fitted curve)
-// with the data; the loss chart and the figures; the data controls.
-type trainView struct {
+// View is the training view. It trains the state's model in a session of
+// its own, and tells the state the weights it reached.
+type View struct {
 	u    *dom.Document
-	pv   *playground
+	deps Deps
 	root dom.Elem
-	ctl  trainControls
-	plot *plot
-	loss *chart
+	ctl  controls
+	plot *ui.Plot
+	loss *ui.Chart
 	img  *imagePanel // the picture for image data
 
 	st   *state.State // the training settings, the user's points, the weights trained
@@ -41,35 +44,41 @@ type trainView struct {
 	lastTrained float64 // when the state was last told the weights moved (ms)
 
 	switchedFrom *switchedFrom // what the last dataset change replaced to fit the data (nil: nothing)
-	// note is the stepping view's notice of the same switch (see
-	// stepNote), which the shell gives the view when it builds it.
-	note *stepNote
 }
 
 // trainedEvery is how often, in ms, a running training tells the state
 // that its weights moved (the link follows at most every second).
 const trainedEvery = 500
 
-func newTrainView(u *dom.Document, pv *playground, st *state.State) *trainView {
-	v := &trainView{u: u, pv: pv, st: st}
-	v.root = u.Build(trainMarkup)
-	v.plot = newPlot(u, 360, pv.p.scale)
-	v.loss = newChart(u, 300, 110)
+// New builds the training view, hidden, its controls holding the state's
+// training settings and its regions registered with the classroom (see
+// Deps.Own). It draws when it is first told a change of the view.
+func New(deps Deps) *View {
+	u := deps.Doc
+	v := &View{u: u, deps: deps, st: deps.State}
+	v.root = u.Build(markup)
+	v.plot = ui.NewPlot(u, 360, deps.Scale)
+	v.loss = ui.NewLossChart(u, 300, 110)
 	v.img = newImagePanel(u)
-	v.ctl = newTrainControls(v)
+	v.ctl = newControls(v)
+	v.ctl.write()
 	return v
 }
 
-// changed follows the state (the shell tells it each change once it is
-// built): a link's settings and weights, and the view.
-func (v *trainView) changed(c state.Change) {
+// Root is the view's element, for the page to place.
+func (v *View) Root() dom.Elem { return v.root }
+
+// Changed follows the state, told each change once the view is built: a
+// link's settings and weights, and the view on screen (shown, it trains
+// from the state's weights when it has no session; hidden, it pauses).
+func (v *View) Changed(c state.Change, _ *autograd.Event) {
 	if c.Has(state.Opened) { // train the link's model, from its weights
 		if v.running {
 			v.play() // pause
 		}
 		v.sess = nil
 		v.switchedFrom = nil // a switch of the page before is not the link's to undo
-		v.showSwitched(false)
+		v.hideSwitched()
 		v.ctl.write()
 	}
 	if c.Has(state.View) {
@@ -79,7 +88,7 @@ func (v *trainView) changed(c state.Change) {
 
 // shown shows the view when it is on screen (starting a session from the
 // weights of the state when there is none), and pauses training when not.
-func (v *trainView) shown() {
+func (v *View) shown() {
 	train := v.st.View() == link.ViewTrain
 	v.root.Show(train)
 	if !train {
@@ -95,14 +104,14 @@ func (v *trainView) shown() {
 }
 
 // setTraining changes the training settings through the state.
-func (v *trainView) setTraining(change func(*state.TrainingSettings)) {
+func (v *View) setTraining(change func(*state.TrainingSettings)) {
 	t := v.st.Training()
 	change(&t)
 	v.st.SetTraining(t)
 }
 
 // classes is the number of classes of the current data (0 for regression).
-func (v *trainView) classes() int {
+func (v *View) classes() int {
 	name := v.st.Training().Dataset
 	if name == state.PointsDataset {
 		name = v.st.Training().Data.Name
@@ -117,9 +126,9 @@ func (v *trainView) classes() int {
 // reset builds a fresh session: seeded weights unless keep is set and the
 // model did not change, in which case training continues from the current
 // weights with the new settings.
-func (v *trainView) reset(keep bool) {
+func (v *View) reset(keep bool) {
 	var params map[string]*tensor.Tensor
-	doc := v.pv.model().Doc()
+	doc := v.st.Model().Doc()
 	if d, w := v.st.Trained(); keep && v.sess != nil && doc.Equal(v.doc) {
 		params = v.sess.Params()
 	} else if keep && w != nil && doc.Equal(d) {
@@ -129,8 +138,8 @@ func (v *trainView) reset(keep bool) {
 }
 
 // build starts a session with the given weights (nil: seeded).
-func (v *trainView) build(params map[string]*tensor.Tensor) {
-	v.doc = v.pv.model().Doc()
+func (v *View) build(params map[string]*tensor.Tensor) {
+	v.doc = v.st.Model().Doc()
 	v.sess = nil
 	v.live = false
 	v.img.blank() // of the last session: the new one is drawn anew, from its step 0
@@ -138,7 +147,7 @@ func (v *trainView) build(params map[string]*tensor.Tensor) {
 	if len(params) > 0 {
 		v.st.SetTrained(v.doc, func() map[string]*tensor.Tensor { return params })
 	}
-	if err := v.pv.model().Err(); err != nil {
+	if err := v.st.Model().Err(); err != nil {
 		v.message("The model has an error (see the layer marked ⚠); fix it to train.")
 		v.render()
 		return
@@ -169,136 +178,13 @@ func (v *trainView) build(params map[string]*tensor.Tensor) {
 }
 
 // message shows msg (or clears it) in the view's alert line.
-func (v *trainView) message(msg string) {
+func (v *View) message(msg string) {
 	v.ctl.msg.SetTextContent(msg)
 	v.ctl.msg.Show(msg != "")
 }
 
-// play starts or pauses training.
-func (v *trainView) play() {
-	if v.running {
-		v.running = false
-		v.ctl.playing(false)
-		if v.sess != nil && v.sess.Measure() == nil {
-			v.render()
-		}
-		return
-	}
-	if v.sess == nil || v.sess.Err() != nil {
-		v.reset(false)
-	}
-	if v.sess == nil {
-		return
-	}
-	v.running = true
-	v.ctl.playing(true)
-	go v.loop()
-}
-
-// loop trains in slices of about 12 ms and draws after each slice; between
-// slices it sleeps, which hands the thread back to the browser, so that
-// the page keeps responding while training runs.
-func (v *trainView) loop() {
-	defer func() {
-		if r := recover(); r != nil {
-			v.running = false
-			v.ctl.playing(false)
-			v.u.Report(fmt.Sprintf("training: %v", r))
-		}
-	}()
-	chunk := 1
-	for v.running {
-		if !v.pv.model().Doc().Equal(v.doc) { // edited while training
-			v.reset(false)
-			if v.sess == nil {
-				break
-			}
-		}
-		s := v.sess
-		t0 := dom.Now()
-		ran := 0
-		for dom.Now()-t0 < 12 {
-			n, err := s.Run(chunk)
-			ran += n
-			if err != nil {
-				v.stopped(err)
-				return
-			}
-			if dom.Now()-t0 < 4 {
-				chunk = min(chunk*2, 256)
-			}
-		}
-		dt := dom.Now() - t0
-		if r := float64(ran) / dt * 1000; v.rate == 0 {
-			v.rate = r
-		} else {
-			v.rate = 0.8*v.rate + 0.2*r
-		}
-		if dom.Now()-v.lastDraw > 60 {
-			v.render()
-		}
-		time.Sleep(time.Millisecond)
-	}
-	v.render()
-}
-
-// stopped ends training on a fault and says where it happened.
-func (v *trainView) stopped(err error) {
-	v.running = false
-	v.ctl.playing(false)
-	v.render()
-	v.message("Training stopped: " + err.Error() + ". Lower the learning rate or reset.")
-}
-
-// stepOnce trains one mini-batch.
-func (v *trainView) stepOnce() {
-	if v.running {
-		v.play() // pause
-	}
-	if v.sess == nil || v.sess.Err() != nil {
-		v.reset(false)
-	}
-	if v.sess == nil {
-		return
-	}
-	if _, err := v.sess.Run(1); err != nil {
-		v.stopped(err)
-		return
-	}
-	if err := v.sess.Measure(); err != nil {
-		v.stopped(err)
-		return
-	}
-	v.render()
-}
-
-// inspect opens the last mini-batch's tape, with the current weights, in
-// the stepping view.
-func (v *trainView) inspect() {
-	if v.running {
-		v.play()
-	}
-	if v.sess == nil {
-		v.reset(false)
-	}
-	if v.sess == nil {
-		return
-	}
-	if v.sess.Steps() == 0 {
-		if _, err := v.sess.Run(1); err != nil {
-			v.stopped(err)
-			return
-		}
-	}
-	x, y := v.sess.Batch()
-	v.render()
-	if err := v.st.Inspect(v.doc, v.sess.Params(), app.Batch{X: x, Y: y}); err != nil {
-		v.message("Cannot show this step: " + err.Error())
-	}
-}
-
 // render draws the picture, the chart and the figures.
-func (v *trainView) render() {
+func (v *View) render() {
 	v.lastDraw = dom.Now()
 	s := v.sess
 	images := app.ImageData(v.st.Training().Dataset)
@@ -313,14 +199,14 @@ func (v *trainView) render() {
 		v.live, v.lastTrained = true, v.lastDraw
 		v.st.SetTrained(v.doc, s.Params)
 	}
-	draw := func() error { return v.plot.draw(s) }
+	draw := func() error { return v.plot.Draw(s) }
 	if images {
 		draw = func() error { return v.img.draw(s, v.running) }
 	}
 	if err := draw(); err != nil {
 		v.message(err.Error())
 	}
-	v.loss.draw(s.History())
+	v.loss.Draw(s.History())
 	last := s.Last()
 	c := v.ctl
 	c.steps.SetTextContent(strconv.Itoa(s.Steps()))
@@ -354,7 +240,7 @@ func (v *trainView) render() {
 // blank clears the figures, the charts, the counts and the test images
 // while there is no session (the model does not train on the data): what
 // they showed was of another model or dataset.
-func (v *trainView) blank() {
+func (v *View) blank() {
 	r, c := v.root, v.ctl
 	r.SetAttribute("data-steps", "0")
 	for _, a := range []string{"data-train-loss", "data-test-loss", "data-accuracy", "data-test-accuracy", "data-examples"} {
@@ -364,7 +250,7 @@ func (v *trainView) blank() {
 		e.SetTextContent("—")
 	}
 	c.counts.SetTextContent("")
-	v.loss.draw(nil)
+	v.loss.Draw(nil)
 	v.img.blank()
 }
 
@@ -374,22 +260,4 @@ func figure(v float64) string {
 		return "—"
 	}
 	return strconv.FormatFloat(v, 'f', 4, 64)
-}
-
-// useCNN makes the default CNN, with its training settings, the model for
-// the chosen image dataset.
-func (v *trainView) useCNN() {
-	name := v.st.Training().Dataset
-	shape, classes, err := app.DataShape(name)
-	if err != nil || !app.ImageData(name) {
-		v.message("Choose an image dataset (digits or shapes) first.")
-		return
-	}
-	if v.running {
-		v.play()
-	}
-	v.pv.edit(app.DefaultCNN(shape, classes))
-	v.setTraining(func(t *state.TrainingSettings) { t.Optimizer, t.Batch = app.CNNOptimizer(), app.CNNBatch })
-	v.ctl.write()
-	v.reset(false)
 }

@@ -1,17 +1,15 @@
 //go:build js && wasm
 
-package main
+package training
 
 import (
-	"tapelab/wasm/ui"
-
-	"tapelab/wasm/dom"
-
 	"strconv"
 	"strings"
 
 	"tapelab/engine/train"
+	"tapelab/wasm/dom"
 	"tapelab/wasm/trainer"
+	"tapelab/wasm/ui"
 )
 
 // The test image grid: gridW CSS pixels wide; each image gridImage pixels
@@ -48,18 +46,19 @@ type imagePanel struct {
 	root      dom.Elem
 	grid      dom.Canvas
 	confusion dom.Elem
-	acc       *chart
+	acc       *ui.Chart
 	img       *dom.Pixels
 	drawn     int     // the step last drawn, or -1
 	at        float64 // when (performance.now)
 }
 
+// newImagePanel returns the panel, blank.
 func newImagePanel(u *dom.Document) *imagePanel {
 	p := &imagePanel{u: u, drawn: -1, img: dom.NewPixels(u, train.ImageSide)}
 	p.grid = dom.NewCanvas(u, gridW, 4*gridCellH, "id", "train-grid", "role", "img",
 		"aria-label", "The first test images with the model's predictions; mistakes are framed in red, with the true class in brackets")
 	p.confusion = u.El("table", "id", "train-confusion", "class", "confusion mono")
-	p.acc = newAccuracyChart(u, 300, 90)
+	p.acc = ui.NewAccuracyChart(u, 300, 90)
 	p.root = dom.Add(u.El("div", "class", "train-images", "id", "train-images"),
 		u.Txt("h3", "Test images and predictions"), p.grid.El,
 		u.Txt("h3", "Confusion matrix (test set)"), u.Txt("p", "rows: true class · columns: predicted", "class", "muted small"), p.confusion)
@@ -78,7 +77,7 @@ func className(names []string, k int) string {
 // draw shows the session's predictions; while training runs it redraws at
 // most every 300 ms, as a pass over the test set costs a few steps.
 func (p *imagePanel) draw(s *trainer.Session, running bool) error {
-	p.acc.draw(s.History())
+	p.acc.Draw(s.History())
 	if s.Steps() == p.drawn || running && dom.Now()-p.at < 300 {
 		return nil
 	}
@@ -100,7 +99,7 @@ func (p *imagePanel) draw(s *trainer.Session, running bool) error {
 // blank clears the panel: the next draw paints the session it is given
 // whatever its step (a new session starts at step 0 too).
 func (p *imagePanel) blank() {
-	p.acc.draw(nil)
+	p.acc.Draw(nil)
 	p.grid.Clear(gridW, 4*gridCellH)
 	p.confusion.Clear()
 	p.drawn = -1

@@ -1,24 +1,22 @@
 //go:build js && wasm
 
-package main
+package ui
 
 import (
-	"tapelab/wasm/ui"
-
-	"tapelab/wasm/dom"
-
 	"math"
 	"strconv"
 
 	"tapelab/engine/train"
 	"tapelab/wasm/app"
+	"tapelab/wasm/dom"
 	"tapelab/wasm/trainer"
 )
 
-// chart draws the loss history (or, for an accuracy chart, the accuracy
-// history on a 0–100% scale): training solid, test dashed, each smoothed
-// (trainer.Smooth) over its values as evaluated, drawn faint.
-type chart struct {
+// Chart draws a training's loss history (or, for an accuracy chart, the
+// accuracy history on a 0–100% scale): training solid, test dashed, each
+// smoothed (trainer.Smooth) over its values as evaluated, drawn faint. It
+// keeps only its canvas and the scale it drew last.
+type Chart struct {
 	u      *dom.Document
 	canvas dom.Canvas
 	w, h   float64
@@ -26,16 +24,22 @@ type chart struct {
 	scale  string // the scale drawn last: "linear" or "log" (the canvas's data-scale)
 }
 
-func newChart(u *dom.Document, w, h int) *chart {
-	return &chart{u: u, w: float64(w), h: float64(h), canvas: dom.NewCanvas(u, float64(w), float64(h), "id", "train-chart", "role", "img",
+// NewLossChart returns a chart of the loss history, w by h CSS pixels, on
+// a canvas with the id train-chart.
+func NewLossChart(u *dom.Document, w, h int) *Chart {
+	return &Chart{u: u, w: float64(w), h: float64(h), canvas: dom.NewCanvas(u, float64(w), float64(h), "id", "train-chart", "role", "img",
 		"aria-label", "Loss over training steps: training loss solid, test loss dashed, smoothed over the faint values of each evaluation")}
 }
 
-// newAccuracyChart is the chart of the accuracy history.
-func newAccuracyChart(u *dom.Document, w, h int) *chart {
-	return &chart{u: u, w: float64(w), h: float64(h), acc: true, canvas: dom.NewCanvas(u, float64(w), float64(h), "id", "train-acc-chart", "role", "img",
+// NewAccuracyChart returns a chart of the accuracy history, w by h CSS
+// pixels, on a canvas with the id train-acc-chart.
+func NewAccuracyChart(u *dom.Document, w, h int) *Chart {
+	return &Chart{u: u, w: float64(w), h: float64(h), acc: true, canvas: dom.NewCanvas(u, float64(w), float64(h), "id", "train-acc-chart", "role", "img",
 		"aria-label", "Accuracy over training steps: training solid, test dashed, smoothed over the faint values of each evaluation")}
 }
+
+// Elem is the chart's canvas element.
+func (c *Chart) Elem() dom.Elem { return c.canvas.El }
 
 // logRatio is how many times a loss must fall for its chart to go on a
 // log scale.
@@ -43,7 +47,7 @@ const logRatio = 10
 
 // showScale records on the canvas (data-scale) whether the chart is drawn
 // on a log scale, when that changes.
-func (c *chart) showScale(log bool) {
+func (c *Chart) showScale(log bool) {
 	scale := "linear"
 	if log {
 		scale = "log"
@@ -55,16 +59,16 @@ func (c *chart) showScale(log bool) {
 }
 
 // value is the charted figure of m.
-func (c *chart) value(m train.Metrics) float64 {
+func (c *Chart) value(m train.Metrics) float64 {
 	if c.acc {
 		return m.Accuracy
 	}
 	return m.Loss
 }
 
-// draw paints the history.
-func (c *chart) draw(h []trainer.Record) {
-	pal := ui.ReadPalette(c.u)
+// Draw paints the history h (nil: an empty chart).
+func (c *Chart) Draw(h []trainer.Record) {
+	pal := ReadPalette(c.u)
 	x := c.canvas
 	x.Clear(c.w, c.h)
 	x.Background(pal.Surface, c.w, c.h)
