@@ -101,11 +101,11 @@ func (sh *shell) applyFlags() {
 	sh.explainBtn.SetAttribute("aria-pressed", strconv.FormatBool(f.Explain))
 	sh.pv.panels.present(f.Presenter)
 	sh.pv.panels.explain(f.Explain)
-	sh.ex.show(f.Explain)
+	sh.pv.steps.ShowExplain(f.Explain)
 	// Presenting fits the tape at a larger scale, and the explain drawer
 	// may cover part of its region.
-	sh.pv.tape.setRoom(f.Presenter, sh.ex.root, f.Explain)
-	sh.ex.refresh()
+	sh.pv.tape.setRoom(f.Presenter, sh.pv.steps.Explain(), f.Explain)
+	sh.pv.steps.RefreshExplain()
 	// The tape's region or its room changed: fit the drawing to it once
 	// the browser has laid the page out again.
 	dom.NextFrame(u, "fit", sh.pv.tape.fit)

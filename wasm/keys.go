@@ -58,15 +58,15 @@ func stopDelta(a app.Action) int {
 func (pv *playground) do(a app.Action) {
 	switch a {
 	case app.ActStep:
-		pv.step()
+		pv.steps.Step()
 	case app.ActBack:
-		pv.back()
+		pv.steps.Back()
 	case app.ActPlay:
-		pv.stepper.togglePlay()
+		pv.steps.TogglePlay()
 	case app.ActToBackward:
-		pv.toBackward()
+		pv.steps.ToBackward()
 	case app.ActReset:
-		pv.reset()
+		pv.steps.Reset()
 	case app.ActFit:
 		pv.tape.fitAll()
 	case app.ActZoomIn:

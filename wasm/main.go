@@ -54,7 +54,7 @@ func main() {
 	// too, and they follow once the page is painted and usable (Step
 	// works), so that neither task is long and a first click need not
 	// wait for them.
-	pv.holdColumns = true
+	pv.steps.HoldColumns()
 	sh.start() // the views have drawn the state the link opened when it returns
 	p.afterPaint()
 	pv.drawColumns()

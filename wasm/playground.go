@@ -11,6 +11,7 @@ import (
 	"tapelab/wasm/app"
 	"tapelab/wasm/link"
 	"tapelab/wasm/state"
+	"tapelab/wasm/stepview"
 )
 
 // playground wires the page's state (wasm/state) to the tape's views. The
@@ -23,34 +24,28 @@ type playground struct {
 	st      *state.State
 	root    dom.Elem
 	bar     *barView
-	editor  *editorView
+	editor  stepColumn // the step view's columns, as the tape reaches them (see stepreach.go)
 	tape    *tapeView
 	list    *listView
-	insp    *inspectorView
-	stepper *stepperView
-	listing *listingView
-	prog    *programView // Program mode: the program editor, gallery and forward mode
-	panels  *panels      // which of the editor and the inspector are open
-	hygiene *hygieneView // zero gradients before backward, and .grad across passes
-	img     *imageView   // image models: the selected example, saliency, window card, drawing
-	notice  dom.Elem     // why the tape is not the current model's
-	linkErr dom.Elem     // what of the page's link could not be opened or applied
-	regions regions      // the regions each classroom control governs, as the views build them
+	steps   *stepview.View // the step view: the editors, the inspector, the stepper's bar, the listing, the explain panel
+	stepper stepperReach   // the step view's stepper, as the tape and the lessons reach it
+	prog    stepColumn
+	panels  *panels     // which of the editor and the inspector are open
+	img     *imageReach // the step view's images, as the tape reaches them
+	notice  dom.Elem    // why the tape is not the current model's
+	linkErr dom.Elem    // what of the page's link could not be opened or applied
+	regions regions     // the regions each classroom control governs, as the views build them
 	// work is the row of the editor, the centre and the inspector; centre
 	// holds the tape and the listing. Other views add their regions there.
 	// bottom is the bar of the stepper and the tape's text list.
 	work, centre, bottom dom.Elem
 
-	pinned  int       // the node drawn as pinned, or -1
-	files   dataFiles // the datasets read from data files, once fetched
-	t0      float64   // when the current step was asked for (performance.now)
-	redraws int
-	// holdColumns is set while start-up draws the page's first step: the
-	// editor's cards and the inspector are drawn in the task after it (see
-	// main and drawColumns).
-	holdColumns bool
-	onStop      func(delta int) bool // the lesson's next (+1) or previous (-1) stop, from the keyboard; false without a lesson
-	inLesson    func() bool          // whether a lesson is open: its stop says what of its state did not apply
+	pinned   int       // the node drawn as pinned, or -1
+	files    dataFiles // the datasets read from data files, once fetched
+	t0       float64   // when the current step was asked for (performance.now)
+	redraws  int
+	onStop   func(delta int) bool // the lesson's next (+1) or previous (-1) stop, from the keyboard; false without a lesson
+	inLesson func() bool          // whether a lesson is open: its stop says what of its state did not apply
 }
 
 func newPlayground(p *page) *playground {
@@ -63,34 +58,31 @@ func newPlayground(p *page) *playground {
 	pv.bar = newBarView(pv)
 	p.pace()
 	pv.panels = newPanels(pv)
-	pv.editor = newEditorView(pv)
+	pv.img = &imageReach{pv: pv}
+	pv.steps = stepview.New(pv.stepDeps())
+	pv.bar.main.Prepend(pv.steps.ModeSwitch())
+	pv.editor, pv.prog = stepColumn{pv.steps.Editor()}, stepColumn{pv.steps.Program()}
+	pv.stepper = stepperReach{pv.steps}
 	p.pace()
 	pv.tape = newTapeView(pv)
 	p.pace()
 	pv.list = newListView(pv)
-	pv.insp = newInspectorView(pv)
-	p.pace()
-	pv.stepper = newStepperView(pv)
-	pv.listing = newListingView(pv)
-	p.pace()
-	pv.prog = newProgramView(pv)
-	p.pace()
-	pv.hygiene = newHygieneView(pv)
-	pv.insp.root.AppendChild(pv.hygiene.root)
-	pv.img = newImageView(pv)
 	p.pace()
 	pv.notice = doc.El("p", "class", "notice", "id", "tape-notice", "hidden", "")
 	pv.tape.root.AppendChild(pv.notice)
-	pv.centre = dom.Add(doc.El("div", "class", "centre"), pv.tape.root, pv.listing.root)
-	pv.work = dom.Add(doc.El("div", "class", "workspace"), pv.editor.root, pv.prog.root, pv.centre, pv.insp.root)
+	pv.centre = dom.Add(doc.El("div", "class", "centre"), pv.tape.root, pv.steps.Listing())
+	pv.work = dom.Add(doc.El("div", "class", "workspace"), pv.steps.Editor(), pv.steps.Program(), pv.centre, pv.steps.Inspector())
 	pv.bottom = doc.El("div", "class", "bottom")
-	dom.Add(pv.bottom, pv.stepper.root, pv.list.root)
+	dom.Add(pv.bottom, pv.steps.Stepper(), pv.list.root)
 	dom.Add(pv.root, pv.linkErr, pv.bar.root, pv.work, pv.bottom) // the shortcuts' dialog is made when first shown
 	return pv
 }
 
 // model is the model playground, to read.
 func (pv *playground) model() *app.Playground { return pv.st.Model() }
+
+// src is the source on screen: the program in Program mode, else the model.
+func (pv *playground) src() state.Source { return pv.st.Source() }
 
 // mount puts the playground into parent. It does not draw the step: the
 // shell draws it once, when it opens the page's link (see shell.start),
@@ -116,15 +108,8 @@ func (pv *playground) changed(c state.Change, e *autograd.Event) {
 	if c.Has(state.Opened) {
 		pv.opened()
 	}
+	pv.steps.Changed(c, e)
 	if c.Has(state.Step | state.Editing) {
-		pv.stepper.pause()
-		if c.Has(state.Doc) {
-			pv.editor.forget()
-			pv.prog.forget()
-		}
-		if c.Has(state.Editing) {
-			pv.prog.showMode()
-		}
 		pv.rebuilt()
 		return
 	}
@@ -134,11 +119,8 @@ func (pv *playground) changed(c state.Change, e *autograd.Event) {
 	if c.Has(state.Position) {
 		pv.refresh(e, true)
 	}
-	if c.Has(state.Hygiene) {
-		pv.hygiene.showSwitch()
-	}
-	if c.Has(state.Forward) && pv.prog.ready() {
-		pv.prog.forward.changed()
+	if c.Has(state.Forward) && pv.st.ProgramMode() {
+		pv.refresh(nil, false) // forward mode, as Changed drew it
 	}
 }
 
@@ -171,14 +153,11 @@ func (pv *playground) showLinkError(msg string) {
 
 // rebuilt redraws everything after the model, the modes or the data changed.
 func (pv *playground) rebuilt() {
-	if !pv.holdColumns {
-		pv.editor.render()
-	}
-	pv.prog.render()
+	pv.steps.Render()
 	pv.bar.update()
 	pv.bar.passesChanged()
 	if err := pv.src().Err(); err != nil {
-		pv.notice.SetTextContent(pv.prog.brokenNotice())
+		pv.notice.SetTextContent(pv.steps.BrokenNotice())
 		pv.notice.RemoveAttribute("hidden")
 	} else {
 		pv.notice.SetAttribute("hidden", "")
@@ -193,11 +172,10 @@ func (pv *playground) rebuilt() {
 		return
 	}
 	pv.pinned = -1
-	pv.img.rebuilt()
+	pv.steps.Rebuilt()
 	pv.tape.build(s, lay)
 	pv.list.build(s)
-	pv.listing.build(pv.src())
-	pv.stepper.recorded(s)
+	pv.steps.Recorded(s)
 	pv.refresh(nil, false)
 }
 
@@ -212,7 +190,7 @@ func (pv *playground) refresh(e *autograd.Event, moved bool) {
 	}
 	all := e == nil || e.Kind == autograd.EventReset
 	touched := func(i int) bool {
-		if all || e.Node == i || pv.img.reads(s, e.Node, i) {
+		if all || e.Node == i || pv.steps.Reads(s, e.Node, i) {
 			return true
 		}
 		for _, c := range e.Contribs {
@@ -238,18 +216,8 @@ func (pv *playground) refresh(e *autograd.Event, moved bool) {
 	// the quiet node's own event neither moves nor speaks.
 	if e == nil || !(e.Kind == autograd.EventBackward || e.Kind == autograd.EventUndoBackward) || !s.Quiet(e.Node) {
 		pv.tape.travel(s, e)
-		pv.stepper.update(s, e)
 	}
-	if moved && e == nil {
-		pv.stepper.jumped(s)
-	}
-	pv.listing.current(focus)
-	show := pv.shown(s)
-	if !pv.holdColumns {
-		pv.insp.show(s, show)
-	}
-	pv.prog.refresh(s, show)
-	pv.hygiene.update(s)
+	pv.steps.Refresh(s, e, moved)
 	pv.redraws++
 	pv.root.SetAttribute("data-redraws", strconv.Itoa(pv.redraws))
 	if pv.t0 > 0 {
@@ -258,30 +226,10 @@ func (pv *playground) refresh(e *autograd.Event, moved bool) {
 	}
 }
 
-// shown is the node the inspector shows: the pinned one, else the one the
-// last step ran, else the next.
-func (pv *playground) shown(s *app.Stepper) int {
-	if i := pv.st.Selected(); i >= 0 {
-		return i
-	}
-	if i := s.Focus(); i >= 0 {
-		return i
-	}
-	return s.Position().Node
-}
-
 // drawColumns draws the editor's cards and the inspector, which start-up
-// held back while it drew the first step (holdColumns), each in a task of
-// its own (together they are longer than a slice of start-up); a change
-// meanwhile draws them both itself.
-func (pv *playground) drawColumns() {
-	pv.holdColumns = false
-	pv.editor.render()
-	pv.p.yield()
-	if s := pv.src().Stepper(); s != nil {
-		pv.insp.show(s, pv.shown(s))
-	}
-}
+// held back while it drew the first step (see main), each in a task of
+// its own.
+func (pv *playground) drawColumns() { pv.steps.DrawColumns(pv.p.yield) }
 
 // showPinned draws the node pinned in the inspector (none: the inspector
 // follows the cursor).
@@ -293,9 +241,7 @@ func (pv *playground) showPinned() {
 	if i < 0 {
 		return
 	}
-	pv.listing.current(i)
-	pv.insp.show(pv.src().Stepper(), i)
-	pv.prog.inspected(i)
+	pv.steps.ShowPinned(i)
 	pv.panels.showInspector()
 }
 
@@ -310,32 +256,6 @@ func (pv *playground) move(step func(*app.Stepper) (autograd.Event, bool)) bool 
 		pv.t0 = 0
 	}
 	return ok
-}
-
-// stepOnce takes one step and reports whether there was one.
-func (pv *playground) stepOnce() bool { return pv.move(pv.prog.step) }
-
-func (pv *playground) step() { pv.stepOnce() }
-
-func (pv *playground) back() {
-	pv.stepper.pause()
-	pv.move((*app.Stepper).Back)
-}
-
-func (pv *playground) reset() {
-	pv.stepper.pause()
-	pv.st.Jump(func(s *app.Stepper) bool { s.Reset(); return true })
-}
-
-// toBackward finishes the forward pass so that the next step is the first VJP.
-func (pv *playground) toBackward() {
-	pv.stepper.pause()
-	pv.st.Jump(func(s *app.Stepper) bool { s.ForwardToEnd(); return true })
-}
-
-func (pv *playground) toEnd() {
-	pv.stepper.pause()
-	pv.st.Jump(func(s *app.Stepper) bool { pv.prog.toEnd(s); return true })
 }
 
 // edit applies a model edit (its error is shown on the layer at fault).
@@ -354,7 +274,7 @@ func (pv *playground) setModes(m app.Modes) {
 
 // setDataset switches the dataset and records the step again.
 func (pv *playground) setDataset(name string) {
-	pv.stepper.pause()
+	pv.steps.Pause()
 	if pv.files.missing(name) {
 		pv.files.loadThen(name, pv.doc.Report, func(err error) {
 			if err != nil {

@@ -26,7 +26,6 @@ type shell struct {
 	u  *dom.Document
 	pv *playground
 	tv *training.View // built when the training view is first shown
-	ex *explainPanel
 	// lessons is the lesson panel and the Lessons menu.
 	lessons *lessons.View
 	// note says, above the tape, that choosing a dataset switched the
@@ -71,12 +70,11 @@ func newShell(p *page, pv *playground) *shell {
 			sh.linkSync.debouncer.changed()
 		}
 	}()
-	sh.ex = newExplainPanel(u, pv)
 	sh.note = newStepNote(sh)
 	sh.buildBar()
 	p.pace()
 	sh.lessons = newLessons(sh)
-	pv.work.AppendChild(sh.ex.root)
+	pv.work.AppendChild(pv.steps.Explain())
 	return sh
 }
 
@@ -184,7 +182,7 @@ func (sh *shell) changed(c state.Change) {
 		sh.showView()
 	}
 	if c.Has(state.Step | state.Position | state.Editing) {
-		sh.ex.refresh()
+		sh.pv.steps.RefreshExplain()
 	}
 	sh.linkSync.count() // the encoding follows on the state's background relay
 }

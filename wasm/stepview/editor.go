@@ -1,6 +1,6 @@
 //go:build js && wasm
 
-package main
+package stepview
 
 import (
 	"tapelab/wasm/dom"
@@ -15,7 +15,7 @@ import (
 // output shapes, the engine's message on the layer at fault, add, remove,
 // reorder, undo and redo.
 type editorView struct {
-	pv    *playground
+	sv    *View
 	root  dom.Elem
 	list  dom.Elem
 	undo  dom.Elem
@@ -23,16 +23,16 @@ type editorView struct {
 	local map[int]string // a setting that did not parse, per layer
 }
 
-func newEditorView(pv *playground) *editorView {
-	doc := pv.doc
-	v := &editorView{pv: pv, local: map[int]string{}}
-	v.root = pv.regions.own("model", doc.El("section", "class", "editor", "aria-labelledby", "model-title", "id", "editor"))
+func newEditorView(sv *View) *editorView {
+	doc := sv.doc
+	v := &editorView{sv: sv, local: map[int]string{}}
+	v.root = sv.d.Own("model", doc.El("section", "class", "editor", "aria-labelledby", "model-title", "id", "editor"))
 	bar := doc.El("div", "class", "region-bar")
 	h := doc.El("h2", "id", "model-title")
 	h.SetTextContent("Model")
 	tools := doc.El("div", "class", "undo-tools", "role", "group", "aria-label", "History")
-	v.undo = pv.doc.Button("↶", "Undo the last edit (Ctrl+Z)", pv.undo, "id", "undo")
-	v.redo = pv.doc.Button("↷", "Redo (Ctrl+Y)", pv.redo, "id", "redo")
+	v.undo = sv.doc.Button("↶", "Undo the last edit (Ctrl+Z)", sv.undo, "id", "undo")
+	v.redo = sv.doc.Button("↷", "Redo (Ctrl+Y)", sv.redo, "id", "redo")
 	dom.Add(tools, v.undo, v.redo)
 	dom.Add(bar, h, tools)
 	v.list = doc.El("ol", "class", "layers", "id", "layers")
@@ -46,8 +46,8 @@ func (v *editorView) forget() { v.local = map[int]string{} }
 
 // render redraws the editor from the playground's document.
 func (v *editorView) render() {
-	doc := v.pv.doc
-	pg := v.pv.model()
+	doc := v.sv.doc
+	pg := v.sv.model()
 	focused := activeID(doc)
 	v.list.Clear()
 	d := pg.Doc()
@@ -79,8 +79,8 @@ func activeID(doc *dom.Document) string {
 }
 
 func (v *editorView) layerRow(i int, l nn.Layer, st app.LayerStatus, n int) dom.Elem {
-	doc := v.pv.doc
-	pv := v.pv
+	doc := v.sv.doc
+	sv := v.sv
 	idx := strconv.Itoa(i)
 	li := doc.El("li", "class", "layer", "id", "layer-"+idx, "data-layer", idx)
 	head := doc.El("div", "class", "layer-head")
@@ -91,11 +91,11 @@ func (v *editorView) layerRow(i int, l nn.Layer, st app.LayerStatus, n int) dom.
 	dom.Add(head, doc.Txt("span", idx, "class", "layer-index mono"), doc.Txt("span", l.Type(), "class", "layer-name"),
 		doc.Txt("span", "→ "+out, "class", "layer-shape mono"))
 	tools := doc.El("span", "class", "layer-tools")
-	up := pv.doc.Button("↑", "Move layer "+idx+" up", func() { v.move(i, i-1) }, "id", "up-"+idx)
-	down := pv.doc.Button("↓", "Move layer "+idx+" down", func() { v.move(i, i+1) }, "id", "down-"+idx)
+	up := sv.doc.Button("↑", "Move layer "+idx+" up", func() { v.move(i, i-1) }, "id", "up-"+idx)
+	down := sv.doc.Button("↓", "Move layer "+idx+" down", func() { v.move(i, i+1) }, "id", "down-"+idx)
 	up.SetDisabled(i == 0)
 	down.SetDisabled(i == n-1)
-	dom.Add(tools, up, down, pv.doc.Button("✕", "Remove layer "+idx, func() { v.remove(i) }, "id", "remove-"+idx))
+	dom.Add(tools, up, down, sv.doc.Button("✕", "Remove layer "+idx, func() { v.remove(i) }, "id", "remove-"+idx))
 	li.AppendChild(head)
 	row := doc.El("div", "class", "fields")
 	for _, f := range app.Fields(l) {
@@ -118,7 +118,7 @@ func (v *editorView) layerRow(i int, l nn.Layer, st app.LayerStatus, n int) dom.
 }
 
 func (v *editorView) fieldEl(i int, l nn.Layer, f app.Field) dom.Elem {
-	doc := v.pv.doc
+	doc := v.sv.doc
 	id := "field-" + strconv.Itoa(i) + "-" + f.Name
 	lab := doc.El("label", "class", "field", "for", id)
 	lab.AppendChild(doc.Txt("span", f.Name))
@@ -130,7 +130,7 @@ func (v *editorView) fieldEl(i int, l nn.Layer, f app.Field) dom.Elem {
 		in = doc.El("input", "type", "text", "inputmode", "decimal", "id", id, "size", "5", "class", "mono")
 		in.SetValue(f.Value)
 	}
-	v.pv.doc.Listen(in, "change", "edit "+f.Name, func(dom.Event) {
+	v.sv.doc.Listen(in, "change", "edit "+f.Name, func(dom.Event) {
 		val := in.Value()
 		if f.Kind == "bool" {
 			val = strconv.FormatBool(in.Checked())
@@ -142,9 +142,9 @@ func (v *editorView) fieldEl(i int, l nn.Layer, f app.Field) dom.Elem {
 			return
 		}
 		delete(v.local, i)
-		d, err := v.pv.model().Doc().Replace(i, nl)
+		d, err := v.sv.model().Doc().Replace(i, nl)
 		if err == nil {
-			v.pv.edit(d)
+			v.sv.edit(d)
 		}
 	})
 	lab.AppendChild(in)
@@ -152,46 +152,46 @@ func (v *editorView) fieldEl(i int, l nn.Layer, f app.Field) dom.Elem {
 }
 
 func (v *editorView) addRow(n int) dom.Elem {
-	doc := v.pv.doc
+	doc := v.sv.doc
 	li := doc.El("li", "class", "add-layer")
 	sel := doc.El("select", "id", "add-type", "aria-label", "Layer type to add")
-	for _, t := range app.LayerTypes(v.pv.model().Doc().Input) {
+	for _, t := range app.LayerTypes(v.sv.model().Doc().Input) {
 		o := doc.El("option", "value", t)
 		o.SetTextContent(t)
 		sel.AppendChild(o)
 	}
-	dom.Add(li, sel, v.pv.doc.Button("+ add layer", "Add a layer of the chosen type before the output layer", func() {
+	dom.Add(li, sel, v.sv.doc.Button("+ add layer", "Add a layer of the chosen type before the output layer", func() {
 		l, err := app.NewLayer(sel.Value())
 		if err != nil {
-			v.pv.p.showError(err.Error())
+			v.sv.d.ShowError(err.Error())
 			return
 		}
-		d := v.pv.model().Doc()
+		d := v.sv.model().Doc()
 		v.forget()
-		v.pv.edit(d.Insert(max(len(d.Layers)-1, 0), l))
+		v.sv.edit(d.Insert(max(len(d.Layers)-1, 0), l))
 	}, "id", "add-layer"))
 	return li
 }
 
 func (v *editorView) move(i, j int) {
-	d, err := v.pv.model().Doc().Move(i, j)
+	d, err := v.sv.model().Doc().Move(i, j)
 	if err == nil {
 		v.forget()
-		v.pv.edit(d)
+		v.sv.edit(d)
 	}
 }
 
 func (v *editorView) remove(i int) {
-	d, err := v.pv.model().Doc().Remove(i)
+	d, err := v.sv.model().Doc().Remove(i)
 	if err == nil {
 		v.forget()
-		v.pv.edit(d)
+		v.sv.edit(d)
 	}
 }
 
 // lossRow is the loss and its menu.
 func (v *editorView) lossRow(d app.Doc) dom.Elem {
-	doc := v.pv.doc
+	doc := v.sv.doc
 	li := doc.El("li", "class", "layer loss-layer")
 	sel := doc.El("select", "id", "loss", "aria-label", "Loss", "class", "mono")
 	for _, l := range nn.Losses() {
@@ -199,15 +199,15 @@ func (v *editorView) lossRow(d app.Doc) dom.Elem {
 		sel.AppendChild(o)
 	}
 	sel.SetValue(string(d.Loss))
-	v.pv.doc.Listen(sel, "change", "loss", func(dom.Event) {
+	v.sv.doc.Listen(sel, "change", "loss", func(dom.Event) {
 		l, err := nn.ParseLoss(sel.Value())
 		if err != nil {
-			v.pv.p.showError(err.Error())
+			v.sv.d.ShowError(err.Error())
 			return
 		}
-		d := v.pv.model().Doc()
+		d := v.sv.model().Doc()
 		d.Loss = l
-		v.pv.edit(d)
+		v.sv.edit(d)
 	})
 	dom.Add(li, doc.Txt("span", "loss", "class", "layer-name"), sel)
 	return li

@@ -1,6 +1,6 @@
 //go:build js && wasm
 
-package main
+package stepview
 
 import (
 	"tapelab/wasm/dom"
@@ -13,7 +13,7 @@ import (
 // listingView shows, in compiled mode, the step's SSA listing and its IR
 // side by side; every line is a button that inspects the same tape node.
 type listingView struct {
-	pv    *playground
+	sv    *View
 	root  dom.Elem
 	ssa   dom.Elem
 	ir    dom.Elem
@@ -22,9 +22,9 @@ type listingView struct {
 	cur   int
 }
 
-func newListingView(pv *playground) *listingView {
-	v := &listingView{pv: pv, cur: -1}
-	v.root = pv.doc.El("section", "class", "listing", "id", "listing", "aria-label", "Compiled step: SSA listing and IR", "hidden", "")
+func newListingView(sv *View) *listingView {
+	v := &listingView{sv: sv, cur: -1}
+	v.root = sv.doc.El("section", "class", "listing", "id", "listing", "aria-label", "Compiled step: SSA listing and IR", "hidden", "")
 	return v
 }
 
@@ -34,7 +34,7 @@ func (v *listingView) fill() {
 	if v.pipe != nil {
 		return
 	}
-	doc := v.pv.doc
+	doc := v.sv.doc
 	v.ssa = doc.El("ol", "class", "code mono", "id", "ssa", "aria-label", "SSA listing (graph.Builder, CompileChecked)")
 	v.ir = doc.El("ol", "class", "code mono", "id", "ir", "aria-label", "IR (ir.FromGraph)")
 	col := func(title string, list dom.Elem) dom.Elem {
@@ -42,7 +42,7 @@ func (v *listingView) fill() {
 		dom.Add(c, doc.Txt("h3", title), list)
 		return c
 	}
-	v.pipe = newPipelineView(v.pv)
+	v.pipe = newPipelineView(v.sv)
 	irCol := doc.El("div", "class", "code-col")
 	dom.Add(irCol, doc.Txt("h3", "IR (ir.FromGraph; weights in the payload)"), v.pipe.root, v.ir)
 	dom.Add(v.root, col("SSA graph (graph.Builder → CompileChecked)", v.ssa), irCol)
@@ -70,7 +70,7 @@ func (v *listingView) build(pg state.Source) {
 	}
 	irLines, err := pg.IRListing()
 	if err != nil {
-		v.ir.AppendChild(v.pv.doc.Txt("li", "IR export failed: "+err.Error(), "class", "hint"))
+		v.ir.AppendChild(v.sv.doc.Txt("li", "IR export failed: "+err.Error(), "class", "hint"))
 		return
 	}
 	for k, l := range irLines {
@@ -79,12 +79,12 @@ func (v *listingView) build(pg state.Source) {
 }
 
 func (v *listingView) line(text string, node int, id string) dom.Elem {
-	li := v.pv.doc.El("li")
+	li := v.sv.doc.El("li")
 	if node < 0 {
 		li.SetTextContent(text)
 		return li
 	}
-	b := v.pv.doc.Button(text, "", func() { v.pv.inspect(node) }, "class", "code-line", "id", id, "data-node", strconv.Itoa(node))
+	b := v.sv.doc.Button(text, "", func() { v.sv.inspect(node) }, "class", "code-line", "id", id, "data-node", strconv.Itoa(node))
 	li.AppendChild(b)
 	v.lines[node] = append(v.lines[node], b)
 	return li

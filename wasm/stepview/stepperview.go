@@ -1,6 +1,6 @@
 //go:build js && wasm
 
-package main
+package stepview
 
 import (
 	"tapelab/wasm/dom"
@@ -14,7 +14,7 @@ import (
 
 // stepperView is the bar of step controls and counters.
 type stepperView struct {
-	pv       *playground
+	sv       *View
 	root     dom.Elem
 	fwd, bwd dom.Elem // counters
 	said     dom.Elem // the last step in words (a live region)
@@ -23,19 +23,19 @@ type stepperView struct {
 	stop     chan struct{} // closes to stop playing; nil when not playing
 }
 
-func newStepperView(pv *playground) *stepperView {
-	doc := pv.doc
-	v := &stepperView{pv: pv}
-	v.root = pv.regions.own("stepper", doc.El("section", "class", "stepper", "aria-label", "Step controls"))
+func newStepperView(sv *View) *stepperView {
+	doc := sv.doc
+	v := &stepperView{sv: sv}
+	v.root = sv.d.Own("stepper", doc.El("section", "class", "stepper", "aria-label", "Step controls"))
 	ctl := doc.El("div", "class", "controls", "role", "group", "aria-label", "Step")
-	v.play = pv.doc.Button("▶ Play", "Play or pause (space)", v.togglePlay, "id", "play")
+	v.play = sv.doc.Button("▶ Play", "Play or pause (space)", v.togglePlay, "id", "play")
 	dom.Add(ctl,
-		pv.doc.Button("⟲", "Reset to the start (r)", pv.reset, "id", "reset"),
-		pv.doc.Button("◀", "Step back (←)", pv.back, "id", "step-back"),
-		pv.doc.Button("▶", "Step (→)", pv.step, "id", "step", "class", "primary"),
+		sv.doc.Button("⟲", "Reset to the start (r)", sv.Reset, "id", "reset"),
+		sv.doc.Button("◀", "Step back (←)", sv.Back, "id", "step-back"),
+		sv.doc.Button("▶", "Step (→)", sv.Step, "id", "step", "class", "primary"),
 		v.play,
-		pv.doc.Button("⇥ backward", "Finish the forward pass and start backward (b)", pv.toBackward, "id", "to-backward"),
-		pv.doc.Button("▶▶ end", "Run to the end", pv.toEnd, "id", "to-end"),
+		sv.doc.Button("⇥ backward", "Finish the forward pass and start backward (b)", sv.ToBackward, "id", "to-backward"),
+		sv.doc.Button("▶▶ end", "Run to the end", sv.ToEnd, "id", "to-end"),
 	)
 	lab := doc.El("label", "class", "speed")
 	lab.AppendChild(doc.TextNode("speed "))
@@ -46,8 +46,8 @@ func newStepperView(pv *playground) *stepperView {
 	v.bwd = doc.El("span", "id", "count-backward")
 	dom.Add(count, v.fwd, doc.Txt("span", " · ", "class", "sep"), v.bwd)
 	v.said = doc.El("div", "class", "said", "id", "said", "role", "status", "aria-live", "polite")
-	help := pv.doc.Button("?", "Keyboard shortcuts (?)", func() { pv.bar.toggleShortcuts() }, "id", "help")
-	dom.Add(v.root, ctl, lab, count, v.said, pv.panels.tabs(), help)
+	help := sv.doc.Button("?", "Keyboard shortcuts (?)", sv.d.Shortcuts, "id", "help")
+	dom.Add(v.root, ctl, lab, count, v.said, sv.d.Tabs(), help)
 	return v
 }
 
@@ -140,12 +140,12 @@ func (v *stepperView) togglePlay() {
 			select {
 			case <-stop:
 				return
-			case <-elapsed(time.Second / time.Duration(v.rate())):
+			case <-v.sv.d.Elapsed(time.Second / time.Duration(v.rate())):
 			}
 			more := true
-			dom.Recovered("play", v.pv.p.showError, func() { more = v.pv.stepOnce() })
+			dom.Recovered("play", v.sv.d.ShowError, func() { more = v.sv.StepOnce() })
 			if !more {
-				dom.Recovered("play", v.pv.p.showError, v.pause)
+				dom.Recovered("play", v.sv.d.ShowError, v.pause)
 				return
 			}
 		}

@@ -1,6 +1,6 @@
 //go:build js && wasm
 
-package main
+package stepview
 
 import (
 	"tapelab/wasm/ui"
@@ -43,7 +43,7 @@ const padMarkup dom.HTML = `
 </section>`
 
 func newDrawPad(iv *imageView) *drawPad {
-	doc := iv.pv.doc
+	doc := iv.sv.doc
 	d := &drawPad{iv: iv, root: doc.Build(padMarkup)}
 	var clear dom.Elem
 	d.root.Find(dom.Parts{"#example": &d.examples, "#draw-clear": &clear, "#draw-result": &d.result})
@@ -65,11 +65,11 @@ func newDrawPad(iv *imageView) *drawPad {
 	for _, up := range []string{"pointerup", "pointerleave"} {
 		doc.Listen(d.cv.El, up, "drawing", d.lift)
 	}
-	iv.pv.insp.root.AppendChild(d.root)
+	iv.sv.insp.root.AppendChild(d.root)
 	// The pad comes after the inspector's node, often far below it: a
 	// button by the inspector's title brings it into view.
 	d.jump = doc.Button("✎ Draw", "Draw your own input: show the drawing pad", d.reveal, "id", "draw-jump", "hidden", "")
-	iv.pv.insp.bar.AppendChild(d.jump)
+	iv.sv.insp.bar.AppendChild(d.jump)
 	return d
 }
 
@@ -80,15 +80,15 @@ func (d *drawPad) image() int { return d.iv.imageSide() }
 func (d *drawPad) update() {
 	d.root.Show(d.image() > 0)
 	d.jump.Show(d.image() > 0)
-	b := d.iv.pv.model().Batch()
+	b := d.iv.sv.model().Batch()
 	if d.image() == 0 || b.X == nil {
 		return
 	}
 	d.examples.Clear()
 	for k := range b.X.Shape[0] {
-		d.examples.AppendChild(d.iv.pv.doc.Txt("option", strconv.Itoa(k+1), "value", strconv.Itoa(k)))
+		d.examples.AppendChild(d.iv.sv.doc.Txt("option", strconv.Itoa(k+1), "value", strconv.Itoa(k)))
 	}
-	d.examples.SetValue(strconv.Itoa(d.iv.example))
+	d.examples.SetValue(strconv.Itoa(*d.iv.example))
 }
 
 // reveal scrolls the pad into view and moves the focus to it.
@@ -110,7 +110,7 @@ func (d *drawPad) pen(ev dom.Event, down bool) {
 
 // draw paints the strokes.
 func (d *drawPad) draw() {
-	pal := ui.ReadPalette(d.iv.pv.doc)
+	pal := ui.ReadPalette(d.iv.sv.doc)
 	d.cv.Background(pal.Surface, padSide, padSide)
 	for _, s := range d.ink.Strokes {
 		d.cv.BeginPath()
@@ -132,7 +132,7 @@ func (d *drawPad) lift(dom.Event) {
 	if d.image() == 0 {
 		return
 	}
-	if _, err := d.iv.pv.st.UseDrawing(link.Drawing{Example: d.iv.example, Ink: d.ink}); err != nil {
+	if _, err := d.iv.sv.st.UseDrawing(link.Drawing{Example: *d.iv.example, Ink: d.ink}); err != nil {
 		d.result.SetTextContent("The drawing could not be used: " + err.Error())
 	}
 }
@@ -140,18 +140,18 @@ func (d *drawPad) lift(dom.Event) {
 // said shows the state's drawing (after a stroke, or from a link) with the
 // model's prediction for it.
 func (d *drawPad) said() {
-	pv := d.iv.pv
-	dr := pv.st.Drawing()
+	sv := d.iv.sv
+	dr := sv.st.Drawing()
 	if dr == nil {
 		return
 	}
 	d.ink = app.Ink{Strokes: slices.Clone(dr.Ink.Strokes)}
 	d.draw()
-	pr, err := pv.model().Predict(dr.Example)
+	pr, err := sv.model().Predict(dr.Example)
 	if err != nil {
 		return
 	}
-	d.result.SetTextContent("Predicted: " + className(d.iv.names(), pr.Class) + " (" + strconv.Itoa(int(pr.Prob*100+0.5)) +
+	d.result.SetTextContent("Predicted: " + d.iv.sv.d.ClassName(d.iv.names(), pr.Class) + " (" + strconv.Itoa(int(pr.Prob*100+0.5)) +
 		"%). It is now example " + strconv.Itoa(dr.Example+1) + ", its target the prediction: step the tape on it.")
 	d.result.SetAttribute("data-class", strconv.Itoa(pr.Class))
 }

@@ -1,84 +1,23 @@
 //go:build js && wasm
 
-package main
+package ui
 
 import (
-	"tapelab/wasm/ui"
-
-	"tapelab/wasm/dom"
-
 	"math"
 	"strconv"
+	"strings"
 
 	"tapelab/engine/tensor"
 	"tapelab/wasm/app"
+	"tapelab/wasm/dom"
 )
 
-// tensorEl shows t as a table of numbers (small tensors) or a colour grid
-// (larger ones), each cell carrying its full-precision value. The element
-// shown under id is made once per shape and kept (see tensorViewFor):
-// showing a tensor of a shape shown before updates that element in place,
-// writing only the cells whose number or colour changed.
-func (v *inspectorView) tensorEl(t *tensor.Tensor, id string) dom.Elem {
-	tv := v.tensorViewFor(t, id)
-	tv.show(t, v.pv.p.scale)
-	return tv.wrap
-}
-
-// The inspector keeps, per place, the views of the last tensorViewsKept
-// shapes it showed there, holding at most tensorCellsKept cells in all
-// beyond the one on screen (a colour grid has up to 48 × 48): stepping
-// goes from a node to its neighbours, whose tensors have a few shapes,
-// and backward goes back and forth between them.
-const (
-	tensorViewsKept = 6
-	tensorCellsKept = 5000
-)
-
-// tensorViewFor returns the view for tensors of t's shape under id: the
-// one kept from an earlier step, else a new one.
-func (v *inspectorView) tensorViewFor(t *tensor.Tensor, id string) *tensorView {
-	if tv := takeView(v.tensors[id], t.Shape.String()); tv != nil {
-		return tv
-	}
-	tv := v.newTensorView(t, id)
-	if v.tensors == nil {
-		v.tensors = map[string][]*tensorView{}
-	}
-	v.tensors[id] = keepViews(tv, v.tensors[id])
-	return tv
-}
-
-// takeView returns the view of shape among kept (the latest shown first),
-// moved to the front, or nil.
-func takeView(kept []*tensorView, shape string) *tensorView {
-	for k, tv := range kept {
-		if tv.shape == shape {
-			copy(kept[1:k+1], kept[:k])
-			kept[0] = tv
-			return tv
-		}
-	}
-	return nil
-}
-
-// keepViews returns kept with tv in front, less the least recently shown
-// beyond tensorViewsKept views or tensorCellsKept cells besides tv.
-func keepViews(tv *tensorView, kept []*tensorView) []*tensorView {
-	views, cells := []*tensorView{tv}, 0
-	for _, old := range kept {
-		if cells += len(old.k); len(views) == tensorViewsKept || cells > tensorCellsKept {
-			break
-		}
-		views = append(views, old)
-	}
-	return views
-}
-
-// tensorView is the inspector's element for the tensors of one shape,
-// and what its cells show, so that showing another tensor writes only the
-// cells that differ, in one call into JavaScript.
-type tensorView struct {
+// TensorGrid shows the tensors of one shape as a table of numbers (small
+// tensors) or a colour grid (larger ones), each cell carrying its
+// full-precision value. It keeps what its cells show, so that showing
+// another tensor of its shape writes only the cells that differ, in one
+// call into JavaScript.
+type TensorGrid struct {
 	doc    *dom.Document
 	wrap   dom.Elem
 	shape  string
@@ -92,11 +31,10 @@ type tensorView struct {
 	w, tw  dom.Writes // the writes to the cells and to the titles
 }
 
-// newTensorView makes the element for tensors of t's shape, its cells
-// empty.
-func (v *inspectorView) newTensorView(t *tensor.Tensor, id string) *tensorView {
-	doc := v.pv.doc
-	tv := &tensorView{doc: doc, shape: t.Shape.String(), small: len(t.Data) <= app.SmallLimit}
+// NewTensorGrid makes the element (a div.tensor with the id and
+// data-shape) for tensors of t's shape, its cells empty.
+func NewTensorGrid(doc *dom.Document, t *tensor.Tensor, id string) *TensorGrid {
+	tv := &TensorGrid{doc: doc, shape: t.Shape.String(), small: len(t.Data) <= app.SmallLimit}
 	tv.wrap = doc.El("div", "class", "tensor", "id", id, "data-shape", tv.shape)
 	rows := app.Rows(t)
 	if tv.small {
@@ -124,10 +62,10 @@ func (v *inspectorView) newTensorView(t *tensor.Tensor, id string) *tensorView {
 	if len(ci) > 24 {
 		cell = 288 / float64(len(ci))
 	}
-	svg := doc.SVG("svg", "class", "grid", "width", ui.F1(cell*float64(len(ci))), "height", ui.F1(cell*float64(len(ri))), "role", "img", "aria-label", "colour grid of "+tv.shape)
+	svg := doc.SVG("svg", "class", "grid", "width", F1(cell*float64(len(ci))), "height", F1(cell*float64(len(ri))), "role", "img", "aria-label", "colour grid of "+tv.shape)
 	for y, r := range ri {
 		for x, c := range ci {
-			rect := doc.SVG("rect", "x", ui.F1(float64(x)*cell), "y", ui.F1(float64(y)*cell), "width", ui.F1(cell), "height", ui.F1(cell))
+			rect := doc.SVG("rect", "x", F1(float64(x)*cell), "y", F1(float64(y)*cell), "width", F1(cell), "height", F1(cell))
 			rect.AppendChild(doc.SVG("title"))
 			svg.AppendChild(rect)
 			tv.k = append(tv.k, r*ncols+c)
@@ -145,6 +83,15 @@ func (v *inspectorView) newTensorView(t *tensor.Tensor, id string) *tensorView {
 	return tv
 }
 
+// Elem is the grid's element.
+func (tv *TensorGrid) Elem() dom.Elem { return tv.wrap }
+
+// Shape is the shape of the tensors the grid shows, as the page writes it.
+func (tv *TensorGrid) Shape() string { return tv.shape }
+
+// Cells is how many cells the grid has.
+func (tv *TensorGrid) Cells() int { return len(tv.k) }
+
 // sameBits reports whether a and b hold the same numbers, bit for bit (0
 // and −0, which show differently, differ; a NaN equals its own bits).
 func sameBits(a, b []float64) bool {
@@ -159,13 +106,14 @@ func sameBits(a, b []float64) bool {
 	return true
 }
 
-// show writes t (of the view's shape) into the cells that differ.
-func (tv *tensorView) show(t *tensor.Tensor, sc *app.Scale) {
+// Show writes t (of the grid's shape), coloured on sc, into the cells
+// that differ; the same numbers on the same scale write nothing.
+func (tv *TensorGrid) Show(t *tensor.Tensor, sc *app.Scale) {
 	if tv.sc != nil && sc == tv.sc && sameBits(t.Data, tv.data) {
 		return // the same numbers (a node shown again, or a value that did not change)
 	}
 	tv.data, tv.sc = append(tv.data[:0], t.Data...), sc
-	tv.wrap.SetAttribute("data-values", tensorValues(t))
+	tv.wrap.SetAttribute("data-values", TensorValues(t))
 	var text []string
 	if tv.small {
 		for _, r := range app.Rows(t) {
@@ -206,4 +154,14 @@ func (tv *tensorView) show(t *tensor.Tensor, sc *app.Scale) {
 	}
 	tv.doc.Write(tv.cells, &tv.w)
 	tv.doc.Write(tv.titles, &tv.tw)
+}
+
+// TensorValues is every element of t at full precision, comma-separated
+// (what a tensor's data-values attribute holds).
+func TensorValues(t *tensor.Tensor) string {
+	full := make([]string, len(t.Data))
+	for k, x := range t.Data {
+		full[k] = app.Full(x)
+	}
+	return strings.Join(full, ",")
 }

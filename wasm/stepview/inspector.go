@@ -1,6 +1,6 @@
 //go:build js && wasm
 
-package main
+package stepview
 
 import (
 	"tapelab/wasm/dom"
@@ -10,6 +10,7 @@ import (
 
 	"tapelab/engine/autograd"
 	"tapelab/wasm/app"
+	"tapelab/wasm/ui"
 )
 
 // inspectorView explains one node: what it is, its value and gradient, its
@@ -18,36 +19,36 @@ import (
 // writes only the texts that differ and puts the parts the node has in
 // their order.
 type inspectorView struct {
-	pv   *playground
+	sv   *View
 	root dom.Elem
 	bar  dom.Elem // the title's row, where a view may add a button
 	body dom.Elem
 	head dom.Elem // the node's heading (#insp-node), when a node is shown
 
 	hint                  dom.Elem // shown when no node is
-	name, kind            text
+	name, kind            ui.Text
 	node                  string // the heading's data-node
 	kindShown             bool
 	facts                 dom.Elem
-	op, shape             text
+	op, shape             ui.Text
 	opRow                 []dom.Elem // the op's <dt> and <dd>
 	opShown               bool
-	parents, children     linkList
-	rule                  ruleCard
+	parents, children     ui.LinkList
+	rule                  ui.RuleCard
 	vg, vcol, gcol        dom.Elem
 	vhead, ghead, pending dom.Elem // the columns' headings; "not computed yet"
-	status                text
+	status                ui.Text
 	recv                  dom.Elem // #insp-received
-	recvTitle             text
-	recvItems             items
-	order, vorder, gorder []dom.Elem               // the body's and the columns' children as last set
-	sections              []dom.Elem               // what other views added (addSection), removed on the next show
-	tensors               map[string][]*tensorView // per place (an element id), the views of the shapes last shown there, the latest first
+	recvTitle             ui.Text
+	recvItems             ui.Items
+	order, vorder, gorder []dom.Elem             // the body's and the columns' children as last set
+	sections              []dom.Elem             // what other views added (addSection), removed on the next show
+	tensors               map[string][]*keptGrid // per place (an element id), the grids of the shapes last shown there, the latest first
 }
 
-func newInspectorView(pv *playground) *inspectorView {
-	doc := pv.doc
-	v := &inspectorView{pv: pv}
+func newInspectorView(sv *View) *inspectorView {
+	doc := sv.doc
+	v := &inspectorView{sv: sv}
 	v.root = doc.El("aside", "class", "inspector", "aria-labelledby", "insp-title", "id", "inspector")
 	h := doc.El("h2", "id", "insp-title")
 	h.SetTextContent("Inspector")
@@ -59,35 +60,35 @@ func newInspectorView(pv *playground) *inspectorView {
 	doc.Listen(v.body, "click", "inspector link", func(ev dom.Event) {
 		if b := ev.Target().Closest("button[data-inspect]"); b.OK() {
 			if id, err := strconv.Atoi(b.GetAttribute("data-inspect")); err == nil {
-				pv.inspect(id)
+				sv.inspect(id)
 			}
 		}
 	})
 	v.hint = doc.Txt("p", "Press → to evaluate the tape node by node, or click a node to inspect it.", "class", "hint")
-	v.name.el = doc.El("span", "class", "insp-name")
-	v.kind.el = doc.El("span", "class", "insp-kind")
-	v.head = dom.Add(doc.El("div", "class", "insp-head", "id", "insp-node"), v.name.el)
-	v.op.el, v.shape.el = doc.El("span", "class", "mono"), doc.El("span", "class", "mono")
-	v.parents.el, v.children.el = doc.El("span", "class", "links"), doc.El("span", "class", "links")
+	v.name.El = doc.El("span", "class", "insp-name")
+	v.kind.El = doc.El("span", "class", "insp-kind")
+	v.head = dom.Add(doc.El("div", "class", "insp-head", "id", "insp-node"), v.name.El)
+	v.op.El, v.shape.El = doc.El("span", "class", "mono"), doc.El("span", "class", "mono")
+	v.parents.El, v.children.El = doc.El("span", "class", "links"), doc.El("span", "class", "links")
 	row := func(k string, val dom.Elem) []dom.Elem {
 		return []dom.Elem{doc.Txt("dt", k), dom.Add(doc.El("dd"), val)}
 	}
-	v.opRow = row("op", v.op.el)
+	v.opRow = row("op", v.op.El)
 	v.facts = doc.El("dl", "class", "facts")
 	dom.Add(v.facts, v.opRow...)
 	v.opShown = true
-	dom.Add(v.facts, row("shape", v.shape.el)...)
-	dom.Add(v.facts, row("parents", v.parents.el)...)
-	dom.Add(v.facts, row("children", v.children.el)...)
-	v.rule = newRuleCard(doc)
+	dom.Add(v.facts, row("shape", v.shape.El)...)
+	dom.Add(v.facts, row("parents", v.parents.El)...)
+	dom.Add(v.facts, row("children", v.children.El)...)
+	v.rule = ui.NewRuleCard(doc)
 	v.vhead, v.ghead = doc.Txt("h3", "value"), doc.Txt("h3", "gradient")
 	v.pending = doc.Txt("p", "not computed yet", "class", "hint")
-	v.status.el = doc.El("p", "class", "grad-status", "id", "insp-grad-status")
+	v.status.El = doc.El("p", "class", "grad-status", "id", "insp-grad-status")
 	v.vcol, v.gcol = doc.El("div", "class", "vg-col"), doc.El("div", "class", "vg-col")
 	v.vg = dom.Add(doc.El("div", "class", "vg"), v.vcol, v.gcol)
-	v.recvTitle.el = doc.El("p")
-	v.recvItems.list = doc.El("ol", "class", "mono")
-	v.recv = dom.Add(doc.El("div", "class", "received", "id", "insp-received"), v.recvTitle.el, v.recvItems.list)
+	v.recvTitle.El = doc.El("p")
+	v.recvItems.List = doc.El("ol", "class", "mono")
+	v.recv = dom.Add(doc.El("div", "class", "received", "id", "insp-received"), v.recvTitle.El, v.recvItems.List)
 	return v
 }
 
@@ -143,18 +144,18 @@ func (v *inspectorView) show(s *app.Stepper, i int) {
 	if n.Role != "" && n.Role != kind {
 		kind = strings.TrimPrefix(kind+" · "+n.Role, " · ")
 	}
-	v.name.set(n.Title())
-	v.kind.set(kind)
+	v.name.Set(n.Title())
+	v.kind.Set(kind)
 	if shown := kind != ""; shown != v.kindShown {
 		if shown {
-			v.head.AppendChild(v.kind.el)
+			v.head.AppendChild(v.kind.El)
 		} else {
-			v.kind.el.Remove()
+			v.kind.El.Remove()
 		}
 		v.kindShown = shown
 	}
 	if n.Op != nil {
-		v.op.set(n.Op.Formula)
+		v.op.Set(n.Op.Formula)
 	}
 	if v.opShown != (n.Op != nil) {
 		v.opShown = n.Op != nil
@@ -166,20 +167,20 @@ func (v *inspectorView) show(s *app.Stepper, i int) {
 			v.opRow[1].Remove()
 		}
 	}
-	v.shape.set(n.Shape.String())
-	v.parents.show(v.pv.doc, s, n.Parents, n.Operands)
-	v.children.show(v.pv.doc, s, n.Children, nil)
+	v.shape.Set(n.Shape.String())
+	v.parents.Show(v.sv.doc, s, n.Parents, n.Operands)
+	v.children.Show(v.sv.doc, s, n.Children, nil)
 
 	order := []dom.Elem{v.head, v.facts}
 	// While backward runs, the chain rule of the step just taken comes first.
 	ranHere := n.Op != nil && s.Contribs(i) != nil
 	var card []dom.Elem
 	if n.Op != nil {
-		if w := v.pv.img.window(s, i); w.OK() {
+		if w := v.sv.img.window(s, i); w.OK() {
 			card = append(card, w)
 		}
-		v.rule.show(v.pv.doc, s, i)
-		card = append(card, v.rule.box)
+		v.rule.Show(v.sv.doc, s, i)
+		card = append(card, v.rule.Box)
 	}
 	if ranHere {
 		order = append(order, card...)
@@ -188,14 +189,14 @@ func (v *inspectorView) show(s *app.Stepper, i int) {
 	if val := s.Value(i); val == nil {
 		place(v.vcol, &v.vorder, v.vhead, v.pending)
 	} else {
-		place(v.vcol, &v.vorder, v.vhead, v.pv.img.tensorEl(n, val, "insp-value"))
+		place(v.vcol, &v.vorder, v.vhead, v.sv.img.tensorEl(n, val, "insp-value"))
 	}
-	g := v.pv.img.gradOf(s, i)
-	v.status.set(gradStatus(s, i, st, g != nil))
+	g := v.sv.img.gradOf(s, i)
+	v.status.Set(gradStatus(s, i, st, g != nil))
 	if g != nil {
-		place(v.gcol, &v.gorder, v.ghead, v.status.el, v.pv.img.tensorEl(n, g, "insp-grad"))
+		place(v.gcol, &v.gorder, v.ghead, v.status.El, v.sv.img.tensorEl(n, g, "insp-grad"))
 	} else {
-		place(v.gcol, &v.gorder, v.ghead, v.status.el)
+		place(v.gcol, &v.gorder, v.ghead, v.status.El)
 	}
 	if rs := s.Received(i); len(rs) > 0 {
 		v.received(rs)
@@ -238,26 +239,19 @@ func (v *inspectorView) received(rs []app.Received) {
 	if len(rs) > 1 {
 		title = "gradient = sum of " + strconv.Itoa(len(rs)) + " contributions (this value feeds several nodes)"
 	}
-	v.recvTitle.set(title)
-	doc := v.pv.doc
-	v.recvItems.show(len(rs), func() item {
+	v.recvTitle.Set(title)
+	doc := v.sv.doc
+	v.recvItems.Show(len(rs), func() ui.Item {
 		acc, rest := doc.El("span"), doc.TextNode("")
-		return item{li: dom.Add(doc.El("li"), acc, rest), parts: []text{{el: acc}, {el: rest}}}
+		return ui.Item{Li: dom.Add(doc.El("li"), acc, rest), Parts: []ui.Text{{El: acc}, {El: rest}}}
 	})
 	for k, r := range rs {
 		op := "="
 		if r.Before != nil {
 			op = "+="
 		}
-		it := &v.recvItems.all[k]
-		it.parts[0].setAcc(op)
-		it.parts[1].set(" " + app.Inline(r.Value) + "  from #" + strconv.Itoa(r.From))
+		it := &v.recvItems.All[k]
+		it.Parts[0].SetAcc(op)
+		it.Parts[1].Set(" " + app.Inline(r.Value) + "  from #" + strconv.Itoa(r.From))
 	}
-}
-
-func accClass(op string) string {
-	if op == "+=" {
-		return "plus"
-	}
-	return "set"
 }

@@ -1,6 +1,6 @@
 //go:build js && wasm
 
-package main
+package stepview
 
 import (
 	"tapelab/wasm/dom"
@@ -16,16 +16,16 @@ import (
 // runs through the same stages, and when it passes the page steps its
 // graph; when it does not, the stage that refused it says why.
 type pipelineView struct {
-	pv     *playground
+	sv     *View
 	root   dom.Elem
 	title  dom.Elem
 	stages dom.Elem
 	text   dom.Elem
 }
 
-func newPipelineView(pv *playground) *pipelineView {
-	doc := pv.doc
-	v := &pipelineView{pv: pv}
+func newPipelineView(sv *View) *pipelineView {
+	doc := sv.doc
+	v := &pipelineView{sv: sv}
 	v.root = doc.El("div", "class", "pipeline", "id", "pipeline")
 	v.title = doc.El("h4", "id", "pipeline-title")
 	v.stages = doc.El("ol", "class", "stages mono", "id", "ir-stages", "aria-labelledby", "pipeline-title")
@@ -45,9 +45,9 @@ func newPipelineView(pv *playground) *pipelineView {
 // build lists the playground's pipeline: the model's IR path, or the
 // opened document's.
 func (v *pipelineView) build() {
-	doc := v.pv.doc
+	doc := v.sv.doc
 	v.stages.Clear()
-	p := v.pv.model().Pipeline()
+	p := v.sv.model().Pipeline()
 	if p == nil {
 		v.root.SetAttribute("hidden", "")
 		return
@@ -77,11 +77,15 @@ func (v *pipelineView) build() {
 
 // run opens the pasted document.
 func (v *pipelineView) run() {
-	if err := v.pv.st.OpenIR([]byte(v.text.Value())); err != nil {
+	if err := v.sv.st.OpenIR([]byte(v.text.Value())); err != nil {
 		v.build() // the tape stays; the stages say which one refused
 		v.stages.QuerySelector("li.bad").ScrollIntoView()
 	}
 }
 
 // back records the model's step again.
-func (v *pipelineView) back() { v.pv.setModes(v.pv.model().Modes()) }
+func (v *pipelineView) back() {
+	if err := v.sv.st.SetModes(v.sv.model().Modes()); err != nil {
+		v.sv.d.ShowError(err.Error())
+	}
+}

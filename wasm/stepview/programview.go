@@ -1,6 +1,6 @@
 //go:build js && wasm
 
-package main
+package stepview
 
 import (
 	"tapelab/wasm/dom"
@@ -23,7 +23,7 @@ const programQuiet = 250 * time.Millisecond
 // with line numbers and the error marked under the line at fault, the
 // output's seed, undo and redo, the examples gallery and forward mode.
 type programView struct {
-	pv *playground
+	sv *View
 
 	root            dom.Elem
 	text            dom.Elem // the textarea
@@ -34,18 +34,17 @@ type programView struct {
 	undo, redo      dom.Elem
 	modeModel       dom.Elem
 	modeProgram     dom.Elem
-	typing          *debouncer
+	typing          func() // says the text changed: it is checked once typing pauses
 	forward         forwardView
 	lastGutterLines int
 	built           bool // the column's insides are made (see ready)
 }
 
-func newProgramView(pv *playground) *programView {
-	doc := pv.doc
-	p := &programView{pv: pv}
-	p.root = pv.regions.own("model", doc.El("section", "class", "program-editor", "id", "program-editor", "aria-labelledby", "program-title", "hidden", ""))
-	p.typing = newDebouncer(programQuiet, 2*time.Second, func() { dom.Recovered("checking the program", doc.Report, p.edited) })
-	pv.bar.main.Prepend(p.modeSwitch())
+func newProgramView(sv *View) *programView {
+	doc := sv.doc
+	p := &programView{sv: sv}
+	p.root = sv.d.Own("model", doc.El("section", "class", "program-editor", "id", "program-editor", "aria-labelledby", "program-title", "hidden", ""))
+	p.typing = sv.d.Debounce(programQuiet, 2*time.Second, func() { dom.Recovered("checking the program", doc.Report, p.edited) })
 	return p
 }
 
@@ -68,10 +67,10 @@ func (p *programView) ready() bool {
 // text with its line numbers and error marks, the error, the seed's note,
 // forward mode and the examples.
 func (p *programView) build() {
-	pv, doc := p.pv, p.pv.doc
+	sv, doc := p.sv, p.sv.doc
 	head := doc.El("div", "class", "region-bar")
-	p.undo = doc.Button("↶", "Undo the last edit of the program (Ctrl+Z)", pv.undo, "id", "program-undo")
-	p.redo = doc.Button("↷", "Redo (Ctrl+Y)", pv.redo, "id", "program-redo")
+	p.undo = doc.Button("↶", "Undo the last edit of the program (Ctrl+Z)", sv.undo, "id", "program-undo")
+	p.redo = doc.Button("↷", "Redo (Ctrl+Y)", sv.redo, "id", "program-redo")
 	dom.Add(head, doc.Txt("h2", "Program", "id", "program-title"), dom.Add(doc.El("div", "class", "undo-tools", "role", "group", "aria-label", "History"), p.undo, p.redo))
 
 	p.gutter = doc.El("pre", "class", "program-gutter mono", "id", "program-gutter", "aria-hidden", "true")
@@ -87,7 +86,7 @@ func (p *programView) build() {
 
 	doc.Listen(p.text, "input", "program typing", func(dom.Event) {
 		p.numberLines()
-		p.typing.changed()
+		p.typing()
 	})
 	doc.Listen(p.text, "scroll", "program scroll", func(dom.Event) { p.syncScroll() })
 
@@ -95,14 +94,14 @@ func (p *programView) build() {
 }
 
 // pg is the program playground, to read.
-func (p *programView) pg() *app.ProgramPlayground { return p.pv.st.Program() }
+func (p *programView) pg() *app.ProgramPlayground { return p.sv.st.Program() }
 
 // on reports whether Program mode is on screen.
-func (p *programView) on() bool { return p.pv.st.ProgramMode() }
+func (p *programView) on() bool { return p.sv.st.ProgramMode() }
 
 // edited parses and checks the text after typing paused; the state's
 // change redraws.
-func (p *programView) edited() { _ = p.pv.st.EditProgram(p.text.Value()) }
+func (p *programView) edited() { _ = p.sv.st.EditProgram(p.text.Value()) }
 
 // forget writes the program's text into the textarea after undo, redo or
 // a link replaced it.
@@ -151,10 +150,10 @@ func (p *programView) numberLines() {
 	p.gutter.Clear()
 	for i := 1; i <= n; i++ {
 		if bad && i == pos.Line {
-			p.gutter.AppendChild(p.pv.doc.Txt("span", strconv.Itoa(i)+"\n", "class", "bad", "id", "program-gutter-bad", "title", msg))
+			p.gutter.AppendChild(p.sv.doc.Txt("span", strconv.Itoa(i)+"\n", "class", "bad", "id", "program-gutter-bad", "title", msg))
 			continue
 		}
-		p.gutter.AppendChild(p.pv.doc.TextNode(strconv.Itoa(i) + "\n"))
+		p.gutter.AppendChild(p.sv.doc.TextNode(strconv.Itoa(i) + "\n"))
 	}
 	p.lastGutterLines = n
 	p.syncScroll()
@@ -163,7 +162,7 @@ func (p *programView) numberLines() {
 // markError underlines the error's place, from its column to the end of
 // its line, in the mirror behind the textarea, and shows the message.
 func (p *programView) markError() {
-	doc := p.pv.doc
+	doc := p.sv.doc
 	p.marks.Clear()
 	pos, msg, bad := p.errorPos()
 	p.errLine.Show(bad)
@@ -225,12 +224,12 @@ func (p *programView) syncScroll() {
 
 // gallery lists the examples, one click each.
 func (p *programView) gallery() dom.Elem {
-	doc := p.pv.doc
+	doc := p.sv.doc
 	list := doc.El("ul", "class", "gallery", "id", "gallery")
 	for _, ex := range program.Examples() {
 		b := doc.Button(ex.Name, "Open the example "+ex.Name, func() {
-			if err := p.pv.st.OpenProgram(ex.Text, p.pg().Modes()); err != nil {
-				p.pv.p.showError("example " + ex.Name + ": " + err.Error())
+			if err := p.sv.st.OpenProgram(ex.Text, p.pg().Modes()); err != nil {
+				p.sv.d.ShowError("example " + ex.Name + ": " + err.Error())
 			}
 		}, "id", "example-"+ex.Name, "class", "example")
 		li := dom.Add(doc.El("li"), b, doc.Txt("span", ex.Caption, "class", "caption"))

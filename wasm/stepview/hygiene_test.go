@@ -1,6 +1,6 @@
 //go:build js && wasm
 
-package main
+package stepview
 
 import (
 	"tapelab/wasm/dom"
@@ -54,7 +54,7 @@ func TestHygieneSaysAFailedFold(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	h := &hygieneView{pv: &playground{st: st}, root: fakeElem(), said: fakeElem(), rows: fakeElem(), card: fakeElem(), shown: -1}
+	h := &hygieneView{sv: &View{st: st}, root: fakeElem(), said: fakeElem(), rows: fakeElem(), card: fakeElem(), shown: -1}
 	h.s, h.acc, h.armed = s, kept, true
 	h.update(s)
 	said := h.said.TextContent()

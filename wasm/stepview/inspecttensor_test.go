@@ -1,6 +1,6 @@
 //go:build js && wasm
 
-package main
+package stepview
 
 import (
 	"slices"
@@ -14,8 +14,8 @@ import (
 // (and becomes the latest), a new one goes in front, and the least
 // recently shown go beyond tensorViewsKept views or tensorCellsKept cells.
 func TestKeptTensorViews(t *testing.T) {
-	view := func(shape string, cells int) *tensorView { return &tensorView{shape: shape, k: make([]int, cells)} }
-	shapes := func(views []*tensorView) []string {
+	view := func(shape string, cells int) *keptGrid { return &keptGrid{shape: shape, cells: cells} }
+	shapes := func(views []*keptGrid) []string {
 		var out []string
 		for _, v := range views {
 			out = append(out, v.shape)
@@ -34,7 +34,7 @@ func TestKeptTensorViews(t *testing.T) {
 		{"grids beyond the cells kept", []string{"g1:2304", "g2:2304", "g3:2304", "t:16"}, []string{"t", "g3", "g2"}, 4},
 		{"a grid on screen is kept whatever its size", []string{"t:16", "big:9000"}, []string{"big", "t"}, 2},
 	} {
-		var kept []*tensorView
+		var kept []*keptGrid
 		made := 0
 		for _, s := range tt.shown {
 			shape, cells, _ := strings.Cut(s, ":")

@@ -1,6 +1,6 @@
 //go:build js && wasm
 
-package main
+package stepview
 
 import (
 	"tapelab/wasm/ui"
@@ -23,8 +23,8 @@ import (
 // the inspector's images and its card at one output position of a conv2d
 // or max_pool2d, and the pad where a person draws an input.
 type imageView struct {
-	pv      *playground
-	example int // the batch example the images show
+	sv      *View
+	example *int // the batch example the images show (Deps.Example)
 	// sal is dL/dx of the recording salFor (computed on demand).
 	sal    *tensor.Tensor
 	salFor *app.Recording
@@ -34,8 +34,8 @@ type imageView struct {
 	pad        *drawPad // nil until the model first classifies images (drawing)
 }
 
-func newImageView(pv *playground) *imageView {
-	return &imageView{pv: pv, atNode: -1, at: -1}
+func newImageView(sv *View) *imageView {
+	return &imageView{sv: sv, example: sv.d.Example, atNode: -1, at: -1}
 }
 
 // drawing returns the drawing pad, built the first time the model
@@ -53,7 +53,7 @@ func (iv *imageView) imageSide() int {
 	if iv.names() == nil {
 		return 0
 	}
-	in := iv.pv.model().Model().Seq.Input()
+	in := iv.sv.model().Model().Seq.Input()
 	if len(in) != 3 || in[0] != 1 || in[1] != in[2] {
 		return 0
 	}
@@ -64,8 +64,8 @@ func (iv *imageView) imageSide() int {
 // with the drawing the batch holds, which is the example shown.
 func (iv *imageView) rebuilt() {
 	iv.atNode, iv.at = -1, -1
-	if d := iv.pv.st.Drawing(); d != nil {
-		iv.example = d.Example
+	if d := iv.sv.st.Drawing(); d != nil {
+		*iv.example = d.Example
 	}
 	if d := iv.drawing(); d != nil {
 		d.update()
@@ -76,7 +76,7 @@ func (iv *imageView) rebuilt() {
 // inputNode returns the model's input node when it is an image (model
 // mode), else -1.
 func (iv *imageView) inputNode(s *app.Stepper) int {
-	if iv.pv.prog.on() {
+	if iv.sv.prog.on() {
 		return -1
 	}
 	for _, n := range s.Nodes() {
@@ -113,10 +113,10 @@ func (iv *imageView) gradOf(s *app.Stepper, i int) *tensor.Tensor {
 			return nil
 		}
 	}
-	if rec := iv.pv.model().Recording(); iv.salFor != rec {
-		g, err := iv.pv.model().InputGrad()
+	if rec := iv.sv.model().Recording(); iv.salFor != rec {
+		g, err := iv.sv.model().InputGrad()
 		if err != nil {
-			iv.pv.p.showError("the saliency map: " + err.Error())
+			iv.sv.d.ShowError("the saliency map: " + err.Error())
 			return nil
 		}
 		iv.sal, iv.salFor = g, rec
@@ -138,37 +138,37 @@ const (
 // kernel), else tensorEl's numbers or colour grid. Clicking a pixel of a
 // conv2d's or max_pool2d's value picks the position its card explains.
 func (iv *imageView) tensorEl(n app.NodeInfo, t *tensor.Tensor, id string) dom.Elem {
-	doc := iv.pv.doc
+	doc := iv.sv.doc
 	if !app.IsImage(t.Shape) {
-		el := iv.pv.insp.tensorEl(t, id)
+		el := iv.sv.insp.tensorEl(t, id)
 		if said := el.QuerySelector("#insp-classes"); said.OK() {
 			said.Remove() // the element is reused: the classes are said again below, or not
 		}
-		if names := iv.names(); n.Kind == autograd.Input && n.Label == "y" && worded(names) && id == "insp-value" {
+		if names := iv.names(); n.Kind == autograd.Input && n.Label == "y" && iv.sv.d.Worded(names) && id == "insp-value" {
 			said := make([]string, len(t.Data))
 			for k, c := range t.Data {
-				said[k] = className(names, int(c))
+				said[k] = iv.sv.d.ClassName(names, int(c))
 			}
 			el.AppendChild(doc.Txt("p", "classes: "+strings.Join(said, " · "), "class", "hint", "id", "insp-classes"))
 		}
 		return el
 	}
-	g := app.GridWithin(t.Shape, iv.example, app.IsKernel(n), inspImageH, inspImageW-app.StripX-app.StripLabelW-1, math.Inf(1))
+	g := app.GridWithin(t.Shape, *iv.example, app.IsKernel(n), inspImageH, inspImageW-app.StripX-app.StripLabelW-1, math.Inf(1))
 	grad := id == "insp-grad"
 	class, h := "val", g.Height+1
 	if grad {
 		class, h = "grad", h+app.ImageRangeH
 	}
-	st := newImageStrip(doc, iv.pv.p.scale, class, 0, "", g, t.Shape, app.IsKernel(n), &iv.example)
-	st.show(t)
-	svg := dom.Add(doc.SVG("svg", "class", "grid", "width", ui.F1(app.StripX+app.StripLabelW+g.Width+1), "height", ui.F1(h), "role", "img"), st.g)
-	wrap := dom.Add(doc.El("div", "class", "tensor images", "id", id, "data-shape", t.Shape.String(), "data-values", tensorValues(t)), svg)
-	what := "example " + strconv.Itoa(min(iv.example, t.Shape[0]-1)+1) + ", one image per channel"
+	st := iv.sv.d.ImageStrip(class, g, t.Shape, app.IsKernel(n))
+	st.Show(t)
+	svg := dom.Add(doc.SVG("svg", "class", "grid", "width", ui.F1(app.StripX+app.StripLabelW+g.Width+1), "height", ui.F1(h), "role", "img"), st.Group())
+	wrap := dom.Add(doc.El("div", "class", "tensor images", "id", id, "data-shape", t.Shape.String(), "data-values", ui.TensorValues(t)), svg)
+	what := "example " + strconv.Itoa(min(*iv.example, t.Shape[0]-1)+1) + ", one image per channel"
 	if app.IsKernel(n) {
 		what = "one tiny image per kernel"
 	}
 	if grad {
-		_, said := app.ImageRange(t, st.at())
+		_, said := app.ImageRange(t, st.At())
 		what += "; colours scaled to this gradient's range, " + said + " (its largest magnitude is drawn as the scale's ±2)"
 	}
 	if app.IsWindowOp(n) && id == "insp-value" {
@@ -176,23 +176,14 @@ func (iv *imageView) tensorEl(n app.NodeInfo, t *tensor.Tensor, id string) dom.E
 		node := n.ID
 		doc.Listen(svg, "click", "picking a position", func(ev dom.Event) {
 			if k, err := strconv.Atoi(ev.Target().GetAttribute("data-k")); err == nil {
-				iv.atNode, iv.at = node, st.at().Offsets[k/(g.H*g.W)]+k%(g.H*g.W)
-				iv.pv.inspect(node)
+				iv.atNode, iv.at = node, st.At().Offsets[k/(g.H*g.W)]+k%(g.H*g.W)
+				iv.sv.inspect(node)
 			}
 		})
 	}
 	svg.SetAttribute("aria-label", "images of "+t.Shape.String()+": "+what) // the picture's name for a screen reader
 	wrap.AppendChild(doc.Txt("p", t.Shape.String()+": "+what, "class", "hint"))
 	return wrap
-}
-
-// tensorValues is every element of t at full precision, comma-separated.
-func tensorValues(t *tensor.Tensor) string {
-	full := make([]string, len(t.Data))
-	for k, x := range t.Data {
-		full[k] = app.Full(x)
-	}
-	return strings.Join(full, ",")
 }
 
 // window returns the card of node i at one output position (conv2d and
@@ -205,13 +196,13 @@ func (iv *imageView) window(s *app.Stepper, i int) dom.Elem {
 	}
 	at := iv.at
 	if iv.atNode != i {
-		at = s.DefaultWindow(i, iv.example)
+		at = s.DefaultWindow(i, *iv.example)
 	}
 	c, ok := s.WindowAt(i, at)
 	if !ok {
 		return dom.Elem{}
 	}
-	doc := iv.pv.doc
+	doc := iv.sv.doc
 	y := "Y" + app.Index(c.At[:])
 	box := doc.El("div", "class", "rule-card window-card", "id", "insp-window", "data-op", c.Op, "data-flat", strconv.Itoa(c.Flat),
 		"data-value", app.Full(c.Value))
@@ -245,7 +236,7 @@ func (iv *imageView) window(s *app.Stepper, i int) dom.Elem {
 // first three) of the terms' field (WindowTerm.Field), padding shown as "pad", max_pool2d's
 // winner ringed.
 func (iv *imageView) patch(c app.WindowCard, title string, field int) dom.Elem {
-	doc := iv.pv.doc
+	doc := iv.sv.doc
 	fig := doc.El("figure", "class", "patch", "data-field", strconv.Itoa(field))
 	fig.AppendChild(doc.Txt("figcaption", title))
 	per := c.K * c.L
@@ -266,7 +257,7 @@ func (iv *imageView) patch(c app.WindowCard, title string, field int) dom.Elem {
 		td := doc.Txt("td", "pad", "class", "pad")
 		if !t.Pad {
 			v := t.Field(field)
-			td = ui.OnScale(doc, iv.pv.p.scale, "td", app.Num(v), v, "data-v", app.Full(v), "data-term", strconv.Itoa(k))
+			td = ui.OnScale(doc, iv.sv.d.Scale, "td", app.Num(v), v, "data-v", app.Full(v), "data-term", strconv.Itoa(k))
 		}
 		if k == c.Argmax {
 			td.AddClass("argmax")
@@ -279,19 +270,19 @@ func (iv *imageView) patch(c app.WindowCard, title string, field int) dom.Elem {
 // names are the class names of the step's dataset (train.ClassNames) when
 // the model is a classifier, else nil.
 func (iv *imageView) names() []string {
-	if m := iv.pv.model().Model(); iv.pv.prog.on() || m == nil || m.Loss != nn.CrossEntropy {
+	if m := iv.sv.model().Model(); iv.sv.prog.on() || m == nil || m.Loss != nn.CrossEntropy {
 		return nil
 	}
-	return train.ClassNames(iv.pv.st.Dataset())
+	return train.ClassNames(iv.sv.st.Dataset())
 }
 
 // selectExample makes example k the one the images show.
 func (iv *imageView) selectExample(k int) {
-	iv.example = k
+	*iv.example = k
 	if d := iv.drawing(); d != nil {
 		d.update()
 	}
-	if iv.pv.src().Stepper() != nil {
-		iv.pv.refresh(nil, false)
+	if iv.sv.src().Stepper() != nil {
+		iv.sv.d.Redraw()
 	}
 }

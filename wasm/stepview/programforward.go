@@ -1,6 +1,6 @@
 //go:build js && wasm
 
-package main
+package stepview
 
 import (
 	"tapelab/wasm/dom"
@@ -9,6 +9,7 @@ import (
 
 	"tapelab/engine/tensor"
 	"tapelab/wasm/app"
+	"tapelab/wasm/ui"
 )
 
 // forwardView is forward mode beside reverse: a switch, the direction over
@@ -32,7 +33,7 @@ type forwardView struct {
 
 // build returns forward mode's controls.
 func (f *forwardView) build(p *programView) dom.Elem {
-	doc := p.pv.doc
+	doc := p.sv.doc
 	f.p = p
 	f.rev = doc.Button("Reverse", "Reverse mode: forward values, then VJPs from the output back", func() { f.setOn(false) },
 		"id", "ad-reverse", "aria-pressed", "true")
@@ -49,7 +50,7 @@ func (f *forwardView) build(p *programView) dom.Elem {
 // setOn switches forward mode on (along the chosen leaf's one-hot, or the
 // first leaf's) or off; either way the stepper starts again.
 func (f *forwardView) setOn(on bool) {
-	st := f.p.pv.st
+	st := f.p.sv.st
 	if (st.Forward() != nil) == on {
 		return
 	}
@@ -62,13 +63,7 @@ func (f *forwardView) setOn(on bool) {
 		}
 		f.oneHot(leaf)
 	}
-	f.p.pv.reset()
-}
-
-// changed draws forward mode as the state now holds it.
-func (f *forwardView) changed() {
-	f.show()
-	f.p.pv.refresh(nil, false)
+	f.p.sv.Reset()
 }
 
 // rebuilt follows a newly recorded program: the direction is fitted to its
@@ -81,12 +76,12 @@ func (f *forwardView) rebuilt() {
 // show draws the switch and, in forward mode, runs forward mode along the
 // state's direction and writes the direction's fields.
 func (f *forwardView) show() {
-	rows := f.p.pv.st.Forward()
+	rows := f.p.sv.st.Forward()
 	f.on = rows != nil
 	f.rev.SetAttribute("aria-pressed", strconv.FormatBool(!f.on))
 	f.fwd.SetAttribute("aria-pressed", strconv.FormatBool(f.on))
 	f.box.Show(f.on)
-	f.p.pv.root.ToggleClass("forward-on", f.on)
+	f.p.sv.d.Mark("forward-on", f.on)
 	f.fm, f.err = nil, nil
 	if !f.on {
 		return
@@ -107,13 +102,13 @@ func (f *forwardView) oneHot(i int) {
 		return
 	}
 	f.set(app.DirectionRows(dir))
-	f.p.pv.refresh(nil, false)
+	f.p.sv.d.Redraw()
 }
 
 // set makes rows forward mode's direction (nil: reverse mode) and draws it
 // at once (the state's change, which a link makes too, draws it again).
 func (f *forwardView) set(rows [][]float64) {
-	f.p.pv.st.SetForward(rows)
+	f.p.sv.st.SetForward(rows)
 	f.show()
 }
 
@@ -128,7 +123,7 @@ func (f *forwardView) typed() []string {
 
 // fields writes one field per leaf holding its part of dir.
 func (f *forwardView) fields(dir []*tensor.Tensor) {
-	doc := f.p.pv.doc
+	doc := f.p.sv.doc
 	names := f.p.pg().LeafNames()
 	if len(f.inputs) != len(names) {
 		f.dirs.Clear()
@@ -158,24 +153,26 @@ func (f *forwardView) typedChange() {
 	dir, err := f.p.pg().ParseDirection(f.typed())
 	if err != nil {
 		f.fm, f.err = nil, err
-		f.p.pv.refresh(nil, false)
+		f.p.sv.d.Redraw()
 		return
 	}
 	f.set(app.DirectionRows(dir))
-	f.p.pv.reset()
+	f.p.sv.Reset()
 }
 
 // refresh draws each known node's tangent in its box, the check once the
 // output's tangent is known, and the shown node's tangent in the
 // inspector.
 func (f *forwardView) refresh(s *app.Stepper, shown int) {
-	pv := f.p.pv
+	sv := f.p.sv
 	if f.tangents == nil && f.on {
-		f.tangents = make([]dom.Elem, len(pv.tape.boxes))
-		for i, b := range pv.tape.boxes {
-			t := svgText(pv.doc, "tangent-text mono", app.StripNumPx, app.StripX, app.GradY+app.StripTextY, "")
+		boxes := sv.d.TapeBoxes()
+		f.tangents = make([]dom.Elem, len(boxes))
+		for i, g := range boxes {
+			t := sv.doc.SVG("text", "class", "tangent-text mono", "font-size", ui.F1(app.StripNumPx), "x", ui.F1(app.StripX), "y", ui.F1(app.GradY+app.StripTextY))
+			t.SetTextContent("")
 			t.SetAttribute("id", "tangent-"+strconv.Itoa(i))
-			b.g.AppendChild(t)
+			g.AppendChild(t)
 			f.tangents[i] = t
 		}
 	}
@@ -244,8 +241,8 @@ func (f *forwardView) showCheck(s *app.Stepper) {
 
 // inspect adds the shown node's tangent to the inspector.
 func (f *forwardView) inspect(s *app.Stepper, i int) {
-	pv := f.p.pv
-	doc := pv.doc
+	sv := f.p.sv
+	doc := sv.doc
 	if f.fm == nil || i < 0 || i >= len(s.Nodes()) {
 		return
 	}
@@ -264,7 +261,7 @@ func (f *forwardView) inspect(s *app.Stepper, i int) {
 		} else if n.Kind.String() == "const" {
 			what = "ṫ = 0: a constant does not move"
 		}
-		dom.Add(box, doc.Txt("p", what, "class", "hint"), pv.insp.tensorEl(tg, "insp-tangent"))
+		dom.Add(box, doc.Txt("p", what, "class", "hint"), sv.insp.tensorEl(tg, "insp-tangent"))
 	}
-	pv.insp.addSection(box)
+	sv.insp.addSection(box)
 }

@@ -1,6 +1,6 @@
 //go:build js && wasm
 
-package main
+package stepview
 
 import (
 	"tapelab/wasm/ui"
@@ -17,7 +17,7 @@ import (
 // stepper's Card) and from the cursor's position.
 type explainPanel struct {
 	u    *dom.Document
-	pv   *playground
+	sv   *View
 	root dom.Elem
 	body dom.Elem
 	key  explainKey // what is shown, to redraw only on change
@@ -31,8 +31,9 @@ type explainKey struct {
 	known, steps, focus int
 }
 
-func newExplainPanel(u *dom.Document, pv *playground) *explainPanel {
-	e := &explainPanel{u: u, pv: pv}
+func newExplainPanel(sv *View) *explainPanel {
+	u := sv.doc
+	e := &explainPanel{u: u, sv: sv}
 	// Focusable: a keyboard scrolls it when its words run past its height.
 	e.root = u.El("aside", "id", "explain", "class", "explain", "aria-labelledby", "explain-title", "tabindex", "0", "hidden", "")
 	e.body = u.El("div", "class", "explain-body", "aria-live", "polite")
@@ -48,14 +49,13 @@ func (e *explainPanel) show(on bool) {
 	if on && !e.followsBar {
 		e.followsBar = true
 		bar := ""
-		dom.OnResize(e.u, e.pv.bottom, "the bottom bar", func() {
-			if h := ui.F1(e.pv.bottom.Rect().Height) + "px"; h != bar {
+		bottom := e.sv.d.BottomBar()
+		dom.OnResize(e.u, bottom, "the bottom bar", func() {
+			if h := ui.F1(bottom.Rect().Height) + "px"; h != bar {
 				bar = h
 				e.root.SetStyle("--bottom-bar", h)
 				// The drawer moved: the tape is fitted to what it leaves.
-				if e.pv.tape.drawerOn {
-					e.pv.tape.refit()
-				}
+				e.sv.d.DrawerMoved()
 			}
 		})
 	}
@@ -66,7 +66,7 @@ func (e *explainPanel) refresh() {
 	if e.root.HasAttribute("hidden") {
 		return
 	}
-	s := e.pv.src().Stepper()
+	s := e.sv.src().Stepper()
 	if s == nil {
 		return
 	}

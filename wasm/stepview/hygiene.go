@@ -1,6 +1,6 @@
 //go:build js && wasm
 
-package main
+package stepview
 
 import (
 	"tapelab/wasm/dom"
@@ -24,7 +24,7 @@ import (
 // panel shows each parameter's chain-rule card saying why it doubled
 // (app.ExplainAccumulation).
 type hygieneView struct {
-	pv    *playground
+	sv    *View
 	zero  dom.Elem // the checkbox #zero-grad
 	again dom.Elem // #backward-again
 	root  dom.Elem // section#grads
@@ -47,11 +47,11 @@ type hygieneView struct {
 	rowTexts, rowValues []string
 }
 
-func newHygieneView(pv *playground) *hygieneView {
-	doc := pv.doc
-	h := &hygieneView{pv: pv, shown: -1}
+func newHygieneView(sv *View) *hygieneView {
+	doc := sv.doc
+	h := &hygieneView{sv: sv, shown: -1}
 	h.zero = doc.El("input", "type", "checkbox", "id", "zero-grad", "checked", "")
-	doc.Listen(h.zero, "change", "zero gradients", func(dom.Event) { pv.st.SetAccumulate(!h.zero.Checked()) })
+	doc.Listen(h.zero, "change", "zero gradients", func(dom.Event) { sv.st.SetAccumulate(!h.zero.Checked()) })
 	h.again = doc.Button("↻ backward again", "Run the whole step again, forward and backward: without zeroing, its gradients add to .grad", h.runAgain, "id", "backward-again")
 	h.root = doc.El("section", "class", "grads", "id", "grads", "aria-labelledby", "grads-title")
 	h.said = doc.El("p", "class", "hint", "id", "grads-said")
@@ -75,7 +75,7 @@ func newHygieneView(pv *playground) *hygieneView {
 
 // zeroing reports whether the gradients are zeroed before each backward
 // pass: the state's accumulate flag is its opposite.
-func (h *hygieneView) zeroing() bool { return !h.pv.st.Accumulate() }
+func (h *hygieneView) zeroing() bool { return !h.sv.st.Accumulate() }
 
 // showSwitch sets the switch from the state and says what .grad holds.
 func (h *hygieneView) showSwitch() {
@@ -131,16 +131,16 @@ func (h *hygieneView) fold(s *app.Stepper) {
 // the end, one more backward pass.
 func (h *hygieneView) runAgain() {
 	h.armed = true
-	h.pv.reset()
-	h.pv.toEnd()
-	if s := h.pv.src().Stepper(); s != nil {
+	h.sv.Reset()
+	h.sv.ToEnd()
+	if s := h.sv.src().Stepper(); s != nil {
 		h.update(s)
 	}
 }
 
 // render shows .grad of every parameter and the card of one.
 func (h *hygieneView) render() {
-	doc := h.pv.doc
+	doc := h.sv.doc
 	h.root.SetAttribute("data-passes", strconv.Itoa(h.passes))
 	switch {
 	case h.err != "":
@@ -171,7 +171,7 @@ func (h *hygieneView) render() {
 // each: made when the parameters change (a new tape), else written in
 // place where the numbers changed.
 func (h *hygieneView) renderRows() {
-	doc := h.pv.doc
+	doc := h.sv.doc
 	leaves := make([]int, len(h.folds))
 	for k, f := range h.folds {
 		leaves[k] = f.Leaf

@@ -1,21 +1,16 @@
 //go:build js && wasm
 
-package main
+package stepview
 
 import (
 	"strconv"
 
-	"tapelab/wasm/state"
-
 	"tapelab/wasm/dom"
 )
 
-// src is the source on screen: the program in Program mode, else the model.
-func (pv *playground) src() state.Source { return pv.st.Source() }
-
 // modeSwitch returns the Model/Program switch of the top bar.
 func (p *programView) modeSwitch() dom.Elem {
-	doc := p.pv.doc
+	doc := p.sv.doc
 	p.modeModel = doc.Button("Model", "Edit a sequential model and step one training step", func() { p.setMode(false) },
 		"id", "edit-model", "aria-pressed", "true")
 	p.modeProgram = doc.Button("Program", "Type a small program and step its tape", func() { p.setMode(true) },
@@ -24,16 +19,16 @@ func (p *programView) modeSwitch() dom.Elem {
 }
 
 // setMode shows Program mode (on) or the model editor.
-func (p *programView) setMode(on bool) { p.pv.st.SetProgramMode(on) }
+func (p *programView) setMode(on bool) { p.sv.st.SetProgramMode(on) }
 
 // showMode shows the controls of the current mode and hides the other's.
 func (p *programView) showMode() {
-	pv := p.pv
+	sv := p.sv
 	on := p.ready()
 	p.root.Show(on)
-	pv.editor.root.Show(!on)
-	pv.root.ToggleClass("program-mode", on)
-	pv.root.ToggleClass("forward-on", on && p.forward.on)
+	sv.editor.root.Show(!on)
+	sv.d.Mark("program-mode", on)
+	sv.d.Mark("forward-on", on && p.forward.on)
 	p.modeModel.SetAttribute("aria-pressed", strconv.FormatBool(!on))
 	p.modeProgram.SetAttribute("aria-pressed", strconv.FormatBool(on))
 }
