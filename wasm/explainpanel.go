@@ -53,9 +53,7 @@ func (e *explainPanel) show(on bool) {
 				bar = h
 				e.root.SetStyle("--bottom-bar", h)
 				// The drawer moved: the tape is fitted to what it leaves.
-				if e.pv.tape.drawerOn {
-					e.pv.tape.refit()
-				}
+				e.pv.tape.DrawerMoved()
 			}
 		})
 	}

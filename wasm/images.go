@@ -159,16 +159,16 @@ func (iv *imageView) tensorEl(n app.NodeInfo, t *tensor.Tensor, id string) dom.E
 	if grad {
 		class, h = "grad", h+app.ImageRangeH
 	}
-	st := newImageStrip(doc, iv.pv.p.scale, class, 0, "", g, t.Shape, app.IsKernel(n), &iv.example)
-	st.show(t)
-	svg := dom.Add(doc.SVG("svg", "class", "grid", "width", ui.F1(app.StripX+app.StripLabelW+g.Width+1), "height", ui.F1(h), "role", "img"), st.g)
+	st := ui.NewImageStrip(doc, iv.pv.p.scale, class, 0, "", g, t.Shape, app.IsKernel(n), func() int { return iv.example })
+	st.Show(t)
+	svg := dom.Add(doc.SVG("svg", "class", "grid", "width", ui.F1(app.StripX+app.StripLabelW+g.Width+1), "height", ui.F1(h), "role", "img"), st.Group())
 	wrap := dom.Add(doc.El("div", "class", "tensor images", "id", id, "data-shape", t.Shape.String(), "data-values", tensorValues(t)), svg)
 	what := "example " + strconv.Itoa(min(iv.example, t.Shape[0]-1)+1) + ", one image per channel"
 	if app.IsKernel(n) {
 		what = "one tiny image per kernel"
 	}
 	if grad {
-		_, said := app.ImageRange(t, st.at())
+		_, said := app.ImageRange(t, st.At())
 		what += "; colours scaled to this gradient's range, " + said + " (its largest magnitude is drawn as the scale's ±2)"
 	}
 	if app.IsWindowOp(n) && id == "insp-value" {
@@ -176,7 +176,7 @@ func (iv *imageView) tensorEl(n app.NodeInfo, t *tensor.Tensor, id string) dom.E
 		node := n.ID
 		doc.Listen(svg, "click", "picking a position", func(ev dom.Event) {
 			if k, err := strconv.Atoi(ev.Target().GetAttribute("data-k")); err == nil {
-				iv.atNode, iv.at = node, st.at().Offsets[k/(g.H*g.W)]+k%(g.H*g.W)
+				iv.atNode, iv.at = node, st.At().Offsets[k/(g.H*g.W)]+k%(g.H*g.W)
 				iv.pv.inspect(node)
 			}
 		})

@@ -8,9 +8,11 @@ import (
 	"strconv"
 
 	"tapelab/engine/autograd"
+	"tapelab/engine/tensor"
 	"tapelab/wasm/app"
 	"tapelab/wasm/link"
 	"tapelab/wasm/state"
+	"tapelab/wasm/tape"
 )
 
 // playground wires the page's state (wasm/state) to the tape's views. The
@@ -24,8 +26,7 @@ type playground struct {
 	root    dom.Elem
 	bar     *barView
 	editor  *editorView
-	tape    *tapeView
-	list    *listView
+	tape    *tape.View // the tape's drawing and its text list
 	insp    *inspectorView
 	stepper *stepperView
 	listing *listingView
@@ -41,7 +42,6 @@ type playground struct {
 	// bottom is the bar of the stepper and the tape's text list.
 	work, centre, bottom dom.Elem
 
-	pinned  int       // the node drawn as pinned, or -1
 	files   dataFiles // the datasets read from data files, once fetched
 	t0      float64   // when the current step was asked for (performance.now)
 	redraws int
@@ -56,7 +56,7 @@ type playground struct {
 func newPlayground(p *page) *playground {
 	doc := p.doc
 	st := state.New(link.DefaultDataset)
-	pv := &playground{p: p, doc: doc, st: st, pinned: -1, files: dataFiles{st}, regions: regions{}, onStop: func(int) bool { return false }, inLesson: func() bool { return false }}
+	pv := &playground{p: p, doc: doc, st: st, files: dataFiles{st}, regions: regions{}, onStop: func(int) bool { return false }, inLesson: func() bool { return false }}
 	pv.root = doc.El("div", "class", "playground", "id", "playground")
 	pv.linkErr = doc.Txt("p", "", "id", "link-error", "class", "link-error", "role", "alert", "hidden", "")
 	// Start-up builds the views in slices (p.pace), off screen.
@@ -65,9 +65,8 @@ func newPlayground(p *page) *playground {
 	pv.panels = newPanels(pv)
 	pv.editor = newEditorView(pv)
 	p.pace()
-	pv.tape = newTapeView(pv)
+	pv.tape = tape.New(pv.tapeDeps())
 	p.pace()
-	pv.list = newListView(pv)
 	pv.insp = newInspectorView(pv)
 	p.pace()
 	pv.stepper = newStepperView(pv)
@@ -80,13 +79,34 @@ func newPlayground(p *page) *playground {
 	pv.img = newImageView(pv)
 	p.pace()
 	pv.notice = doc.El("p", "class", "notice", "id", "tape-notice", "hidden", "")
-	pv.tape.root.AppendChild(pv.notice)
-	pv.centre = dom.Add(doc.El("div", "class", "centre"), pv.tape.root, pv.listing.root)
+	pv.tape.Root().AppendChild(pv.notice)
+	pv.centre = dom.Add(doc.El("div", "class", "centre"), pv.tape.Root(), pv.listing.root)
 	pv.work = dom.Add(doc.El("div", "class", "workspace"), pv.editor.root, pv.prog.root, pv.centre, pv.insp.root)
 	pv.bottom = doc.El("div", "class", "bottom")
-	dom.Add(pv.bottom, pv.stepper.root, pv.list.root)
+	dom.Add(pv.bottom, pv.stepper.root, pv.tape.List())
 	dom.Add(pv.root, pv.linkErr, pv.bar.root, pv.work, pv.bottom) // the shortcuts' dialog is made when first shown
 	return pv
+}
+
+// tapeDeps is what the tape needs of the page and of the other views.
+func (pv *playground) tapeDeps() tape.Deps {
+	return tape.Deps{
+		Doc:     pv.doc,
+		Scale:   pv.p.scale,
+		State:   pv.st,
+		Grad:    func(s *app.Stepper, i int) *tensor.Tensor { return pv.img.gradOf(s, i) },
+		Reads:   func(s *app.Stepper, k, i int) bool { return pv.img.reads(s, k, i) },
+		Example: func() int { return pv.img.example },
+		Rate:    func() int { return pv.stepper.rate() },
+		EditorWidth: func() float64 {
+			ps := pv.panels
+			if !ps.wide || ps.editorBtn.GetAttribute("aria-expanded") != "true" {
+				return 0
+			}
+			return max(pv.editor.root.Rect().Width, pv.prog.root.Rect().Width)
+		},
+		FoldEditor: func() { pv.panels.set(pv.panels.editorBtn, "editor-open", false) },
+	}
 }
 
 // model is the model playground, to read.
@@ -187,15 +207,12 @@ func (pv *playground) rebuilt() {
 	if s == nil {
 		return
 	}
-	lay, err := s.Layout()
-	if err != nil {
+	if _, err := s.Layout(); err != nil {
 		pv.p.showError("laying out the tape: " + err.Error())
 		return
 	}
-	pv.pinned = -1
 	pv.img.rebuilt()
-	pv.tape.build(s, lay)
-	pv.list.build(s)
+	pv.tape.Changed(state.Step, nil) // the tape and its list; refresh draws the nodes
 	pv.listing.build(pv.src())
 	pv.stepper.recorded(s)
 	pv.refresh(nil, false)
@@ -210,34 +227,16 @@ func (pv *playground) refresh(e *autograd.Event, moved bool) {
 	if s == nil {
 		return
 	}
-	all := e == nil || e.Kind == autograd.EventReset
-	touched := func(i int) bool {
-		if all || e.Node == i || pv.img.reads(s, e.Node, i) {
-			return true
-		}
-		for _, c := range e.Contribs {
-			if c.Parent == i {
-				return true
-			}
-		}
-		return false
-	}
-	for i := range s.Nodes() {
-		st := s.State(i)
-		pv.tape.update(s, i, st, touched(i))
-		pv.list.update(i, st)
-	}
-	pv.tape.flush()
-	focus := s.Focus()
-	pv.tape.highlight(focus)
 	if moved {
-		pv.tape.follow(focus)
+		pv.tape.Changed(state.Position, e)
+	} else {
+		pv.tape.Redraw()
 	}
+	focus := s.Focus()
 	// A quiet node (a metric the loss does not depend on, in the dense
 	// pass) runs within the step next to it: that step's event says so, and
 	// the quiet node's own event neither moves nor speaks.
 	if e == nil || !(e.Kind == autograd.EventBackward || e.Kind == autograd.EventUndoBackward) || !s.Quiet(e.Node) {
-		pv.tape.travel(s, e)
 		pv.stepper.update(s, e)
 	}
 	if moved && e == nil {
@@ -287,9 +286,7 @@ func (pv *playground) drawColumns() {
 // follows the cursor).
 func (pv *playground) showPinned() {
 	i := pv.st.Selected()
-	pv.tape.selectNode(pv.pinned, i)
-	pv.list.selectNode(pv.pinned, i)
-	pv.pinned = i
+	pv.tape.Changed(state.Selection, nil)
 	if i < 0 {
 		return
 	}

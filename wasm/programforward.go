@@ -9,6 +9,7 @@ import (
 
 	"tapelab/engine/tensor"
 	"tapelab/wasm/app"
+	"tapelab/wasm/ui"
 )
 
 // forwardView is forward mode beside reverse: a switch, the direction over
@@ -171,11 +172,11 @@ func (f *forwardView) typedChange() {
 func (f *forwardView) refresh(s *app.Stepper, shown int) {
 	pv := f.p.pv
 	if f.tangents == nil && f.on {
-		f.tangents = make([]dom.Elem, len(pv.tape.boxes))
-		for i, b := range pv.tape.boxes {
-			t := svgText(pv.doc, "tangent-text mono", app.StripNumPx, app.StripX, app.GradY+app.StripTextY, "")
+		f.tangents = make([]dom.Elem, pv.tape.Nodes())
+		for i := range f.tangents {
+			t := ui.SVGText(pv.doc, "tangent-text mono", app.StripNumPx, app.StripX, app.GradY+app.StripTextY, "")
 			t.SetAttribute("id", "tangent-"+strconv.Itoa(i))
-			b.g.AppendChild(t)
+			pv.tape.Box(i).AppendChild(t)
 			f.tangents[i] = t
 		}
 	}
