@@ -199,8 +199,9 @@ func (v *View) Drawing() dom.Elem { return v.svg }
 // Nodes is the number of nodes the tape draws.
 func (v *View) Nodes() int { return len(v.boxes) }
 
-// Box is node i's group in the drawing, which holds its box and its
-// texts; another view may add to it until the step is recorded again.
+// Box is node i's group in the drawing (0 <= i < Nodes()), which holds
+// its box and its texts; another view may add to it, until the step is
+// recorded again and the tape drawn anew.
 func (v *View) Box(i int) dom.Elem { return v.boxes[i].g }
 
 // build draws a freshly recorded step. When the page's first view drew
