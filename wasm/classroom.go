@@ -104,11 +104,11 @@ func (sh *shell) applyFlags() {
 	sh.pv.steps.ShowExplain(f.Explain)
 	// Presenting fits the tape at a larger scale, and the explain drawer
 	// may cover part of its region.
-	sh.pv.tape.setRoom(f.Presenter, sh.pv.steps.Explain(), f.Explain)
+	sh.pv.tape.SetRoom(f.Presenter, sh.pv.steps.Explain(), f.Explain)
 	sh.pv.steps.RefreshExplain()
 	// The tape's region or its room changed: fit the drawing to it once
 	// the browser has laid the page out again.
-	dom.NextFrame(u, "fit", sh.pv.tape.fit)
+	dom.NextFrame(u, "fit", sh.pv.tape.Fit)
 }
 
 // showRegions hides and locks the regions (those the views registered in

@@ -136,5 +136,5 @@ func jsonNumber(v float64) string {
 // tapeSVG serialises the drawn tape with the page's style rules inlined, so
 // that the file looks the same outside the page.
 func (sh *shell) tapeSVG() (string, error) {
-	return dom.Standalone(sh.u, sh.pv.tape.svg), nil
+	return dom.Standalone(sh.u, sh.pv.tape.Drawing()), nil
 }

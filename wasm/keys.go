@@ -68,11 +68,11 @@ func (pv *playground) do(a app.Action) {
 	case app.ActReset:
 		pv.steps.Reset()
 	case app.ActFit:
-		pv.tape.fitAll()
+		pv.tape.FitAll()
 	case app.ActZoomIn:
-		pv.tape.zoomBy(1.25, -1, -1)
+		pv.tape.Zoom(1.25)
 	case app.ActZoomOut:
-		pv.tape.zoomBy(1/1.25, -1, -1)
+		pv.tape.Zoom(1 / 1.25)
 	case app.ActUndo:
 		pv.undo()
 	case app.ActRedo:

@@ -46,7 +46,7 @@ func main() {
 	p.yield()
 	// The page replaces what is on screen in one task, taking the first
 	// view's tape over: nothing half-built is painted.
-	pv.tape.takeFirstView()
+	pv.tape.TakeFirstView()
 	p.app.SetInnerHTML("")
 	pv.mount(p.app)
 	// Opening the page's link draws the step, once, but for the editor's

@@ -79,7 +79,7 @@ func (ps *panels) toggle(btn dom.Elem, open string) {
 func (ps *panels) set(btn dom.Elem, open string, on bool) {
 	btn.SetAttribute("aria-expanded", strconv.FormatBool(on))
 	ps.pv.root.ToggleClass(open, on)
-	dom.NextFrame(ps.pv.doc, "fit", ps.pv.tape.fit)
+	dom.NextFrame(ps.pv.doc, "fit", ps.pv.tape.Fit)
 }
 
 // closeDrawers closes the panels when they are drawers (on a screen

@@ -8,10 +8,12 @@ import (
 	"strconv"
 
 	"tapelab/engine/autograd"
+	"tapelab/engine/tensor"
 	"tapelab/wasm/app"
 	"tapelab/wasm/link"
 	"tapelab/wasm/state"
 	"tapelab/wasm/stepview"
+	"tapelab/wasm/tape"
 )
 
 // playground wires the page's state (wasm/state) to the tape's views. The
@@ -24,24 +26,19 @@ type playground struct {
 	st      *state.State
 	root    dom.Elem
 	bar     *barView
-	editor  stepColumn // the step view's columns, as the tape reaches them (see stepreach.go)
-	tape    *tapeView
-	list    *listView
+	tape    *tape.View     // the tape's drawing and its text list
 	steps   *stepview.View // the step view: the editors, the inspector, the stepper's bar, the listing, the explain panel
-	stepper stepperReach   // the step view's stepper, as the tape and the lessons reach it
-	prog    stepColumn
-	panels  *panels     // which of the editor and the inspector are open
-	img     *imageReach // the step view's images, as the tape reaches them
-	notice  dom.Elem    // why the tape is not the current model's
-	linkErr dom.Elem    // what of the page's link could not be opened or applied
-	regions regions     // the regions each classroom control governs, as the views build them
+	panels  *panels        // which of the editor and the inspector are open
+	notice  dom.Elem       // why the tape is not the current model's
+	linkErr dom.Elem       // what of the page's link could not be opened or applied
+	regions regions        // the regions each classroom control governs, as the views build them
 	// work is the row of the editor, the centre and the inspector; centre
 	// holds the tape and the listing. Other views add their regions there.
 	// bottom is the bar of the stepper and the tape's text list.
 	work, centre, bottom dom.Elem
 
-	pinned   int       // the node drawn as pinned, or -1
 	files    dataFiles // the datasets read from data files, once fetched
+	example  int       // the batch example the images show, shared by the tape and the step view
 	t0       float64   // when the current step was asked for (performance.now)
 	redraws  int
 	onStop   func(delta int) bool // the lesson's next (+1) or previous (-1) stop, from the keyboard; false without a lesson
@@ -51,31 +48,47 @@ type playground struct {
 func newPlayground(p *page) *playground {
 	doc := p.doc
 	st := state.New(link.DefaultDataset)
-	pv := &playground{p: p, doc: doc, st: st, pinned: -1, files: dataFiles{st}, regions: regions{}, onStop: func(int) bool { return false }, inLesson: func() bool { return false }}
+	pv := &playground{p: p, doc: doc, st: st, files: dataFiles{st}, regions: regions{}, onStop: func(int) bool { return false }, inLesson: func() bool { return false }}
 	pv.root = doc.El("div", "class", "playground", "id", "playground")
 	pv.linkErr = doc.Txt("p", "", "id", "link-error", "class", "link-error", "role", "alert", "hidden", "")
 	// Start-up builds the views in slices (p.pace), off screen.
 	pv.bar = newBarView(pv)
 	p.pace()
 	pv.panels = newPanels(pv)
-	pv.img = &imageReach{pv: pv}
 	pv.steps = stepview.New(pv.stepDeps())
 	pv.bar.main.Prepend(pv.steps.ModeSwitch())
-	pv.editor, pv.prog = stepColumn{pv.steps.Editor()}, stepColumn{pv.steps.Program()}
-	pv.stepper = stepperReach{pv.steps}
 	p.pace()
-	pv.tape = newTapeView(pv)
-	p.pace()
-	pv.list = newListView(pv)
+	pv.tape = tape.New(pv.tapeDeps())
 	p.pace()
 	pv.notice = doc.El("p", "class", "notice", "id", "tape-notice", "hidden", "")
-	pv.tape.root.AppendChild(pv.notice)
-	pv.centre = dom.Add(doc.El("div", "class", "centre"), pv.tape.root, pv.steps.Listing())
+	pv.tape.Root().AppendChild(pv.notice)
+	pv.centre = dom.Add(doc.El("div", "class", "centre"), pv.tape.Root(), pv.steps.Listing())
 	pv.work = dom.Add(doc.El("div", "class", "workspace"), pv.steps.Editor(), pv.steps.Program(), pv.centre, pv.steps.Inspector())
 	pv.bottom = doc.El("div", "class", "bottom")
-	dom.Add(pv.bottom, pv.steps.Stepper(), pv.list.root)
+	dom.Add(pv.bottom, pv.steps.Stepper(), pv.tape.List())
 	dom.Add(pv.root, pv.linkErr, pv.bar.root, pv.work, pv.bottom) // the shortcuts' dialog is made when first shown
 	return pv
+}
+
+// tapeDeps is what the tape needs of the page and of the other views.
+func (pv *playground) tapeDeps() tape.Deps {
+	return tape.Deps{
+		Doc:     pv.doc,
+		Scale:   pv.p.scale,
+		State:   pv.st,
+		Grad:    func(s *app.Stepper, i int) *tensor.Tensor { return pv.steps.GradOf(s, i) },
+		Reads:   func(s *app.Stepper, k, i int) bool { return pv.steps.Reads(s, k, i) },
+		Example: func() int { return pv.example },
+		Rate:    pv.steps.Rate,
+		EditorWidth: func() float64 {
+			ps := pv.panels
+			if !ps.wide || ps.editorBtn.GetAttribute("aria-expanded") != "true" {
+				return 0
+			}
+			return max(pv.steps.Editor().Rect().Width, pv.steps.Program().Rect().Width)
+		},
+		FoldEditor: func() { pv.panels.set(pv.panels.editorBtn, "editor-open", false) },
+	}
 }
 
 // model is the model playground, to read.
@@ -166,15 +179,12 @@ func (pv *playground) rebuilt() {
 	if s == nil {
 		return
 	}
-	lay, err := s.Layout()
-	if err != nil {
+	if _, err := s.Layout(); err != nil {
 		pv.p.showError("laying out the tape: " + err.Error())
 		return
 	}
-	pv.pinned = -1
 	pv.steps.Rebuilt()
-	pv.tape.build(s, lay)
-	pv.list.build(s)
+	pv.tape.Changed(state.Step, nil) // the tape and its list; refresh draws the nodes
 	pv.steps.Recorded(s)
 	pv.refresh(nil, false)
 }
@@ -188,34 +198,10 @@ func (pv *playground) refresh(e *autograd.Event, moved bool) {
 	if s == nil {
 		return
 	}
-	all := e == nil || e.Kind == autograd.EventReset
-	touched := func(i int) bool {
-		if all || e.Node == i || pv.steps.Reads(s, e.Node, i) {
-			return true
-		}
-		for _, c := range e.Contribs {
-			if c.Parent == i {
-				return true
-			}
-		}
-		return false
-	}
-	for i := range s.Nodes() {
-		st := s.State(i)
-		pv.tape.update(s, i, st, touched(i))
-		pv.list.update(i, st)
-	}
-	pv.tape.flush()
-	focus := s.Focus()
-	pv.tape.highlight(focus)
 	if moved {
-		pv.tape.follow(focus)
-	}
-	// A quiet node (a metric the loss does not depend on, in the dense
-	// pass) runs within the step next to it: that step's event says so, and
-	// the quiet node's own event neither moves nor speaks.
-	if e == nil || !(e.Kind == autograd.EventBackward || e.Kind == autograd.EventUndoBackward) || !s.Quiet(e.Node) {
-		pv.tape.travel(s, e)
+		pv.tape.Changed(state.Position, e)
+	} else {
+		pv.tape.Redraw()
 	}
 	pv.steps.Refresh(s, e, moved)
 	pv.redraws++
@@ -235,9 +221,7 @@ func (pv *playground) drawColumns() { pv.steps.DrawColumns(pv.p.yield) }
 // follows the cursor).
 func (pv *playground) showPinned() {
 	i := pv.st.Selected()
-	pv.tape.selectNode(pv.pinned, i)
-	pv.list.selectNode(pv.pinned, i)
-	pv.pinned = i
+	pv.tape.Changed(state.Selection, nil)
 	if i < 0 {
 		return
 	}

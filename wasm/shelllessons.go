@@ -26,7 +26,7 @@ func newLessons(sh *shell) *lessons.View {
 			pv.bar.root.After(panel)
 			sh.showRegions(sh.st.Flags())
 		},
-		Pause: pv.stepper.pause,
+		Pause: pv.steps.Pause,
 		Reveal: func(node int) {
 			pv.panels.quiet = dom.MediaMatches(phoneScreen)
 			pv.inspect(node)

@@ -159,7 +159,7 @@ func (iv *imageView) tensorEl(n app.NodeInfo, t *tensor.Tensor, id string) dom.E
 	if grad {
 		class, h = "grad", h+app.ImageRangeH
 	}
-	st := iv.sv.d.ImageStrip(class, g, t.Shape, app.IsKernel(n))
+	st := ui.NewImageStrip(doc, iv.sv.d.Scale, class, 0, "", g, t.Shape, app.IsKernel(n), func() int { return *iv.example })
 	st.Show(t)
 	svg := dom.Add(doc.SVG("svg", "class", "grid", "width", ui.F1(app.StripX+app.StripLabelW+g.Width+1), "height", ui.F1(h), "role", "img"), st.Group())
 	wrap := dom.Add(doc.El("div", "class", "tensor images", "id", id, "data-shape", t.Shape.String(), "data-values", ui.TensorValues(t)), svg)

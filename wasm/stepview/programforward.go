@@ -169,8 +169,7 @@ func (f *forwardView) refresh(s *app.Stepper, shown int) {
 		boxes := sv.d.TapeBoxes()
 		f.tangents = make([]dom.Elem, len(boxes))
 		for i, g := range boxes {
-			t := sv.doc.SVG("text", "class", "tangent-text mono", "font-size", ui.F1(app.StripNumPx), "x", ui.F1(app.StripX), "y", ui.F1(app.GradY+app.StripTextY))
-			t.SetTextContent("")
+			t := ui.SVGText(sv.doc, "tangent-text mono", app.StripNumPx, app.StripX, app.GradY+app.StripTextY, "")
 			t.SetAttribute("id", "tangent-"+strconv.Itoa(i))
 			g.AppendChild(t)
 			f.tangents[i] = t

@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"tapelab/engine/autograd"
-	"tapelab/engine/tensor"
 	"tapelab/wasm/app"
 	"tapelab/wasm/dom"
 	"tapelab/wasm/state"
@@ -67,9 +66,6 @@ type Deps struct {
 	// TapeBoxes returns the tape's node groups, one per node of the tape
 	// drawn, where forward mode writes each node's tangent.
 	TapeBoxes func() []dom.Elem
-	// ImageStrip makes the tape's picture of an image tensor of shape
-	// (laid out by g), of class "val" or "grad", for the inspector.
-	ImageStrip func(class string, g app.ImageGrid, shape tensor.Shape, kernel bool) ImageStrip
 	// ClassName is class k as the page shows it: its name in names, or
 	// its number.
 	ClassName func(names []string, k int) string
@@ -82,17 +78,6 @@ type Deps struct {
 	Debounce func(quiet, maxWait time.Duration, fn func()) (changed func())
 	// Elapsed returns a channel that receives once d has passed.
 	Elapsed func(d time.Duration) <-chan struct{}
-}
-
-// ImageStrip is an image tensor drawn as small images, one per channel of
-// the example shown (or one per kernel).
-type ImageStrip interface {
-	// Show draws t's planes.
-	Show(t *tensor.Tensor)
-	// Group is the strip's SVG group.
-	Group() dom.Elem
-	// At is the strip's grid at the example shown.
-	At() app.ImageGrid
 }
 
 // View is the step view.

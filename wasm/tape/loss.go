@@ -1,13 +1,12 @@
 //go:build js && wasm
 
-package main
+package tape
 
 import (
-	"tapelab/wasm/dom"
-
 	"strings"
 
 	"tapelab/wasm/app"
+	"tapelab/wasm/dom"
 )
 
 // lossPointer says where the loss is when the tape's view does not show
@@ -31,16 +30,16 @@ func (lp *lossPointer) follow(nodes []app.NodeInfo, i int) {
 }
 
 // newLossPointer makes the pointer's button, hidden, for the tape frame.
-func newLossPointer(v *tapeView) *lossPointer {
+func newLossPointer(v *View) *lossPointer {
 	lp := &lossPointer{node: -1}
-	lp.btn = v.pv.doc.Button("Loss →", "Pan the tape to the loss", func() { v.panTo(lp.node) },
+	lp.btn = v.deps.Doc.Button("Loss →", "Pan the tape to the loss", func() { v.panTo(lp.node) },
 		"id", "to-loss", "class", "to-loss", "hidden", "")
 	return lp
 }
 
 // update shows the pointer at the edge past which the loss lies, or hides
 // it when the view shows the whole of the loss's box.
-func (lp *lossPointer) update(v *tapeView) {
+func (lp *lossPointer) update(v *View) {
 	side := ""
 	if i := lp.node; v.lay != nil && i >= 0 && i < len(v.lay.Boxes) {
 		b, s := v.lay.Boxes[i], v.view.Scale
@@ -78,7 +77,7 @@ func (lp *lossPointer) update(v *tapeView) {
 }
 
 // panTo pans the view, keeping the zoom, so that node i is in view.
-func (v *tapeView) panTo(i int) {
+func (v *View) panTo(i int) {
 	if v.lay == nil || i < 0 || i >= len(v.lay.Boxes) {
 		return
 	}

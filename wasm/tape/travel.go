@@ -1,16 +1,14 @@
 //go:build js && wasm
 
-package main
+package tape
 
 import (
-	"tapelab/wasm/ui"
-
-	"tapelab/wasm/dom"
-
 	"strconv"
 
 	"tapelab/engine/autograd"
 	"tapelab/wasm/app"
+	"tapelab/wasm/dom"
+	"tapelab/wasm/ui"
 )
 
 // travels shows what a step sends along the tape's edges as dots that move
@@ -42,7 +40,7 @@ type travels struct {
 
 // travel starts the dots of step e (nil: a redraw of everything, which
 // moves nothing). The previous step's dots are taken away first.
-func (v *tapeView) travel(s *app.Stepper, e *autograd.Event) {
+func (v *View) travel(s *app.Stepper, e *autograd.Event) {
 	v.stopTravels()
 	if e == nil || v.motion.Matches() {
 		return
@@ -51,8 +49,8 @@ func (v *tapeView) travel(s *app.Stepper, e *autograd.Event) {
 	if len(trs) == 0 {
 		return
 	}
-	ms := app.TravelMs(v.pv.stepper.rate())
-	doc := v.pv.doc
+	ms := app.TravelMs(v.deps.Rate())
+	doc := v.deps.Doc
 	run := v.run
 	last := 0.0
 	for _, t := range trs {
@@ -107,18 +105,18 @@ func (v *tapeView) travel(s *app.Stepper, e *autograd.Event) {
 }
 
 // addDot makes one more dot in the movers layer, hidden.
-func (v *tapeView) addDot() {
-	doc := v.pv.doc
+func (v *View) addDot() {
+	doc := v.deps.Doc
 	g := doc.SVG("g")
 	anim := doc.SVG("animateMotion", "begin", "indefinite", "fill", "freeze", "calcMode", "linear")
-	dom.Add(g, doc.SVG("circle", "r", "9"), svgText(doc, "mover-label", app.TitlePx, 12, -10, ""), anim)
+	dom.Add(g, doc.SVG("circle", "r", "9"), ui.SVGText(doc, "mover-label", app.TitlePx, 12, -10, ""), anim)
 	v.movers.AppendChild(g)
 	v.dots = append(v.dots, anim)
 	v.dotEls = v.movers.All("g, text, animateMotion")
 }
 
 // arrive lights node i's box: a contribution of travel run reached it.
-func (v *tapeView) arrive(run, i int) {
+func (v *View) arrive(run, i int) {
 	if v.run != run || i < 0 || i >= len(v.boxes) {
 		return
 	}
@@ -127,12 +125,12 @@ func (v *tapeView) arrive(run, i int) {
 }
 
 // stopTravels takes the moving dots and the arrival lights away.
-func (v *tapeView) stopTravels() {
+func (v *View) stopTravels() {
 	v.run++
 	for k := range v.moving {
 		v.dotW.Attr(3*k, "class", "")
 	}
-	v.pv.doc.Write(v.dotEls, &v.dotW)
+	v.deps.Doc.Write(v.dotEls, &v.dotW)
 	v.moving = 0
 	for _, i := range v.arrived {
 		if i < len(v.boxes) {
@@ -141,4 +139,13 @@ func (v *tapeView) stopTravels() {
 	}
 	v.arrived = v.arrived[:0]
 	v.svg.RemoveAttribute("data-travelling")
+}
+
+// accClass is the class of a contribution's dot by how it accumulates:
+// "plus" for +=, "set" for =, as the inspector draws them.
+func accClass(op string) string {
+	if op == "+=" {
+		return "plus"
+	}
+	return "set"
 }

@@ -1,25 +1,63 @@
 //go:build js && wasm
 
-package main
+// Package tape is the tape's screen: the tape drawn as SVG (a box per node,
+// edges from parents to children, zoom, pan and fit, the dots a step sends
+// along the edges) and the same tape as a text list for a screen reader.
+// The page builds it with New and tells it every change of its state
+// (Changed); it draws the recorded step of the state's source.
+package tape
 
 import (
-	"tapelab/wasm/ui"
-
-	"tapelab/wasm/dom"
-
-	"math"
 	"strconv"
 
+	"tapelab/engine/tensor"
 	"tapelab/wasm/app"
+	"tapelab/wasm/dom"
 	"tapelab/wasm/layout"
+	"tapelab/wasm/state"
 	"tapelab/wasm/tapesvg"
+	"tapelab/wasm/ui"
 )
 
-// tapeView draws the tape as SVG: one box per node, edges from parents to
+// Deps is what the tape needs of the page and of the other screens.
+type Deps struct {
+	// Doc is the page's document the tape draws into.
+	Doc *dom.Document
+	// Scale is the colour scale of values and gradients.
+	Scale *app.Scale
+	// State is the page's state: the tape draws the recorded step of its
+	// source, pins the node a person clicks (Select) and marks the node
+	// pinned (Selected).
+	State *state.State
+	// Grad is node i's gradient as the views show it: the step's, or for
+	// an image input the saliency map once it is known.
+	Grad func(s *app.Stepper, i int) *tensor.Tensor
+	// Reads reports whether the step of node k changes what node i shows
+	// beside its own (an image input, whose saliency map node k's VJP
+	// may complete), so that i is redrawn with k.
+	Reads func(s *app.Stepper, k, i int) bool
+	// Example is the example of the batch that the tape's images show.
+	Example func() int
+	// Rate is the stepper's speed in steps a second: the dots a step
+	// sends along the edges take the time of a step.
+	Rate func() int
+	// EditorWidth is the width the editor's column would give the tape if
+	// it were folded away, or 0 when it cannot be (it is closed, or a
+	// drawer on a narrow screen). The Fit button asks it only when the
+	// tape is too long for its region.
+	EditorWidth func() float64
+	// FoldEditor folds the editor's column away and fits the tape again,
+	// in the next frame, to the room it leaves.
+	FoldEditor func()
+}
+
+// View draws the tape as SVG: one box per node, edges from parents to
 // children. It is built once per recorded step; each step then only changes
-// the classes and strips of the nodes whose state changed.
-type tapeView struct {
-	pv    *playground
+// the classes and strips of the nodes whose state changed. It keeps the
+// tape's text list (List) in step with the drawing.
+type View struct {
+	deps  Deps
+	list  *listView
 	root  dom.Elem // the region: toolbar and drawing
 	svg   dom.Elem
 	world dom.Elem // the <g> that zoom and pan transform
@@ -59,7 +97,7 @@ type tapeView struct {
 	vw, vh float64
 	// presenting fits the tape no smaller than presenter mode's titles;
 	// drawer, when drawerOn, is the explain panel, which may cover part
-	// of the region (see measure). The shell sets both (setRoom).
+	// of the region (see measure). The shell sets both (SetRoom).
 	presenting, drawerOn bool
 	drawer               dom.Elem
 	// leastScale is the stylesheet's --tape-min-scale where it sets one
@@ -73,33 +111,14 @@ type tapeView struct {
 	selected int
 	hot      []int // edges currently highlighted
 	// stripProtos are the strips drawn for this tape, one of each kind,
-	// which its boxes' strips copy (newStrip).
-	stripProtos map[stripKind]dom.Elem
+	// which its boxes' strips copy (ui.NewStrip).
+	stripProtos map[ui.StripKind]dom.Elem
 	// first is the tape of the page's first view until the first build
 	// adopts it or draws another.
 	first *firstTape
 	gesture
 	travels
 }
-
-// gesture is the pointers on the tape: one pans, two pinch. A mouse, a pen
-// and a finger take the same path.
-type gesture struct {
-	pointers []pointer // down on the tape, in the order they came
-	origin   dom.Rect  // the drawing region, when the first went down
-	dragged  float64   // how far the pointers moved since the first went down
-	captured bool
-}
-
-// pointer is one pointer down on the tape and where it is now, in the
-// region's pixels.
-type pointer struct {
-	id int
-	at layout.Point
-}
-
-// tapSlop is how far (in CSS pixels) a pointer may move and still tap.
-const tapSlop = 6
 
 // boxEls are the elements of one node's box. Its value and gradient rows
 // and its badge are made when first shown: at the start of a step most
@@ -120,20 +139,22 @@ type boxEls struct {
 	drawn    bool // the state has been applied at least once
 }
 
-func newTapeView(pv *playground) *tapeView {
-	doc := pv.doc
-	v := &tapeView{pv: pv, view: layout.View{Scale: 1, Min: zoomMin, Max: zoomMax}, focus: -1, selected: -1}
+// New makes the tape's screen, with nothing recorded yet: the first change
+// of the state (Changed) draws its step.
+func New(deps Deps) *View {
+	doc := deps.Doc
+	v := &View{deps: deps, view: layout.View{Scale: 1, Min: zoomMin, Max: zoomMax}, focus: -1, selected: -1}
 	v.motion = dom.NewMediaQuery("(prefers-reduced-motion: reduce)")
 	v.root = doc.El("section", "class", "tape-region", "aria-labelledby", "tape-title")
 	bar := doc.El("div", "class", "region-bar")
 	h := doc.El("h2", "id", "tape-title")
 	h.SetTextContent("The tape")
 	tools := doc.El("div", "class", "zoom-tools", "role", "group", "aria-label", "Zoom")
-	tools.AppendChild(pv.doc.Button("Fit", "Fit the whole tape to the screen", v.fitAll, "id", "fit"))
-	tools.AppendChild(pv.doc.Button("−", "Zoom out", func() { v.zoomBy(1/1.25, -1, -1) }, "id", "zoom-out"))
-	tools.AppendChild(pv.doc.Button("+", "Zoom in", func() { v.zoomBy(1.25, -1, -1) }, "id", "zoom-in"))
+	tools.AppendChild(doc.Button("Fit", "Fit the whole tape to the screen", v.FitAll, "id", "fit"))
+	tools.AppendChild(doc.Button("−", "Zoom out", func() { v.Zoom(1 / 1.25) }, "id", "zoom-out"))
+	tools.AppendChild(doc.Button("+", "Zoom in", func() { v.Zoom(1.25) }, "id", "zoom-in"))
 	key := doc.Txt("span", tapesvg.BadgeKey, "class", "badge-key")
-	dom.Add(bar, h, ui.Legend(doc, pv.p.scale), key, tools)
+	dom.Add(bar, h, ui.Legend(doc, deps.Scale), key, tools)
 	v.svg = doc.SVG("svg", "id", "tape", "role", "img", "aria-label", "The tape of one training step, drawn left to right. The text list below reads the same tape.")
 	defs := doc.SVG("defs")
 	defs.SetInnerHTML(tapesvg.Defs)
@@ -146,28 +167,47 @@ func newTapeView(pv *playground) *tapeView {
 	// text in it afresh.
 	v.loss = newLossPointer(v)
 	dom.Add(v.root, bar, dom.Add(doc.El("div", "class", "tape-frame"), v.svg, v.loss.btn))
-	pv.doc.Listen(v.svg, "click", "tape click", v.onClick)
-	pv.doc.Listen(v.svg, "wheel", "tape zoom", v.onWheel)
-	pv.doc.Listen(v.svg, "pointerdown", "tape pan", v.onDown)
-	pv.doc.Listen(v.svg, "pointermove", "tape pan", v.onMove)
+	doc.Listen(v.svg, "click", "tape click", v.onClick)
+	doc.Listen(v.svg, "wheel", "tape zoom", v.onWheel)
+	doc.Listen(v.svg, "pointerdown", "tape pan", v.onDown)
+	doc.Listen(v.svg, "pointermove", "tape pan", v.onMove)
 	for _, name := range []string{"pointerup", "pointercancel", "pointerleave"} {
-		pv.doc.Listen(v.svg, name, "tape pan", v.onUp)
+		doc.Listen(v.svg, name, "tape pan", v.onUp)
 	}
 	// Refit when the region changes size (the window, or a bar above it
 	// wrapping), unless the user has zoomed.
 	dom.OnResize(doc, v.svg, "tape resize", func() {
 		v.measure()
 		if !v.zoomed {
-			v.fit()
+			v.Fit()
 		}
 	})
+	v.list = newListView(doc, deps.State)
 	return v
 }
 
+// Root is the tape's region: its toolbar and its drawing.
+func (v *View) Root() dom.Elem { return v.root }
+
+// List is the tape's text list, a closed <details> for the page's bottom
+// bar.
+func (v *View) List() dom.Elem { return v.list.root }
+
+// Drawing is the tape's <svg>.
+func (v *View) Drawing() dom.Elem { return v.svg }
+
+// Nodes is the number of nodes the tape draws.
+func (v *View) Nodes() int { return len(v.boxes) }
+
+// Box is node i's group in the drawing (0 <= i < Nodes()), which holds
+// its box and its texts; another view may add to it, until the step is
+// recorded again and the tape drawn anew.
+func (v *View) Box(i int) dom.Elem { return v.boxes[i].g }
+
 // build draws a freshly recorded step. When the page's first view drew
 // this very tape (see adoptFirstView), its elements become the tape's.
-func (v *tapeView) build(s *app.Stepper, lay *layout.Layout) {
-	doc := v.pv.doc
+func (v *View) build(s *app.Stepper, lay *layout.Layout) {
+	doc := v.deps.Doc
 	v.stopTravels() // before the boxes it lit are dropped
 	v.world.Clear()
 	v.base, v.folds = lay, lay.RowSizes()
@@ -191,7 +231,7 @@ func (v *tapeView) build(s *app.Stepper, lay *layout.Layout) {
 	v.edgesOf = make([][]int, len(nodes))
 	v.edgeAt = make(map[[2]int]int, len(lay.Edges))
 	v.hot, v.focus, v.selected = nil, -1, -1
-	v.stripProtos = map[stripKind]dom.Elem{}
+	v.stripProtos = map[ui.StripKind]dom.Elem{}
 	v.badgeEls = dom.NewElems()
 	for k, e := range lay.Edges {
 		v.edgesOf[e.From] = append(v.edgesOf[e.From], k)
@@ -210,8 +250,8 @@ func (v *tapeView) build(s *app.Stepper, lay *layout.Layout) {
 // draw makes the elements of the tape laid out in v.lay: the edges, and
 // per node its group with the ring, the box and the texts. The value and
 // gradient rows and the state badge are made when first shown (update).
-func (v *tapeView) draw(nodes []app.NodeInfo) {
-	doc := v.pv.doc
+func (v *View) draw(nodes []app.NodeInfo) {
+	doc := v.deps.Doc
 	lay := v.lay
 	edgeLayer := doc.SVG("g", "class", "edges")
 	for _, e := range lay.Edges {
@@ -227,11 +267,11 @@ func (v *tapeView) draw(nodes []app.NodeInfo) {
 		dom.Add(g,
 			doc.SVG("rect", "class", "ring", "x", ui.F1(-app.RingPad), "y", ui.F1(-app.RingPad), "width", ui.F1(b.W+2*app.RingPad), "height", ui.F1(b.H+2*app.RingPad), "rx", ui.F1(app.RingRadius)),
 			doc.SVG("rect", "class", "box", "width", w, "height", ui.F1(b.H), "rx", ui.F1(tapesvg.BoxRadius(n.Kind))),
-			svgText(doc, "title-text", app.TitlePx, app.BoxInset, app.TitleY, n.Title()),
-			svgText(doc, "shape-text mono", app.ShapePx, app.BoxInset, app.ShapeY, n.Shape.String()),
+			ui.SVGText(doc, "title-text", app.TitlePx, app.BoxInset, app.TitleY, n.Title()),
+			ui.SVGText(doc, "shape-text mono", app.ShapePx, app.BoxInset, app.ShapeY, n.Shape.String()),
 		)
 		if tag := tapesvg.RoleTag(n); tag != "" {
-			t := svgText(doc, "role-text", app.RolePx, b.W-app.BoxInset, app.ShapeY, tag)
+			t := ui.SVGText(doc, "role-text", app.RolePx, b.W-app.BoxInset, app.ShapeY, tag)
 			t.SetAttribute("text-anchor", "end")
 			g.AppendChild(t)
 		}
@@ -243,14 +283,14 @@ func (v *tapeView) draw(nodes []app.NodeInfo) {
 
 // rowsFor makes box i's value and gradient rows, the first time it shows
 // one of them, before its badge's tab (which stays on top).
-func (v *tapeView) rowsFor(i int) {
+func (v *View) rowsFor(i int) {
 	b := &v.boxes[i]
 	b.valStrip, b.gradStrip = v.rows(b.node, b.w)
 	for _, r := range []tensorRow{b.valStrip, b.gradStrip} {
 		if b.tab.OK() {
-			b.tab.Before(r.group())
+			b.tab.Before(r.Group())
 		} else {
-			b.g.AppendChild(r.group())
+			b.g.AppendChild(r.Group())
 		}
 	}
 }
@@ -258,22 +298,15 @@ func (v *tapeView) rowsFor(i int) {
 // badgeFor makes box i's state badge, a tab on the box's top edge,
 // right-aligned so that it takes none of the title's width, the first
 // time the node has one.
-func (v *tapeView) badgeFor(i int) {
-	doc, b := v.pv.doc, &v.boxes[i]
+func (v *View) badgeFor(i int) {
+	doc, b := v.deps.Doc, &v.boxes[i]
 	tab := doc.SVG("g", "class", "badge-tab", "transform", "translate("+ui.F1(b.w-app.BadgeRight)+" 0)", "visibility", "hidden")
 	bg := doc.SVG("rect", "class", "badge-bg", "y", ui.F1(-app.BadgeH/2), "height", ui.F1(app.BadgeH), "rx", ui.F1(app.BadgeH/2))
-	text := svgText(doc, "badge", app.BadgePx, app.BadgeTextX, app.BadgeTextY, "")
+	text := ui.SVGText(doc, "badge", app.BadgePx, app.BadgeTextX, app.BadgeTextY, "")
 	text.SetAttribute("text-anchor", "end")
 	dom.Add(tab, bg, text)
 	b.g.AppendChild(tab)
 	b.tab, b.badge = tab, v.badgeEls.Push(tab, bg, text)
-}
-
-// svgText returns an SVG text of class at (x, y), size px.
-func svgText(doc *dom.Document, class string, px, x, y float64, s string) dom.Elem {
-	t := doc.SVG("text", "class", class, "font-size", ui.F1(px), "x", ui.F1(x), "y", ui.F1(y))
-	t.SetTextContent(s)
-	return t
 }
 
 // update applies node i's new state: classes, strips and badge. values
@@ -286,7 +319,7 @@ func svgText(doc *dom.Document, class string, px, x, y float64, s string) dom.El
 // nothing feeds it), and as ran once its VJP step has run. A visit of the
 // single-output pass beyond the loss's dependencies is drawn as "extra",
 // its badge the reason's short tag (0·∞, fed, −0, dense).
-func (v *tapeView) update(s *app.Stepper, i int, st app.State, values bool) {
+func (v *View) update(s *app.Stepper, i int, st app.State, values bool) {
 	b := &v.boxes[i]
 	changed := !b.drawn || st != b.state
 	if changed {
@@ -308,13 +341,13 @@ func (v *tapeView) update(s *app.Stepper, i int, st app.State, values bool) {
 		}
 	}
 	if changed || values {
-		val, grad := s.Value(i), v.pv.img.gradOf(s, i)
+		val, grad := s.Value(i), v.deps.Grad(s, i)
 		if b.valStrip == nil && (val != nil || grad != nil) {
 			v.rowsFor(i)
 		}
 		if b.valStrip != nil {
-			b.valStrip.show(val)
-			b.gradStrip.show(grad)
+			b.valStrip.Show(val)
+			b.gradStrip.Show(grad)
 		}
 	}
 	b.state, b.drawn = st, true
@@ -353,7 +386,7 @@ func (b *boxEls) class(st app.State) string {
 // highlight makes the edges into node i the saturated ones: the forward
 // step read its parents along them, the backward step sent its
 // contributions back along them. i = -1 clears.
-func (v *tapeView) highlight(i int) {
+func (v *View) highlight(i int) {
 	v.focus = i
 	for _, k := range v.hot {
 		v.edgeClass.Attr(k, "class", "edge")
@@ -367,19 +400,19 @@ func (v *tapeView) highlight(i int) {
 			}
 		}
 	}
-	v.pv.doc.Write(v.edgeEls, &v.edgeClass)
+	v.deps.Doc.Write(v.edgeEls, &v.edgeClass)
 }
 
 // flush applies the boxes' classes and badges that update queued: a step
 // calls it once it has updated every box.
-func (v *tapeView) flush() {
-	v.pv.doc.Write(v.nodeEls, &v.nodeClass)
-	v.pv.doc.Write(v.badgeEls, &v.badgeW)
+func (v *View) flush() {
+	v.deps.Doc.Write(v.nodeEls, &v.nodeClass)
+	v.deps.Doc.Write(v.badgeEls, &v.badgeW)
 }
 
-// select marks node i as the one the inspector shows (-1: none).
-func (v *tapeView) selectNode(prev, i int) {
-	if prev >= 0 && prev < len(v.boxes) {
+// selectNode marks node i as the one the inspector shows (-1: none).
+func (v *View) selectNode(i int) {
+	if prev := v.selected; prev >= 0 && prev < len(v.boxes) {
 		v.boxes[prev].g.RemoveClass("selected")
 		v.boxes[prev].selected = false
 	}
@@ -389,111 +422,5 @@ func (v *tapeView) selectNode(prev, i int) {
 		v.boxes[i].selected = true
 		v.selected = i
 		v.follow(i)
-	}
-}
-
-func (v *tapeView) onClick(ev dom.Event) {
-	if v.dragged > tapSlop { // the end of a pan or a pinch, not a tap on a node
-		v.dragged = 0
-		return
-	}
-	hit := ev.Target().Closest("[data-node]")
-	if !hit.OK() {
-		return
-	}
-	i, err := strconv.Atoi(hit.GetAttribute("data-node"))
-	if err == nil {
-		v.pv.inspect(i)
-	}
-}
-
-// zoomBy zooms by factor around (cx, cy) in the region's pixels, or around
-// its centre when cx < 0.
-func (v *tapeView) zoomBy(factor, cx, cy float64) {
-	if cx < 0 {
-		w, h := v.size()
-		cx, cy = w/2, h/2
-	}
-	v.zoomed = true
-	v.view = v.view.ZoomAt(factor, cx, cy)
-	v.apply()
-}
-
-// onWheel zooms around the pointer: a mouse wheel, or a trackpad's pinch.
-func (v *tapeView) onWheel(ev dom.Event) {
-	ev.PreventDefault()
-	r := v.svg.Rect()
-	x, y := ev.Client()
-	v.zoomBy(layout.WheelFactor(ev.DeltaY(), ev.Mod("ctrlKey")), x-r.Left, y-r.Top)
-}
-
-// at returns where a pointer event is, in the region's pixels.
-func (v *tapeView) at(ev dom.Event) layout.Point {
-	x, y := ev.Client()
-	return layout.Point{X: x - v.origin.Left, Y: y - v.origin.Top}
-}
-
-// find returns the index of pointer id among those down, or -1.
-func (g *gesture) find(id int) int {
-	for k, p := range g.pointers {
-		if p.id == id {
-			return k
-		}
-	}
-	return -1
-}
-
-func (v *tapeView) onDown(ev dom.Event) {
-	if ev.PointerType() == "mouse" && ev.Button() != 0 {
-		return
-	}
-	if len(v.pointers) == 0 {
-		v.origin = v.svg.Rect()
-		v.dragged, v.captured = 0, false
-	}
-	if v.find(ev.PointerID()) >= 0 {
-		return
-	}
-	v.pointers = append(v.pointers, pointer{ev.PointerID(), v.at(ev)})
-	if len(v.pointers) > 1 {
-		// A second finger makes a pinch, never a tap: hold both.
-		v.dragged = tapSlop + 1
-		for _, p := range v.pointers {
-			dom.CapturePointer(v.svg, p.id)
-		}
-		v.captured = true
-	}
-}
-
-// onMove pans with one pointer and pinches with two (a third is ignored).
-// A pointer is captured only once it drags, so that a tap still lands on
-// the node under it.
-func (v *tapeView) onMove(ev dom.Event) {
-	k := v.find(ev.PointerID())
-	if k < 0 || k > 1 {
-		return
-	}
-	was, now := v.pointers[k].at, v.at(ev)
-	v.pointers[k].at = now
-	if len(v.pointers) == 1 {
-		v.dragged += math.Abs(now.X-was.X) + math.Abs(now.Y-was.Y)
-		v.view = v.view.Pan(now.X-was.X, now.Y-was.Y)
-		if v.dragged > tapSlop && !v.captured {
-			dom.CapturePointer(v.svg, ev.PointerID())
-			v.captured = true
-		}
-	} else {
-		other := v.pointers[1-k].at
-		v.view = v.view.Pinch(was, other, now, other)
-	}
-	if v.dragged > tapSlop {
-		v.zoomed = true
-	}
-	v.apply()
-}
-
-func (v *tapeView) onUp(ev dom.Event) {
-	if k := v.find(ev.PointerID()); k >= 0 {
-		v.pointers = append(v.pointers[:k], v.pointers[k+1:]...)
 	}
 }

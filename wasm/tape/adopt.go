@@ -1,13 +1,12 @@
 //go:build js && wasm
 
-package main
+package tape
 
 import (
-	"tapelab/wasm/dom"
-
 	"strconv"
 
 	"tapelab/wasm/app"
+	"tapelab/wasm/dom"
 	"tapelab/wasm/layout"
 	"tapelab/wasm/tapesvg"
 )
@@ -26,11 +25,13 @@ type firstTape struct {
 	vw, vh float64
 }
 
-// takeFirstView keeps the first view's tape, if the page has one, for the
-// tape view's first build. Its layers live on when the first view is
-// removed from the page: the tape view holds them.
-func (v *tapeView) takeFirstView() {
-	svg := v.pv.doc.ByID("tape-preview")
+// TakeFirstView keeps the first view's tape, if the page has one, for the
+// tape's first build, which takes its elements over when they draw the
+// same tape. Its layers live on when the first view is removed from the
+// page: the tape holds them. The page calls it before it removes the
+// first view.
+func (v *View) TakeFirstView() {
+	svg := v.deps.Doc.ByID("tape-preview")
 	if !svg.OK() {
 		return
 	}
@@ -53,7 +54,7 @@ func (v *tapeView) takeFirstView() {
 // their elements and places; each gets the page's id, and the boxes and
 // edges move to v.lay's fold when that is not the one the first view
 // shows. It is tried once, at the first build.
-func (v *tapeView) adoptFirstView(s *app.Stepper, lay *layout.Layout) bool {
+func (v *View) adoptFirstView(s *app.Stepper, lay *layout.Layout) bool {
 	f := v.first
 	v.first = nil
 	if f == nil {

@@ -1,14 +1,14 @@
 //go:build js && wasm
 
-package main
+package tape
 
 import (
-	"tapelab/wasm/dom"
-
 	"strconv"
 	"strings"
 
 	"tapelab/wasm/app"
+	"tapelab/wasm/dom"
+	"tapelab/wasm/state"
 )
 
 // listView is the tape as a text table a screen reader can read: id, node,
@@ -16,7 +16,8 @@ import (
 // sits in a closed <details>, whose rows are made when it is first opened
 // after a step was recorded: until then there is nothing to follow.
 type listView struct {
-	pv    *playground
+	doc   *dom.Document
+	st    *state.State // pins the node of a row's button
 	root  dom.Elem
 	body  dom.Elem
 	s     *app.Stepper // the recorded step its rows list (made or not)
@@ -24,11 +25,13 @@ type listView struct {
 	cells []dom.Elem   // the state cell of each row
 	state []app.State
 	drawn []bool
+	// pinned is the node marked as the one the inspector shows (-1:
+	// none), marked on the rows when they are made.
+	pinned int
 }
 
-func newListView(pv *playground) *listView {
-	doc := pv.doc
-	v := &listView{pv: pv}
+func newListView(doc *dom.Document, st *state.State) *listView {
+	v := &listView{doc: doc, st: st, pinned: -1}
 	v.root = doc.El("details", "class", "tape-list", "id", "tape-list")
 	sum := doc.El("summary")
 	sum.SetTextContent("Tape as text")
@@ -63,7 +66,7 @@ func (v *listView) open() bool { return v.root.HasAttribute("open") }
 // else when it is opened.
 func (v *listView) build(s *app.Stepper) {
 	v.body.Clear()
-	v.s, v.rows, v.cells = s, nil, nil
+	v.s, v.rows, v.cells, v.pinned = s, nil, nil, -1
 	if v.open() {
 		v.draw()
 	}
@@ -72,7 +75,7 @@ func (v *listView) build(s *app.Stepper) {
 // draw makes the rows of v.s, with each node's state and the node the
 // inspector shows.
 func (v *listView) draw() {
-	doc, s := v.pv.doc, v.s
+	doc, s := v.doc, v.s
 	nodes := s.Nodes()
 	v.rows = make([]dom.Elem, len(nodes))
 	v.cells = make([]dom.Elem, len(nodes))
@@ -90,7 +93,7 @@ func (v *listView) draw() {
 		}
 		td := func(s string) dom.Elem { c := doc.El("td"); c.SetTextContent(s); return c }
 		v.cells[i] = td("")
-		btn := v.pv.doc.Button(label, "Inspect node "+strconv.Itoa(i)+" "+label, func() { v.pv.inspect(i) }, "class", "link")
+		btn := doc.Button(label, "Inspect node "+strconv.Itoa(i)+" "+label, func() { v.st.Select(i) }, "class", "link")
 		nodeCell := doc.El("td")
 		nodeCell.AppendChild(btn)
 		dom.Add(tr, td(strconv.Itoa(i)), nodeCell, td(strings.Join(ps, " ")), td(n.Shape.String()), v.cells[i])
@@ -100,7 +103,9 @@ func (v *listView) draw() {
 	for i := range nodes {
 		v.update(i, s.State(i))
 	}
-	v.selectNode(-1, v.pv.pinned)
+	if i := v.pinned; i >= 0 && i < len(v.rows) {
+		v.rows[i].AddClass("selected")
+	}
 }
 
 // update writes node i's state in words.
@@ -142,11 +147,12 @@ func (v *listView) update(i int, st app.State) {
 }
 
 // selectNode marks row i as the one the inspector shows (-1: none).
-func (v *listView) selectNode(prev, i int) {
-	if prev >= 0 && prev < len(v.rows) {
+func (v *listView) selectNode(i int) {
+	if prev := v.pinned; prev >= 0 && prev < len(v.rows) {
 		v.rows[prev].RemoveClass("selected")
 	}
 	if i >= 0 && i < len(v.rows) {
 		v.rows[i].AddClass("selected")
 	}
+	v.pinned = i
 }

@@ -1,17 +1,15 @@
 //go:build js && wasm
 
-package main
+package tape
 
 import (
-	"tapelab/wasm/ui"
-
-	"tapelab/wasm/dom"
-
 	"strconv"
 
 	"tapelab/wasm/app"
+	"tapelab/wasm/dom"
 	"tapelab/wasm/layout"
 	"tapelab/wasm/tapesvg"
+	"tapelab/wasm/ui"
 )
 
 // The scales a person may zoom to; fitting stays within
@@ -25,7 +23,7 @@ const (
 )
 
 // size is the drawing region's size in CSS pixels, as last measured.
-func (v *tapeView) size() (w, h float64) {
+func (v *View) size() (w, h float64) {
 	if v.vw < 10 || v.vh < 10 {
 		return 800, 400
 	}
@@ -38,13 +36,13 @@ func (v *tapeView) size() (w, h float64) {
 // it fits (app.FitFloor). Where the stylesheet sets a least scale (a
 // phone's, where the shapes, roles and numbers must be readable too), it
 // is no smaller than that.
-func (v *tapeView) readable(w, h float64) float64 {
+func (v *View) readable(w, h float64) float64 {
 	return max(app.FitFloor(v.presenting, v.folds, w, h), v.leastScale)
 }
 
 // readLeastScale reads the stylesheet's --tape-min-scale for the drawing
 // (0 where it sets none).
-func (v *tapeView) readLeastScale() {
+func (v *View) readLeastScale() {
 	v.leastScale, _ = strconv.ParseFloat(v.svg.Style("--tape-min-scale"), 64)
 }
 
@@ -54,7 +52,7 @@ func (v *tapeView) readLeastScale() {
 // is drawn beside or above the explanation and not under it. The drawing's
 // data-vw and data-vh say the region's size measured (as the first view's
 // do), for the end-to-end tests to wait for a refit.
-func (v *tapeView) measure() {
+func (v *View) measure() {
 	r := v.svg.Rect()
 	v.vw, v.vh = r.Width, r.Height
 	v.svg.SetAttribute("data-vw", strconv.FormatFloat(r.Width, 'f', -1, 64))
@@ -65,10 +63,10 @@ func (v *tapeView) measure() {
 	}
 }
 
-// setRoom records presenter mode and the explain panel (drawer, shown or
+// SetRoom records presenter mode and the explain panel (drawer, shown or
 // not), which set the room the tape is fitted to; the next fit uses them
-// (applyFlags fits the tape in the next frame).
-func (v *tapeView) setRoom(presenting bool, drawer dom.Elem, drawerOn bool) {
+// (the page fits the tape in the next frame).
+func (v *View) SetRoom(presenting bool, drawer dom.Elem, drawerOn bool) {
 	v.presenting, v.drawer, v.drawerOn = presenting, drawer, drawerOn
 }
 
@@ -92,18 +90,19 @@ func uncovered(r, d dom.Rect) (w, h float64) {
 	return w, h // over most of the region: the tape stays fitted to all of it
 }
 
-// refit fits the tape again to its region, measured afresh, unless the
-// user zoomed: after the explain drawer moved.
-func (v *tapeView) refit() {
-	if !v.zoomed && v.lay != nil {
-		v.fit()
+// DrawerMoved fits the tape again to its region, measured afresh, when the
+// explain drawer is over it (SetRoom) and the user has not zoomed: the
+// drawer moved.
+func (v *View) DrawerMoved() {
+	if v.drawerOn && !v.zoomed && v.lay != nil {
+		v.Fit()
 	}
 }
 
 // follow pans, keeping the zoom, so that node i is in view: when a teacher
 // has zoomed in, or the tape is too long to fit at a readable size, the
 // view moves along with the steps.
-func (v *tapeView) follow(i int) {
+func (v *View) follow(i int) {
 	if !(v.zoomed || v.overflow) || v.lay == nil || i < 0 || i >= len(v.lay.Boxes) {
 		return
 	}
@@ -114,34 +113,37 @@ func (v *tapeView) follow(i int) {
 	}
 }
 
-// fit scales the drawing to the region, no smaller than the scale at which
-// titles are readable; a tape longer than that shows its start, or the
-// node the last step ran, and follows the steps.
-func (v *tapeView) fit() {
+// Fit scales the drawing to its region, measured afresh, no smaller than
+// the scale at which titles are readable; a tape longer than that shows
+// its start, or the node the last step ran, and follows the steps.
+func (v *View) Fit() {
 	v.measure()
 	v.fitMeasured()
 }
 
-// fitAll is the Fit button and the f key: fit, and where the tape is too
+// FitAll is the Fit button and the f key: fit, and where the tape is too
 // long for its region at a readable size but would fit whole beside the
 // editor's column folded away, fold it away (as presenting does; its
 // toggle opens it again): the person asked to see the whole tape, the
 // loss included.
-func (v *tapeView) fitAll() {
-	v.fit()
-	ps := v.pv.panels
-	if !v.overflow || !ps.wide || ps.editorBtn.GetAttribute("aria-expanded") != "true" {
+func (v *View) FitAll() {
+	v.Fit()
+	if !v.overflow {
+		return
+	}
+	col := v.deps.EditorWidth()
+	if col <= 0 {
 		return
 	}
 	w, h := v.size()
-	w += max(v.pv.editor.root.Rect().Width, v.pv.prog.root.Rect().Width)
+	w += col
 	if app.FitsWhole(v.folds, w, h, v.readable(w, h)) {
-		ps.set(ps.editorBtn, "editor-open", false) // fits the tape again in the next frame
+		v.deps.FoldEditor() // fits the tape again in the next frame
 	}
 }
 
 // fitMeasured is fit at the region's size last measured.
-func (v *tapeView) fitMeasured() {
+func (v *View) fitMeasured() {
 	if v.lay == nil {
 		return
 	}
@@ -165,7 +167,7 @@ func (v *tapeView) fitMeasured() {
 
 // refold draws the tape folded into rows: each box and edge moves to its
 // place in base.Wrap(rows).
-func (v *tapeView) refold(rows int) {
+func (v *View) refold(rows int) {
 	v.stopTravels() // the dots follow the old edges
 	v.lay = v.base.Wrap(rows)
 	v.svg.SetAttribute("data-rows", strconv.Itoa(v.lay.Rows))
@@ -173,7 +175,7 @@ func (v *tapeView) refold(rows int) {
 }
 
 // place moves each box and edge to its place in v.lay.
-func (v *tapeView) place() {
+func (v *View) place() {
 	for i, b := range v.lay.Boxes {
 		v.boxes[i].g.SetAttribute("transform", "translate("+ui.F1(b.X)+" "+ui.F1(b.Y)+")")
 	}
@@ -184,7 +186,7 @@ func (v *tapeView) place() {
 
 // apply draws the world at v.view and says on the drawing how it is
 // shown (data-view: fit, pans or zoomed).
-func (v *tapeView) apply() {
+func (v *View) apply() {
 	v.world.SetAttribute("transform", "translate("+ui.F1(v.view.TX)+" "+ui.F1(v.view.TY)+") scale("+strconv.FormatFloat(v.view.Scale, 'f', 4, 64)+")")
 	if v.overflow && !v.zoomed {
 		v.svg.SetAttribute("data-view", "pans")
