@@ -106,7 +106,11 @@ func geometry(x, w *tensor.Tensor, a Attrs) conv {
 // that order.
 func convInto(y, x, w, b *tensor.Tensor, a Attrs, accumulate bool) {
 	g := geometry(x, w, a)
-	if g.ow < minRow {
+	switch {
+	case !accumulate && b != nil && convGemmForward(w, b, g):
+		convIntoGemm(y, x, w, b, g)
+		return
+	case g.ow < minRow:
 		convIntoNarrow(y, x, w, b, g, accumulate)
 		return
 	}
@@ -199,6 +203,8 @@ func convBack(dx, dw, dy, x, w *tensor.Tensor, a Attrs) {
 	narrow := g.ow < minRow
 	switch {
 	case dw == nil:
+	case convGemmWeights(dy, g):
+		convBackWGemm(dw, dy, x, g)
 	case narrow:
 		convBackWNarrow(dw, dy, x, g)
 	default:

@@ -97,10 +97,11 @@ var convCases = []struct {
 	{"narrow, mostly padding", tensor.Shape{2, 4, 1, 1}, tensor.Shape{9, 4, 3, 3}, 1, 2},
 }
 
-// TestConvRowKernelsKeepTheOrder checks the row kernels against the
-// one-at-a-time kernels bit for bit, forward (with and without bias and
-// accumulation), dW and dX, on values whose sums round differently in
-// another order, signed zeros included.
+// TestConvRowKernelsKeepTheOrder checks every conv2d kernel (the rows,
+// the narrow ones and the GEMM paths) against the one-at-a-time kernels
+// bit for bit (any NaN matching any NaN), forward (with and without bias
+// and accumulation), dW and dX, on values whose sums round differently in
+// another order, signed zeros and non-finite values included.
 func TestConvRowKernelsKeepTheOrder(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 40))
 	fill := func(s tensor.Shape) *tensor.Tensor {
@@ -120,36 +121,70 @@ func TestConvRowKernelsKeepTheOrder(t *testing.T) {
 	same := func(t *testing.T, what string, got, want *tensor.Tensor) {
 		t.Helper()
 		for i := range want.Data {
-			if math.Float64bits(got.Data[i]) != math.Float64bits(want.Data[i]) {
+			if g, w := got.Data[i], want.Data[i]; math.Float64bits(g) != math.Float64bits(w) && !(g != g && w != w) {
 				t.Fatalf("%s[%d] = %v, want %v bit for bit", what, i, got.Data[i], want.Data[i])
 			}
 		}
 	}
+	// The variants decide which kernels run: the GEMM paths (im2col.go)
+	// need no −0 bias and, with padding, a finite W (forward) and dY (dW).
+	variants := []struct {
+		name                     string
+		negZeroBias, infW, nanDY bool
+	}{
+		{"gemm", false, false, false},
+		{"-0 bias", true, false, false},
+		{"inf in W", false, true, false},
+		{"nan in dY", false, false, true},
+	}
 	for _, tc := range convCases {
-		t.Run(tc.name, func(t *testing.T) {
-			a := Attrs{Stride: tc.stride, Padding: tc.pad}
-			x, w, b := fill(tc.x), fill(tc.w), fill(tensor.Shape{tc.w[0]})
-			ys, err := conv2dOp.Infer(nil, []tensor.Shape{tc.x, tc.w, {tc.w[0]}}, a)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, bias := range []*tensor.Tensor{b, nil} {
-				for _, acc := range []bool{false, true} {
-					y0 := fill(ys)
-					got, want := y0.Clone(), y0.Clone()
-					convInto(got, x, w, bias, a, acc)
-					convIntoScalar(want, x, w, bias, a, acc)
-					same(t, "Y", got, want)
+		for _, v := range variants {
+			t.Run(tc.name+"/"+v.name, func(t *testing.T) {
+				a := Attrs{Stride: tc.stride, Padding: tc.pad}
+				x, w, b := fill(tc.x), fill(tc.w), fill(tensor.Shape{tc.w[0]})
+				for i, bv := range b.Data {
+					if bv == 0 {
+						b.Data[i] = 0
+					}
 				}
-			}
-			dy := fill(ys)
-			dx, dw := fill(tc.x), fill(tc.w) // stale values the kernels must overwrite
-			wantX, wantW := tensor.Zeros(tc.x), tensor.Zeros(tc.w)
-			convBack(dx, dw, dy, x, w, a)
-			convBackScalar(wantX, wantW, dy, x, w, a)
-			same(t, "dX", dx, wantX)
-			same(t, "dW", dw, wantW)
-		})
+				if v.negZeroBias {
+					b.Data[len(b.Data)-1] = math.Copysign(0, -1)
+				}
+				if v.infW {
+					w.Data[len(w.Data)/2] = math.Inf(-1)
+				}
+				ys, err := conv2dOp.Infer(nil, []tensor.Shape{tc.x, tc.w, {tc.w[0]}}, a)
+				if err != nil {
+					t.Fatal(err)
+				}
+				dy := fill(ys)
+				if v.nanDY {
+					dy.Data[0] = math.NaN()
+				}
+				g := geometry(x, w, a)
+				if gemm := convGemmForward(w, b, g); gemm != (!v.negZeroBias && !(v.infW && tc.pad > 0)) {
+					t.Errorf("convGemmForward = %v", gemm)
+				}
+				if gemm := convGemmWeights(dy, g); gemm != (!v.nanDY || tc.pad == 0) {
+					t.Errorf("convGemmWeights = %v", gemm)
+				}
+				for _, bias := range []*tensor.Tensor{b, nil} {
+					for _, acc := range []bool{false, true} {
+						y0 := fill(ys)
+						got, want := y0.Clone(), y0.Clone()
+						convInto(got, x, w, bias, a, acc)
+						convIntoScalar(want, x, w, bias, a, acc)
+						same(t, "Y", got, want)
+					}
+				}
+				dx, dw := fill(tc.x), fill(tc.w) // stale values the kernels must overwrite
+				wantX, wantW := tensor.Zeros(tc.x), tensor.Zeros(tc.w)
+				convBack(dx, dw, dy, x, w, a)
+				convBackScalar(wantX, wantW, dy, x, w, a)
+				same(t, "dX", dx, wantX)
+				same(t, "dW", dw, wantW)
+			})
+		}
 	}
 }
 
