@@ -212,6 +212,8 @@ func convBack(dx, dw, dy, x, w *tensor.Tensor, a Attrs) {
 	}
 	switch {
 	case dx == nil:
+	case convGemmInputs(dy, g):
+		convBackXGemm(dx, dy, w, g)
 	case narrow:
 		convBackXNarrow(dx, dy, w, g)
 	default:

@@ -81,18 +81,22 @@ func convBackScalar(dx, dw, dy, x, w *tensor.Tensor, a Attrs) {
 // convCases are geometries with and without padding, strides 1 to 3,
 // kernels wider than tall, windows that lie wholly in the padding, and
 // outputs wide enough for the row kernels and too narrow (minRow), with
-// channel counts that are and are not multiples of the narrow kernels' 4.
+// channel counts that are and are not multiples of the narrow kernels' 4,
+// forward products wide enough to be computed transposed (tallRatio), and
+// images small enough for dX's GEMM (convGemmInputs).
 var convCases = []struct {
 	name        string
 	x, w        tensor.Shape
 	stride, pad int
 }{
-	{"cnn conv 1", tensor.Shape{3, 1, 8, 8}, tensor.Shape{4, 1, 3, 3}, 1, 1},
+	{"cnn conv 1", tensor.Shape{8, 1, 8, 8}, tensor.Shape{4, 1, 3, 3}, 1, 1},
 	{"cnn conv 2", tensor.Shape{2, 8, 4, 4}, tensor.Shape{5, 8, 3, 3}, 1, 0},
 	{"stride 2 padding 1", tensor.Shape{2, 3, 7, 5}, tensor.Shape{3, 3, 3, 3}, 2, 1},
 	{"stride 3 wide kernel", tensor.Shape{1, 2, 9, 11}, tensor.Shape{2, 2, 2, 4}, 3, 2},
 	{"padding past the kernel", tensor.Shape{2, 1, 2, 3}, tensor.Shape{2, 1, 2, 2}, 1, 3},
 	{"one by one", tensor.Shape{2, 3, 4, 4}, tensor.Shape{2, 3, 1, 1}, 1, 0},
+	{"wide, stride 2", tensor.Shape{6, 2, 12, 12}, tensor.Shape{2, 2, 3, 3}, 2, 1},
+	{"small image stride 2", tensor.Shape{3, 3, 4, 4}, tensor.Shape{5, 3, 3, 3}, 2, 1},
 	{"narrow stride 2", tensor.Shape{2, 5, 6, 6}, tensor.Shape{6, 5, 3, 3}, 2, 1},
 	{"narrow, mostly padding", tensor.Shape{2, 4, 1, 1}, tensor.Shape{9, 4, 3, 3}, 1, 2},
 }

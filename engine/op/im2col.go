@@ -28,7 +28,8 @@ import (
 // nothing.
 type gemmScratch struct {
 	cols, w, c tensor.Tensor
-	dw         tensor.Tensor // dW seen as [O × C·kH·kW], for the call only
+	// Views of the caller's tensors as matrices, for the call only.
+	dw, dy, dx tensor.Tensor
 }
 
 var gemmScratchPool = sync.Pool{New: func() any { return new(gemmScratch) }}
@@ -50,34 +51,64 @@ func convGemmWeights(dy *tensor.Tensor, g conv) bool {
 	return g.pad == 0 || dy.Finite()
 }
 
-// convIntoGemm writes y = conv(x, w) + b as [b W]·[1; im2col(x)]: a
-// product [O × 1+C·kH·kW]·[1+C·kH·kW × N·oH·oW] whose columns are then
-// copied to y's [N O oH oW] layout.
+// convIntoGemm writes y = conv(x, w) + b as [b W]·[1; im2col(x)], a
+// product [O × 1+C·kH·kW]·[1+C·kH·kW × N·oH·oW], whose columns are then
+// copied to y's [N O oH oW] layout. When the product is much wider than
+// tall (the first layer of a CNN) it is computed transposed instead,
+// [1; im2col(x)]ᵀ·[b W]ᵀ, which the GEMM's kernels, tiling rows, take
+// faster (natively and in wasm): the same sums either way.
 func convIntoGemm(y, x, w, b *tensor.Tensor, g conv) {
 	s := gemmScratchPool.Get().(*gemmScratch)
 	defer gemmScratchPool.Put(s)
-	np, k := g.n*g.oh*g.ow, 1+g.wSize
+	plane := g.oh * g.ow
+	np, k := g.n*plane, 1+g.wSize
 	s.cols.Reshape(tensor.Shape{k, np})
 	ones := s.cols.Data[:np]
 	for i := range ones {
 		ones[i] = 1
 	}
 	im2col(s.cols.Data[np:], x, g)
-	s.w.Reshape(tensor.Shape{g.o, k})
-	for o := 0; o < g.o; o++ {
-		row := s.w.Data[o*k:][:k]
-		row[0] = b.Data[o]
-		copy(row[1:], w.Data[o*g.wSize:][:g.wSize])
+	if np <= tallRatio*g.o {
+		s.w.Reshape(tensor.Shape{g.o, k})
+		for o := 0; o < g.o; o++ {
+			row := s.w.Data[o*k:][:k]
+			row[0] = b.Data[o]
+			copy(row[1:], w.Data[o*g.wSize:][:g.wSize])
+		}
+		s.c.Reshape(tensor.Shape{g.o, np})
+		tensor.Gemm(false, false, 1, &s.w, &s.cols, 0, &s.c)
+		for n := 0; n < g.n; n++ {
+			for o := 0; o < g.o; o++ {
+				copy(y.Data[(n*g.o+o)*plane:][:plane], s.c.Data[o*np+n*plane:][:plane])
+			}
+		}
+		return
 	}
-	s.c.Reshape(tensor.Shape{g.o, np})
-	tensor.Gemm(false, false, 1, &s.w, &s.cols, 0, &s.c)
-	plane := g.oh * g.ow
+	s.w.Reshape(tensor.Shape{k, g.o}) // [b W]ᵀ
+	copy(s.w.Data[:g.o], b.Data)
+	for o := 0; o < g.o; o++ {
+		for r, v := range w.Data[o*g.wSize:][:g.wSize] {
+			s.w.Data[(1+r)*g.o+o] = v
+		}
+	}
+	s.c.Reshape(tensor.Shape{np, g.o})
+	tensor.Gemm(true, false, 1, &s.cols, &s.w, 0, &s.c)
 	for n := 0; n < g.n; n++ {
 		for o := 0; o < g.o; o++ {
-			copy(y.Data[(n*g.o+o)*plane:][:plane], s.c.Data[o*np+n*plane:][:plane])
+			out := y.Data[(n*g.o+o)*plane:][:plane]
+			src := s.c.Data[n*plane*g.o+o:]
+			for k := range out {
+				out[k] = src[k*g.o]
+			}
 		}
 	}
 }
+
+// tallRatio is how much wider than tall the forward's product may be
+// before convIntoGemm computes it transposed (2048 columns against 8 rows
+// takes about twice as long as its transpose; 128 against 16, a little
+// less: BenchmarkConv2DCNN1, BenchmarkConv2DCNN2).
+const tallRatio = 64
 
 // convBackWGemm writes dW = dY'·im2col(x)ᵀ, dY' being dy as
 // [O × N·oH·oW]: each element summed from +0 in (n, i, j) order.
@@ -97,6 +128,49 @@ func convBackWGemm(dw, dy, x *tensor.Tensor, g conv) {
 	s.dw.Shape, s.dw.Data = append(s.dw.Shape[:0], g.o, g.wSize), dw.Data
 	tensor.Gemm(false, true, 1, &s.c, &s.cols, 0, &s.dw)
 	s.dw.Data = nil
+}
+
+// convGemmInputs reports whether convBack may compute dX by
+// convBackXGemm: dY finite, and images small against the kernel, so that
+// the product's zeros (every pixel a window does not reach) at most
+// double its work.
+func convGemmInputs(dy *tensor.Tensor, g conv) bool {
+	return g.h*g.w <= 2*g.kh*g.kw && dy.Finite()
+}
+
+// convBackXGemm writes dX, image by image, as dY·M: dY as [N × O·oH·oW]
+// and M [O·oH·oW × C·H·W] the matrix of the convolution, M[(o,i,j),
+// (c,r,col)] = W[o, c, r+pad−i·s, col+pad−j·s] where that lies in the
+// kernel and 0 elsewhere. Each element of dX is then summed from +0 in
+// (o, i, j) order, as convBack promises; the zeros of M add zeros.
+func convBackXGemm(dx, dy, w *tensor.Tensor, g conv) {
+	s := gemmScratchPool.Get().(*gemmScratch)
+	defer gemmScratchPool.Put(s)
+	k, img := g.o*g.oh*g.ow, g.c*g.h*g.w
+	s.w.Reshape(tensor.Shape{k, img})
+	clear(s.w.Data)
+	for o := 0; o < g.o; o++ {
+		for i := 0; i < g.oh; i++ {
+			p0, p1 := span(i, g.stride, g.pad, g.kh, g.h)
+			for j := 0; j < g.ow; j++ {
+				q0, q1 := span(j, g.stride, g.pad, g.kw, g.w)
+				if q1 <= q0 {
+					continue // the window lies on the padding
+				}
+				row := s.w.Data[((o*g.oh+i)*g.ow+j)*img:][:img]
+				for c := 0; c < g.c; c++ {
+					for p := p0; p < p1; p++ {
+						at := (c*g.h+i*g.stride+p-g.pad)*g.w + j*g.stride - g.pad
+						copy(row[at+q0:at+q1], w.Data[((o*g.c+c)*g.kh+p)*g.kw+q0:][:q1-q0])
+					}
+				}
+			}
+		}
+	}
+	s.dy.Shape, s.dy.Data = append(s.dy.Shape[:0], g.n, k), dy.Data
+	s.dx.Shape, s.dx.Data = append(s.dx.Shape[:0], g.n, img), dx.Data
+	tensor.Gemm(false, false, 1, &s.dy, &s.w, 0, &s.dx)
+	s.dy.Data, s.dx.Data = nil, nil
 }
 
 // im2col writes x unfolded into dst, [C·kH·kW × N·oH·oW]: row (c, p, q),
