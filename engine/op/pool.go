@@ -169,6 +169,10 @@ func winner2(xs []float64, at, w int) int {
 
 // maxPoolInto writes each window's winner of x into y.
 func maxPoolInto(y, x *tensor.Tensor, a Attrs) {
+	if a.Kernel == 2 && a.Stride == 2 {
+		maxPool2Into(y, x)
+		return
+	}
 	h, w := x.Shape[2], x.Shape[3]
 	oh, ow := y.Shape[2], y.Shape[3]
 	k := 0
@@ -189,6 +193,10 @@ func maxPoolInto(y, x *tensor.Tensor, a Attrs) {
 // overlap.
 func maxPoolBack(dx, dy, y, x *tensor.Tensor, a Attrs) {
 	dx.Fill(0)
+	if a.Kernel == 2 && a.Stride == 2 {
+		maxPool2Back(dx, dy, x)
+		return
+	}
 	h, w := x.Shape[2], x.Shape[3]
 	oh, ow := y.Shape[2], y.Shape[3]
 	k := 0
@@ -199,6 +207,74 @@ func maxPoolBack(dx, dy, y, x *tensor.Tensor, a Attrs) {
 			k += ow
 			for j, gv := range g {
 				dx.Data[winner(x.Data, base+i*a.Stride*w+j*a.Stride, w, a.Kernel)] += gv
+			}
+		}
+	}
+}
+
+// maxPool2Into is maxPoolInto for 2×2 windows 2 apart (the usual pool),
+// two rows of x at a time: each window's best, as winner scans it.
+func maxPool2Into(y, x *tensor.Tensor) {
+	h, w := x.Shape[2], x.Shape[3]
+	oh, ow := y.Shape[2], y.Shape[3]
+	k := 0
+	for plane := 0; plane < x.Shape[0]*x.Shape[1]; plane++ {
+		for i := 0; i < oh; i++ {
+			r0 := x.Data[plane*h*w+2*i*w:][:2*ow]
+			r1 := x.Data[plane*h*w+(2*i+1)*w:][:len(r0)]
+			out := y.Data[k:][:ow]
+			k += ow
+			for j, q := 0, 0; q+1 < len(r0) && q+1 < len(r1); j, q = j+1, q+2 {
+				best := r0[q]
+				if v := r0[q+1]; v > best || v != v {
+					best = v
+				}
+				if v := r1[q]; v > best || v != v {
+					best = v
+				}
+				if v := r1[q+1]; v > best || v != v {
+					best = v
+				}
+				out[j] = best
+			}
+		}
+	}
+}
+
+// maxPool2Back is maxPoolBack for 2×2 windows 2 apart, after dx.Fill(0):
+// the windows do not overlap, so each winner receives its dy once.
+func maxPool2Back(dx, dy, x *tensor.Tensor) {
+	h, w := x.Shape[2], x.Shape[3]
+	oh, ow := dy.Shape[2], dy.Shape[3]
+	k := 0
+	for plane := 0; plane < x.Shape[0]*x.Shape[1]; plane++ {
+		for i := 0; i < oh; i++ {
+			at := plane*h*w + 2*i*w
+			r0, r1 := x.Data[at:][:2*ow], x.Data[at+w:][:2*ow]
+			d0, d1 := dx.Data[at:][:2*ow], dx.Data[at+w:][:2*ow]
+			g := dy.Data[k:][:ow]
+			k += ow
+			for j, q := 0, 0; j < len(g) && q+1 < len(r0) && q+1 < len(r1); j, q = j+1, q+2 {
+				best, win := r0[q], 0
+				if v := r0[q+1]; v > best || v != v {
+					best, win = v, 1
+				}
+				if v := r1[q]; v > best || v != v {
+					best, win = v, 2
+				}
+				if v := r1[q+1]; v > best || v != v {
+					win = 3
+				}
+				switch win {
+				case 0:
+					d0[q] += g[j]
+				case 1:
+					d0[q+1] += g[j]
+				case 2:
+					d1[q] += g[j]
+				default:
+					d1[q+1] += g[j]
+				}
 			}
 		}
 	}
