@@ -1,6 +1,8 @@
 package op
 
 import (
+	endian "encoding/binary"
+	"hash/fnv"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -221,5 +223,51 @@ func BenchmarkConvKernels(b *testing.B) {
 				convBackScalar(dx, dw, dy, x, w, a)
 			}
 		})
+	}
+}
+
+// TestConvBitsEverywhere pins a hash of the cnn workload's two
+// convolutions (forward, dW, dX) and its pool (forward, VJP) on fixed
+// data: the same on every platform, wasm included, since none of their
+// kernels fuses a multiply-add or calls a function of package math that
+// is assembly on one platform only. It was recorded with the kernels of
+// 3339261 (the one-at-a-time loops).
+func TestConvBitsEverywhere(t *testing.T) {
+	const want uint64 = 0xdf5ae293803597f6
+	r := rand.New(rand.NewPCG(40, 1))
+	h := fnv.New64a()
+	put := func(ts ...*tensor.Tensor) {
+		for _, v := range ts {
+			for _, x := range v.Data {
+				h.Write(endian.LittleEndian.AppendUint64(nil, math.Float64bits(x)))
+			}
+		}
+	}
+	rnd := func(s tensor.Shape) *tensor.Tensor {
+		v := tensor.Zeros(s)
+		for i := range v.Data {
+			v.Data[i] = r.Float64()*2 - 1
+		}
+		return v
+	}
+	for _, tc := range convCases[:2] {
+		x := rnd(tensor.Shape{32, tc.x[1], tc.x[2], tc.x[3]})
+		w, b := rnd(tc.w), rnd(tensor.Shape{tc.w[0]})
+		a := Attrs{Stride: tc.stride, Padding: tc.pad}
+		ys, _ := conv2dOp.Infer(nil, []tensor.Shape{x.Shape, tc.w, {tc.w[0]}}, a)
+		y, dy := tensor.Zeros(ys), rnd(ys)
+		dx, dw := tensor.Zeros(x.Shape), tensor.Zeros(tc.w)
+		conv2dOp.Forward(y, []*tensor.Tensor{x, w, b}, a)
+		convBack(dx, dw, dy, x, w, a)
+		put(y, dx, dw)
+	}
+	x := rnd(tensor.Shape{32, 8, 8, 8})
+	a := Attrs{Kernel: 2, Stride: 2}
+	y, dy, dx := tensor.Zeros(tensor.Shape{32, 8, 4, 4}), rnd(tensor.Shape{32, 8, 4, 4}), tensor.Zeros(x.Shape)
+	maxPool2DOp.Forward(y, []*tensor.Tensor{x}, a)
+	maxPool2DOp.VJP([]*tensor.Tensor{dx}, dy, y, []*tensor.Tensor{x}, a)
+	put(y, dx)
+	if got := h.Sum64(); got != want {
+		t.Errorf("hash %#x, want %#x", got, want)
 	}
 }
