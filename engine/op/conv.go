@@ -7,8 +7,11 @@ import (
 )
 
 // conv2d is PyTorch's Conv2d (cross-correlation, zero padding, no dilation,
-// one group) computed directly, without an unfolded copy of the input, so it
-// needs no scratch memory. Every sum runs in a fixed loop order.
+// one group). Every sum runs in one fixed order (convInto, convBack),
+// whichever kernel computes it: a GEMM over the unfolded input where that
+// gives the same bits (im2col.go, with scratch memory reused across
+// calls), direct loops along output rows or over four channels at once
+// (conv_narrow.go) otherwise.
 var conv2dOp = &Op{
 	Name:     "conv2d",
 	Operands: []Operand{{Name: "X"}, {Name: "W"}, {Name: "b"}},
