@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"strings"
 	"text/tabwriter"
 )
@@ -60,10 +61,10 @@ func Merge(results []Result) []Result {
 // Ratio is one comparison the report prints as "RATIO <workload> <a>/<b> <value>".
 type Ratio struct{ Workload, A, B string }
 
-// Ratios are the comparisons bench/README.md reports, for both workloads.
+// Ratios are the comparisons bench/README.md reports, for every workload.
 func Ratios() []Ratio {
 	var rs []Ratio
-	for _, w := range []string{"tiny", "big"} {
+	for _, w := range []string{"tiny", "big", "cnn"} {
 		rs = append(rs,
 			Ratio{w, "tapelab-wasm", "tfjs-best"},
 			Ratio{w, "tapelab-wasm", "tfjs-cpu"},
@@ -102,6 +103,41 @@ func Report(w io.Writer, results []Result) error {
 		if okA && okB && b > 0 {
 			fmt.Fprintf(w, "RATIO %s %s/%s %.2f\n", q.Workload, q.A, q.B, a/b)
 		}
+	}
+	return CheckLosses(results)
+}
+
+// LossTolerance is how far, relatively, a contender's first and 10th
+// losses may be from the reference's: float32 against float64 over ten
+// steps differs by about 1e-6 here; a wrong layer, layout or gradient by
+// far more.
+const LossTolerance = 1e-4
+
+// CheckLosses returns an error naming every contender whose first or 10th
+// loss disagrees with its workload's reference (tapelab-native's, or the
+// first contender's): each trains the same network from the same weights
+// on the same batches, so they must agree to float32 precision.
+func CheckLosses(results []Result) error {
+	ref := map[string]Result{}
+	for _, r := range results {
+		if q, ok := ref[r.Workload]; !ok || (r.Contender == "tapelab-native" && q.Contender != r.Contender) {
+			ref[r.Workload] = r
+		}
+	}
+	var bad []string
+	for _, r := range results {
+		q := ref[r.Workload]
+		for _, l := range []struct {
+			what      string
+			got, want float64
+		}{{"first", r.LossFirst, q.LossFirst}, {"10th", r.Loss10, q.Loss10}} {
+			if !(math.Abs(l.got-l.want) <= LossTolerance*math.Abs(l.want)) {
+				bad = append(bad, fmt.Sprintf("%s %s's %s loss %.7g, %s's %.7g", r.Workload, r.Contender, l.what, l.got, q.Contender, l.want))
+			}
+		}
+	}
+	if len(bad) > 0 {
+		return fmt.Errorf("bench: the contenders trained different networks:\n%s", strings.Join(bad, "\n"))
 	}
 	return nil
 }

@@ -17,34 +17,49 @@ type Result struct {
 	StepsPerS float64   `json:"steps_per_s"`
 	Runs      []float64 `json:"runs"`
 	LossFirst float64   `json:"loss_first"`
-	LossLast  float64   `json:"loss_last"`
+	// Loss10 is the loss the 10th step returns (warm-up runs at least
+	// CheckStep steps): every contender takes the same first steps on the
+	// same batches, so it checks the gradients where LossFirst checks the
+	// forward pass.
+	Loss10   float64 `json:"loss_10"`
+	LossLast float64 `json:"loss_last"`
 }
+
+// CheckStep is the step whose loss every contender reports as Loss10.
+const CheckStep = 10
 
 // Trainer runs SGD steps of a workload on the engine's eager session,
 // reusing one session and one gradient set so that steps allocate nothing.
-// Each hidden layer is one fused node (autograd.Session.ApplyAct), as in
-// the training passes of package train.
+// Each hidden layer and each convolution is one node fused with its
+// activation (autograd.Session.ApplyAct), as in the training passes of
+// package train.
 type Trainer struct {
 	w      Workload
 	s      *autograd.Session
 	g      autograd.Grads
 	xs, ys []*tensor.Tensor
-	params []*tensor.Tensor // W0, b0, W1, b1, ...
+	params []*tensor.Tensor // W0, b0, W1, b1, ..., the convolutions' first
 	ids    []op.Value       // their tape ids in the current step
 	it     int
 	linear *op.Op // the catalogue's linear
+	conv   *op.Op // and conv2d
 	act    *op.Op // and the workload's activation (tanh or relu)
 }
 
 // NewTrainer prepares the workload's batches and initial weights.
 func NewTrainer(w Workload) *Trainer {
 	x, y := w.Data()
-	d := w.Sizes[0]
+	d := w.InputSize()
+	xshape := tensor.Shape{w.Batch, d}
+	if len(w.Image) > 0 {
+		xshape = tensor.Shape{w.Batch, w.Image[0], w.Image[1], w.Image[2]}
+	}
 	t := &Trainer{w: w, s: autograd.NewSession()}
 	t.linear, _ = op.Lookup("linear")
+	t.conv, _ = op.Lookup("conv2d")
 	t.act, _ = op.Lookup(w.Act)
 	for b := 0; b < w.N/w.Batch; b++ {
-		xb, _ := tensor.New(tensor.Shape{w.Batch, d}, x[b*w.Batch*d:(b+1)*w.Batch*d])
+		xb, _ := tensor.New(xshape, x[b*w.Batch*d:(b+1)*w.Batch*d])
 		yshape := tensor.Shape{w.Batch}
 		if w.Loss == "mse" {
 			yshape = tensor.Shape{w.Batch, 1}
@@ -52,8 +67,18 @@ func NewTrainer(w Workload) *Trainer {
 		yb, _ := tensor.New(yshape, y[b*w.Batch:(b+1)*w.Batch])
 		t.xs, t.ys = append(t.xs, xb), append(t.ys, yb)
 	}
-	for _, l := range w.Params() {
-		W, _ := tensor.New(tensor.Shape{l.Out, l.In}, l.W)
+	c := 0
+	if len(w.Image) > 0 {
+		c = w.Image[0]
+	}
+	for i, l := range w.Params() {
+		wshape := tensor.Shape{l.Out, l.In}
+		if i < len(w.Convs) {
+			k := w.Convs[i].Kernel
+			wshape = tensor.Shape{l.Out, c, k, k}
+			c = l.Out
+		}
+		W, _ := tensor.New(wshape, l.W)
 		B, _ := tensor.New(tensor.Shape{l.Out}, l.B)
 		t.params = append(t.params, W, B)
 	}
@@ -70,7 +95,19 @@ func (t *Trainer) Step() (float64, error) {
 	target := s.Input(t.ys[k], "y")
 	nl := len(t.params) / 2
 	ids := t.ids[:0]
-	for l := 0; l < nl; l++ {
+	for l, cv := range t.w.Convs {
+		W := s.Param(t.params[2*l], "W")
+		b := s.Param(t.params[2*l+1], "b")
+		ids = append(ids, W, b)
+		h = s.ApplyAct(t.conv, op.Attrs{Stride: 1, Padding: cv.Padding}, h, W, b, t.act, op.Attrs{})
+		if cv.Pool > 1 {
+			h = op.MaxPool2D(s, h, cv.Pool, cv.Pool)
+		}
+	}
+	if len(t.w.Convs) > 0 {
+		h = op.Flatten(s, h)
+	}
+	for l := len(t.w.Convs); l < nl; l++ {
 		W := s.Param(t.params[2*l], "W")
 		b := s.Param(t.params[2*l+1], "b")
 		ids = append(ids, W, b)
@@ -123,9 +160,13 @@ func MeasureStepper(name string, w Workload, t Stepper) (Result, error) {
 	}
 	r.LossFirst = first
 	warm := time.Now().Add(time.Duration(w.WarmupMS) * time.Millisecond)
-	for i := 1; i < w.Warmup || time.Now().Before(warm); i++ {
-		if _, err := t.Step(); err != nil {
+	for i := 1; i < max(w.Warmup, CheckStep) || time.Now().Before(warm); i++ {
+		loss, err := t.Step()
+		if err != nil {
 			return r, err
+		}
+		if i+1 == CheckStep {
+			r.Loss10 = loss
 		}
 	}
 	var last float64

@@ -49,6 +49,39 @@ func TestReportPrintsRatios(t *testing.T) {
 	}
 }
 
+func TestCheckLosses(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		results []Result
+		bad     string // what the error names; "" for none
+	}{
+		{"agree to float32", []Result{
+			{Contender: "pytorch", Workload: "cnn", LossFirst: 2.310957908630371, Loss10: 2.282721996307373},
+			{Contender: "tapelab-native", Workload: "cnn", LossFirst: 2.310957941431828, Loss10: 2.2827221498403367},
+		}, ""},
+		{"a wrong forward", []Result{
+			{Contender: "tapelab-native", Workload: "cnn", LossFirst: 2.3109, Loss10: 2.2827},
+			{Contender: "tfjs-wasm", Workload: "cnn", LossFirst: 2.3190, Loss10: 2.2827},
+		}, "cnn tfjs-wasm's first loss"},
+		{"a wrong gradient", []Result{
+			{Contender: "tapelab-native", Workload: "big", LossFirst: 2.3264, Loss10: 2.3348},
+			{Contender: "gorgonia", Workload: "big", LossFirst: 2.3264, Loss10: 2.3301},
+		}, "big gorgonia's 10th loss"},
+		{"no reference but the first", []Result{
+			{Contender: "tfjs-cpu", Workload: "tiny", LossFirst: 0.2796, Loss10: 0.2312},
+			{Contender: "pytorch", Workload: "tiny", LossFirst: 0.2796, Loss10: 0.2312},
+		}, ""},
+	} {
+		err := CheckLosses(tc.results)
+		switch {
+		case tc.bad == "" && err != nil:
+			t.Errorf("%s: %v", tc.name, err)
+		case tc.bad != "" && (err == nil || !strings.Contains(err.Error(), tc.bad)):
+			t.Errorf("%s: error %v, want one naming %q", tc.name, err, tc.bad)
+		}
+	}
+}
+
 func TestMergeTakesTheMedianOverRounds(t *testing.T) {
 	rs := Merge([]Result{
 		{Contender: "a", Workload: "tiny", Runs: []float64{1, 2, 3}, LossFirst: 1, LossLast: 0.5},
@@ -90,14 +123,50 @@ func TestWorkloadsMatchJavaScriptAndPython(t *testing.T) {
 			for _, f := range regexp.MustCompile(tc.field).FindAllSubmatch(m[1], -1) {
 				got[string(f[1])] = strings.Trim(string(f[2]), `'"`)
 			}
-			sizes := strings.Join(strings.Fields(fmt.Sprint(w.Sizes)), ", ") // [2, 16, 16, 1]
 			want := map[string]string{
-				"sizes": sizes, "act": w.Act, "loss": w.Loss, "n": fmt.Sprint(w.N), "batch": fmt.Sprint(w.Batch),
+				"sizes": list(w.Sizes), "act": w.Act, "loss": w.Loss, "n": fmt.Sprint(w.N), "batch": fmt.Sprint(w.Batch),
 				"lr": fmt.Sprint(w.LR), "warmup": fmt.Sprint(w.Warmup), "warmup_ms": fmt.Sprint(w.WarmupMS),
 				"runs": fmt.Sprint(w.Runs), "steps": fmt.Sprint(w.Steps),
 			}
+			if len(w.Image) > 0 {
+				want["image"] = list(w.Image)
+				var ch, ks, pads, pools []int
+				for _, c := range w.Convs {
+					ch, ks, pads, pools = append(ch, c.Out), append(ks, c.Kernel), append(pads, c.Padding), append(pools, max(c.Pool, 1))
+				}
+				want["channels"], want["kernels"], want["paddings"], want["pools"] = list(ch), list(ks), list(pads), list(pools)
+			}
 			if !reflect.DeepEqual(got, want) {
 				t.Errorf("%s, workload %s:\n got %v\nwant %v", tc.file, w.Name, got, want)
+			}
+		}
+	}
+}
+
+// list writes xs as the JavaScript and Python tables do: [2, 16, 16, 1].
+func list(xs []int) string {
+	return strings.Join(strings.Fields(fmt.Sprint(xs)), ", ")
+}
+
+// TestCNNShapes checks the cnn workload's geometry: its convolutions leave
+// as many features as its first dense layer reads, and Params lays out a
+// convolution's weights as PyTorch's [out c k k].
+func TestCNNShapes(t *testing.T) {
+	for _, w := range Workloads() {
+		if got := w.Features(); got != w.Sizes[0] {
+			t.Errorf("%s: the convolutions leave %d features, the dense layers read %d", w.Name, got, w.Sizes[0])
+		}
+		if w.Name != "cnn" {
+			continue
+		}
+		ps := w.Params()
+		want := [][2]int{{1 * 3 * 3, 8}, {8 * 3 * 3, 16}, {64, 10}}
+		if len(ps) != len(want) {
+			t.Fatalf("cnn: %d layers, want %d", len(ps), len(want))
+		}
+		for i, p := range ps {
+			if p.In != want[i][0] || p.Out != want[i][1] || len(p.W) != p.In*p.Out || len(p.B) != p.Out {
+				t.Errorf("cnn layer %d: in %d out %d, %d weights, %d biases; want in %d out %d", i, p.In, p.Out, len(p.W), len(p.B), want[i][0], want[i][1])
 			}
 		}
 	}

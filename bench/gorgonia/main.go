@@ -22,7 +22,7 @@ import (
 
 func main() {
 	name := flag.String("name", "gorgonia", "contender name to report")
-	only := flag.String("workload", "", "run only this workload (tiny or big)")
+	only := flag.String("workload", "", "run only this workload (tiny, big or cnn)")
 	flag.Parse()
 	for _, w := range bench.Workloads() {
 		if *only != "" && *only != w.Name {
@@ -57,13 +57,21 @@ type trainer struct {
 // newTrainer builds the workload's graph, gradients and machine.
 func newTrainer(w bench.Workload) (*trainer, error) {
 	g := G.NewGraph()
-	d, classes := w.Sizes[0], w.Sizes[len(w.Sizes)-1]
+	d, classes := w.InputSize(), w.Sizes[len(w.Sizes)-1]
+	xshape := tensor.Shape{w.Batch, d}
+	if len(w.Image) > 0 {
+		xshape = tensor.Shape{w.Batch, w.Image[0], w.Image[1], w.Image[2]}
+	}
 	t := &trainer{
-		x: G.NewMatrix(g, tensor.Float64, G.WithShape(w.Batch, d), G.WithName("x")),
+		x: G.NewTensor(g, tensor.Float64, len(xshape), G.WithShape(xshape...), G.WithName("x")),
 		y: G.NewMatrix(g, tensor.Float64, G.WithShape(w.Batch, classes), G.WithName("y")),
 	}
-	h := t.x
 	params := w.Params()
+	h, err := t.convolutions(g, w, params)
+	if err != nil {
+		return nil, err
+	}
+	params = params[len(w.Convs):]
 	for l, p := range params {
 		// TapeLab's W is out×in; the usual gorgonia program multiplies x·W.
 		wt := make([]float64, p.In*p.Out)
@@ -77,7 +85,6 @@ func newTrainer(w bench.Workload) (*trainer, error) {
 		b := G.NewVector(g, tensor.Float64, G.WithShape(p.Out), G.WithName(fmt.Sprintf("b%d", l)),
 			G.WithValue(tensor.New(tensor.WithShape(p.Out), tensor.WithBacking(append([]float64(nil), p.B...)))))
 		t.learnables = append(t.learnables, W, b)
-		var err error
 		if h, err = G.Mul(h, W); err != nil {
 			return nil, err
 		}
@@ -121,10 +128,47 @@ func newTrainer(w bench.Workload) (*trainer, error) {
 				yb[i*classes+int(y[k*w.Batch+i])] = 1
 			}
 		}
-		t.xs = append(t.xs, tensor.New(tensor.WithShape(w.Batch, d), tensor.WithBacking(xb)))
+		t.xs = append(t.xs, tensor.New(tensor.WithShape(xshape...), tensor.WithBacking(xb)))
 		t.ys = append(t.ys, tensor.New(tensor.WithShape(w.Batch, classes), tensor.WithBacking(yb)))
 	}
 	return t, nil
+}
+
+// convolutions adds a CNN workload's convolutions (each Conv2d, its bias
+// broadcast over the batch and the image, Rectify, MaxPool2D) to g, from
+// t.x, and returns their output flattened (Reshape, in the (channel, row,
+// column) order the dense layers read); for an MLP it returns t.x.
+func (t *trainer) convolutions(g *G.ExprGraph, w bench.Workload, params []bench.Layer) (*G.Node, error) {
+	h := t.x
+	if len(w.Convs) == 0 {
+		return h, nil
+	}
+	c := w.Image[0]
+	for l, cv := range w.Convs {
+		p, k := params[l], cv.Kernel
+		W := G.NewTensor(g, tensor.Float64, 4, G.WithShape(cv.Out, c, k, k), G.WithName(fmt.Sprintf("K%d", l)),
+			G.WithValue(tensor.New(tensor.WithShape(cv.Out, c, k, k), tensor.WithBacking(append([]float64(nil), p.W...)))))
+		b := G.NewVector(g, tensor.Float64, G.WithShape(cv.Out), G.WithName(fmt.Sprintf("kb%d", l)),
+			G.WithValue(tensor.New(tensor.WithShape(cv.Out), tensor.WithBacking(append([]float64(nil), p.B...)))))
+		t.learnables = append(t.learnables, W, b)
+		var err error
+		if h, err = G.Conv2d(h, W, tensor.Shape{k, k}, []int{cv.Padding, cv.Padding}, []int{1, 1}, []int{1, 1}); err != nil {
+			return nil, err
+		}
+		if h, err = G.BroadcastAdd(h, b, nil, []byte{0, 2, 3}); err != nil {
+			return nil, err
+		}
+		if h, err = G.Rectify(h); err != nil {
+			return nil, err
+		}
+		if cv.Pool > 1 {
+			if h, err = G.MaxPool2D(h, tensor.Shape{cv.Pool, cv.Pool}, []int{0, 0}, []int{cv.Pool, cv.Pool}); err != nil {
+				return nil, err
+			}
+		}
+		c = cv.Out
+	}
+	return G.Reshape(h, tensor.Shape{w.Batch, w.Features()})
 }
 
 // Step runs one forward, backward and SGD update and returns the loss.

@@ -7,8 +7,11 @@ import (
 )
 
 // conv2d is PyTorch's Conv2d (cross-correlation, zero padding, no dilation,
-// one group) computed directly, without an unfolded copy of the input, so it
-// needs no scratch memory. Every sum runs in a fixed loop order.
+// one group). Every sum runs in one fixed order (convInto, convBack),
+// whichever kernel computes it: a GEMM over the unfolded input where that
+// gives the same bits (im2col.go, with scratch memory reused across
+// calls), direct loops along output rows or over four channels at once
+// (conv_narrow.go) otherwise.
 var conv2dOp = &Op{
 	Name:     "conv2d",
 	Operands: []Operand{{Name: "X"}, {Name: "W"}, {Name: "b"}},
@@ -99,82 +102,197 @@ func geometry(x, w *tensor.Tensor, a Attrs) conv {
 
 // convInto writes the convolution of x with w (plus b[o] when b is set)
 // into y, or adds it to y when accumulate is set. Each output sums its
-// terms in the order bias, then channel, kernel row, kernel column.
+// terms in the order bias, then channel, kernel row, kernel column,
+// skipping the padding. The loops run along output rows: for each term
+// (c, p, q) one product is added to every output of the row whose window
+// reaches an image column, so each output still receives its terms in
+// that order.
 func convInto(y, x, w, b *tensor.Tensor, a Attrs, accumulate bool) {
 	g := geometry(x, w, a)
-	k := 0
+	switch {
+	case !accumulate && b != nil && convGemmForward(w, b, g):
+		convIntoGemm(y, x, w, b, g)
+		return
+	case g.ow < minRow:
+		convIntoNarrow(y, x, w, b, g, accumulate)
+		return
+	}
+	plane := g.oh * g.ow
 	for n := 0; n < g.n; n++ {
 		img := x.Data[n*g.xStride : (n+1)*g.xStride]
 		for o := 0; o < g.o; o++ {
 			filt := w.Data[o*g.wSize : (o+1)*g.wSize]
+			out := y.Data[(n*g.o+o)*plane : (n*g.o+o+1)*plane]
+			startSums(out, b, o, accumulate)
 			for i := 0; i < g.oh; i++ {
-				for j := 0; j < g.ow; j++ {
-					s := 0.0
-					switch {
-					case accumulate && b != nil:
-						s = y.Data[k] + b.Data[o]
-					case accumulate:
-						s = y.Data[k]
-					case b != nil:
-						s = b.Data[o]
-					}
-					p0, p1 := span(i, g.stride, g.pad, g.kh, g.h)
-					q0, q1 := span(j, g.stride, g.pad, g.kw, g.w)
-					for c := 0; c < g.c; c++ {
-						for p := p0; p < p1; p++ {
-							// X[n, c, i·s+p−pad, j·s+q−pad] is img[xr+q]; W[o, c, p, q] is filt[wr+q].
-							xr := (c*g.h+i*g.stride+p-g.pad)*g.w + j*g.stride - g.pad
-							wr := (c*g.kh + p) * g.kw
-							for q := q0; q < q1; q++ {
-								s += img[xr+q] * filt[wr+q]
+				row := out[i*g.ow : (i+1)*g.ow]
+				p0, p1 := span(i, g.stride, g.pad, g.kh, g.h)
+				for c := 0; c < g.c; c++ {
+					for p := p0; p < p1; p++ {
+						// X[n, c, i·s+p−pad, ·] and W[o, c, p, ·].
+						xrow := img[(c*g.h+i*g.stride+p-g.pad)*g.w:][:g.w]
+						wrow := filt[(c*g.kh+p)*g.kw:][:g.kw]
+						for q, wv := range wrow {
+							j0, j1 := g.cols(q)
+							if g.stride == 1 {
+								ys := row[j0:j1]
+								xs := xrow[j0+q-g.pad:][:len(ys)]
+								for j := range ys {
+									ys[j] += float64(xs[j] * wv)
+								}
+								continue
+							}
+							for j := j0; j < j1; j++ {
+								row[j] += float64(xrow[j*g.stride+q-g.pad] * wv)
 							}
 						}
 					}
-					y.Data[k] = s
-					k++
 				}
 			}
 		}
 	}
 }
 
-// convBack writes dX and dW (each when wanted) for cotangent dy. Both are
-// scattered from dy in its row-major order, so every sum has a fixed order.
+// minRow is the narrowest output for which the row kernels beat the
+// one-at-a-time ones (BenchmarkConvKernels): along shorter rows their loop
+// overhead outweighs what they save.
+const minRow = 4
+
+// startSums sets each output of channel o's plane out to its sum's first
+// term: y + b[o], y, b[o] or +0, as accumulate and b say.
+func startSums(out []float64, b *tensor.Tensor, o int, accumulate bool) {
+	switch {
+	case accumulate && b != nil:
+		bv := b.Data[o]
+		for k := range out {
+			out[k] += bv
+		}
+	case accumulate:
+	case b != nil:
+		bv := b.Data[o]
+		for k := range out {
+			out[k] = bv
+		}
+	default:
+		clear(out)
+	}
+}
+
+// cols returns the output columns [j0, j1) whose window's column q falls
+// on the image rather than on the padding.
+func (g *conv) cols(q int) (j0, j1 int) {
+	return reach(q, g.stride, g.pad, g.w, g.ow)
+}
+
+// reach returns the output positions [lo, hi), of n in all, whose window
+// offset k lands inside an input of size size: 0 ≤ i·stride + k − pad < size.
+func reach(k, stride, pad, size, n int) (lo, hi int) {
+	if d := pad - k; d > 0 {
+		lo = (d + stride - 1) / stride
+	}
+	e := size - 1 + pad - k
+	if e < 0 {
+		return 0, 0
+	}
+	hi = min(n, e/stride+1)
+	return lo, max(lo, hi)
+}
+
+// convBack writes dX and dW (each when wanted) for cotangent dy. Each sum
+// runs in the order of a scatter from dy in its row-major order: dW[o,c,p,q]
+// adds its terms in (n, i, j) order and dX[n,c,h,w] in (o, i, j) order.
 func convBack(dx, dw, dy, x, w *tensor.Tensor, a Attrs) {
-	if dx == nil && dw == nil {
-		return
-	}
-	if dx != nil {
-		dx.Fill(0)
-	}
-	if dw != nil {
-		dw.Fill(0)
-	}
 	g := geometry(x, w, a)
-	k := 0
-	for n := 0; n < g.n; n++ {
-		off := n * g.xStride
-		for o := 0; o < g.o; o++ {
-			for i := 0; i < g.oh; i++ {
-				for j := 0; j < g.ow; j++ {
-					gv := dy.Data[k]
-					k++
-					p0, p1 := span(i, g.stride, g.pad, g.kh, g.h)
-					q0, q1 := span(j, g.stride, g.pad, g.kw, g.w)
-					for c := 0; c < g.c; c++ {
-						for p := p0; p < p1; p++ {
-							// X[n, c, i·s+p−pad, j·s+q−pad] is xr+q; W[o, c, p, q] is wr+q.
-							xr := off + (c*g.h+i*g.stride+p-g.pad)*g.w + j*g.stride - g.pad
-							wr := o*g.wSize + (c*g.kh+p)*g.kw
-							if dx != nil {
-								for q := q0; q < q1; q++ {
-									dx.Data[xr+q] += gv * w.Data[wr+q]
+	narrow := g.ow < minRow
+	switch {
+	case dw == nil:
+	case convGemmWeights(dy, g):
+		convBackWGemm(dw, dy, x, g)
+	case narrow:
+		convBackWNarrow(dw, dy, x, g)
+	default:
+		convBackW(dw, dy, x, g)
+	}
+	switch {
+	case dx == nil:
+	case convGemmInputs(dy, g):
+		convBackXGemm(dx, dy, w, g)
+	case narrow:
+		convBackXNarrow(dx, dy, w, g)
+	default:
+		convBackX(dx, dy, w, g)
+	}
+}
+
+// convBackW writes dW[o,c,p,q] = Σ_n,i,j dY[n,o,i,j]·X[n,c,i·s+p−pad,j·s+q−pad],
+// one sum at a time from +0, in (n, i, j) order.
+func convBackW(dw, dy, x *tensor.Tensor, g conv) {
+	plane := g.oh * g.ow
+	for o := 0; o < g.o; o++ {
+		for c := 0; c < g.c; c++ {
+			for p := 0; p < g.kh; p++ {
+				i0, i1 := reach(p, g.stride, g.pad, g.h, g.oh)
+				for q := 0; q < g.kw; q++ {
+					j0, j1 := g.cols(q)
+					s := 0.0
+					for n := 0; n < g.n; n++ {
+						gy := dy.Data[(n*g.o+o)*plane:][:plane]
+						img := x.Data[n*g.xStride+c*g.h*g.w:][:g.h*g.w]
+						for i := i0; i < i1; i++ {
+							dyrow := gy[i*g.ow:][:g.ow]
+							xrow := img[(i*g.stride+p-g.pad)*g.w:][:g.w]
+							if g.stride == 1 {
+								ds := dyrow[j0:j1]
+								xs := xrow[j0+q-g.pad:][:len(ds)]
+								for j := range ds {
+									s += float64(ds[j] * xs[j])
 								}
+								continue
 							}
-							if dw != nil {
-								for q := q0; q < q1; q++ {
-									dw.Data[wr+q] += gv * x.Data[xr+q]
+							for j := j0; j < j1; j++ {
+								s += float64(dyrow[j] * xrow[j*g.stride+q-g.pad])
+							}
+						}
+					}
+					dw.Data[((o*g.c+c)*g.kh+p)*g.kw+q] = s
+				}
+			}
+		}
+	}
+}
+
+// convBackX writes dX by scattering dY[n,o,i,j]·W[o,c,p,q] into
+// X[n,c,i·s+p−pad,j·s+q−pad] along rows of dY, the kernel columns q taken
+// from the last: for one element of dX, a smaller q is a larger j, so its
+// terms still arrive in (o, i, j) order.
+func convBackX(dx, dy, w *tensor.Tensor, g conv) {
+	dx.Fill(0)
+	plane := g.oh * g.ow
+	for n := 0; n < g.n; n++ {
+		img := dx.Data[n*g.xStride : (n+1)*g.xStride]
+		for o := 0; o < g.o; o++ {
+			filt := w.Data[o*g.wSize : (o+1)*g.wSize]
+			gy := dy.Data[(n*g.o+o)*plane:][:plane]
+			for i := 0; i < g.oh; i++ {
+				dyrow := gy[i*g.ow:][:g.ow]
+				p0, p1 := span(i, g.stride, g.pad, g.kh, g.h)
+				for c := 0; c < g.c; c++ {
+					for p := p0; p < p1; p++ {
+						xrow := img[(c*g.h+i*g.stride+p-g.pad)*g.w:][:g.w]
+						wrow := filt[(c*g.kh+p)*g.kw:][:g.kw]
+						for q := g.kw - 1; q >= 0; q-- {
+							wv := wrow[q]
+							j0, j1 := g.cols(q)
+							if g.stride == 1 {
+								ds := dyrow[j0:j1]
+								xs := xrow[j0+q-g.pad:][:len(ds)]
+								for j := range ds {
+									xs[j] += float64(ds[j] * wv)
 								}
+								continue
+							}
+							for j := j0; j < j1; j++ {
+								xrow[j*g.stride+q-g.pad] += float64(dyrow[j] * wv)
 							}
 						}
 					}
@@ -183,6 +301,9 @@ func convBack(dx, dw, dy, x, w *tensor.Tensor, a Attrs) {
 		}
 	}
 }
+
+// span returns the kernel offsets [lo, hi) of output position i whose input
+// position i·stride + offset − pad lies inside [0, n): the window's part
 
 // span returns the kernel offsets [lo, hi) of output position i whose input
 // position i·stride + offset − pad lies inside [0, n): the window's part

@@ -2,7 +2,6 @@ package op
 
 import (
 	"fmt"
-	"math"
 
 	"tapelab/engine/tensor"
 )
@@ -19,11 +18,10 @@ var maxPool2DOp = &Op{
 	Work:     poolWork,
 	Infer:    poolShape,
 	Forward: func(y *tensor.Tensor, x []*tensor.Tensor, a Attrs) {
-		eachWindow(y, x[0], a, func(k, win int) { y.Data[k] = x[0].Data[win] })
+		maxPoolInto(y, x[0], a)
 	},
 	VJP: func(dx []*tensor.Tensor, dy, y *tensor.Tensor, x []*tensor.Tensor, a Attrs) {
-		dx[0].Fill(0)
-		eachWindow(y, x[0], a, func(k, win int) { dx[0].Data[win] += dy.Data[k] })
+		maxPoolBack(dx[0], dy, y, x[0], a)
 	},
 	JVP: func(dy *tensor.Tensor, dx []*tensor.Tensor, y *tensor.Tensor, x []*tensor.Tensor, a Attrs) {
 		eachWindow(y, x[0], a, func(k, win int) { dy.Data[k] = dx[0].Data[win] })
@@ -114,31 +112,169 @@ func poolShape(dst tensor.Shape, in []tensor.Shape, a Attrs) (tensor.Shape, erro
 }
 
 // eachWindow calls f(k, win) for every output position k of y (row-major)
-// with the flat index win of its window's winner in x. The winner is chosen
-// as PyTorch's CPU kernel does: scanning the window row by row, an element
-// wins when it is greater than the best so far or NaN, starting from −Inf
-// at the window's first element; so ties go to the first maximum and a NaN
-// wins over numbers.
+// with the flat index win of its window's winner in x (winner).
 func eachWindow(y, x *tensor.Tensor, a Attrs, f func(k, win int)) {
 	h, w := x.Shape[2], x.Shape[3]
 	oh, ow := y.Shape[2], y.Shape[3]
-	ks, s := a.Kernel, a.Stride
 	k := 0
 	for plane := 0; plane < x.Shape[0]*x.Shape[1]; plane++ {
 		base := plane * h * w
 		for i := 0; i < oh; i++ {
 			for j := 0; j < ow; j++ {
-				best, win := math.Inf(-1), base+i*s*w+j*s
-				for p := 0; p < ks; p++ {
-					row := base + (i*s+p)*w + j*s
-					for q := 0; q < ks; q++ {
-						if v := x.Data[row+q]; v > best || math.IsNaN(v) {
-							best, win = v, row+q
-						}
-					}
-				}
-				f(k, win)
+				f(k, winner(x.Data, base+i*a.Stride*w+j*a.Stride, w, a.Kernel))
 				k++
+			}
+		}
+	}
+}
+
+// winner returns the flat index in xs of the winner of the ks×ks window
+// whose first element is xs[at], in an image w wide. The winner is chosen
+// as PyTorch's CPU kernel does: scanning the window row by row, an element
+// wins when it is greater than the best so far or NaN, starting from −Inf
+// at the window's first element; so ties go to the first maximum and a NaN
+// wins over numbers. (The first element wins against −Inf unless it is
+// −Inf itself, when it is the winner anyway: so the scan starts from it.)
+func winner(xs []float64, at, w, ks int) int {
+	if ks == 2 {
+		return winner2(xs, at, w)
+	}
+	best, win := xs[at], at
+	for p := 0; p < ks; p++ {
+		row := xs[at+p*w:][:ks]
+		for q, v := range row {
+			if v > best || v != v {
+				best, win = v, at+p*w+q
+			}
+		}
+	}
+	return win
+}
+
+// winner2 is winner for a 2×2 window, written out.
+func winner2(xs []float64, at, w int) int {
+	r0, r1 := xs[at:][:2], xs[at+w:][:2]
+	best, win := r0[0], at
+	if v := r0[1]; v > best || v != v {
+		best, win = v, at+1
+	}
+	if v := r1[0]; v > best || v != v {
+		best, win = v, at+w
+	}
+	if v := r1[1]; v > best || v != v {
+		win = at + w + 1
+	}
+	return win
+}
+
+// maxPoolInto writes each window's winner of x into y.
+func maxPoolInto(y, x *tensor.Tensor, a Attrs) {
+	if a.Kernel == 2 && a.Stride == 2 {
+		maxPool2Into(y, x)
+		return
+	}
+	h, w := x.Shape[2], x.Shape[3]
+	oh, ow := y.Shape[2], y.Shape[3]
+	k := 0
+	for plane := 0; plane < x.Shape[0]*x.Shape[1]; plane++ {
+		base := plane * h * w
+		for i := 0; i < oh; i++ {
+			out := y.Data[k:][:ow]
+			k += ow
+			for j := range out {
+				out[j] = x.Data[winner(x.Data, base+i*a.Stride*w+j*a.Stride, w, a.Kernel)]
+			}
+		}
+	}
+}
+
+// maxPoolBack writes dX: dX is 0 but at each window's winner, which
+// receives that window's dy, added in y's row-major order where windows
+// overlap.
+func maxPoolBack(dx, dy, y, x *tensor.Tensor, a Attrs) {
+	dx.Fill(0)
+	if a.Kernel == 2 && a.Stride == 2 {
+		maxPool2Back(dx, dy, x)
+		return
+	}
+	h, w := x.Shape[2], x.Shape[3]
+	oh, ow := y.Shape[2], y.Shape[3]
+	k := 0
+	for plane := 0; plane < x.Shape[0]*x.Shape[1]; plane++ {
+		base := plane * h * w
+		for i := 0; i < oh; i++ {
+			g := dy.Data[k:][:ow]
+			k += ow
+			for j, gv := range g {
+				dx.Data[winner(x.Data, base+i*a.Stride*w+j*a.Stride, w, a.Kernel)] += gv
+			}
+		}
+	}
+}
+
+// maxPool2Into is maxPoolInto for 2×2 windows 2 apart (the usual pool),
+// two rows of x at a time: each window's best, as winner scans it.
+func maxPool2Into(y, x *tensor.Tensor) {
+	h, w := x.Shape[2], x.Shape[3]
+	oh, ow := y.Shape[2], y.Shape[3]
+	k := 0
+	for plane := 0; plane < x.Shape[0]*x.Shape[1]; plane++ {
+		for i := 0; i < oh; i++ {
+			r0 := x.Data[plane*h*w+2*i*w:][:2*ow]
+			r1 := x.Data[plane*h*w+(2*i+1)*w:][:len(r0)]
+			out := y.Data[k:][:ow]
+			k += ow
+			for j, q := 0, 0; q+1 < len(r0) && q+1 < len(r1); j, q = j+1, q+2 {
+				best := r0[q]
+				if v := r0[q+1]; v > best || v != v {
+					best = v
+				}
+				if v := r1[q]; v > best || v != v {
+					best = v
+				}
+				if v := r1[q+1]; v > best || v != v {
+					best = v
+				}
+				out[j] = best
+			}
+		}
+	}
+}
+
+// maxPool2Back is maxPoolBack for 2×2 windows 2 apart, after dx.Fill(0):
+// the windows do not overlap, so each winner receives its dy once.
+func maxPool2Back(dx, dy, x *tensor.Tensor) {
+	h, w := x.Shape[2], x.Shape[3]
+	oh, ow := dy.Shape[2], dy.Shape[3]
+	k := 0
+	for plane := 0; plane < x.Shape[0]*x.Shape[1]; plane++ {
+		for i := 0; i < oh; i++ {
+			at := plane*h*w + 2*i*w
+			r0, r1 := x.Data[at:][:2*ow], x.Data[at+w:][:2*ow]
+			d0, d1 := dx.Data[at:][:2*ow], dx.Data[at+w:][:2*ow]
+			g := dy.Data[k:][:ow]
+			k += ow
+			for j, q := 0, 0; j < len(g) && q+1 < len(r0) && q+1 < len(r1); j, q = j+1, q+2 {
+				best, win := r0[q], 0
+				if v := r0[q+1]; v > best || v != v {
+					best, win = v, 1
+				}
+				if v := r1[q]; v > best || v != v {
+					best, win = v, 2
+				}
+				if v := r1[q+1]; v > best || v != v {
+					win = 3
+				}
+				switch win {
+				case 0:
+					d0[q] += g[j]
+				case 1:
+					d0[q+1] += g[j]
+				case 2:
+					d1[q] += g[j]
+				default:
+					d1[q+1] += g[j]
+				}
 			}
 		}
 	}

@@ -15,17 +15,37 @@ import (
 // workloadTrainer builds the workload's model through the spec path (a
 // model document decoded by spec.Decode, built by Model.Build, with the
 // workload's initial weights as params) and a Trainer over its data with
-// plain SGD at the workload's learning rate.
+// plain SGD at the workload's learning rate. A CNN's convolutions come
+// first, each a conv2d layer, its activation and, if it pools, a
+// max_pool2d layer, then a flatten layer.
 func workloadTrainer(tb testing.TB, w bench.Workload) *train.Trainer {
 	var layers []string
+	var shapes []tensor.Shape // each parameterised layer's weight shape
+	var at []int              // and its index among the layers
+	input := fmt.Sprint(w.Sizes[0])
+	if len(w.Image) > 0 {
+		input = fmt.Sprintf("%d,%d,%d", w.Image[0], w.Image[1], w.Image[2])
+		c := w.Image[0]
+		for _, cv := range w.Convs {
+			at, shapes = append(at, len(layers)), append(shapes, tensor.Shape{cv.Out, c, cv.Kernel, cv.Kernel})
+			layers = append(layers, fmt.Sprintf(`{"type":"conv2d","out_channels":%d,"kernel_size":%d,"padding":%d}`, cv.Out, cv.Kernel, cv.Padding),
+				fmt.Sprintf(`{"type":%q}`, w.Act))
+			if cv.Pool > 1 {
+				layers = append(layers, fmt.Sprintf(`{"type":"max_pool2d","kernel_size":%d}`, cv.Pool))
+			}
+			c = cv.Out
+		}
+		layers = append(layers, `{"type":"flatten"}`)
+	}
 	for l := 1; l < len(w.Sizes); l++ {
 		if l > 1 {
 			layers = append(layers, fmt.Sprintf(`{"type":%q}`, w.Act))
 		}
+		at, shapes = append(at, len(layers)), append(shapes, tensor.Shape{w.Sizes[l], w.Sizes[l-1]})
 		layers = append(layers, fmt.Sprintf(`{"type":"linear","out":%d}`, w.Sizes[l]))
 	}
-	doc := fmt.Sprintf(`{"version":1,"input":[%d],"layers":[%s],"loss":%q,"seed":1,"batch_size":%d,"optimizer":{"lr":%v}}`,
-		w.Sizes[0], strings.Join(layers, ","), w.Loss, w.Batch, w.LR)
+	doc := fmt.Sprintf(`{"version":1,"input":[%s],"layers":[%s],"loss":%q,"seed":1,"batch_size":%d,"optimizer":{"lr":%v}}`,
+		input, strings.Join(layers, ","), w.Loss, w.Batch, w.LR)
 	sm, err := spec.Decode([]byte(doc))
 	if err != nil {
 		tb.Fatal(err)
@@ -35,17 +55,17 @@ func workloadTrainer(tb testing.TB, w bench.Workload) *train.Trainer {
 		tb.Fatal(err)
 	}
 	for l, p := range w.Params() {
-		w, _ := tensor.New(tensor.Shape{p.Out, p.In}, p.W)
+		w, _ := tensor.New(shapes[l], p.W)
 		b, _ := tensor.New(tensor.Shape{p.Out}, p.B)
-		if err := m.SetParam(fmt.Sprintf("%d.weight", 2*l), w); err != nil {
+		if err := m.SetParam(fmt.Sprintf("%d.weight", at[l]), w); err != nil {
 			tb.Fatal(err)
 		}
-		if err := m.SetParam(fmt.Sprintf("%d.bias", 2*l), b); err != nil {
+		if err := m.SetParam(fmt.Sprintf("%d.bias", at[l]), b); err != nil {
 			tb.Fatal(err)
 		}
 	}
 	x, y := w.Data()
-	d := &train.Dataset{X: &tensor.Tensor{Shape: tensor.Shape{w.N, w.Sizes[0]}, Data: x}, Y: &tensor.Tensor{Shape: tensor.Shape{w.N, 1}, Data: y}}
+	d := &train.Dataset{X: &tensor.Tensor{Shape: tensor.Shape{w.N, w.InputSize()}, Data: x}, Y: &tensor.Tensor{Shape: tensor.Shape{w.N, 1}, Data: y}}
 	t, err := train.NewTrainer(m, d, sm.Optimizer, sm.BatchSize, sm.Seed)
 	if err != nil {
 		tb.Fatal(err)

@@ -15,7 +15,7 @@ import (
 
 func main() {
 	name := flag.String("name", "tapelab-native", "contender name to report")
-	only := flag.String("workload", "", "run only this workload (tiny or big)")
+	only := flag.String("workload", "", "run only this workload (tiny, big or cnn)")
 	heap := flag.Int("heapcheck", 0, "instead of timing, run this many steps of one workload (tiny, or -workload's) and report heap growth")
 	flag.Parse()
 	if *heap > 0 {
