@@ -17,9 +17,9 @@ import (
 //     clickAndRedraw and key wait for it);
 //   - <html> data-link-changes counts the changes of the state the share
 //     link was told of, data-link-synced the count the last encoding took
-//     in, and data-link-encodes the encodings (wasm/linksync.go);
+//     in, and data-link-encodes the encodings (wasm/shell/linksync.go);
 //   - #tape data-vw and data-vh are the size of the region the tape was
-//     last fitted to (wasm/tapefit.go), as #tape-preview's are for the
+//     last fitted to (wasm/tape/fit.go), as #tape-preview's are for the
 //     first view (static/firstview.js);
 //   - #app data-rendered-ms marks the end of Go's start-up, <html>
 //     data-link-opened the link's step drawn, #train-view data-steps the

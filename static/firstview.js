@@ -16,7 +16,7 @@
   const d = svg.dataset;
   const [max, pad] = [+d.max, +d.pad];
   // The least scale is the stylesheet's --tape-min-scale where it sets one
-  // (a phone's), as the tape view reads it (wasm/tapefit.go).
+  // (a phone's), as the tape view reads it (wasm/tape/fit.go).
   let min = +d.min;
   const folds = [...svg.querySelectorAll(".fold")];
   let shown = 1;
@@ -63,7 +63,7 @@
     const r = svg.getBoundingClientRect();
     if (r.width < 10 || r.height < 10) return;
     // The page's tape view starts from this size, not measuring its own
-    // region mid-start-up (wasm/tapeadopt.go).
+    // region mid-start-up (wasm/tape/adopt.go).
     [d.vw, d.vh] = [r.width, r.height];
     min = Math.max(+d.min, parseFloat(getComputedStyle(svg).getPropertyValue("--tape-min-scale")) || 0);
     const rows = pick(r.width, r.height);

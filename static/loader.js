@@ -11,8 +11,8 @@
 
   const wasmURL = "tapelab.wasm";
 
-  // tapelabElement is how the Go program makes an element (wasm/dom.go's
-  // document.newElem): its tag, in the SVG namespace when svg, with its text
+  // tapelabElement is how the Go program makes an element (wasm/dom/dom.go's
+  // Document.newElem): its tag, in the SVG namespace when svg, with its text
   // (when hasText) and attributes packed in one string as
   // "text\0name\0value\0…". One call from Go, where setting each
   // attribute from Go takes two.
@@ -24,7 +24,7 @@
     return e;
   };
   // tapelabWrite applies writes to the elements of els (an array or a
-  // collection) in one call from Go (wasm/dom.go's document.write): packed
+  // collection) in one call from Go (wasm/dom/writes.go's Document.Write): packed
   // is "k\0what\0value\0…", k indexing els, what "text" (the text node
   // changed in place, so that the browser keeps its layout object),
   // "style:" and a property, or an attribute's name.
@@ -42,7 +42,7 @@
   };
   // tapelabYield calls f in a task of its own, as soon as the tasks waiting
   // before it have run: a message the page posts to itself. The Go program
-  // yields to the browser with it (wasm/bridge.go's yieldToBrowser) between
+  // yields to the browser with it (wasm/dom/bridge.go's YieldToBrowser) between
   // the slices of its start-up; a setTimeout of 0 would do the same, but
   // the browser holds a timer set from a timer's callback back by 4 ms once
   // they nest five deep, and start-up's slices follow each other so.

@@ -1,6 +1,6 @@
 //go:build js && wasm
 
-package main
+package shell
 
 import (
 	"strings"
@@ -13,7 +13,7 @@ import (
 
 // newLessons makes the lesson screen, puts its Lessons menu in the shell's
 // bar, and lets the keyboard turn its stops.
-func newLessons(sh *shell) *lessons.View {
+func newLessons(sh *Shell) *lessons.View {
 	pv := sh.pv
 	lv := lessons.New(lessons.Deps{
 		Doc:   sh.u,
@@ -45,7 +45,7 @@ func newLessons(sh *shell) *lessons.View {
 // publish is where the share box's link goes after the state changed:
 // into the address bar, unless a played lesson holds it (then the state's
 // link is only offered in the share box). It returns the full link.
-func (sh *shell) publish(frag string) string {
+func (sh *Shell) publish(frag string) string {
 	if sh.lessons != nil && sh.lessons.HoldsAddress() {
 		return pageBase() + "#" + frag
 	}

@@ -1,6 +1,6 @@
 //go:build js && wasm
 
-package main
+package shell
 
 import (
 	"tapelab/wasm/dom"
@@ -13,14 +13,14 @@ import (
 )
 
 // copyLink copies the current link to the clipboard.
-func (sh *shell) copyLink() {
+func (sh *Shell) copyLink() {
 	sh.syncOnce()
 	sh.copyText(sh.shareURL, sh.shareURL.Value(), "Link copied.")
 }
 
 // copyText puts text in field, selects it (so that a person can copy it by
 // hand if the clipboard refuses) and copies it, saying done when it did.
-func (sh *shell) copyText(field dom.Elem, text, done string) {
+func (sh *Shell) copyText(field dom.Elem, text, done string) {
 	field.SetValue(text)
 	field.Select()
 	dom.CopyToClipboard(sh.u, text, func(ok bool) {
@@ -36,7 +36,7 @@ func (sh *shell) copyText(field dom.Elem, text, done string) {
 // (with its weights) is stored, and the short link's fragment carries the
 // rest of the state. Without a service (a static copy) it says so and the
 // long link stays usable.
-func (sh *shell) shorten() {
+func (sh *Shell) shorten() {
 	if sh.st.ProgramMode() {
 		sh.shortenProgram()
 		return
@@ -61,7 +61,7 @@ func (sh *shell) shorten() {
 // embed link and the iframe snippet (each followed by #frag when frag is
 // not empty) and copies the short link. When the service cannot store it,
 // it says why; the long link stays as it was.
-func (sh *shell) postShare(doc []byte, frag string) {
+func (sh *Shell) postShare(doc []byte, frag string) {
 	sh.notes.SetTextContent("Asking the share service…")
 	go func() {
 		status, body, err := dom.FetchText("POST", "api/share", string(doc))
@@ -113,7 +113,7 @@ func decodeProgramDocument(body string) (string, error) {
 // in reverse mode and with no classroom flags, else followed by the
 // program's link, which holds the position, modes, forward mode and flags (a link has no envelope without a model or
 // a program).
-func (sh *shell) shortenProgram() {
+func (sh *Shell) shortenProgram() {
 	st := sh.st.Link()
 	doc, err := program.EncodeDocument(st.Program)
 	if err != nil {

@@ -1,6 +1,6 @@
 //go:build js && wasm
 
-package main
+package shell
 
 import (
 	"strconv"
@@ -14,7 +14,7 @@ import (
 // checkboxes: hide or lock each control, embed mode, then the link. The
 // panel is closed at start-up; its checkboxes are made when it is first
 // opened, ticked as the flags are.
-func (sh *shell) classroomPanel() dom.Elem {
+func (sh *Shell) classroomPanel() dom.Elem {
 	u := sh.u
 	pop := u.El("div", "class", "pop")
 	panel := dom.Add(u.El("details", "class", "classroom"), u.Txt("summary", "Classroom"), pop)
@@ -29,7 +29,7 @@ func (sh *shell) classroomPanel() dom.Elem {
 
 // classroomBoxes fills the classroom panel's pop-up: a hide and a lock
 // checkbox per control, and the embed mode's.
-func (sh *shell) classroomBoxes(pop dom.Elem) {
+func (sh *Shell) classroomBoxes(pop dom.Elem) {
 	u := sh.u
 	table := u.El("table", "class", "classroom-table")
 	head := u.El("tr")
@@ -83,12 +83,12 @@ func setIn(list []string, s string, on bool) []string {
 }
 
 // setFlags changes the classroom flags (the state's change shows them).
-func (sh *shell) setFlags(f link.Flags) { sh.st.SetFlags(f) }
+func (sh *Shell) setFlags(f link.Flags) { sh.st.SetFlags(f) }
 
 // applyFlags shows the classroom flags: classes on <html> for embed and
 // presenter mode, hidden and inert (locked) regions (those the views
 // registered in the playground's regions), the explain panel.
-func (sh *shell) applyFlags() {
+func (sh *Shell) applyFlags() {
 	u := sh.u
 	html := u.Root()
 	f := sh.st.Flags()
@@ -114,7 +114,7 @@ func (sh *shell) applyFlags() {
 // showRegions hides and locks the regions (those the views registered in
 // the playground's regions) as the classroom flags f say; a view that
 // builds a region later calls it again.
-func (sh *shell) showRegions(f link.Flags) {
+func (sh *Shell) showRegions(f link.Flags) {
 	for c, rs := range sh.pv.regions {
 		for _, e := range rs {
 			if f.Hidden(c) {
@@ -135,7 +135,7 @@ func (sh *shell) showRegions(f link.Flags) {
 
 // tickBoxes ticks the classroom panel's checkboxes as f says (there are
 // none until the panel is first opened).
-func (sh *shell) tickBoxes(f link.Flags) {
+func (sh *Shell) tickBoxes(f link.Flags) {
 	for c, b := range sh.boxes {
 		b[0].SetChecked(f.Hidden(c))
 		b[1].SetChecked(contains(f.Lock, c))

@@ -1,6 +1,6 @@
 //go:build js && wasm
 
-package main
+package shell
 
 import (
 	"time"
@@ -18,7 +18,7 @@ func (pv *playground) stepDeps() stepview.Deps {
 		State:       pv.st,
 		Scale:       pv.p.scale,
 		Example:     &pv.example,
-		Pace:        pv.p.pace,
+		Pace:        pv.p.Pace,
 		ShowError:   pv.p.showError,
 		Own:         pv.regions.own,
 		Move:        pv.move,

@@ -1,6 +1,6 @@
 //go:build js && wasm
 
-package main
+package shell
 
 import "tapelab/wasm/dom"
 
@@ -20,7 +20,7 @@ const stepNoteMarkup dom.HTML = `
 
 // newStepNote puts the notice above the tape; its Undo is the training
 // view's.
-func newStepNote(sh *shell) *stepNote {
+func newStepNote(sh *Shell) *stepNote {
 	n := &stepNote{root: sh.u.Build(stepNoteMarkup)}
 	var undo dom.Elem
 	n.root.Find(dom.Parts{"span": &n.text, "#step-switched-undo": &undo})
@@ -40,7 +40,7 @@ func newStepNote(sh *shell) *stepNote {
 // a model that does not fit the data is switched at once to the
 // dataset's default model, said above the tape with an Undo, instead of
 // a model marked with an error.
-func (sh *shell) chooseData(name string) {
+func (sh *Shell) chooseData(name string) {
 	if sh.tv == nil {
 		sh.buildTrainView()
 	}

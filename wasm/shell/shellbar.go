@@ -1,6 +1,6 @@
 //go:build js && wasm
 
-package main
+package shell
 
 import (
 	"tapelab/wasm/dom"
@@ -13,7 +13,7 @@ import (
 // buildBar adds the shell's bar to the playground's top bar: the view
 // switch, sharing, presenter and explain toggles, the classroom settings
 // and the downloads.
-func (sh *shell) buildBar() {
+func (sh *Shell) buildBar() {
 	u := sh.u
 	sh.bar = u.El("div", "class", "shell-bar", "id", "shell-bar")
 	sh.viewStep = u.Button("Step", "Step through the tape of one training step", func() { sh.setView(link.ViewStep) }, "id", "view-step", "aria-pressed", "true")
@@ -46,7 +46,7 @@ func (sh *shell) buildBar() {
 // buildMade builds the links a stored share gives (hidden until the share
 // service made them): the short link, the embed link and the iframe
 // snippet, each with its copy button.
-func (sh *shell) buildMade() dom.Elem {
+func (sh *Shell) buildMade() dom.Elem {
 	u := sh.u
 	sh.made = u.El("div", "class", "share-made", "id", "share-made", "hidden", "")
 	for _, f := range []struct{ id, label, copyLabel, done string }{

@@ -1,6 +1,6 @@
 //go:build js && wasm
 
-package main
+package shell
 
 import (
 	"strconv"
@@ -56,7 +56,7 @@ func (l *linkDebouncer) count() {
 // history entry (no new entry per change, so Back leaves the page as
 // expected) and the share box's link. <html data-link-encodes> counts the
 // encodings; data-link-synced says which change the link now follows.
-func (sh *shell) syncOnce() {
+func (sh *Shell) syncOnce() {
 	defer sh.u.Root().SetAttribute("data-link-synced", strconv.Itoa(sh.linkSync.changes))
 	if sh.pv.src().Err() != nil {
 		return // a broken model has no link; keep the last good one

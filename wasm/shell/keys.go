@@ -1,6 +1,6 @@
 //go:build js && wasm
 
-package main
+package shell
 
 import (
 	"tapelab/wasm/app"
@@ -10,7 +10,7 @@ import (
 
 // guardKeys stops the playground's keyboard shortcuts for controls the
 // classroom flags lock or hide (the Lock of each app.Keys entry).
-func (sh *shell) guardKeys(ev dom.Event) {
+func (sh *Shell) guardKeys(ev dom.Event) {
 	k, ok := app.KeyFor(ev.Key(), ev.Mod("ctrlKey") || ev.Mod("metaKey"))
 	if ok && k.Lock != "" && sh.st.Locked(k.Lock) {
 		ev.StopImmediatePropagation()

@@ -1,6 +1,6 @@
 //go:build js && wasm
 
-package main
+package shell
 
 import (
 	"tapelab/wasm/dom"
@@ -21,7 +21,7 @@ import (
 // a step's event, through the shell's one dispatcher (shell.follow), which
 // calls changed at once; every view redraws what changed.
 type playground struct {
-	p       *page
+	p       *Page
 	doc     *dom.Document
 	st      *state.State
 	root    dom.Elem
@@ -45,7 +45,7 @@ type playground struct {
 	inLesson func() bool          // whether a lesson is open: its stop says what of its state did not apply
 }
 
-func newPlayground(p *page) *playground {
+func newPlayground(p *Page) *playground {
 	doc := p.doc
 	st := state.New(link.DefaultDataset)
 	pv := &playground{p: p, doc: doc, st: st, files: dataFiles{st}, regions: regions{}, onStop: func(int) bool { return false }, inLesson: func() bool { return false }}
@@ -53,13 +53,13 @@ func newPlayground(p *page) *playground {
 	pv.linkErr = doc.Txt("p", "", "id", "link-error", "class", "link-error", "role", "alert", "hidden", "")
 	// Start-up builds the views in slices (p.pace), off screen.
 	pv.bar = newBarView(pv)
-	p.pace()
+	p.Pace()
 	pv.panels = newPanels(pv)
 	pv.steps = stepview.New(pv.stepDeps())
 	pv.bar.main.Prepend(pv.steps.ModeSwitch())
-	p.pace()
+	p.Pace()
 	pv.tape = tape.New(pv.tapeDeps())
-	p.pace()
+	p.Pace()
 	pv.notice = doc.El("p", "class", "notice", "id", "tape-notice", "hidden", "")
 	pv.tape.Root().AppendChild(pv.notice)
 	pv.centre = dom.Add(doc.El("div", "class", "centre"), pv.tape.Root(), pv.steps.Listing())
@@ -215,7 +215,7 @@ func (pv *playground) refresh(e *autograd.Event, moved bool) {
 // drawColumns draws the editor's cards and the inspector, which start-up
 // held back while it drew the first step (see main), each in a task of
 // its own.
-func (pv *playground) drawColumns() { pv.steps.DrawColumns(pv.p.yield) }
+func (pv *playground) drawColumns() { pv.steps.DrawColumns(pv.p.Yield) }
 
 // showPinned draws the node pinned in the inspector (none: the inspector
 // follows the cursor).

@@ -1,6 +1,6 @@
 //go:build js && wasm
 
-package main
+package shell
 
 import (
 	"tapelab/wasm/dom"
@@ -28,7 +28,7 @@ var exportKinds = [][4]string{
 }
 
 // exportPanel lists the downloads.
-func (sh *shell) exportPanel() dom.Elem {
+func (sh *Shell) exportPanel() dom.Elem {
 	u := sh.u
 	list := u.El("div", "class", "pop export-list")
 	for _, k := range exportKinds {
@@ -42,10 +42,10 @@ func (sh *shell) exportPanel() dom.Elem {
 
 // exposeExports makes the exports callable from the page's console and
 // tests: tapelabExport("pytorch") returns the text a download would save.
-func (sh *shell) exposeExports() { dom.Expose(sh.u, "tapelabExport", sh.export) }
+func (sh *Shell) exposeExports() { dom.Expose(sh.u, "tapelabExport", sh.export) }
 
 // download saves one export as a file.
-func (sh *shell) download(kind, name, mime string) {
+func (sh *Shell) download(kind, name, mime string) {
 	text, err := sh.export(kind)
 	if err != nil {
 		sh.exportMsg.SetTextContent(kind + ": " + err.Error())
@@ -57,7 +57,7 @@ func (sh *shell) download(kind, name, mime string) {
 }
 
 // current is the model on screen with its current parameters.
-func (sh *shell) current() (*spec.Model, *nn.Model, error) {
+func (sh *Shell) current() (*spec.Model, *nn.Model, error) {
 	sm := sh.st.Link().Model
 	if sh.st.View() != link.ViewTrain && sh.pv.model().Model() != nil && sh.pv.model().Err() == nil {
 		sm.Params = sh.pv.model().Model().StateDict()
@@ -67,7 +67,7 @@ func (sh *shell) current() (*spec.Model, *nn.Model, error) {
 }
 
 // export returns the text of one download.
-func (sh *shell) export(kind string) (string, error) {
+func (sh *Shell) export(kind string) (string, error) {
 	switch kind {
 	case "tape-svg":
 		return sh.tapeSVG()
@@ -116,7 +116,7 @@ func (sh *shell) export(kind string) (string, error) {
 
 // stepBatch is the mini-batch the Step view steps, with its mode and L2
 // penalty, for the PyTorch export to carry; nil when there is none.
-func (sh *shell) stepBatch() *pytorch.Batch {
+func (sh *Shell) stepBatch() *pytorch.Batch {
 	pg := sh.pv.model()
 	b := pg.Batch()
 	if b.X == nil || b.Y == nil {
@@ -135,6 +135,6 @@ func jsonNumber(v float64) string {
 
 // tapeSVG serialises the drawn tape with the page's style rules inlined, so
 // that the file looks the same outside the page.
-func (sh *shell) tapeSVG() (string, error) {
+func (sh *Shell) tapeSVG() (string, error) {
 	return dom.Standalone(sh.u, sh.pv.tape.Drawing()), nil
 }

@@ -1,6 +1,6 @@
 //go:build js && wasm
 
-package main
+package shell
 
 import (
 	"tapelab/wasm/dom"
@@ -10,8 +10,8 @@ import (
 	"tapelab/wasm/app"
 )
 
-// page is the document the views render into, with the page-wide error box.
-type page struct {
+// Page is the document the views render into, with the Page-wide error box.
+type Page struct {
 	doc    *dom.Document
 	app    dom.Elem   // #app, which the views fill
 	errBox dom.Elem   // #error, shared with the loader
@@ -28,33 +28,33 @@ type page struct {
 // simulated CPU slowdown): so 10 ms, not 50.
 const startupSlice = 10
 
-// pace lets the browser run its tasks (yieldToBrowser) when start-up has
+// Pace lets the browser run its tasks (yieldToBrowser) when start-up has
 // run for startupSlice ms since it last did. Only main's start-up calls
 // it (newPlayground, newShell, drawColumns): a listener must never block.
-func (p *page) pace() {
+func (p *Page) Pace() {
 	if dom.Now()-p.resumed < startupSlice {
 		return
 	}
-	p.yield()
+	p.Yield()
 }
 
-// yield lets the browser run its tasks now (yieldToBrowser) and starts
+// Yield lets the browser run its tasks now (yieldToBrowser) and starts
 // start-up's next slice.
-func (p *page) yield() {
+func (p *Page) Yield() {
 	dom.YieldToBrowser()
 	p.resumed = dom.Now()
 }
 
-// afterPaint returns once the browser has painted (afterPaint) and starts
+// AfterPaint returns once the browser has painted (AfterPaint) and starts
 // start-up's next slice.
-func (p *page) afterPaint() {
+func (p *Page) AfterPaint() {
 	dom.AfterPaint()
 	p.resumed = dom.Now()
 }
 
-// newPage finds the elements of static/index.html that the views need.
-func newPage() (*page, error) {
-	p := &page{}
+// NewPage finds the elements of static/index.html that the views need.
+func NewPage() (*Page, error) {
+	p := &Page{}
 	p.doc = dom.NewDocument(p.showError)
 	p.app, p.errBox = p.doc.ByID("app"), p.doc.ByID("error")
 	if !p.app.OK() || !p.errBox.OK() {
@@ -79,7 +79,7 @@ func newPage() (*page, error) {
 // keeps) and msg, what the panic said and where (see recovered), folded
 // away under the technical details. The page goes on working, and the
 // message can be dismissed.
-func (p *page) showError(msg string) {
+func (p *Page) showError(msg string) {
 	p.errBox.Clear()
 	dom.Add(p.errBox,
 		p.doc.Txt("strong", "TapeLab hit an internal error.", "class", "error-title"),

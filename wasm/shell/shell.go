@@ -1,6 +1,6 @@
 //go:build js && wasm
 
-package main
+package shell
 
 import (
 	"tapelab/wasm/dom"
@@ -18,11 +18,11 @@ import (
 	"tapelab/wasm/training"
 )
 
-// shell is everything around the playground that a link carries: the
+// Shell is everything around the playground that a link carries: the
 // Step/Train switch, the training view, the share bar, the classroom
 // flags, the explain panel and the downloads. The page's state
 // (wasm/state) lives in the URL fragment and follows the user's work.
-type shell struct {
+type Shell struct {
 	u  *dom.Document
 	pv *playground
 	tv *training.View // built when the training view is first shown
@@ -50,9 +50,9 @@ type shell struct {
 // newShell adds the share bar, the classroom features, the explain panel
 // and the lessons to the playground (the training view waits until it is
 // first shown). It draws nothing: start opens the page's link.
-func newShell(p *page, pv *playground) *shell {
+func newShell(p *Page, pv *playground) *Shell {
 	u := p.doc
-	sh := &shell{u: u, pv: pv, st: pv.st, boxes: map[string][2]dom.Elem{}}
+	sh := &Shell{u: u, pv: pv, st: pv.st, boxes: map[string][2]dom.Elem{}}
 	// The encoding (tens of milliseconds for a link with weights) runs in
 	// a task of its own: its timer may come due while a click's handler
 	// runs, and Go would then run it inside that click, before the step's
@@ -72,7 +72,7 @@ func newShell(p *page, pv *playground) *shell {
 	}()
 	sh.note = newStepNote(sh)
 	sh.buildBar()
-	p.pace()
+	p.Pace()
 	sh.lessons = newLessons(sh)
 	pv.work.AppendChild(pv.steps.Explain())
 	return sh
@@ -85,7 +85,7 @@ func newShell(p *page, pv *playground) *shell {
 // opened. A link whose opening panics is an internal error, recovered
 // like a listener's: the page says so above the default model, which it
 // opens instead.
-func (sh *shell) load() {
+func (sh *Shell) load() {
 	loc := dom.CurrentLocation()
 	if _, _, ok := app.SharedPage(loc.Path); ok || lesson.IsFragment(loc.Hash) {
 		return
@@ -94,7 +94,7 @@ func (sh *shell) load() {
 		st, err := link.Open(loc.Hash)
 		sh.open(st, err)
 		sh.st.Opened() // records the step; the views read the error when they draw it
-		sh.pv.p.pace()
+		sh.pv.p.Pace()
 		if s := sh.st.Source().Stepper(); s != nil {
 			s.Layout() // kept for the tape view; it reports an error when it draws
 		}
@@ -103,7 +103,7 @@ func (sh *shell) load() {
 
 // loadFailed opens the default model after opening the page's link (a
 // plain one, or a lesson's) panicked with msg, and says so above it.
-func (sh *shell) loadFailed(msg string) {
+func (sh *Shell) loadFailed(msg string) {
 	sh.open(link.Default(), nil)
 	sh.st.Opened()
 	sh.pv.showLinkError("This link could not be opened, so TapeLab shows its default model instead: TapeLab hit an internal error opening it (" + msg + ").")
@@ -112,7 +112,7 @@ func (sh *shell) loadFailed(msg string) {
 // start follows the page's state, once the playground is mounted, and
 // opens the shared page or the lesson the page was loaded with, or
 // announces the plain link load opened.
-func (sh *shell) start() {
+func (sh *Shell) start() {
 	u, pv := sh.u, sh.pv
 	sh.exposeExports()
 	exposeMemStats(sh.u)
@@ -147,7 +147,7 @@ func (sh *shell) start() {
 // above the playground, which then shows st (the default model). The
 // playground records st's step when it draws it, and says what of it did
 // not apply (see playground.opened).
-func (sh *shell) open(st *link.State, err error) {
+func (sh *Shell) open(st *link.State, err error) {
 	if err != nil {
 		sh.pv.showLinkError("This link could not be opened, so TapeLab shows its default model instead. " + err.Error())
 	}
@@ -161,7 +161,7 @@ func (sh *shell) open(st *link.State, err error) {
 // flags, the view on screen, the explain panel, the link), the lesson,
 // then the training view. A view that panics is reported, and the views
 // after it are still told.
-func (sh *shell) follow(c state.Change, e *autograd.Event) {
+func (sh *Shell) follow(c state.Change, e *autograd.Event) {
 	tv := sh.tv // a training view the shell builds for this change draws itself
 	report := sh.u.Report
 	dom.Recovered("redraw", report, func() { sh.pv.changed(c, e) })
@@ -174,7 +174,7 @@ func (sh *shell) follow(c state.Change, e *autograd.Event) {
 
 // changed shows what a change of the state touched of the shell, and
 // re-encodes the link: every change of the state changes it.
-func (sh *shell) changed(c state.Change) {
+func (sh *Shell) changed(c state.Change) {
 	if c.Has(state.Flags) {
 		sh.applyFlags()
 	}
@@ -188,7 +188,7 @@ func (sh *shell) changed(c state.Change) {
 }
 
 // setView switches between the stepping view and the training view.
-func (sh *shell) setView(view string) {
+func (sh *Shell) setView(view string) {
 	if sh.tv != nil && view != link.ViewTrain {
 		sh.tv.Pause() // first: the stepping view shows the weights the training stopped at
 	}
@@ -197,7 +197,7 @@ func (sh *shell) setView(view string) {
 
 // showView shows which view is on screen; in Program mode the Step/Train
 // switch is hidden (a program is stepped, not trained).
-func (sh *shell) showView() {
+func (sh *Shell) showView() {
 	train := sh.st.View() == link.ViewTrain
 	if train && sh.tv == nil {
 		sh.buildTrainView()
@@ -212,7 +212,7 @@ func (sh *shell) showView() {
 // it would have been at start-up: its controls hold the state's training
 // settings, the classroom's flags govern its regions, and it shows itself
 // (training from the state's weights); from then on it follows the state.
-func (sh *shell) buildTrainView() {
+func (sh *Shell) buildTrainView() {
 	u, pv := sh.u, sh.pv
 	sh.tv = training.New(training.Deps{
 		Doc: u, State: sh.st, Scale: pv.p.scale,
@@ -228,14 +228,14 @@ func (sh *shell) buildTrainView() {
 
 // openShared opens /s/{id} or /embed/{id}: the stored model document from
 // the share service, with the rest of the state from the fragment.
-func (sh *shell) openShared(id string, embed bool, frag string) {
+func (sh *Shell) openShared(id string, embed bool, frag string) {
 	status, body, err := dom.FetchText("GET", "api/share/"+id, "")
 	sh.openDocument(id, embed, frag, status, body, err)
 }
 
 // openDocument opens the shared document body, which the share service
 // answered with status (or err) for id.
-func (sh *shell) openDocument(id string, embed bool, frag string, status int, body string, err error) {
+func (sh *Shell) openDocument(id string, embed bool, frag string, status int, body string, err error) {
 	dom.Recovered("opening a shared model", sh.u.Report, func() {
 		st, ferr := link.Open(frag)
 		if err == nil && status != 200 {
