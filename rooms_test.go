@@ -20,7 +20,7 @@ import (
 var screens = []string{"wasm/tape", "wasm/stepview", "wasm/training", "wasm/lessons"}
 
 // below are the browser-free packages of wasm/ that every room may use.
-var below = []string{"wasm/app", "wasm/state", "wasm/link", "wasm/lesson", "wasm/layout", "wasm/tapesvg", "wasm/trainer"}
+var below = []string{"wasm/app", "wasm/debounce", "wasm/state", "wasm/link", "wasm/lesson", "wasm/layout", "wasm/tapesvg", "wasm/trainer"}
 
 // floor is each room's floor: a package of wasm/ imports packages of
 // wasm/ on lower floors only (the browser-free ones are on floor 0).

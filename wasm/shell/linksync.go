@@ -3,6 +3,8 @@
 package shell
 
 import (
+	"tapelab/wasm/debounce"
+
 	"strconv"
 
 	"tapelab/wasm/dom"
@@ -28,20 +30,20 @@ const (
 // link has caught up with the state, which is what the end-to-end tests
 // wait for instead of a time.
 type linkDebouncer struct {
-	*debouncer
+	*debounce.Debouncer
 	root    dom.Elem
 	changes int // the changes told so far
 }
 
 func newLinkDebouncer(root dom.Elem, fn func()) *linkDebouncer {
-	return &linkDebouncer{debouncer: newDebouncer(linkQuiet, linkMaxWait, fn), root: root}
+	return &linkDebouncer{Debouncer: debounce.New(linkQuiet, linkMaxWait, fn), root: root}
 }
 
 // changed says that the state changed: it counts the change and starts
 // the debounce.
 func (l *linkDebouncer) changed() {
 	l.count()
-	l.debouncer.changed()
+	l.Debouncer.Changed()
 }
 
 // count counts a change of the state at once, in the handler that made

@@ -67,7 +67,7 @@ func newShell(p *Page, pv *playground) *Shell {
 	changes := sh.st.Background(1)
 	go func() {
 		for range changes.Ch() {
-			sh.linkSync.debouncer.changed()
+			sh.linkSync.Debouncer.Changed()
 		}
 	}()
 	sh.note = newStepNote(sh)

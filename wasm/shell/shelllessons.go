@@ -3,6 +3,8 @@
 package shell
 
 import (
+	"tapelab/wasm/debounce"
+
 	"strings"
 	"time"
 
@@ -19,7 +21,7 @@ func newLessons(sh *Shell) *lessons.View {
 		Doc:   sh.u,
 		State: sh.st,
 		Debounce: func(quiet, maxWait time.Duration, fn func()) func() {
-			return newDebouncer(quiet, maxWait, fn).changed
+			return debounce.New(quiet, maxWait, fn).Changed
 		},
 		Mount: func(panel, share dom.Elem) {
 			pv.regions.own("share", share)

@@ -3,6 +3,8 @@
 package shell
 
 import (
+	"tapelab/wasm/debounce"
+
 	"time"
 
 	"tapelab/wasm/dom"
@@ -35,11 +37,9 @@ func (pv *playground) stepDeps() stepview.Deps {
 			}
 			return gs
 		},
-		ClassName: className,
-		Worded:    worded,
 		Debounce: func(quiet, maxWait time.Duration, fn func()) func() {
-			return newDebouncer(quiet, maxWait, fn).changed
+			return debounce.New(quiet, maxWait, fn).Changed
 		},
-		Elapsed: elapsed,
+		Elapsed: debounce.Elapsed,
 	}
 }

@@ -151,7 +151,7 @@ func (d *drawPad) said() {
 	if err != nil {
 		return
 	}
-	d.result.SetTextContent("Predicted: " + d.iv.sv.d.ClassName(d.iv.names(), pr.Class) + " (" + strconv.Itoa(int(pr.Prob*100+0.5)) +
+	d.result.SetTextContent("Predicted: " + app.ClassName(d.iv.names(), pr.Class) + " (" + strconv.Itoa(int(pr.Prob*100+0.5)) +
 		"%). It is now example " + strconv.Itoa(dr.Example+1) + ", its target the prediction: step the tape on it.")
 	d.result.SetAttribute("data-class", strconv.Itoa(pr.Class))
 }

@@ -144,10 +144,10 @@ func (iv *imageView) tensorEl(n app.NodeInfo, t *tensor.Tensor, id string) dom.E
 		if said := el.QuerySelector("#insp-classes"); said.OK() {
 			said.Remove() // the element is reused: the classes are said again below, or not
 		}
-		if names := iv.names(); n.Kind == autograd.Input && n.Label == "y" && iv.sv.d.Worded(names) && id == "insp-value" {
+		if names := iv.names(); n.Kind == autograd.Input && n.Label == "y" && app.Worded(names) && id == "insp-value" {
 			said := make([]string, len(t.Data))
 			for k, c := range t.Data {
-				said[k] = iv.sv.d.ClassName(names, int(c))
+				said[k] = app.ClassName(names, int(c))
 			}
 			el.AppendChild(doc.Txt("p", "classes: "+strings.Join(said, " · "), "class", "hint", "id", "insp-classes"))
 		}

@@ -66,12 +66,6 @@ type Deps struct {
 	// TapeBoxes returns the tape's node groups, one per node of the tape
 	// drawn, where forward mode writes each node's tangent.
 	TapeBoxes func() []dom.Elem
-	// ClassName is class k as the page shows it: its name in names, or
-	// its number.
-	ClassName func(names []string, k int) string
-	// Worded reports whether class names are words, not the class
-	// numbers.
-	Worded func(names []string) bool
 	// Debounce returns the function that says something changed: fn runs
 	// once the changes pause for quiet, and at least every maxWait while
 	// they go on.

@@ -3,6 +3,8 @@
 package training
 
 import (
+	"tapelab/wasm/app"
+
 	"strconv"
 	"strings"
 
@@ -28,14 +30,11 @@ const (
 // eight of four rows for classes named by their numbers, four of four
 // for classes with words for names.
 func gridLayout(names []string) (cols, rows int) {
-	if worded(names) {
+	if app.Worded(names) {
 		return 4, 4
 	}
 	return 8, 4
 }
-
-// worded reports whether class names are words, not the class numbers.
-func worded(names []string) bool { return len(names) > 0 && names[0] != "0" }
 
 // imagePanel is the training view's picture for image data: the first
 // test images with the model's predictions by class name (mistakes framed
@@ -63,15 +62,6 @@ func newImagePanel(u *dom.Document) *imagePanel {
 		u.Txt("h3", "Test images and predictions"), p.grid.El,
 		u.Txt("h3", "Confusion matrix (test set)"), u.Txt("p", "rows: true class · columns: predicted", "class", "muted small"), p.confusion)
 	return p
-}
-
-// className is class k as the page shows it: its name in names (the
-// dataset's, train.ClassNames), or its number.
-func className(names []string, k int) string {
-	if k >= 0 && k < len(names) {
-		return names[k]
-	}
-	return strconv.Itoa(k)
 }
 
 // draw shows the session's predictions; while training runs it redraws at
@@ -128,13 +118,13 @@ func (p *imagePanel) drawGrid(te *train.Dataset, pr *trainer.Predictions, names 
 		p.img.Put()
 		ix, iy := float64(i%cols)*cell+(cell-gridImage)/2, float64(i/cols)*gridCellH+2
 		c.DrawPixelsAt(p.img, ix, iy, gridImage)
-		label, colour, frame, line := className(names, pr.Class[i]), pal.Ink, pal.Frame, pal.Stroke
+		label, colour, frame, line := app.ClassName(names, pr.Class[i]), pal.Ink, pal.Frame, pal.Stroke
 		said = append(said, label)
 		c.BeginPath()
 		if pr.Class[i] != pr.Want[i] {
 			wrong++
 			colour, frame, line = bad, bad, 2*pal.Stroke
-			c.FillText("("+className(names, pr.Want[i])+")", ix+gridImage/2, iy+gridImage+2*gridText, colour, gridFont)
+			c.FillText("("+app.ClassName(names, pr.Want[i])+")", ix+gridImage/2, iy+gridImage+2*gridText, colour, gridFont)
 		}
 		c.Rect(ix-line/2, iy-line/2, gridImage+line, gridImage+line)
 		c.Stroke(frame, line)
@@ -155,13 +145,13 @@ func (p *imagePanel) drawConfusion(pr *trainer.Predictions, names []string) {
 	head := u.El("tr")
 	head.AppendChild(u.El("td")) // the corner: no header of its own (an empty th says nothing to a screen reader)
 	for j := range pr.Confusion[0] {
-		head.AppendChild(u.Txt("th", className(names, j), "scope", "col"))
+		head.AppendChild(u.Txt("th", app.ClassName(names, j), "scope", "col"))
 	}
 	t.AppendChild(head)
 	right, total := 0, 0
 	for i, row := range pr.Confusion {
 		tr := u.El("tr")
-		tr.AppendChild(u.Txt("th", className(names, i), "scope", "row"))
+		tr.AppendChild(u.Txt("th", app.ClassName(names, i), "scope", "row"))
 		sum := 0
 		for _, k := range row {
 			sum += k
@@ -184,7 +174,7 @@ func (p *imagePanel) drawConfusion(pr *trainer.Predictions, names []string) {
 		}
 		t.AppendChild(tr)
 	}
-	t.ToggleClass("named", worded(names))
+	t.ToggleClass("named", app.Worded(names))
 	t.SetAttribute("data-right", strconv.Itoa(right))
 	t.SetAttribute("data-total", strconv.Itoa(total))
 }

@@ -1,6 +1,4 @@
-//go:build js && wasm
-
-package shell
+package debounce
 
 import (
 	"testing"
@@ -23,10 +21,10 @@ func TestDebouncerRunsOncePerBurst(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			runs := make(chan struct{}, 100)
-			d := newDebouncer(20*time.Millisecond, time.Hour, func() { runs <- struct{}{} })
+			d := New(20*time.Millisecond, time.Hour, func() { runs <- struct{}{} })
 			for i, n := range tt.bursts {
 				for range n { // no yield in between: one burst
-					d.changed()
+					d.Changed()
 				}
 				select {
 				case <-runs:
@@ -54,13 +52,13 @@ func TestDebouncerMaxWait(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			runs := make(chan struct{}, 100)
-			d := newDebouncer(time.Hour, tt.maxWait, func() { runs <- struct{}{} })
+			d := New(time.Hour, tt.maxWait, func() { runs <- struct{}{} })
 			deadline := time.Now().Add(10 * time.Second)
 			if !tt.runs {
 				deadline = time.Now().Add(300 * time.Millisecond)
 			}
 			for len(runs) == 0 && time.Now().Before(deadline) {
-				d.changed()
+				d.Changed()
 				time.Sleep(5 * time.Millisecond)
 			}
 			if ran := len(runs) > 0; ran != tt.runs {

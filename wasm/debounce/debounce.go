@@ -1,44 +1,45 @@
-//go:build js && wasm
-
-package shell
+// Package debounce runs a function after a burst of changes, without
+// time's formatting: the page's link sync, its lesson watch and its
+// stepper's pace use it.
+package debounce
 
 import "time"
 
-// debouncer runs a function after a burst of changes: once the changes
+// Debouncer runs a function after a burst of changes: once the changes
 // stop for a quiet period, and at least every maxWait while they go on
 // (playing or training), so that a long burst is not left unrun. Between
 // bursts nothing runs: no timer is set and its goroutine sleeps on a
 // channel.
-type debouncer struct {
+type Debouncer struct {
 	changes chan struct{}
 }
 
-// newDebouncer starts the goroutine that calls fn; it lives as long as the
+// New starts the goroutine that calls fn; it lives as long as the
 // page.
-func newDebouncer(quiet, maxWait time.Duration, fn func()) *debouncer {
-	d := &debouncer{changes: make(chan struct{}, 1)}
+func New(quiet, maxWait time.Duration, fn func()) *Debouncer {
+	d := &Debouncer{changes: make(chan struct{}, 1)}
 	go d.run(quiet, maxWait, fn)
 	return d
 }
 
-// changed says that something changed. It never blocks, so event handlers
+// Changed says that something changed. It never blocks, so event handlers
 // may call it.
-func (d *debouncer) changed() {
+func (d *Debouncer) Changed() {
 	select {
 	case d.changes <- struct{}{}:
 	default: // a change is already pending
 	}
 }
 
-func (d *debouncer) run(quiet, maxWait time.Duration, fn func()) {
+func (d *Debouncer) run(quiet, maxWait time.Duration, fn func()) {
 	for range d.changes {
 		start := time.Now()
-		quietEnd := elapsed(quiet)
+		quietEnd := Elapsed(quiet)
 		for waiting := true; waiting; {
 			select {
 			case <-d.changes:
 				if left := maxWait - time.Since(start); left > 0 {
-					quietEnd = elapsed(min(quiet, left)) // the one before is dropped
+					quietEnd = Elapsed(min(quiet, left)) // the one before is dropped
 				}
 			case <-quietEnd:
 				waiting = false
@@ -48,11 +49,11 @@ func (d *debouncer) run(quiet, maxWait time.Duration, fn func()) {
 	}
 }
 
-// elapsed returns a channel that receives once d has passed. Unlike
+// Elapsed returns a channel that receives once d has passed. Unlike
 // time.After it links no channel of time.Time, which would bring time's
 // formatting into the page (bench/README.md has the figures); the goroutine
 // that sleeps ends when d has passed, whether or not anyone still waits.
-func elapsed(d time.Duration) <-chan struct{} {
+func Elapsed(d time.Duration) <-chan struct{} {
 	c := make(chan struct{}, 1)
 	go func() {
 		time.Sleep(d)
