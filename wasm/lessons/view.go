@@ -7,6 +7,8 @@
 package lessons
 
 import (
+	"tapelab/wasm/debounce"
+
 	"errors"
 	"time"
 
@@ -37,7 +39,7 @@ type View struct {
 	stepAt *app.Stepper   // the stepper the current stop opened
 	away   bool           // the page no longer shows the stop's state
 	addr   string         // the lesson fragment the address bar holds ("" for none)
-	watch  func()         // compares the page with the stop after changes (Deps.Debounce)
+	watch  func()         // compares the page with the stop after changes (a debounce.Debouncer's Changed)
 
 	root, heading, count, prev, next, back, caption, msg dom.Elem
 	predict                                              *predictBox
@@ -52,10 +54,6 @@ type Deps struct {
 	Doc *dom.Document
 	// State is the page's state: a stop replaces it, a new stop copies it.
 	State *state.State
-	// Debounce returns a function that, called after each change, runs fn
-	// once the changes have stopped for quiet, and at least every maxWait
-	// while they go on. The lesson compares the page with its stop so.
-	Debounce func(quiet, maxWait time.Duration, fn func()) (changed func())
 	// Mount puts the lesson panel on the page, under the top bar, when the
 	// first lesson opens; share is the panel's part that the classroom's
 	// share control hides and locks, as it does the share bar.
@@ -111,7 +109,7 @@ const markup dom.HTML = `
 func New(deps Deps) *View {
 	u := deps.Doc
 	lv := &View{deps: deps, u: u, st: deps.State}
-	lv.watch = deps.Debounce(quiet, time.Second, func() { dom.Recovered("lesson", u.Report, lv.changed) })
+	lv.watch = debounce.New(quiet, time.Second, func() { dom.Recovered("lesson", u.Report, lv.changed) }).Changed
 	lv.travel = &travel{lv: lv}
 	lv.menu = lv.travel.menu()
 	return lv

@@ -3,10 +3,7 @@
 package shell
 
 import (
-	"tapelab/wasm/debounce"
-
 	"strings"
-	"time"
 
 	"tapelab/wasm/app"
 	"tapelab/wasm/dom"
@@ -20,9 +17,6 @@ func newLessons(sh *Shell) *lessons.View {
 	lv := lessons.New(lessons.Deps{
 		Doc:   sh.u,
 		State: sh.st,
-		Debounce: func(quiet, maxWait time.Duration, fn func()) func() {
-			return debounce.New(quiet, maxWait, fn).Changed
-		},
 		Mount: func(panel, share dom.Elem) {
 			pv.regions.own("share", share)
 			pv.bar.root.After(panel)

@@ -3,10 +3,6 @@
 package shell
 
 import (
-	"tapelab/wasm/debounce"
-
-	"time"
-
 	"tapelab/wasm/dom"
 	"tapelab/wasm/stepview"
 )
@@ -37,9 +33,5 @@ func (pv *playground) stepDeps() stepview.Deps {
 			}
 			return gs
 		},
-		Debounce: func(quiet, maxWait time.Duration, fn func()) func() {
-			return debounce.New(quiet, maxWait, fn).Changed
-		},
-		Elapsed: debounce.Elapsed,
 	}
 }

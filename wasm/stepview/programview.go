@@ -3,6 +3,8 @@
 package stepview
 
 import (
+	"tapelab/wasm/debounce"
+
 	"tapelab/wasm/dom"
 
 	"errors"
@@ -44,7 +46,7 @@ func newProgramView(sv *View) *programView {
 	doc := sv.doc
 	p := &programView{sv: sv}
 	p.root = sv.d.Own("model", doc.El("section", "class", "program-editor", "id", "program-editor", "aria-labelledby", "program-title", "hidden", ""))
-	p.typing = sv.d.Debounce(programQuiet, 2*time.Second, func() { dom.Recovered("checking the program", doc.Report, p.edited) })
+	p.typing = debounce.New(programQuiet, 2*time.Second, func() { dom.Recovered("checking the program", doc.Report, p.edited) }).Changed
 	return p
 }
 

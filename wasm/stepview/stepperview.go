@@ -3,6 +3,8 @@
 package stepview
 
 import (
+	"tapelab/wasm/debounce"
+
 	"tapelab/wasm/dom"
 
 	"strconv"
@@ -140,7 +142,7 @@ func (v *stepperView) togglePlay() {
 			select {
 			case <-stop:
 				return
-			case <-v.sv.d.Elapsed(time.Second / time.Duration(v.rate())):
+			case <-debounce.Elapsed(time.Second / time.Duration(v.rate())):
 			}
 			more := true
 			dom.Recovered("play", v.sv.d.ShowError, func() { more = v.sv.StepOnce() })

@@ -11,7 +11,6 @@
 package stepview
 
 import (
-	"time"
 
 	"tapelab/engine/autograd"
 	"tapelab/wasm/app"
@@ -66,12 +65,6 @@ type Deps struct {
 	// TapeBoxes returns the tape's node groups, one per node of the tape
 	// drawn, where forward mode writes each node's tangent.
 	TapeBoxes func() []dom.Elem
-	// Debounce returns the function that says something changed: fn runs
-	// once the changes pause for quiet, and at least every maxWait while
-	// they go on.
-	Debounce func(quiet, maxWait time.Duration, fn func()) (changed func())
-	// Elapsed returns a channel that receives once d has passed.
-	Elapsed func(d time.Duration) <-chan struct{}
 }
 
 // View is the step view.
