@@ -11,7 +11,6 @@
 package stepview
 
 import (
-
 	"tapelab/engine/autograd"
 	"tapelab/wasm/app"
 	"tapelab/wasm/dom"
