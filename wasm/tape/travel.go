@@ -64,7 +64,7 @@ func (v *View) travel(s *app.Stepper, e *autograd.Event) {
 		dur := ms * (1 + t.Delay)
 		start, end, class := "0", "1", "mover fwd"
 		if t.Backward {
-			start, end, class = "1", "0", "mover bwd "+accClass(t.Label)
+			start, end, class = "1", "0", "mover bwd "+ui.AccClass(t.Label)
 		}
 		points, times := start+";"+end, "0;1"
 		if t.Delay > 0 {
@@ -139,13 +139,4 @@ func (v *View) stopTravels() {
 	}
 	v.arrived = v.arrived[:0]
 	v.svg.RemoveAttribute("data-travelling")
-}
-
-// accClass is the class of a contribution's dot by how it accumulates:
-// "plus" for +=, "set" for =, as the inspector draws them.
-func accClass(op string) string {
-	if op == "+=" {
-		return "plus"
-	}
-	return "set"
 }
