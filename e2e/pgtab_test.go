@@ -116,27 +116,31 @@ func (p *pgTab) clickNode(id string) {
 
 // panTo drags the tape with the mouse, as a person would, until the middle
 // of node id is in view (a tape too long to fit at a readable size shows
-// only part of itself).
+// only part of itself). Each drag stays inside the tape's region, as a
+// person's would: a node far away on a phone takes dozens.
 func (p *pgTab) panTo(id string) {
 	p.t.Helper()
-	for range 3 {
+	for range 80 {
 		s := p.js(`(() => {
 			const e = document.getElementById("` + id + `"), r = e.getBoundingClientRect();
 			const t = document.getElementById("tape").getBoundingClientRect();
 			const x = r.x + r.width / 2, y = r.y + r.height / 2, h = document.elementFromPoint(x, y);
 			if (h !== null && e.contains(h)) return "";
-			return [t.x + t.width / 2, t.y + t.height / 2, x, y].join(" ");
+			return [t.x + t.width / 2, t.y + t.height / 2, t.width, t.height, x, y].join(" ");
 		})()`)
 		if s == "" {
 			return
 		}
-		var cx, cy, x, y float64
-		if _, err := fmt.Sscan(s, &cx, &cy, &x, &y); err != nil {
+		var cx, cy, w, h, x, y float64
+		if _, err := fmt.Sscan(s, &cx, &cy, &w, &h, &x, &y); err != nil {
 			p.t.Fatalf("where node #%s is: %q: %v", id, s, err)
 		}
-		p.drag(cx, cy, cx+(cx-x), cy+(cy-y))
+		dx := math.Max(-w/2+8, math.Min(w/2-8, cx-x))
+		dy := math.Max(-h/2+8, math.Min(h/2-8, cy-y))
+		p.drag(cx, cy, cx+dx, cy+dy)
 	}
-	p.t.Fatalf("node #%s stays out of view after panning the tape", id)
+	p.shot("out-of-view-" + id)
+	p.t.Fatalf("node #%s stays out of view after panning the tape (screenshots/stepping-%s-out-of-view-%s.png)", id, p.size, id)
 }
 
 // drag presses the mouse at (x0, y0), moves it to (x1, y1) in steps and

@@ -1,6 +1,8 @@
 package app
 
 import (
+	"unicode/utf8"
+
 	"tapelab/engine/autograd"
 	"tapelab/wasm/layout"
 )
@@ -61,10 +63,7 @@ func BadgeW(text string) float64 { return badgePad + badgeCharW*float64(len([]ru
 // BoxWidth is the width of node n's box: room for its title and for its
 // shape and role side by side.
 func BoxWidth(n NodeInfo) float64 {
-	role := len(n.Role)
-	if n.Kind == autograd.Param && role == 0 {
-		role = len("param")
-	}
+	role := utf8.RuneCountInString(n.Tag())
 	title := float64(len([]rune(n.Title()))) * titleCharW
 	second := float64(len(n.Shape.String()))*shapeCharW + float64(role)*roleCharW
 	if role > 0 {

@@ -2,9 +2,11 @@ package app
 
 import (
 	"errors"
-	"tapelab/engine/budget"
+	"strconv"
 
+	"tapelab/engine/budget"
 	"tapelab/engine/graph"
+	"tapelab/engine/op"
 	"tapelab/engine/program"
 	"tapelab/engine/tensor"
 )
@@ -200,13 +202,14 @@ func programStepper(pr *program.Program, rec *Recording) (*Stepper, error) {
 // NameNodes titles the nodes of a program's tape with its variables: a
 // leaf or constant by its name, an op assigned to a variable as "name =
 // op", the nodes an expression makes on the way by their op alone. The
-// output gets RoleOutput.
+// output gets RoleOutput; a node a grad recorded, its Origin (From).
 func NameNodes(nodes []NodeInfo, pr *program.Program) {
 	for i, name := range pr.Names() {
 		if i >= len(nodes) {
 			break
 		}
 		n := &nodes[i]
+		n.From = pr.Origin(i)
 		switch {
 		case name == "" && n.Op == nil:
 			n.Label = "const"
@@ -275,3 +278,23 @@ func (p *ProgramPlayground) LeafNames() []string {
 // Recorded reports whether the tape on screen is the current text's: false
 // while an edit does not run and the last working program is shown.
 func (p *ProgramPlayground) Recorded() bool { return p.err == nil && p.prog != nil }
+
+// Recorded says where a node that a grad recorded comes from (o is its
+// Origin, o.Grad > 0): in words, which derivative and which rule made it;
+// the forward node whose VJP rule it is (−1 for the seed, an
+// accumulation and zeros); and that rule's text in the catalogue.
+func Recorded(o program.Origin) (words string, node int, rule string) {
+	lead := "grad " + strconv.Itoa(o.Grad) + ", " + o.Of + ": "
+	switch o.Rule {
+	case "seed":
+		return lead + "the seed, the 1 its backward pass starts from", -1, ""
+	case "accumulate":
+		return lead + "the sum of two contributions to one gradient", -1, ""
+	case "zero":
+		return lead + "zeros: the gradient does not reach here", -1, ""
+	}
+	if f, ok := op.Lookup(o.Rule); ok {
+		rule = f.Rule
+	}
+	return lead + "the VJP rule of " + o.Rule + ", backward from", o.Node, rule
+}

@@ -206,3 +206,50 @@ func TestProgramDirection(t *testing.T) {
 		}
 	}
 }
+
+// TestGradNodesSayWhereTheyComeFrom checks that the nodes a grad recorded
+// carry their Origin, are tagged "from ∂y/∂x" and name their VJP rule,
+// and that the program's own nodes carry none.
+func TestGradNodesSayWhereTheyComeFrom(t *testing.T) {
+	p, err := NewProgramPlayground("x = param(0.5)\ny = tanh(x) * x\ng = grad(y, x)\nout = g * 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var vjp, seed int
+	for _, n := range p.Stepper().Nodes() {
+		if n.From.Grad == 0 {
+			if n.Note() != n.Role || strings.HasPrefix(n.Tag(), "from") {
+				t.Errorf("%s of the program's own text is tagged %q", n.Title(), n.Tag())
+			}
+			continue
+		}
+		if want := "from ∂y/∂x"; n.Tag() != want || n.Note() != want {
+			t.Errorf("%s: tag %q, note %q, want %q", n.Title(), n.Tag(), n.Note(), want)
+		}
+		words, node, rule := Recorded(n.From)
+		switch n.From.Rule {
+		case "seed":
+			seed++
+			if node != -1 || rule != "" || !strings.Contains(words, "seed") {
+				t.Errorf("%s: the seed is said %q, node %d, rule %q", n.Title(), words, node, rule)
+			}
+		case "tanh", "mul":
+			vjp++
+			f := p.Stepper().Nodes()[node]
+			if f.Op == nil || f.Op.Name != n.From.Rule || rule != f.Op.Rule || !strings.Contains(words, "VJP rule of "+f.Op.Name) {
+				t.Errorf("%s: recorded by %q from node %d (%s), rule %q", n.Title(), words, node, f.Title(), rule)
+			}
+		}
+		if !strings.HasPrefix(words, "grad 1, ∂y/∂x: ") {
+			t.Errorf("%s: %q does not name the grad", n.Title(), words)
+		}
+	}
+	if seed != 1 || vjp < 2 {
+		t.Errorf("%d seeds and %d VJP nodes of tanh and mul, want 1 and at least 2", seed, vjp)
+	}
+	for _, n := range p.Stepper().Nodes() {
+		if w, need := BoxWidth(n), float64(len([]rune(n.Shape.String())))*shapeCharW+float64(len([]rune(n.Tag())))*roleCharW; w < need {
+			t.Errorf("%s: its box is %v wide, its shape and tag %q need %v", n.Title(), w, n.Tag(), need)
+		}
+	}
+}

@@ -12,6 +12,7 @@ import (
 
 	"tapelab/engine/autograd"
 	"tapelab/engine/op"
+	"tapelab/engine/program"
 	"tapelab/engine/tensor"
 )
 
@@ -33,6 +34,28 @@ type NodeInfo struct {
 	// training step ("loss", "prediction", "target", …) or is empty.
 	RequiresGrad bool
 	Role         string
+	// From says, for a node of a program that a grad(y, x) recorded,
+	// which grad and which op's VJP rule made it; the zero Origin for
+	// every other node.
+	From program.Origin
+}
+
+// Note says what a node is for beyond its title: its role, or, for a
+// node a grad recorded, "from ∂y/∂x"; "" for neither.
+func (n NodeInfo) Note() string {
+	if n.Role == "" && n.From.Grad > 0 {
+		return "from " + n.From.Of
+	}
+	return n.Role
+}
+
+// Tag is the word drawn at the right of n's box: its Note, or "param" for
+// a parameter without one.
+func (n NodeInfo) Tag() string {
+	if t := n.Note(); t != "" || n.Kind != autograd.Param {
+		return t
+	}
+	return "param"
 }
 
 // Title is the node's one-line name, e.g. "#5 linear" or "#2 0.weight".

@@ -20,8 +20,8 @@ func TapeText(s *Stepper) string {
 			parents[k] = fmt.Sprintf("#%d", p)
 		}
 		fmt.Fprintf(&b, "%s(%s) shape %v", n.Title(), strings.Join(parents, ", "), n.Shape)
-		if n.Role != "" {
-			fmt.Fprintf(&b, " [%s]", n.Role)
+		if t := n.Note(); t != "" {
+			fmt.Fprintf(&b, " [%s]", t)
 		}
 		if v := s.Value(n.ID); v != nil {
 			fmt.Fprintf(&b, "\n    value %s", fullText(v))

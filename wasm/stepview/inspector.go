@@ -34,6 +34,9 @@ type inspectorView struct {
 	opRow                 []dom.Elem // the op's <dt> and <dd>
 	opShown               bool
 	parents, children     ui.LinkList
+	from                  dom.Elem // #insp-from: which grad and VJP rule recorded the node
+	fromText, fromRule    ui.Text
+	fromNode              ui.LinkList
 	rule                  ui.RuleCard
 	vg, vcol, gcol        dom.Elem
 	vhead, ghead, pending dom.Elem // the columns' headings; "not computed yet"
@@ -81,6 +84,9 @@ func newInspectorView(sv *View) *inspectorView {
 	dom.Add(v.facts, row("parents", v.parents.El)...)
 	dom.Add(v.facts, row("children", v.children.El)...)
 	v.rule = ui.NewRuleCard(doc)
+	v.fromText.El, v.fromRule.El = doc.El("span"), doc.El("code", "class", "rule-text")
+	v.fromNode.El = doc.El("span", "class", "links")
+	v.from = dom.Add(doc.El("p", "class", "insp-from", "id", "insp-from"), v.fromText.El, v.fromNode.El, v.fromRule.El)
 	v.vhead, v.ghead = doc.Txt("h3", "value"), doc.Txt("h3", "gradient")
 	v.pending = doc.Txt("p", "not computed yet", "class", "hint")
 	v.status.El = doc.El("p", "class", "grad-status", "id", "insp-grad-status")
@@ -172,6 +178,10 @@ func (v *inspectorView) show(s *app.Stepper, i int) {
 	v.children.Show(v.sv.doc, s, n.Children, nil)
 
 	order := []dom.Elem{v.head, v.facts}
+	if n.From.Grad > 0 {
+		v.showFrom(s, n)
+		order = append(order, v.from)
+	}
 	// While backward runs, the chain rule of the step just taken comes first.
 	ranHere := n.Op != nil && s.Contribs(i) != nil
 	var card []dom.Elem
@@ -208,6 +218,23 @@ func (v *inspectorView) show(s *app.Stepper, i int) {
 	place(v.body, &v.order, order...)
 }
 
+// showFrom fills #insp-from for node n, which a grad recorded: the
+// derivative, the rule, a link to the forward node whose VJP it is, and
+// the rule's text.
+func (v *inspectorView) showFrom(s *app.Stepper, n app.NodeInfo) {
+	words, node, rule := app.Recorded(n.From)
+	v.fromText.Set("Recorded by " + words)
+	var ids []int
+	if node >= 0 && node < len(s.Nodes()) {
+		ids = []int{node}
+	}
+	v.fromNode.Show(v.sv.doc, s, ids, nil)
+	if len(ids) == 0 {
+		v.fromNode.El.SetTextContent("")
+	}
+	v.fromRule.Set(rule)
+}
+
 // gradStatus says where node i's gradient stands (g: it has one to show).
 func gradStatus(s *app.Stepper, i int, st app.State, g bool) string {
 	status := "not reached yet"
@@ -226,6 +253,8 @@ func gradStatus(s *app.Stepper, i int, st app.State, g bool) string {
 		status = "partial: more to come"
 	case s.Position().Phase == autograd.PhaseForward:
 		status = "backward not started"
+	case s.Position().Phase == autograd.PhaseDone:
+		status = "none: no gradient flows to it (the ops that use it pass it none, as with a class-index target)"
 	}
 	if g && s.Grad(i) == nil {
 		status = "dL/dx, the saliency map (computed for you: training needs no input gradient)"

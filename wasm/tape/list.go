@@ -88,8 +88,8 @@ func (v *listView) draw() {
 			ps[k] = "#" + strconv.Itoa(p)
 		}
 		label := n.Label
-		if n.Role != "" {
-			label += " (" + n.Role + ")"
+		if t := n.Note(); t != "" {
+			label += " (" + t + ")"
 		}
 		td := func(s string) dom.Elem { c := doc.El("td"); c.SetTextContent(s); return c }
 		v.cells[i] = td("")

@@ -262,7 +262,7 @@ func (v *View) draw(nodes []app.NodeInfo) {
 	nodeLayer := doc.SVG("g", "class", "nodes")
 	for i, n := range nodes {
 		b := lay.Boxes[i]
-		g := doc.SVG("g", "class", "node "+tapesvg.Kind(n.Kind), "data-node", strconv.Itoa(i), "id", "node-"+strconv.Itoa(i), "transform", "translate("+ui.F1(b.X)+" "+ui.F1(b.Y)+")")
+		g := doc.SVG("g", "class", tapesvg.Classes(n), "data-node", strconv.Itoa(i), "id", "node-"+strconv.Itoa(i), "transform", "translate("+ui.F1(b.X)+" "+ui.F1(b.Y)+")")
 		w := ui.F1(b.W)
 		dom.Add(g,
 			doc.SVG("rect", "class", "ring", "x", ui.F1(-app.RingPad), "y", ui.F1(-app.RingPad), "width", ui.F1(b.W+2*app.RingPad), "height", ui.F1(b.H+2*app.RingPad), "rx", ui.F1(app.RingRadius)),
@@ -270,7 +270,7 @@ func (v *View) draw(nodes []app.NodeInfo) {
 			ui.SVGText(doc, "title-text", app.TitlePx, app.BoxInset, app.TitleY, n.Title()),
 			ui.SVGText(doc, "shape-text mono", app.ShapePx, app.BoxInset, app.ShapeY, n.Shape.String()),
 		)
-		if tag := tapesvg.RoleTag(n); tag != "" {
+		if tag := n.Tag(); tag != "" {
 			t := ui.SVGText(doc, "role-text", app.RolePx, b.W-app.BoxInset, app.ShapeY, tag)
 			t.SetAttribute("text-anchor", "end")
 			g.AppendChild(t)
@@ -376,7 +376,7 @@ func badgeText(s *app.Stepper, i int, st app.State) string {
 
 // class is the box's class attribute in state st.
 func (b *boxEls) class(st app.State) string {
-	c := "node " + tapesvg.Kind(b.node.Kind) + tapesvg.StateClasses(st)
+	c := tapesvg.Classes(b.node) + tapesvg.StateClasses(st)
 	if b.selected {
 		c += " selected"
 	}

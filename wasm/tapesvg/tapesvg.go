@@ -41,9 +41,19 @@ const BadgeKey = "v value · g gradient · ✓ done · … still adding up"
 // the drawing is written.
 func F1(v float64) string { return strconv.FormatFloat(math.Round(v*10)/10, 'f', -1, 64) }
 
-// Kind is the class that names a node's kind: "param", "input" (inputs
+// Classes is the class list of node n's group before its state's classes:
+// "node" and its kind (kindClass), and "from-grad" for a node a grad recorded.
+func Classes(n app.NodeInfo) string {
+	c := "node " + kindClass(n.Kind)
+	if n.From.Grad > 0 {
+		c += " from-grad"
+	}
+	return c
+}
+
+// kindClass is the class that names a node's kind: "param", "input" (inputs
 // and constants) or "op".
-func Kind(k autograd.Kind) string {
+func kindClass(k autograd.Kind) string {
 	switch k {
 	case autograd.Param:
 		return "param"
@@ -86,15 +96,6 @@ func BoxRadius(k autograd.Kind) float64 {
 	return app.OpRadius
 }
 
-// RoleTag is the tag drawn at a box's right ("param" for a parameter
-// without a role), or "" for none.
-func RoleTag(n app.NodeInfo) string {
-	if n.Role == "" && n.Kind == autograd.Param {
-		return "param"
-	}
-	return n.Role
-}
-
 // escape appends s to b escaped for an SVG text node or a quoted
 // attribute. (strings.Replacer would add its machinery to the page's
 // wasm, which links this package for the signature.)
@@ -134,7 +135,7 @@ func Write(b *strings.Builder, nodes []app.NodeInfo, states []app.State, lay *la
 			st = states[i]
 		}
 		box := lay.Boxes[i]
-		b.WriteString(`<g class="node ` + Kind(n.Kind) + StateClasses(st) + `" data-node="` + strconv.Itoa(i) +
+		b.WriteString(`<g class="` + Classes(n) + StateClasses(st) + `" data-node="` + strconv.Itoa(i) +
 			`" transform="translate(` + F1(box.X) + " " + F1(box.Y) + `)">`)
 		p := app.RingPad
 		b.WriteString(`<rect class="ring" x="` + F1(-p) + `" y="` + F1(-p) + `" width="` + F1(box.W+2*p) +
@@ -142,7 +143,7 @@ func Write(b *strings.Builder, nodes []app.NodeInfo, states []app.State, lay *la
 		b.WriteString(`<rect class="box" width="` + F1(box.W) + `" height="` + F1(box.H) + `" rx="` + F1(BoxRadius(n.Kind)) + `"></rect>`)
 		writeText(b, "title-text", app.TitlePx, app.BoxInset, app.TitleY, "", n.Title())
 		writeText(b, "shape-text mono", app.ShapePx, app.BoxInset, app.ShapeY, "", n.Shape.String())
-		if tag := RoleTag(n); tag != "" {
+		if tag := n.Tag(); tag != "" {
 			writeText(b, "role-text", app.RolePx, box.W-app.BoxInset, app.ShapeY, "end", tag)
 		}
 		b.WriteString(`</g>`)
