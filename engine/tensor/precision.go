@@ -29,7 +29,9 @@ func (p Precision) String() string {
 }
 
 // ParsePrecision reads "float64" or "float32" ("" is float64). The error for
-// anything else names field, the flag or link field the text came from.
+// anything else starts with field, the flag or link field the text came
+// from, unless field is "" (for callers that name it themselves, as the
+// flag package does).
 func ParsePrecision(field, s string) (Precision, error) {
 	switch s {
 	case "", "float64":
@@ -37,7 +39,11 @@ func ParsePrecision(field, s string) (Precision, error) {
 	case "float32":
 		return Float32, nil
 	}
-	return Float64, fmt.Errorf("%s: unknown precision %q (want float64 or float32)", field, s)
+	err := fmt.Errorf("unknown precision %q (want float64 or float32)", s)
+	if field != "" {
+		err = fmt.Errorf("%s: %w", field, err)
+	}
+	return Float64, err
 }
 
 // Round rounds every element of t to the precision: nothing for Float64;

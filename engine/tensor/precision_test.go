@@ -67,6 +67,9 @@ func TestParsePrecision(t *testing.T) {
 		if err == nil || !strings.HasPrefix(err.Error(), "-precision: ") || !strings.Contains(err.Error(), "want float64 or float32") {
 			t.Errorf("ParsePrecision(%q) = %v; want an error naming -precision and the choices", bad, err)
 		}
+		if _, err := ParsePrecision("", bad); err == nil || !strings.HasPrefix(err.Error(), "unknown precision ") {
+			t.Errorf("ParsePrecision(\"\", %q) = %v", bad, err)
+		}
 	}
 }
 
