@@ -4,7 +4,10 @@
 // BackwardDenseAll, BackwardDenseFrom), step cursors that walk a tape one
 // node at a time for the playground, and AccumulateLeaves, which keeps
 // leaf gradients across passes as PyTorch's .grad does when zero_grad()
-// is not called.
+// is not called. A tape runs in float64, or in float32 storage
+// (Tape.SetPrecision: every leaf and every op's result rounded to float32,
+// the arithmetic inside one op still float64; engine/README.md says where
+// that differs from PyTorch's float32 kernels).
 package autograd
 
 import (
