@@ -74,9 +74,10 @@ func workloadTrainer(tb testing.TB, w bench.Workload) *train.Trainer {
 }
 
 // BenchmarkTrainStep runs one training step (batch, forward, loss,
-// backward, NaN/Inf checks, SGD update) of the two workloads of package
+// backward, NaN/Inf checks, SGD update) of the workloads of package
 // bench, through the hand-built engine program of package bench ("engine")
-// and through spec → nn → train ("spec"), side by side.
+// and through spec → nn → train ("spec"), side by side, and the spec path
+// in float32 storage ("spec-float32").
 func BenchmarkTrainStep(b *testing.B) {
 	for _, w := range bench.Workloads() {
 		b.Run(w.Name+"/engine", func(b *testing.B) {
@@ -85,6 +86,11 @@ func BenchmarkTrainStep(b *testing.B) {
 		})
 		b.Run(w.Name+"/spec", func(b *testing.B) {
 			t := workloadTrainer(b, w)
+			step(b, t.Step)
+		})
+		b.Run(w.Name+"/spec-float32", func(b *testing.B) {
+			t := workloadTrainer(b, w)
+			t.SetPrecision(tensor.Float32)
 			step(b, t.Step)
 		})
 	}
