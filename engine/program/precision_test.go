@@ -2,6 +2,7 @@ package program
 
 import (
 	"encoding/json"
+	"math"
 	"os"
 	"testing"
 
@@ -121,4 +122,55 @@ func TestFloat32MatchesPyTorch(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestFloat32ForwardMode runs forward mode on float32 tapes of the gallery
+// along each leaf's first entry: every tangent is a float32 number, and
+// ⟨seed, output tangent⟩ meets the float32 gradient's entry within float32's
+// reach (1e-5 of the products' scale).
+func TestFloat32ForwardMode(t *testing.T) {
+	for _, ex := range Examples() {
+		p, err := Parse(ex.Text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := p.GradAt(tensor.Float32)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for li := range p.Leaves() {
+			dir, _ := p.OneHot(li, 0)
+			tg, err := p.Forward(r.Tape, dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, x := range tg.Of {
+				for _, v := range dataOf(x) {
+					if tensor.Round32(v) != v && v == v {
+						t.Fatalf("%s: node %d's tangent %v is not a float32", ex.Name, i, v)
+					}
+				}
+			}
+			if !tg.Known[p.Output()] {
+				continue
+			}
+			fwd, scale := 0.0, 0.0
+			for k, v := range dataOf(tg.Of[p.Output()]) {
+				fwd += p.Seed().Data[k] * v
+				scale += math.Abs(p.Seed().Data[k] * v)
+			}
+			rev := r.Grads[li].Data[0]
+			if scale += math.Abs(rev); math.Abs(fwd-rev) > 1e-5*scale {
+				t.Errorf("%s along %s[0]: forward %v, reverse %v", ex.Name, p.Leaves()[li].Name, fwd, rev)
+			}
+		}
+	}
+}
+
+// dataOf is x's elements, none for nil (a zero tangent).
+func dataOf(x *tensor.Tensor) []float64 {
+	if x == nil {
+		return nil
+	}
+	return x.Data
 }
