@@ -2,6 +2,7 @@ package nn_test
 
 import (
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"testing"
@@ -34,7 +35,10 @@ func TestFloat32PassEqualsReference(t *testing.T) {
 	}
 }
 
-func checkFloat32Pass(t *testing.T, file string, fused bool) {
+// goldenCase reads a case of testdata/golden: its model, batch, targets
+// and mode.
+func goldenCase(t *testing.T, file string) (*nn.Model, *tensor.Tensor, *tensor.Tensor, nn.Mode) {
+	t.Helper()
 	data, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
@@ -59,6 +63,11 @@ func checkFloat32Pass(t *testing.T, file string, fused bool) {
 	if g.Mode == "eval" {
 		mode = nn.Eval
 	}
+	return m, x, y, mode
+}
+
+func checkFloat32Pass(t *testing.T, file string, fused bool) {
+	m, x, y, mode := goldenCase(t, file)
 	newPass := nn.NewPass
 	if fused {
 		newPass = nn.NewFusedPass
@@ -123,5 +132,67 @@ func checkFloat32Pass(t *testing.T, file string, fused bool) {
 		if !tensor.Identical(q, keep[i]) {
 			t.Errorf("the passes left parameter %d changed", i)
 		}
+	}
+}
+
+// TestFloat32PassMatchesPyTorch runs every test model in float32 storage
+// and compares the loss, the outputs and every parameter's gradient with
+// PyTorch float32 (testdata/float32, written by testdata/torch_float32.py)
+// to 1e-5 relative to each tensor's largest entry, plus 1e-7 (float32's
+// epsilon) absolute for gradients that are 0 in exact arithmetic (a bias
+// before batch norm: PyTorch's float32 leaves 4e-8 there): PyTorch
+// accumulates its matmuls, convolutions, norms and losses in float32,
+// TapeLab in float64 before rounding once.
+func TestFloat32PassMatchesPyTorch(t *testing.T) {
+	files, err := filepath.Glob("testdata/golden/*.json")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no golden files (%v)", err)
+	}
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			m, x, y, mode := goldenCase(t, f)
+			data, err := os.ReadFile(filepath.Join("testdata", "float32", filepath.Base(f)))
+			if err != nil {
+				t.Fatalf("%v: rerun testdata/torch_float32.py", err)
+			}
+			var want struct {
+				Dtype  string
+				Loss   float64
+				Output any
+				Grads  map[string]any
+			}
+			if err := json.Unmarshal(data, &want); err != nil || want.Dtype != "float32" {
+				t.Fatalf("%v, dtype %q", err, want.Dtype)
+			}
+			p := nn.NewPass(m)
+			p.SetPrecision(tensor.Float32)
+			if err := p.Forward(x, y, mode, 0); err != nil {
+				t.Fatal(err)
+			}
+			if err := p.Backward(); err != nil {
+				t.Fatal(err)
+			}
+			near := func(what string, got, want []float64) {
+				scale := 0.0
+				for _, w := range want {
+					scale = math.Max(scale, math.Abs(w))
+				}
+				if len(got) != len(want) {
+					t.Fatalf("%s: %d values, PyTorch %d", what, len(got), len(want))
+				}
+				for i := range want {
+					if math.Abs(got[i]-want[i]) > 1e-5*scale+1e-7 {
+						t.Errorf("%s[%d] = %.9g, PyTorch float32 %.9g", what, i, got[i], want[i])
+					}
+				}
+			}
+			near("loss", []float64{p.Loss()}, []float64{want.Loss})
+			near("output", p.Output().Data, nntest.Flat(want.Output))
+			for i, q := range m.Seq.Params() {
+				if !q.Buffer {
+					near("d"+q.Name, p.Grad(i).Data, nntest.Flat(want.Grads[q.Name]))
+				}
+			}
+		})
 	}
 }
