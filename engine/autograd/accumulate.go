@@ -64,7 +64,7 @@ func (t *Tape) AccumulateLeaves(acc, pass *Grads) ([]Accumulation, error) {
 			continue
 		}
 		a := Accumulation{Leaf: i, Kept: cloneOrNil(acc.Of(i)), Pass: g.Clone()}
-		acc.accumulate(i, g)
+		acc.accumulate(i, g, t.prec)
 		a.After = acc.Of(i).Clone()
 		out = append(out, a)
 	}

@@ -16,7 +16,7 @@ func (t *Tape) BackwardDense(out int, seed *tensor.Tensor, g *Grads) error {
 		return err
 	}
 	g.reset(t.n)
-	g.store(out, seed)
+	t.seed(out, seed, g)
 	t.walk(reached, out, g)
 	return nil
 }
@@ -81,18 +81,24 @@ func (t *Tape) BackwardDenseFrom(seeds []*tensor.Tensor, g *Grads) error {
 			return err
 		}
 	}
-	seedAll(seeds, g)
+	t.seedAll(seeds, g)
 	t.walk(every, t.n-1, g)
 	return nil
 }
 
 // seedAll empties g down to one slot per seed and stores every seed: the
 // start of BackwardDenseFrom, and of a dense Cursor's reverse pass.
-func seedAll(seeds []*tensor.Tensor, g *Grads) {
+func (t *Tape) seedAll(seeds []*tensor.Tensor, g *Grads) {
 	g.reset(len(seeds))
 	for i, s := range seeds {
-		g.store(i, s)
+		t.seed(i, s, g)
 	}
+}
+
+// seed stores a copy of s, rounded to the tape's precision, in slot i.
+func (t *Tape) seed(i int, s *tensor.Tensor, g *Grads) {
+	g.store(i, s)
+	t.prec.Round(g.g[i])
 }
 
 // checkSeed checks that out is a node and seed has its shape.
@@ -129,11 +135,11 @@ func (t *Tape) step(k int, g *Grads, rec *[]Contribution) {
 			continue
 		}
 		if rec == nil {
-			g.accumulate(p, c)
+			g.accumulate(p, c, t.prec)
 			continue
 		}
 		r := Contribution{Operand: i, Parent: p, Value: c.Clone(), Before: cloneOrNil(g.Of(p))}
-		g.accumulate(p, c)
+		g.accumulate(p, c, t.prec)
 		r.After = g.Of(p).Clone()
 		*rec = append(*rec, r)
 	}
@@ -166,8 +172,16 @@ func (t *Tape) contributions(k int, dy *tensor.Tensor) []*tensor.Tensor {
 		}
 		nd.preGrad.Reshape(nd.Pre.Shape)
 		nd.Act.VJP(t.single(1, nd.preGrad), dy, nd.Value, t.single(0, nd.Pre), nd.ActAttrs)
+		t.prec.Round(nd.preGrad)
 		dy, y = nd.preGrad, nd.Pre
 	}
 	nd.Op.VJP(dx, dy, y, t.operands(nd), nd.Attrs)
+	if t.prec != tensor.Float64 {
+		for _, c := range dx {
+			if c != nil {
+				t.prec.Round(c)
+			}
+		}
+	}
 	return dx
 }

@@ -184,16 +184,14 @@ func (c *Cursor) Forward() (Event, bool) {
 	}
 	t, i := c.tape, c.known
 	nd := &t.nodes[i]
-	if nd.Op != nil {
-		t.forward(nd)
-	}
+	t.forward(nd)
 	c.known++
 	if c.known > c.last {
 		if c.pass == every {
-			seedAll(c.pack, &c.g)
+			t.seedAll(c.pack, &c.g)
 		} else {
 			c.g.reset(c.out + 1)
-			c.g.store(c.out, c.seed)
+			t.seed(c.out, c.seed, &c.g)
 		}
 		c.next = t.next(c.pass, c.last, &c.g)
 	}

@@ -53,7 +53,7 @@ func runToEnd(t *testing.T, c *Cursor, final map[int]*tensor.Tensor) {
 		if k >= len(order) || order[k] != e.Node {
 			t.Fatalf("VJP step %d ran node %d, Order lists %v", k, e.Node, order)
 		}
-		checkContribs(t, e)
+		checkContribs(t, e, c.tape.prec)
 		noteFinal(c, final)
 	}
 }
@@ -67,9 +67,10 @@ func noteFinal(c *Cursor, final map[int]*tensor.Tensor) {
 }
 
 // checkContribs checks that each contribution's After is Before + Value
-// (Value when Before is nil), bit for bit, and that the contributions to
-// one parent chain (the next Before is the previous After).
-func checkContribs(t *testing.T, e Event) {
+// rounded to precision p (Value when Before is nil), bit for bit, and that
+// the contributions to one parent chain (the next Before is the previous
+// After).
+func checkContribs(t *testing.T, e Event, p tensor.Precision) {
 	t.Helper()
 	last := map[int]*tensor.Tensor{}
 	for _, c := range e.Contribs {
@@ -78,6 +79,7 @@ func checkContribs(t *testing.T, e Event) {
 			for k := range want.Data {
 				want.Data[k] = c.Before.Data[k] + c.Value.Data[k]
 			}
+			p.Round(want)
 		}
 		if !tensor.Identical(c.After, want) {
 			t.Fatalf("node %d operand %d → %d: After %v, want Before %v + Value %v", e.Node, c.Operand, c.Parent, c.After, c.Before, c.Value)
@@ -90,9 +92,15 @@ func checkContribs(t *testing.T, e Event) {
 }
 
 func TestCursorMatchesBackwardDenseOnRandomTapes(t *testing.T) {
+	for _, prec := range precisions {
+		t.Run(prec.String(), func(t *testing.T) { testCursorOnRandomTapes(t, prec) })
+	}
+}
+
+func testCursorOnRandomTapes(t *testing.T, prec tensor.Precision) {
 	for seed := range 1500 {
 		r := rand.New(rand.NewPCG(uint64(seed), 7))
-		s, out := randTape(r)
+		s, out := randTape(r, prec)
 		tp := s.Tape()
 		c, err := NewCursor(tp, out)
 		if err != nil {
@@ -157,7 +165,7 @@ func denseOneHot(tp *Tape, out int, g *Grads) error {
 func testUndoAndResume(t *testing.T, m cursorMode) {
 	for seed := range 400 {
 		r := rand.New(rand.NewPCG(uint64(seed), 11))
-		s, out := randTape(r)
+		s, out := randTape(r, tensor.Float64)
 		tp := s.Tape()
 		c, err := m.make(tp, out)
 		if err != nil {
@@ -193,7 +201,7 @@ func testUndoAndResume(t *testing.T, m cursorMode) {
 				t.Fatalf("seed %d: event position %+v, cursor at %+v", seed, e.Position, c.Position())
 			}
 			if ok && e.Kind == EventBackward {
-				checkContribs(t, e)
+				checkContribs(t, e, tensor.Float64)
 			}
 			now := snap()
 			old, ok := seen[c.Position()]
@@ -363,8 +371,14 @@ func TestCursorErrors(t *testing.T) {
 // tapes of randprog's programs, which draw on every op of the catalogue, from
 // the program's output and from a random node.
 func TestCursorMatchesBackwardDenseOnCataloguePrograms(t *testing.T) {
+	for _, prec := range precisions {
+		t.Run(prec.String(), func(t *testing.T) { testCursorOnCataloguePrograms(t, prec) })
+	}
+}
+
+func testCursorOnCataloguePrograms(t *testing.T, prec tensor.Precision) {
 	for seed := range uint64(1000) {
-		tp, cs := recordCase(t, seed)
+		tp, cs := recordCase(t, seed, prec)
 		for _, out := range []int{cs.Output, int(seed) % tp.Len()} {
 			c, err := NewCursor(tp, out)
 			if err != nil {
@@ -384,15 +398,37 @@ func TestCursorMatchesBackwardDenseOnCataloguePrograms(t *testing.T) {
 					t.Fatalf("seed %d, out %d: node %d was declared final at %v, ends at %v", seed, out, i, g, ref.Of(i))
 				}
 			}
+			if prec == tensor.Float32 {
+				for i := range tp.Len() {
+					if v := tp.Node(i).Value; !onGrid32(v) || !onGrid32(ref.Of(i)) {
+						t.Fatalf("seed %d: node %d's value %v or gradient %v is not float32\n%v", seed, i, v, ref.Of(i), cs)
+					}
+				}
+			}
 		}
 	}
 }
 
-// recordCase records randprog's program number seed on a fresh session.
-func recordCase(t *testing.T, seed uint64) (*Tape, *randprog.Case) {
+// onGrid32 reports whether every element of x (nil counts) is a float32.
+func onGrid32(x *tensor.Tensor) bool {
+	if x == nil {
+		return true
+	}
+	for _, v := range x.Data {
+		if tensor.Round32(v) != v && v == v {
+			return false
+		}
+	}
+	return true
+}
+
+// recordCase records randprog's program number seed on a fresh session in
+// precision p.
+func recordCase(t *testing.T, seed uint64, p tensor.Precision) (*Tape, *randprog.Case) {
 	t.Helper()
 	cs := randprog.Generate(seed, randprog.Config{})
 	s := NewSession()
+	s.SetPrecision(p)
 	var in []op.Value
 	for _, x := range cs.Inputs {
 		if x.RequiresGrad {

@@ -56,10 +56,12 @@ func checkDense(t *testing.T, tp *Tape, out int, what string) {
 }
 
 func TestDenseCursorMatchesBackwardDenseFromOnRandomTapes(t *testing.T) {
-	for seed := range 1500 {
-		r := rand.New(rand.NewPCG(uint64(seed), 7))
-		s, out := randTape(r)
-		checkDense(t, s.Tape(), out, "seed "+strconv.Itoa(seed))
+	for _, prec := range precisions {
+		for seed := range 1500 {
+			r := rand.New(rand.NewPCG(uint64(seed), 7))
+			s, out := randTape(r, prec)
+			checkDense(t, s.Tape(), out, prec.String()+" seed "+strconv.Itoa(seed))
+		}
 	}
 }
 
@@ -68,10 +70,12 @@ func TestDenseCursorMatchesBackwardDenseFromOnRandomTapes(t *testing.T) {
 // cotangents meet infinities: 0·∞ = NaN must appear exactly where the
 // one-shot pass puts it).
 func TestDenseCursorMatchesBackwardDenseFromOnCataloguePrograms(t *testing.T) {
-	for seed := range uint64(1000) {
-		tp, cs := recordCase(t, seed)
-		for _, out := range []int{cs.Output, int(seed) % tp.Len()} {
-			checkDense(t, tp, out, "program "+strconv.Itoa(int(seed)))
+	for _, prec := range precisions {
+		for seed := range uint64(1000) {
+			tp, cs := recordCase(t, seed, prec)
+			for _, out := range []int{cs.Output, int(seed) % tp.Len()} {
+				checkDense(t, tp, out, prec.String()+" program "+strconv.Itoa(int(seed)))
+			}
 		}
 	}
 }

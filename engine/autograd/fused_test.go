@@ -58,6 +58,7 @@ func TestApplyActIsLinearThenActivation(t *testing.T) {
 		cases = 100
 	}
 	for c := range cases {
+		prec := precisions[c/2%2] // both precisions, with and without specials
 		f := fusable[c%len(fusable)]
 		act := entry(t, f.name)
 		n, in, out := 1+r.IntN(9), 1+r.IntN(12), 1+r.IntN(12)
@@ -70,10 +71,12 @@ func TestApplyActIsLinearThenActivation(t *testing.T) {
 		xGrad := r.IntN(2) == 0
 
 		plain := NewSession()
+		plain.SetPrecision(prec)
 		px, pw, pb := plain.Leaf(x, "x", Input, xGrad), plain.Param(w, "W"), plain.Param(b, "b")
 		z := plain.Apply(linear, op.Attrs{}, px, pw, pb)
 		y := plain.Apply(act, f.attrs, z, op.NoValue, op.NoValue)
 		fused := NewSession()
+		fused.SetPrecision(prec)
 		fx, fw, fb := fused.Leaf(x, "x", Input, xGrad), fused.Param(w, "W"), fused.Param(b, "b")
 		fy := fused.ApplyAct(linear, op.Attrs{}, fx, fw, fb, act, f.attrs)
 		if err := plain.Err(); err != nil {
@@ -180,17 +183,20 @@ func TestApplyActErrors(t *testing.T) {
 func TestFusedTapeRecordsWithoutAllocating(t *testing.T) {
 	linear, tanh := entry(t, "linear"), entry(t, "tanh")
 	x, w, b := tensor.Zeros(tensor.Shape{8, 3}), tensor.Zeros(tensor.Shape{5, 3}), tensor.Zeros(tensor.Shape{5})
-	s := NewSession()
-	var g Grads
-	step := func() {
-		s.Reset()
-		h := s.ApplyAct(linear, op.Attrs{}, s.Input(x, "x"), s.Param(w, "W"), s.Param(b, "b"), tanh, op.Attrs{})
-		if err := s.Backward(op.Sum(s, h), &g); err != nil {
-			t.Fatal(err)
+	for _, prec := range precisions {
+		s := NewSession()
+		s.SetPrecision(prec)
+		var g Grads
+		step := func() {
+			s.Reset()
+			h := s.ApplyAct(linear, op.Attrs{}, s.Input(x, "x"), s.Param(w, "W"), s.Param(b, "b"), tanh, op.Attrs{})
+			if err := s.Backward(op.Sum(s, h), &g); err != nil {
+				t.Fatal(err)
+			}
 		}
-	}
-	step()
-	if n := testing.AllocsPerRun(20, step); n != 0 {
-		t.Errorf("%v allocations per step", n)
+		step()
+		if n := testing.AllocsPerRun(20, step); n != 0 {
+			t.Errorf("%v: %v allocations per step", prec, n)
+		}
 	}
 }

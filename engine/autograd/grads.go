@@ -65,13 +65,20 @@ func (g *Grads) store(i int, v *tensor.Tensor) {
 }
 
 // accumulate adds contribution c into slot i as TorchLean's addGradDense
-// does: the first contribution is stored as is, later ones as existing + c.
-func (g *Grads) accumulate(i int, c *tensor.Tensor) {
+// does: the first contribution is stored as is, later ones as existing + c,
+// each sum rounded to precision p.
+func (g *Grads) accumulate(i int, c *tensor.Tensor, p tensor.Precision) {
 	if !g.set[i] {
 		g.store(i, c)
 		return
 	}
 	d := g.g[i].Data
+	if p == tensor.Float32 {
+		for k, v := range c.Data {
+			d[k] = tensor.Round32(d[k] + v)
+		}
+		return
+	}
 	for k, v := range c.Data {
 		d[k] = d[k] + v
 	}

@@ -13,9 +13,11 @@ import (
 // matmul, linear, bias rows, reductions and losses, with values reused by
 // several nodes (fan-out, the same operand twice), branches the output does
 // not depend on, and now and then -0.0, ±Inf and NaN among the leaf values.
-// It returns the session and an output node (usually, not always, the last).
-func randTape(r *rand.Rand) (*Session, int) {
+// It returns the session, recording in precision p, and an output node
+// (usually, not always, the last).
+func randTape(r *rand.Rand, p tensor.Precision) (*Session, int) {
 	g := &tapeGen{r: r, s: NewSession()}
+	g.s.SetPrecision(p)
 	for range 1 + r.IntN(3) {
 		g.leaf(g.randShape())
 	}
@@ -33,6 +35,9 @@ func randTape(r *rand.Rand) (*Session, int) {
 	}
 	return g.s, out
 }
+
+// precisions are the precisions the property tests hold for.
+var precisions = []tensor.Precision{tensor.Float64, tensor.Float32}
 
 type tapeGen struct {
 	r    *rand.Rand

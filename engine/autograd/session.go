@@ -26,6 +26,11 @@ func (s *Session) Tape() *Tape { return &s.tape }
 // Err reports the first error, or nil.
 func (s *Session) Err() error { return s.err }
 
+// SetPrecision sets the precision of the session's tape (tensor.Float64
+// unless set; see Tape.SetPrecision) for what it records next and every
+// pass over it. Set it before recording; Reset keeps it.
+func (s *Session) SetPrecision(p tensor.Precision) { s.tape.prec = p }
+
 // Reset empties the tape and forgets the error, keeping all buffers so that
 // recording the same program again allocates nothing.
 func (s *Session) Reset() {
@@ -171,6 +176,7 @@ func (s *Session) applyAct(o *op.Op, a op.Attrs, args []int, act *op.Op, actAttr
 	nd.owned.Reshape(shape)
 	nd.Value = nd.owned
 	o.Forward(nd.Value, t.xs, a)
+	t.prec.Round(nd.Value)
 	return op.Value(id)
 }
 
@@ -185,6 +191,7 @@ func (s *Session) fuse(nd *Node, shape tensor.Shape, act *op.Op, a op.Attrs) err
 	nd.pre.Reshape(shape)
 	nd.Pre = nd.pre
 	nd.Op.Forward(nd.Pre, t.xs, nd.Attrs)
+	t.prec.Round(nd.Pre)
 	t.shapes = append(t.shapes[:0], shape)
 	if cap(t.actOut) < maxRank {
 		t.actOut = make(tensor.Shape, 0, maxRank)
@@ -203,6 +210,7 @@ func (s *Session) fuse(nd *Node, shape tensor.Shape, act *op.Op, a op.Attrs) err
 	nd.owned.Reshape(shape)
 	nd.Value = nd.owned
 	act.Forward(nd.Value, t.single(0, nd.Pre), a)
+	t.prec.Round(nd.Value)
 	nd.RequiresGrad = nd.RequiresGrad && act.Grads(0)
 	return nil
 }

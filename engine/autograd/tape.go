@@ -4,7 +4,10 @@
 // BackwardDenseAll, BackwardDenseFrom), step cursors that walk a tape one
 // node at a time for the playground, and AccumulateLeaves, which keeps
 // leaf gradients across passes as PyTorch's .grad does when zero_grad()
-// is not called.
+// is not called. A tape runs in float64, or in float32 storage
+// (Tape.SetPrecision: every leaf and every op's result rounded to float32,
+// the arithmetic inside one op still float64; engine/README.md says where
+// that differs from PyTorch's float32 kernels).
 package autograd
 
 import (
@@ -46,7 +49,8 @@ type Node struct {
 	Parents []int // operand node ids, in operand order (repeats allowed)
 	// Value is the node's forward value. A leaf's value is the caller's
 	// tensor itself (not a copy), so an optimizer updating a parameter in
-	// place is seen by the next recording.
+	// place is seen by the next recording; on a float32 tape (see
+	// Tape.SetPrecision) it is the node's own float32 rounding of it.
 	Value *tensor.Tensor
 	// RequiresGrad is set on leaves by their creator and on op nodes when
 	// some differentiable operand requires a gradient.
@@ -64,6 +68,7 @@ type Node struct {
 	shape   tensor.Shape     // shape-rule scratch, reused
 	pre     *tensor.Tensor   // storage of a fused node's Pre, reused
 	preGrad *tensor.Tensor   // a fused node's VJP scratch: the cotangent of Pre
+	src     *tensor.Tensor   // a float32 tape's leaf: the caller's tensor, which Value rounds
 }
 
 // maxRank is the rank up to which recording a node's shape allocates nothing.
@@ -75,6 +80,7 @@ type Tape struct {
 	nodes []Node
 	n     int
 	gen   uint64 // counts Resets, so that a Cursor notices a re-recorded tape
+	prec  tensor.Precision
 
 	// scratch for op application and VJPs
 	xs     []*tensor.Tensor
@@ -89,6 +95,20 @@ func (t *Tape) Len() int { return t.n }
 
 // Node returns node i. The node belongs to the tape and must not be modified.
 func (t *Tape) Node(i int) *Node { return &t.nodes[i] }
+
+// SetPrecision sets the tape's precision (the zero Tape's is
+// tensor.Float64) for the leaves and nodes recorded after it and for every
+// reverse pass and cursor step over the tape. In tensor.Float32 each leaf
+// is rounded to float32 on entry (into storage of the node's own: the
+// caller's tensor is not changed), each recorded op's value after its
+// Forward (a fused node's Pre and Value), each VJP contribution (a fused
+// node's cotangent of Pre too), each seed and each sum of two
+// contributions: float32 storage, with float64 arithmetic inside one op.
+// In tensor.Float64 the arithmetic is exactly that of a tape without it.
+func (t *Tape) SetPrecision(p tensor.Precision) { t.prec = p }
+
+// Precision reports the tape's precision.
+func (t *Tape) Precision() tensor.Precision { return t.prec }
 
 // Reset empties the tape, keeping its storage for the next recording.
 func (t *Tape) Reset() {
@@ -106,26 +126,44 @@ func (t *Tape) slot() *Node {
 	nd.Parents = nd.Parents[:0]
 	nd.Op = nil
 	nd.Attrs = op.Attrs{}
-	nd.Name = ""
+	nd.Name, nd.src = "", nil
 	if nd.Act != nil {
 		nd.Act, nd.ActAttrs, nd.Pre = nil, op.Attrs{}, nil
 	}
 	return nd
 }
 
-// Leaf appends a leaf holding v (not copied) and returns its id.
+// Leaf appends a leaf holding v (not copied; on a float32 tape, its
+// float32 rounding in the node's own storage) and returns its id.
 func (t *Tape) Leaf(v *tensor.Tensor, name string, kind Kind, requiresGrad bool) int {
 	nd := t.slot()
 	nd.Kind, nd.Name, nd.Value = kind, name, v
 	nd.RequiresGrad = requiresGrad && kind != Const
+	if t.prec != tensor.Float64 {
+		nd.src = v
+		t.enter(nd)
+	}
 	return t.n - 1
 }
 
+// enter sets a float32 tape's leaf nd to the float32 rounding of the
+// caller's tensor as it is now, in the node's own storage.
+func (t *Tape) enter(nd *Node) {
+	if nd.owned == nil {
+		nd.owned = &tensor.Tensor{}
+	}
+	nd.owned.CopyFrom(nd.src)
+	t.prec.Round(nd.owned)
+	nd.Value = nd.owned
+}
+
 // Record appends an op node whose value y was computed by the caller (y is
-// kept, not copied) and returns its id. Parents must be earlier ids.
+// kept, not copied; on a float32 tape it is rounded in place) and returns
+// its id. Parents must be earlier ids.
 func (t *Tape) Record(o *op.Op, a op.Attrs, parents []int, y *tensor.Tensor) int {
 	nd := t.slot()
 	nd.Kind, nd.Op, nd.Attrs, nd.Value = OpNode, o, a, y
+	t.prec.Round(y)
 	nd.Parents = append(nd.Parents, parents...)
 	nd.RequiresGrad = t.requiresGrad(o, nd.Parents)
 	return t.n - 1
@@ -150,16 +188,26 @@ func (t *Tape) operands(nd *Node) []*tensor.Tensor {
 	return t.xs
 }
 
-// forward computes op node nd's value from its operands' values: Op's
-// Forward, and on a fused node Act's Forward on the result. Recording and
-// Cursor.Forward both evaluate nodes with it.
+// forward computes node nd's value as Cursor.Forward makes it known: an op
+// node's from its operands' values (Op's Forward, and on a fused node Act's
+// Forward on the result, each rounded to the tape's precision, as
+// recording rounds them); a float32 tape's leaf is rounded from the
+// caller's tensor again.
 func (t *Tape) forward(nd *Node) {
-	if nd.Act == nil {
+	switch {
+	case nd.Op == nil:
+		if nd.src != nil {
+			t.enter(nd)
+		}
+	case nd.Act == nil:
 		nd.Op.Forward(nd.Value, t.operands(nd), nd.Attrs)
-		return
+		t.prec.Round(nd.Value)
+	default:
+		nd.Op.Forward(nd.Pre, t.operands(nd), nd.Attrs)
+		t.prec.Round(nd.Pre)
+		nd.Act.Forward(nd.Value, t.single(0, nd.Pre), nd.ActAttrs)
+		t.prec.Round(nd.Value)
 	}
-	nd.Op.Forward(nd.Pre, t.operands(nd), nd.Attrs)
-	nd.Act.Forward(nd.Value, t.single(0, nd.Pre), nd.ActAttrs)
 }
 
 // single returns scratch slice i of the tape holding just x.

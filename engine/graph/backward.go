@@ -24,6 +24,7 @@ func (c *Compiled) BackwardDenseFrom(seeds []*tensor.Tensor) ([]*tensor.Tensor, 
 	g := c.resetGrads()
 	for k, s := range seeds {
 		copy(g[k].Data, s.Data)
+		c.prec.Round(g[k])
 	}
 	c.allWritten = true
 	c.dense()
@@ -45,7 +46,7 @@ func (c *Compiled) BackwardFrom(output int, seed *tensor.Tensor) (grads []*tenso
 	if err := c.checkFrom(output, seed); err != nil {
 		return nil, 0, err
 	}
-	c.visits = c.plan(output, hasNegZero(seed), c.visits)
+	c.visits = c.plan(output, c.negZero(seed), c.visits)
 	g := c.seedFrom(output, seed)
 	for _, v := range c.visits {
 		c.step(v.Node, nil)
@@ -69,6 +70,7 @@ func (c *Compiled) checkFrom(output int, seed *tensor.Tensor) error {
 func (c *Compiled) seedFrom(output int, seed *tensor.Tensor) []*tensor.Tensor {
 	g := c.resetGrads()
 	copy(g[output].Data, seed.Data)
+	c.prec.Round(g[output])
 	c.wrote(output)
 	return g
 }
@@ -102,14 +104,21 @@ func (c *Compiled) step(k int, rec *[]autograd.Contribution) {
 		if d == nil {
 			continue
 		}
+		c.prec.Round(d)
 		c.wrote(p)
 		var r autograd.Contribution
 		if rec != nil {
 			r = autograd.Contribution{Operand: j, Parent: p, Value: d.Clone(), Before: c.grads[p].Clone()}
 		}
 		acc := c.grads[p].Data
-		for i, v := range d.Data {
-			acc[i] = acc[i] + v
+		if c.prec == tensor.Float32 {
+			for i, v := range d.Data {
+				acc[i] = tensor.Round32(acc[i] + v)
+			}
+		} else {
+			for i, v := range d.Data {
+				acc[i] = acc[i] + v
+			}
 		}
 		if rec != nil {
 			r.After = c.grads[p].Clone()
@@ -176,9 +185,12 @@ func (c *Compiled) name(k int) string {
 	return c.nodes[k].kind.String()
 }
 
-// hasNegZero reports whether t holds -0.0.
-func hasNegZero(t *tensor.Tensor) bool {
-	for _, v := range t.Data {
+// negZero reports whether seed holds -0.0 once rounded to c's precision.
+func (c *Compiled) negZero(seed *tensor.Tensor) bool {
+	for _, v := range seed.Data {
+		if c.prec == tensor.Float32 {
+			v = tensor.Round32(v)
+		}
 		if v == 0 && math.Signbit(v) {
 			return true
 		}

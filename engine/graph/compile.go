@@ -14,10 +14,19 @@ import (
 // CompileChecked). A compiled tape is bound to these inputs; compile again
 // for new ones.
 func Compile(g *Graph, inputs []*tensor.Tensor) (*autograd.Tape, []*tensor.Tensor, error) {
+	return CompileAt(g, inputs, tensor.Float64)
+}
+
+// CompileAt is Compile in precision p (see autograd.Tape.SetPrecision): in
+// tensor.Float32 the leaves and constants are float32 roundings of the
+// inputs (the inputs are not changed) and each value is rounded after its
+// op, and the tape's passes round as the eager tape's do.
+func CompileAt(g *Graph, inputs []*tensor.Tensor, p tensor.Precision) (*autograd.Tape, []*tensor.Tensor, error) {
 	if err := checkInputs(g, inputs); err != nil {
 		return nil, nil, err
 	}
 	t := &autograd.Tape{}
+	t.SetPrecision(p)
 	vals := make([]*tensor.Tensor, len(g.Values))
 	xs := make([]*tensor.Tensor, 0, 3)
 	next := 0
@@ -25,12 +34,10 @@ func Compile(g *Graph, inputs []*tensor.Tensor) (*autograd.Tape, []*tensor.Tenso
 		v := &g.Values[k]
 		switch v.Kind {
 		case autograd.Input, autograd.Param:
-			vals[k] = inputs[next]
+			vals[k] = t.Node(t.Leaf(inputs[next], v.Name, v.Kind, v.RequiresGrad)).Value
 			next++
-			t.Leaf(vals[k], v.Name, v.Kind, v.RequiresGrad)
 		case autograd.Const:
-			vals[k] = v.Const
-			t.Leaf(vals[k], v.Name, autograd.Const, false)
+			vals[k] = t.Node(t.Leaf(v.Const, v.Name, autograd.Const, false)).Value
 		default:
 			xs = xs[:0]
 			for _, p := range v.Args {
@@ -52,10 +59,17 @@ func Compile(g *Graph, inputs []*tensor.Tensor) (*autograd.Tape, []*tensor.Tenso
 // an *op.Error naming the value id. CompileChecked fails exactly when and
 // as this does.
 func LowerChecked(g *Graph, inputs []*tensor.Tensor) (*autograd.Tape, error) {
+	return LowerCheckedAt(g, inputs, tensor.Float64)
+}
+
+// LowerCheckedAt is LowerChecked on a session in precision p
+// (autograd.Session.SetPrecision).
+func LowerCheckedAt(g *Graph, inputs []*tensor.Tensor, p tensor.Precision) (*autograd.Tape, error) {
 	if err := checkInputs(g, inputs); err != nil {
 		return nil, err
 	}
 	s := autograd.NewSession()
+	s.SetPrecision(p)
 	args := make([]op.Value, 0, 3)
 	next := 0
 	for k := range g.Values {

@@ -18,6 +18,7 @@ import (
 type Compiled struct {
 	nodes []saved
 	vals  []*tensor.Tensor // the context: every value
+	prec  tensor.Precision
 	// uncertified is set when some instruction of the reverse pass has an
 	// op with no ZeroSafe certificate; BackwardFrom then runs densely.
 	uncertified bool
@@ -61,10 +62,21 @@ type saved struct {
 // exactly where LowerChecked fails, with the same *op.Error naming the
 // value id, the op and the operand shapes.
 func CompileChecked(g *Graph, inputs []*tensor.Tensor) (*Compiled, error) {
+	return CompileCheckedAt(g, inputs, tensor.Float64)
+}
+
+// CompileCheckedAt is CompileChecked in precision p (see
+// autograd.Tape.SetPrecision): in tensor.Float32 the leaves and constants
+// are float32 roundings of the inputs (which are not changed), each value
+// is rounded after its op, domains are checked on the rounded operands,
+// and every reverse pass and cursor over c rounds each contribution, seed
+// and sum, so that c stays bit-identical to an eager float32 tape. It fails
+// exactly where LowerCheckedAt fails.
+func CompileCheckedAt(g *Graph, inputs []*tensor.Tensor, p tensor.Precision) (*Compiled, error) {
 	if err := checkInputs(g, inputs); err != nil {
 		return nil, err
 	}
-	c := &Compiled{nodes: make([]saved, len(g.Values)), vals: make([]*tensor.Tensor, len(g.Values))}
+	c := &Compiled{nodes: make([]saved, len(g.Values)), vals: make([]*tensor.Tensor, len(g.Values)), prec: p}
 	next := 0
 	for k := range g.Values {
 		v := &g.Values[k]
@@ -72,10 +84,10 @@ func CompileChecked(g *Graph, inputs []*tensor.Tensor) (*Compiled, error) {
 		s.kind, s.name, s.requiresGrad = v.Kind, v.Name, v.RequiresGrad
 		switch v.Kind {
 		case autograd.Input, autograd.Param:
-			c.vals[k] = inputs[next]
+			c.vals[k] = c.enter(inputs[next])
 			next++
 		case autograd.Const:
-			c.vals[k] = v.Const
+			c.vals[k] = c.enter(v.Const)
 		default:
 			xs := make([]*tensor.Tensor, len(v.Args))
 			for j, p := range v.Args {
@@ -86,6 +98,7 @@ func CompileChecked(g *Graph, inputs []*tensor.Tensor) (*Compiled, error) {
 			}
 			y := tensor.Zeros(v.Shape)
 			v.Op.Forward(y, xs, v.Attrs)
+			p.Round(y)
 			c.vals[k] = y
 			s.op, s.attrs, s.args = v.Op, v.Attrs, append([]int(nil), v.Args...)
 			if !s.requiresGrad {
@@ -107,6 +120,25 @@ func CompileChecked(g *Graph, inputs []*tensor.Tensor) (*Compiled, error) {
 		}
 	}
 	return c, nil
+}
+
+// enter returns a leaf's value in c's precision: x itself in float64, a
+// rounded copy in float32.
+func (c *Compiled) enter(x *tensor.Tensor) *tensor.Tensor {
+	if c.prec == tensor.Float64 {
+		return x
+	}
+	y := x.Clone()
+	c.prec.Round(y)
+	return y
+}
+
+// Precision reports the precision c was compiled in.
+func (c *Compiled) Precision() tensor.Precision {
+	if c == nil {
+		return tensor.Float64
+	}
+	return c.prec
 }
 
 // Len reports the number of values.
@@ -132,8 +164,8 @@ func (c *Compiled) Values() []*tensor.Tensor {
 func (c *Compiled) Certified() bool { return c != nil && !c.uncertified }
 
 // Tape materialises c as an autograd.Tape (TorchLean's toTape): one node per
-// value with the same id, holding c's value tensors (shared, not copied).
-// Each call returns a new tape.
+// value with the same id, holding c's value tensors (shared, not copied),
+// in c's precision. Each call returns a new tape.
 func (c *Compiled) Tape() *autograd.Tape {
 	t := &autograd.Tape{}
 	if c == nil {
@@ -147,6 +179,7 @@ func (c *Compiled) Tape() *autograd.Tape {
 			t.Leaf(c.vals[k], s.name, s.kind, s.requiresGrad)
 		}
 	}
+	t.SetPrecision(c.prec) // after recording: the values are rounded already
 	return t
 }
 

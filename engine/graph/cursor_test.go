@@ -88,6 +88,9 @@ type cursorStats struct {
 	// certificate of the last instruction requiring a gradient (on a copy
 	// of its op), so that BackwardFrom falls back to the dense pass.
 	uncertify bool
+	// prec is the precision checkCursor compiles in (its seeds rounded to
+	// it, so that the package doc's plan reads the same -0.0).
+	prec tensor.Precision
 }
 
 // uncertified returns a copy of g whose last instruction requiring a
@@ -125,13 +128,13 @@ func checkCursor(c *randprog.Case, r *rand.Rand, mutate func(*Graph) *Graph, bro
 		g = uncertified(g)
 	}
 	in := c.Tensors()
-	cc, err := CompileChecked(g, in)
+	cc, err := CompileCheckedAt(g, in, st.prec)
 	if err != nil {
 		return fmt.Errorf("CompileChecked: %v", err)
 	}
 	cm := cc
 	if mutate != nil {
-		if cm, err = CompileChecked(mutate(g), in); err != nil {
+		if cm, err = CompileCheckedAt(mutate(g), in, st.prec); err != nil {
 			return fmt.Errorf("CompileChecked: %v", err)
 		}
 	}
@@ -145,6 +148,7 @@ func checkCursor(c *randprog.Case, r *rand.Rand, mutate func(*Graph) *Graph, bro
 		if r.IntN(4) == 0 {
 			seed.Data[r.IntN(len(seed.Data))] = math.Copysign(0, -1)
 		}
+		st.prec.Round(seed)
 		want, count, err := cc.BackwardFrom(o, seed)
 		if err != nil {
 			return err
@@ -248,12 +252,14 @@ func stepToEnd(cur *Cursor, final []*tensor.Tensor) error {
 }
 
 // TestCursorEqualsBackwardFrom runs checkCursor on random programs, one in
-// eight with an op stripped of its certificate (the dense fallback).
+// eight with an op stripped of its certificate (the dense fallback), half
+// of them compiled in float32.
 func TestCursorEqualsBackwardFrom(t *testing.T) {
 	st := cursorStats{reasons: map[Reason]int{}}
 	i := 0
 	forPrograms(t, config, func(c *randprog.Case, r *rand.Rand) error {
 		st.uncertify = i%8 == 7
+		st.prec = precisions[i/8%2] // both precisions, certified or not
 		i++
 		return checkCursor(c, r, nil, nil, &st)
 	})

@@ -37,8 +37,12 @@ func build(c *randprog.Case) (*Graph, error) {
 // the program once, has its op values overwritten with NaN and is Reset, so
 // the recording returned reuses dirty buffers (as a training loop does):
 // a kernel that relied on a zeroed output would show.
-func eager(c *randprog.Case) (*autograd.Session, error) {
+func eager(c *randprog.Case) (*autograd.Session, error) { return eagerAt(c, tensor.Float64) }
+
+// eagerAt is eager on a session in precision p.
+func eagerAt(c *randprog.Case, p tensor.Precision) (*autograd.Session, error) {
 	s := autograd.NewSession()
+	s.SetPrecision(p)
 	record(s, c)
 	t := s.Tape()
 	for i := 0; i < t.Len(); i++ {
@@ -181,6 +185,9 @@ func hasNegZeroT(t *tensor.Tensor) bool {
 	}
 	return false
 }
+
+// precisions are the precisions the eager == compiled properties hold for.
+var precisions = []tensor.Precision{tensor.Float64, tensor.Float32}
 
 // programs is how many generated programs each property test runs: 1,000,
 // or 200 with -short.

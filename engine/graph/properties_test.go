@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"tapelab/engine/autograd"
+	"tapelab/engine/autograd/tapetest"
 	"tapelab/engine/op"
 	"tapelab/engine/randprog"
 	"tapelab/engine/tensor"
@@ -78,7 +79,51 @@ func checkCompiledContext(c *randprog.Case, _ *rand.Rand) error {
 	if err != nil {
 		return fmt.Errorf("LowerChecked on an in-domain program: %v", err)
 	}
-	return sameTensors("LowerChecked tape vs Eval", tapeValues(lt), vals)
+	if err := sameTensors("LowerChecked tape vs Eval", tapeValues(lt), vals); err != nil {
+		return err
+	}
+	return checkFloat32Context(g, in)
+}
+
+// checkFloat32Context: in float32, CompileAt, CompileCheckedAt (and its
+// Tape) and LowerCheckedAt hold exactly the float32-storage reference's
+// values (tapetest.Values), or the checked two fail alike (rounding can
+// take an operand out of its op's domain), and leave the inputs as they
+// were.
+func checkFloat32Context(g *Graph, in []*tensor.Tensor) error {
+	keep := cloneAll(in)
+	t64, _, err := Compile(g, in)
+	if err != nil {
+		return fmt.Errorf("Compile: %v", err)
+	}
+	want, _ := tapetest.Values(t64, tensor.Float32)
+	tape, cvals, err := CompileAt(g, in, tensor.Float32)
+	if err != nil {
+		return fmt.Errorf("CompileAt: %v", err)
+	}
+	if err := sameTensors("float32 CompileAt values vs the reference", cvals, want); err != nil {
+		return err
+	}
+	if err := sameTensors("float32 CompileAt tape vs the reference", tapeValues(tape), want); err != nil {
+		return err
+	}
+	cc, cerr := CompileCheckedAt(g, in, tensor.Float32)
+	lt, lerr := LowerCheckedAt(g, in, tensor.Float32)
+	switch {
+	case cerr != nil || lerr != nil:
+		if cerr == nil || lerr == nil || cerr.Error() != lerr.Error() {
+			return fmt.Errorf("float32: CompileCheckedAt: %v; LowerCheckedAt: %v", cerr, lerr)
+		}
+	case cc.Precision() != tensor.Float32 || cc.Tape().Precision() != tensor.Float32 || lt.Precision() != tensor.Float32:
+		return fmt.Errorf("float32: the compiled precisions are %v, %v, %v", cc.Precision(), cc.Tape().Precision(), lt.Precision())
+	default:
+		for what, vals := range map[string][]*tensor.Tensor{"CompileCheckedAt": cc.Values(), "its Tape": tapeValues(cc.Tape()), "LowerCheckedAt": tapeValues(lt)} {
+			if err := sameTensors("float32 "+what+" vs the reference", vals, want); err != nil {
+				return err
+			}
+		}
+	}
+	return sameTensors("the inputs after the float32 runs", in, keep)
 }
 
 func TestCompiledContextEqualsEval(t *testing.T) {
@@ -144,7 +189,19 @@ func TestDenseBackwardEqualsBackprop(t *testing.T) {
 // bit-identical values, and identical gradients from BackwardDenseFrom,
 // BackwardDense and BackwardDenseAll.
 func checkEagerEqualsCompiled(c *randprog.Case, r *rand.Rand) error {
-	s, err := eager(c)
+	for _, p := range precisions {
+		if err := checkEagerEqualsCompiledAt(c, r, p); err != nil {
+			return fmt.Errorf("%v: %v", p, err)
+		}
+	}
+	return nil
+}
+
+// checkEagerEqualsCompiledAt is checkEagerEqualsCompiled in precision p; in
+// float32 the passes' gradients also equal the float32-storage reference's
+// (tapetest.Grads) and the Compiled's dense pass the eager tape's.
+func checkEagerEqualsCompiledAt(c *randprog.Case, r *rand.Rand, prec tensor.Precision) error {
+	s, err := eagerAt(c, prec)
 	if err != nil {
 		return fmt.Errorf("eager: %v", err)
 	}
@@ -152,7 +209,7 @@ func checkEagerEqualsCompiled(c *randprog.Case, r *rand.Rand) error {
 	if err != nil {
 		return fmt.Errorf("build: %v", err)
 	}
-	ct, _, err := Compile(g, c.Tensors())
+	ct, _, err := CompileAt(g, c.Tensors(), prec)
 	if err != nil {
 		return fmt.Errorf("Compile: %v", err)
 	}
@@ -183,6 +240,15 @@ func checkEagerEqualsCompiled(c *randprog.Case, r *rand.Rand) error {
 	if err := sameTensors("eager vs compiled BackwardDenseFrom", ge, gc); err != nil {
 		return err
 	}
+	if cc, err := CompileCheckedAt(g, c.Tensors(), prec); err == nil {
+		gcc, err := cc.BackwardDenseFrom(seeds)
+		if err != nil {
+			return err
+		}
+		if err := sameTensors("eager vs Compiled.BackwardDenseFrom", ge, gcc); err != nil {
+			return err
+		}
+	}
 	seed := randprog.Tensor(r, vals[c.Output].Shape, false)
 	for _, pass := range []struct {
 		name string
@@ -201,6 +267,20 @@ func checkEagerEqualsCompiled(c *randprog.Case, r *rand.Rand) error {
 		for i := 0; i < et.Len(); i++ {
 			if !tensor.Identical(a.Of(i), b.Of(i)) {
 				return fmt.Errorf("%s from %d: node %d: eager %v, compiled %v", pass.name, c.Output, i, a.Of(i), b.Of(i))
+			}
+		}
+		if pass.name != "BackwardDense" || prec != tensor.Float32 {
+			continue
+		}
+		t64, _, err := Compile(g, c.Tensors())
+		if err != nil {
+			return err
+		}
+		vs, pres := tapetest.Values(t64, prec)
+		want := tapetest.Grads(t64, vs, pres, c.Output, seed, prec)
+		for i, w := range want {
+			if (w == nil) != (a.Of(i) == nil) || w != nil && !tensor.Identical(a.Of(i), w) {
+				return fmt.Errorf("BackwardDense from %d: node %d: eager %v, the float32-storage reference %v", c.Output, i, a.Of(i), w)
 			}
 		}
 	}

@@ -71,7 +71,7 @@ func (c *Compiled) Plan(output int, seed *tensor.Tensor) ([]Visit, error) {
 	if err := c.checkFrom(output, seed); err != nil {
 		return nil, err
 	}
-	return c.plan(output, hasNegZero(seed), nil), nil
+	return c.plan(output, c.negZero(seed), nil), nil
 }
 
 // plan appends to dst[:0] the visits of the single-output pass from output

@@ -25,6 +25,7 @@ type Pass struct {
 	x      op.Value
 	loss   op.Value
 	back   bool
+	prec   tensor.Precision
 }
 
 // NewPass returns a pass over m. The pass reads m.Params at each Forward,
@@ -50,6 +51,17 @@ func NewFusedPass(m *Model) *Pass {
 	p := NewPass(m)
 	p.fuse = true
 	return p
+}
+
+// SetPrecision sets the precision of the pass (tensor.Float64 unless set):
+// in tensor.Float32 every pass records on a float32 tape
+// (autograd.Tape.SetPrecision: the batch, targets and parameters rounded
+// to float32 as they enter, the model's tensors unchanged; each op's
+// result, contribution and gradient sum rounded), and in train mode the
+// batch-norm running statistics are rounded to float32 after their update.
+func (p *Pass) SetPrecision(prec tensor.Precision) {
+	p.prec = prec
+	p.s.SetPrecision(prec)
 }
 
 // Forward records the model on the batch x [n, input...] and, when y is
@@ -147,6 +159,13 @@ func (p *Pass) updateBuffers() error {
 		lo, hi := seq.LayerParams(i)
 		if err := u.UpdateBuffers(p.m.Params[lo:hi], p.LayerInput(i)); err != nil {
 			return fmt.Errorf("layer %d (%s): %w", i, seq.Layer(i).Type(), err)
+		}
+		if p.prec != tensor.Float64 {
+			for k := lo; k < hi; k++ {
+				if seq.Params()[k].Buffer {
+					p.prec.Round(p.m.Params[k])
+				}
+			}
 		}
 	}
 	return nil

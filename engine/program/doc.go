@@ -2,6 +2,12 @@
 // line, parsed and checked into an op.Program that runs eagerly
 // (autograd.Session) or compiled (graph.Builder → graph.CompileChecked),
 // bit-identically, plus forward mode, a printer and the examples gallery.
+// EagerAt, CompileAt and GradAt run a program in float32 storage (every
+// leaf, constant and op result rounded to float32, the arithmetic inside
+// one op in float64): equal bit for bit to a float32-storage reference
+// recomputed op by op, and to PyTorch float32 within 1e-5 of each tensor's
+// largest entry, the gap coming from PyTorch's float32 accumulation inside
+// matmul, sum, softmax, the norms and conv2d (engine/README.md).
 //
 // # Grammar
 //

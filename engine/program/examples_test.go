@@ -11,10 +11,12 @@ import (
 	"tapelab/engine/tensor"
 )
 
-// goldens is testdata/torch_examples.json, written by
-// testdata/torch_examples.py (PyTorch float64).
+// goldens is testdata/torch_examples.json (or torch_grads.json, or
+// torch_float32.json), written by testdata/torch_examples.py (PyTorch
+// float64, or float32).
 type goldens struct {
 	Torch    string
+	Dtype    string // "float32" in torch_float32.json, else float64
 	Examples map[string]struct {
 		Output json.RawMessage
 		Grads  map[string]json.RawMessage

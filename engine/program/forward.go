@@ -56,7 +56,9 @@ func (p *Program) checkDirection(dir []*tensor.Tensor) error {
 // Forward runs the JVPs forward over t, a tape the program recorded (an
 // eager session's, or a compiled program's Tape()), from the direction
 // dir over its leaves. An op without a JVP does not fail the pass: it is
-// named in Missing and the tangents that depend on it are unknown.
+// named in Missing and the tangents that depend on it are unknown. On a
+// float32 tape (autograd.Tape.SetPrecision) the direction and each JVP's
+// result are rounded to float32, as the tape's values are.
 func (p *Program) Forward(t *autograd.Tape, dir []*tensor.Tensor) (*Tangents, error) {
 	if err := p.checkDirection(dir); err != nil {
 		return nil, err
@@ -72,6 +74,7 @@ func (p *Program) Forward(t *autograd.Tape, dir []*tensor.Tensor) (*Tangents, er
 		tg.Known[i] = true
 		if i < len(p.leaves) {
 			tg.Of[i] = dir[i].Clone()
+			t.Precision().Round(tg.Of[i])
 			continue
 		}
 		if nd.Op == nil { // a constant
@@ -104,6 +107,7 @@ func (p *Program) Forward(t *autograd.Tape, dir []*tensor.Tensor) (*Tangents, er
 		default:
 			y := tensor.Zeros(nd.Value.Shape)
 			nd.Op.JVP(y, dx, nd.Value, x, nd.Attrs)
+			t.Precision().Round(y)
 			tg.Of[i] = y
 		}
 	}

@@ -16,12 +16,15 @@ type run struct {
 
 // runBoth runs p on an autograd.Session and through graph.CompileChecked
 // and differentiates both from the output with the program's seed.
-func runBoth(p *Program) (*run, error) {
-	s, err := p.Eager()
+func runBoth(p *Program) (*run, error) { return runBothAt(p, tensor.Float64) }
+
+// runBothAt is runBoth in precision prec.
+func runBothAt(p *Program, prec tensor.Precision) (*run, error) {
+	s, err := p.EagerAt(prec)
 	if err != nil {
 		return nil, err
 	}
-	c, err := p.Compile()
+	c, err := p.CompileAt(prec)
 	if err != nil {
 		return nil, fmt.Errorf("eager ran but compiled failed: %w", err)
 	}

@@ -130,8 +130,15 @@ func leafKind(l Leaf) autograd.Kind {
 // variables, each requiring a gradient) and returns the session; its tape
 // holds the program's nodes under their ids. A domain fault is an *Error
 // at the node's place in the text.
-func (p *Program) Eager() (*autograd.Session, error) {
+func (p *Program) Eager() (*autograd.Session, error) { return p.EagerAt(tensor.Float64) }
+
+// EagerAt is Eager on a session in precision prec: in tensor.Float32 every
+// leaf and constant is rounded to float32 on entry and every op's result
+// after it (autograd.Tape.SetPrecision), and so is every pass over the
+// tape.
+func (p *Program) EagerAt(prec tensor.Precision) (*autograd.Session, error) {
 	s := autograd.NewSession()
+	s.SetPrecision(prec)
 	in := make([]op.Value, len(p.leaves))
 	for i, l := range p.leaves {
 		in[i] = s.Leaf(l.Value.Clone(), l.Name, leafKind(l), true)
@@ -160,12 +167,16 @@ func (p *Program) Graph() (*graph.Graph, error) {
 
 // Compile records the program on a graph.Builder and compiles it with
 // graph.CompileChecked on the leaves' values.
-func (p *Program) Compile() (*graph.Compiled, error) {
+func (p *Program) Compile() (*graph.Compiled, error) { return p.CompileAt(tensor.Float64) }
+
+// CompileAt is Compile in precision prec (graph.CompileCheckedAt): in
+// tensor.Float32 bit for bit EagerAt's values and gradients.
+func (p *Program) CompileAt(prec tensor.Precision) (*graph.Compiled, error) {
 	g, err := p.Graph()
 	if err != nil {
 		return nil, err
 	}
-	c, err := graph.CompileChecked(g, p.values())
+	c, err := graph.CompileCheckedAt(g, p.values(), prec)
 	if err != nil {
 		return nil, p.locate(err)
 	}
@@ -209,8 +220,12 @@ type Result struct {
 
 // Grad runs the program eagerly and its reverse pass from the output
 // (BackwardDense with Seed).
-func (p *Program) Grad() (*Result, error) {
-	s, err := p.Eager()
+func (p *Program) Grad() (*Result, error) { return p.GradAt(tensor.Float64) }
+
+// GradAt is Grad in precision prec (EagerAt): in tensor.Float32 the output
+// and the gradients are float32 numbers.
+func (p *Program) GradAt(prec tensor.Precision) (*Result, error) {
+	s, err := p.EagerAt(prec)
 	if err != nil {
 		return nil, err
 	}

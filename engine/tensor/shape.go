@@ -1,5 +1,6 @@
-// Package tensor provides shapes, dense float64 row-major tensors and the
-// kernels the op catalogue is built from.
+// Package tensor provides shapes, dense float64 row-major tensors, the
+// precision a run stores its numbers in (float64, or float32 storage) and
+// the kernels the op catalogue is built from.
 package tensor
 
 import (

@@ -74,9 +74,10 @@ func workloadTrainer(tb testing.TB, w bench.Workload) *train.Trainer {
 }
 
 // BenchmarkTrainStep runs one training step (batch, forward, loss,
-// backward, NaN/Inf checks, SGD update) of the two workloads of package
+// backward, NaN/Inf checks, SGD update) of the workloads of package
 // bench, through the hand-built engine program of package bench ("engine")
-// and through spec → nn → train ("spec"), side by side.
+// and through spec → nn → train ("spec"), side by side, and the spec path
+// in float32 storage ("spec-float32").
 func BenchmarkTrainStep(b *testing.B) {
 	for _, w := range bench.Workloads() {
 		b.Run(w.Name+"/engine", func(b *testing.B) {
@@ -85,6 +86,11 @@ func BenchmarkTrainStep(b *testing.B) {
 		})
 		b.Run(w.Name+"/spec", func(b *testing.B) {
 			t := workloadTrainer(b, w)
+			step(b, t.Step)
+		})
+		b.Run(w.Name+"/spec-float32", func(b *testing.B) {
+			t := workloadTrainer(b, w)
+			t.SetPrecision(tensor.Float32)
 			step(b, t.Step)
 		})
 	}
@@ -149,12 +155,23 @@ func TestStepAllocatesNothing(t *testing.T) {
 			t.Errorf("%s: %v allocations per step", w.Name, n)
 		}
 	}
-	// Adam, momentum, dropout and batch norm: still nothing after warm-up.
-	for _, opt := range []string{"adam", "momentum"} {
-		tr, _, _ := fromSpec(t, `{"version":1,"input":[2],"layers":[{"type":"linear","out":8},{"type":"batch_norm"},{"type":"gelu"},{"type":"dropout","p":0.2},{"type":"linear","out":3}],
+	// Adam, momentum, dropout and batch norm: still nothing after warm-up,
+	// in float64 and in float32.
+	for _, prec := range []tensor.Precision{tensor.Float64, tensor.Float32} {
+		for _, opt := range []string{"adam", "momentum"} {
+			tr, _, _ := fromSpec(t, `{"version":1,"input":[2],"layers":[{"type":"linear","out":8},{"type":"batch_norm"},{"type":"gelu"},{"type":"dropout","p":0.2},{"type":"linear","out":3}],
 			"loss":"cross_entropy","seed":3,"dataset":{"name":"spiral"},"optimizer":{"name":"`+opt+`"}}`)
+			tr.SetPrecision(prec)
+			if n := stepAllocs(t, tr); n != 0 {
+				t.Errorf("%v, %s with batch norm and dropout: %v allocations per step", prec, opt, n)
+			}
+		}
+	}
+	for _, w := range bench.Workloads() {
+		tr := workloadTrainer(t, w)
+		tr.SetPrecision(tensor.Float32)
 		if n := stepAllocs(t, tr); n != 0 {
-			t.Errorf("%s with batch norm and dropout: %v allocations per step", opt, n)
+			t.Errorf("%s in float32: %v allocations per step", w.Name, n)
 		}
 	}
 }

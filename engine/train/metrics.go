@@ -29,6 +29,7 @@ func Evaluate(m *nn.Model, d *Dataset) (Metrics, error) {
 func (t *Trainer) Evaluate(d *Dataset) (Metrics, error) {
 	if t.eval == nil {
 		t.eval = nn.NewFusedPass(t.model)
+		t.eval.SetPrecision(t.prec)
 	}
 	return evaluate(t.eval, t.model, d)
 }

@@ -24,6 +24,7 @@ type Trainer struct {
 	seed  uint64
 	step  int
 
+	prec   tensor.Precision
 	rng    *rand.Rand
 	perm   []int
 	pos    int
@@ -62,6 +63,34 @@ func NewTrainer(m *nn.Model, data *Dataset, c OptimizerConfig, batchSize int, se
 	}
 	t.pos = len(t.perm)
 	return t, nil
+}
+
+// SetPrecision sets the precision training runs in (tensor.Float64 unless
+// set). In tensor.Float32 the model's parameters are stored as float32: it
+// rounds them now and after every optimizer update; every pass, the
+// evaluation's too, runs on a float32 tape (nn.Pass.SetPrecision). The
+// optimizer's own state (momentum, Adam's moments) stays float64, where
+// PyTorch's float32 optimizers round it too.
+func (t *Trainer) SetPrecision(p tensor.Precision) {
+	t.prec = p
+	t.pass.SetPrecision(p)
+	if t.eval != nil {
+		t.eval.SetPrecision(p)
+	}
+	t.roundParams()
+}
+
+// Precision reports the precision training runs in.
+func (t *Trainer) Precision() tensor.Precision { return t.prec }
+
+// roundParams rounds every parameter and buffer to the trainer's precision.
+func (t *Trainer) roundParams() {
+	if t.prec == tensor.Float64 {
+		return
+	}
+	for _, q := range t.model.Params {
+		t.prec.Round(q)
+	}
 }
 
 // Model returns the model being trained (its parameters change in place).
@@ -110,6 +139,7 @@ func (t *Trainer) Step() (float64, error) {
 		return loss, t.gradFault()
 	}
 	t.opt.Step(m.Params, t.grads)
+	t.roundParams()
 	for i, q := range m.Seq.Params() {
 		if !allFinite(m.Params[i].Data) {
 			return loss, &NumericError{Step: t.step, Layer: q.Layer, Type: m.Seq.Layer(q.Layer).Type(),

@@ -17,12 +17,15 @@ import (
 // Outputs are the model's output rows (flattened examples); grads hold
 // every trainable parameter in state_dict order, nested by its shape (a
 // parameter the loss does not reach has a zero gradient). Dropout masks are
-// drawn from the spec's seed.
+// drawn from the spec's seed. -precision float32 runs the pass in float32
+// storage (nn.Pass.SetPrecision).
 func runGrad(_ context.Context, args []string, stdout, stderr io.Writer) error {
 	flags := NewFlagSet("grad", stderr)
 	model := flags.String("model", "", "model spec `M.json`")
 	data := flags.String("data", "", "data file `D.json`: {\"x\": [[...], ...], \"y\": [...]}")
 	prog := flags.String("program", "", "program file `P` (engine/program) instead of a model and data")
+	var prec precisionFlag
+	flags.Var(&prec, "precision", precisionUsage)
 	if err := parseFlags(flags, args); err != nil {
 		return err
 	}
@@ -30,7 +33,7 @@ func runGrad(_ context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if *prog != "" {
-		return gradProgram(*prog, stdout)
+		return gradProgram(*prog, prec.p, stdout)
 	}
 	sm, m, err := loadModel(*model)
 	if err != nil {
@@ -45,6 +48,7 @@ func runGrad(_ context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	x, y := d.Batch(m)
 	p := nn.NewPass(m)
+	p.SetPrecision(prec.p)
 	if err := p.Forward(x, y, nn.Train, sm.Seed); err != nil {
 		return err
 	}

@@ -28,9 +28,25 @@ func loadProgram(path string) (*program.Program, error) {
 	return p, nil
 }
 
+// precisionFlag is -precision: float64 (the default) or float32 (float32
+// storage, tensor.Precision); Set refuses anything else, naming both.
+type precisionFlag struct{ p tensor.Precision }
+
+// String returns the precision's name.
+func (f *precisionFlag) String() string { return f.p.String() }
+
+// Set parses s as the precision.
+func (f *precisionFlag) Set(s string) (err error) {
+	f.p, err = tensor.ParsePrecision("", s)
+	return err
+}
+
+// precisionUsage is -precision's help line.
+const precisionUsage = "arithmetic `P`: float64, or float32 (float32 storage: every leaf and every op's result rounded to float32; see engine/README.md)"
+
 // oneSource rejects -model together with -program, and with -program
-// every other flag of the command (they describe models: a program's data
-// and shapes are in its text).
+// every other flag of the command but -precision (they describe models: a
+// program's data and shapes are in its text).
 func oneSource(flags *flag.FlagSet, model, prog string) error {
 	if model != "" && prog != "" {
 		return errors.New("give -model or -program, not both")
@@ -40,7 +56,7 @@ func oneSource(flags *flag.FlagSet, model, prog string) error {
 	}
 	var err error
 	flags.Visit(func(f *flag.Flag) {
-		if f.Name != "program" && err == nil {
+		if f.Name != "program" && f.Name != "precision" && err == nil {
 			err = fmt.Errorf("-%s applies to models; a program's data and shapes are in its text", f.Name)
 		}
 	})
@@ -51,13 +67,14 @@ func oneSource(flags *flag.FlagSet, model, prog string) error {
 // gradient of every param and input, keyed by variable name in statement
 // order, each a number or nested lists in the leaf's shape:
 // {"output": V, "grads": {"a": G, …}}. A non-scalar output is seeded with
-// ones (the gradients of the sum of its entries).
-func gradProgram(path string, stdout io.Writer) error {
+// ones (the gradients of the sum of its entries). In float32 the numbers
+// are float32 values, written exactly.
+func gradProgram(path string, prec tensor.Precision, stdout io.Writer) error {
 	p, err := loadProgram(path)
 	if err != nil {
 		return err
 	}
-	r, err := p.Grad()
+	r, err := p.GradAt(prec)
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}

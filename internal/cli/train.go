@@ -28,7 +28,8 @@ import (
 // appear where they apply), then the final parameters, buffers included,
 // in the spec's params form: {"params": {"0.weight": [[...]], ...}}.
 // A NaN or infinite value stops training with an error naming the step and
-// the layer.
+// the layer. -precision float32 trains in float32 storage
+// (train.Trainer.SetPrecision: the parameters are float32 numbers).
 func runTrain(_ context.Context, args []string, stdout, stderr io.Writer) error {
 	flags := NewFlagSet("train", stderr)
 	model := flags.String("model", "", "model spec `M.json`")
@@ -37,6 +38,8 @@ func runTrain(_ context.Context, args []string, stdout, stderr io.Writer) error 
 	flags.Var(steps, "steps", "number of training steps `N` (default: the spec's steps)")
 	every := &countFlag{max: spec.MaxSteps}
 	flags.Var(every, "every", "log every `K` steps (default: steps/20, at least 1); the last step is always logged")
+	var prec precisionFlag
+	flags.Var(&prec, "precision", precisionUsage)
 	if err := parseFlags(flags, args); err != nil {
 		return err
 	}
@@ -60,6 +63,7 @@ func runTrain(_ context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
+	tr.SetPrecision(prec.p)
 	var b bytes.Buffer
 	for step := 1; step <= n; step++ {
 		loss, err := tr.Step()

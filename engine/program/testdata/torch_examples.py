@@ -1,9 +1,10 @@
 # Writes torch_examples.json: every gallery example (../examples/*.tl) and
 # every test program (programs/*.tl) run by PyTorch in float64, its output
-# and the gradient of every param and input; and torch_grads.json, the same
+# and the gradient of every param and input; torch_grads.json, the same
 # for the programs with grad (grad/*.tl), where grad(y, x) is
 # torch.autograd.grad(y, x, create_graph=True), so the final backward
-# differentiates through every grad.
+# differentiates through every grad; and torch_float32.json, all of them
+# run in float32 (PyTorch's float32 kernels, which accumulate in float32).
 # The program language is a subset of Python's expression syntax, so this
 # script reads each program with Python's own parser and evaluates it with
 # PyTorch's operators (broadcasting, @, **) and functions.
@@ -13,13 +14,13 @@ import ast, json, os, sys
 import torch
 import torch.nn.functional as F
 
-torch.set_default_dtype(torch.float64)
+DTYPE = torch.float64
 here = os.path.dirname(os.path.abspath(__file__))
 examples = os.path.join(here, "..", "examples")
 
 
 def T(v, grad=False):
-    return torch.tensor(v, dtype=torch.float64, requires_grad=grad)
+    return torch.tensor(v, dtype=DTYPE, requires_grad=grad)
 
 
 def reduce(f):
@@ -108,7 +109,10 @@ def run(text):
     return {"output": out.detach().tolist(), "grads": grads}
 
 
-def write(out, dirs):
+def write(out, dirs, dtype=torch.float64):
+    global DTYPE
+    DTYPE = dtype
+    torch.set_default_dtype(dtype)
     result = {}
     for d in dirs:
         for f in sorted(os.listdir(d)):
@@ -116,9 +120,13 @@ def write(out, dirs):
                 with open(os.path.join(d, f)) as fh:
                     result[f[:-3]] = run(fh.read())
     with open(os.path.join(here, out), "w") as fh:
-        json.dump({"torch": torch.__version__, "examples": result}, fh, indent=1, sort_keys=True)
+        doc = {"torch": torch.__version__, "examples": result}
+        if dtype != torch.float64:
+            doc["dtype"] = str(dtype).replace("torch.", "")
+        json.dump(doc, fh, indent=1, sort_keys=True)
         fh.write("\n")
 
 
 write("torch_examples.json", (examples, os.path.join(here, "programs")))
 write("torch_grads.json", (os.path.join(here, "grad"),))
+write("torch_float32.json", (examples, os.path.join(here, "programs"), os.path.join(here, "grad")), torch.float32)
