@@ -3,6 +3,7 @@ package op
 import (
 	"fmt"
 	"math"
+	"strconv"
 
 	"tapelab/engine/tensor"
 )
@@ -21,11 +22,13 @@ type pointwise struct {
 	// domain, when set, reports the values of X outside the op's domain.
 	domain   func(x []*tensor.Tensor, a Attrs) error
 	zeroSafe func(y *tensor.Tensor, x []*tensor.Tensor, a Attrs) bool
+	// why, when set, says why Y = f(x) is not finite (Op.Why).
+	why func(x, y float64, a Attrs, f Float) string
 }
 
 // op builds the catalogue entry of p.
 func (p pointwise) op() *Op {
-	f, d, check := p.f, p.d, p.check
+	f, d, check, why := p.f, p.d, p.check, p.why
 	return &Op{
 		Name:     p.name,
 		Operands: []Operand{{Name: "X"}},
@@ -63,6 +66,12 @@ func (p pointwise) op() *Op {
 		},
 		Domain:   p.domain,
 		ZeroSafe: p.zeroSafe,
+		Why: func(x []float64, y float64, a Attrs, fl Float) string {
+			if why == nil || !finite(x[0]) {
+				return ""
+			}
+			return why(x[0], y, a, fl)
+		},
 	}
 }
 
@@ -72,6 +81,9 @@ var expOp = pointwise{
 	d: func(g, _, y float64, _ Attrs) float64 { return g * y },
 	// An overflowing exp gives +Inf, and 0·Inf is NaN.
 	zeroSafe: finiteOutput,
+	why: func(x, _ float64, _ Attrs, f Float) string {
+		return "exp(" + Num(x) + ") = +∞: exp overflows above " + strconv.FormatFloat(f.ExpMax(), 'f', 2, 64) + " in " + f.Name
+	},
 }.op()
 
 var logOp = pointwise{
@@ -80,6 +92,7 @@ var logOp = pointwise{
 	d: func(g, x, _ float64, _ Attrs) float64 { return g / x },
 	// log(0) = −Inf is a legitimate IEEE value; only X < 0 is outside the domain.
 	domain: nonNegative("log"),
+	why:    domainWhy("log", "log(0) = −∞"),
 	zeroSafe: func(_ *tensor.Tensor, x []*tensor.Tensor, _ Attrs) bool {
 		for _, v := range x[0].Data {
 			if !safeDivisor(v) {
@@ -95,6 +108,7 @@ var sqrtOp = pointwise{
 	f:      func(x float64, _ Attrs) float64 { return math.Sqrt(x) },
 	d:      func(g, _, y float64, _ Attrs) float64 { return g / (2 * y) },
 	domain: nonNegative("sqrt"),
+	why:    domainWhy("√", ""),
 	// dX = 0/(2Y) is NaN where Y = 0.
 	zeroSafe: func(y *tensor.Tensor, _ []*tensor.Tensor, _ Attrs) bool {
 		for _, v := range y.Data {
@@ -127,7 +141,23 @@ var squareOp = pointwise{
 	f:        func(x float64, _ Attrs) float64 { return x * x },
 	d:        func(g, x, _ float64, _ Attrs) float64 { return 2 * g * x },
 	zeroSafe: finiteOperands,
+	why:      func(x, _ float64, _ Attrs, f Float) string { return f.overflows(Num(x) + "²") },
 }.op()
+
+// domainWhy explains a non-finite name(X): of 0 (zero, "" when the op
+// is finite there) or of a negative X, outside the domain.
+func domainWhy(name, zero string) func(x, y float64, _ Attrs, _ Float) string {
+	return func(x, y float64, _ Attrs, _ Float) string {
+		if x == 0 {
+			return zero
+		}
+		return name + "(" + Num(x) + ") = " + Num(y) + ": " + name + " needs X ≥ 0"
+	}
+}
+
+// noWhy is Op.Why of an elementwise op that makes no NaN or ∞ of finite
+// operands: a non-finite value only passed on.
+func noWhy([]float64, float64, Attrs, Float) string { return "" }
 
 // nonNegative returns the domain check of an op defined for X ≥ 0 (−0
 // included). NaN is not reported: it is not produced by the op, only passed on.
