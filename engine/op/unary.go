@@ -82,7 +82,11 @@ var expOp = pointwise{
 	// An overflowing exp gives +Inf, and 0·Inf is NaN.
 	zeroSafe: finiteOutput,
 	why: func(x, _ float64, _ Attrs, f Float) string {
-		return "exp(" + Num(x) + ") = +∞: exp overflows above " + strconv.FormatFloat(f.ExpMax(), 'f', 2, 64) + " in " + f.Name
+		m := strconv.FormatFloat(f.ExpMax(), 'f', 2, 64)
+		if x <= f.ExpMax() { // Go's amd64 exp overflows from 709.44 on
+			return "exp(" + Num(x) + ") = +∞: this exp overflows early; " + f.Name + " holds exp up to " + m
+		}
+		return "exp(" + Num(x) + ") = +∞: exp overflows above " + m + " in " + f.Name
 	},
 }.op()
 
