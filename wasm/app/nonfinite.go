@@ -133,3 +133,22 @@ func (s *Stepper) ToFault() bool {
 		}
 	}
 }
+
+// NaNMark is node i's mark for its NaN or ∞ (Bad): a badge for the tape
+// ("!−∞" on the first node of its pass, "NaN" on the nodes it spread to)
+// and the words of the tape's text list; "" for a finite node.
+func (s *Stepper) NaNMark(i int) (badge, words string) {
+	v := s.Bad(i)
+	if v == 0 {
+		return "", ""
+	}
+	badge, words = NumInf(v), "holds "+NumInf(v)
+	if s.State(i).Has(FirstNonFinite) {
+		badge, words = "!"+badge, words+": the first of its pass"
+	}
+	return badge, words
+}
+
+// NumInf formats v as the reasons for a NaN or ∞ quote values, ∞ as ∞
+// (op.Num).
+func NumInf(v float64) string { return op.Num(v) }

@@ -90,6 +90,7 @@ func (v *stepperView) update(s *app.Stepper, e *autograd.Event) {
 	if s.Position().Phase == autograd.PhaseDone {
 		v.said.SetTextContent(v.said.TextContent() + ". Backward complete: every gradient is final.")
 	}
+	v.sayNaN(s)
 }
 
 // jumped says where the stepper stands after a move of many steps (a
@@ -145,7 +146,7 @@ func (v *stepperView) togglePlay() {
 			case <-debounce.Elapsed(time.Second / time.Duration(v.rate())):
 			}
 			more := true
-			dom.Recovered("play", v.sv.d.ShowError, func() { more = v.sv.StepOnce() })
+			dom.Recovered("play", v.sv.d.ShowError, func() { more = v.sv.StepOnce() && !v.nanStop() })
 			if !more {
 				dom.Recovered("play", v.sv.d.ShowError, v.pause)
 				return

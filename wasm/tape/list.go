@@ -132,6 +132,10 @@ func (v *listView) update(i int, st app.State) {
 	case st.Has(app.HasGrad):
 		w = append(w, "gradient partial")
 	}
+	if st.Has(app.NonFinite) {
+		_, words := v.s.NaNMark(i)
+		w = append(w, words)
+	}
 	if st.Has(app.Focus) {
 		w = append(w, "← last step")
 	}

@@ -1,0 +1,80 @@
+//go:build js && wasm
+
+package stepview
+
+import (
+	"strconv"
+
+	"tapelab/wasm/app"
+	"tapelab/wasm/dom"
+)
+
+// nanNote is the inspector's note on a node holding NaN or ∞: which
+// element, why (from the operands' values, app.Stepper.Faults) and a link
+// to the node it came from. Its root (#insp-nan) announces the first
+// fault in data-node, data-elem, data-pass and data-why.
+type nanNote struct {
+	root dom.Elem
+	node int // the node shown, -1: none
+}
+
+func newNaNNote(doc *dom.Document) *nanNote {
+	return &nanNote{root: doc.El("div", "class", "insp-nan", "id", "insp-nan", "role", "note"), node: -1}
+}
+
+// show writes node i's faults and reports whether it has any.
+func (n *nanNote) show(doc *dom.Document, s *app.Stepper, i int) bool {
+	fs := s.Faults(i)
+	if len(fs) == 0 {
+		n.node = -1
+		return false
+	}
+	var parts []dom.Elem
+	for _, f := range fs {
+		what, pass := "value", "forward"
+		if f.Backward {
+			what, pass = "gradient (its VJP step)", "backward"
+		}
+		p := doc.El("p")
+		dom.Add(p, doc.Txt("strong", "⚠ "+what+f.Elem+" = "+app.NumInf(f.Value)), doc.TextNode(": "+f.Why))
+		if f.From >= 0 && f.From != i && f.From < len(s.Nodes()) {
+			p.AppendChild(doc.TextNode(" "))
+			p.AppendChild(doc.Txt("button", "see "+s.Nodes()[f.From].Title(), "type", "button", "class", "link", "title", "Inspect the node it came from", "data-inspect", strconv.Itoa(f.From)))
+		}
+		parts = append(parts, p)
+		if len(parts) == 1 {
+			n.root.SetAttribute("data-elem", f.Elem)
+			n.root.SetAttribute("data-pass", pass)
+			n.root.SetAttribute("data-why", f.Why)
+		}
+	}
+	if s.State(i).Has(app.FirstNonFinite) {
+		parts = append(parts, doc.Txt("p", "The first NaN or ∞ of its pass: stepping on shows how it spreads.", "class", "hint"))
+	}
+	n.root.SetChildren(parts...)
+	n.root.SetAttribute("data-node", strconv.Itoa(i))
+	n.node = i
+	return true
+}
+
+// sayNaN adds to the step's words, when the step made the first NaN or ∞
+// of its pass, where and why, and marks the stepper's bar with the node
+// (data-nan-stop), where playing stops; any other step clears the mark.
+func (v *stepperView) sayNaN(s *app.Stepper) {
+	i := s.Focus()
+	if !s.Stopped() || i < 0 {
+		v.root.RemoveAttribute("data-nan-stop")
+		return
+	}
+	if fs := s.Faults(i); len(fs) > 0 {
+		v.said.SetTextContent("Stopped at the first NaN/∞: " + s.Nodes()[i].Title() + fs[0].Elem + " = " + app.NumInf(fs[0].Value) + ": " + fs[0].Why)
+	}
+	v.root.SetAttribute("data-nan-stop", strconv.Itoa(i))
+}
+
+// nanStop reports whether the last step made the first NaN or ∞ of its
+// pass: playing stops there.
+func (v *stepperView) nanStop() bool {
+	s := v.sv.st.Source().Stepper()
+	return s != nil && s.Stopped()
+}
