@@ -110,6 +110,7 @@ func (v *stepperView) jumped(s *app.Stepper) {
 	default:
 		v.said.SetTextContent("Reset: nothing computed yet")
 	}
+	v.sayNaN(s)
 }
 
 // recorded says where a newly recorded tape stands (a link, a lesson stop

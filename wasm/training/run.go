@@ -3,9 +3,11 @@
 package training
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
+	"tapelab/engine/train"
 	"tapelab/wasm/app"
 	"tapelab/wasm/dom"
 	"tapelab/wasm/state"
@@ -85,6 +87,23 @@ func (v *View) stopped(err error) {
 	v.ctl.playing(false)
 	v.render()
 	v.message("Training stopped: " + err.Error() + ". Lower the learning rate or reset.")
+	var ne *train.NumericError
+	v.ctl.nanBtn.Show(errors.As(err, &ne))
+}
+
+// openNaN opens the step training stopped at on a NaN or ∞ (its
+// mini-batch, the weights it stopped with) in the stepping view, stepped
+// to the first node whose value or gradient is not finite.
+func (v *View) openNaN() {
+	if v.sess == nil {
+		return
+	}
+	x, y := v.sess.Batch()
+	if err := v.st.Inspect(v.doc, v.sess.Params(), app.Batch{X: x, Y: y}); err != nil {
+		v.message("Cannot show this step: " + err.Error())
+		return
+	}
+	v.st.Jump((*app.Stepper).ToFault)
 }
 
 // stepOnce trains one mini-batch.
