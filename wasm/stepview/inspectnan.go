@@ -11,8 +11,9 @@ import (
 
 // nanNote is the inspector's note on a node holding NaN or ∞: which
 // element, why (from the operands' values, app.Stepper.Faults) and a link
-// to the node it came from. Its root (#insp-nan) announces the first
-// fault in data-node, data-elem, data-pass and data-why.
+// to the node it came from. Its root (#insp-nan) announces the last
+// fault (the VJP step's, when it made one) in data-node, data-elem,
+// data-pass and data-why.
 type nanNote struct {
 	root dom.Elem
 	node int // the node shown, -1: none
@@ -42,11 +43,9 @@ func (n *nanNote) show(doc *dom.Document, s *app.Stepper, i int) bool {
 			p.AppendChild(doc.Txt("button", "see "+s.Nodes()[f.From].Title(), "type", "button", "class", "link", "title", "Inspect the node it came from", "data-inspect", strconv.Itoa(f.From)))
 		}
 		parts = append(parts, p)
-		if len(parts) == 1 {
-			n.root.SetAttribute("data-elem", f.Elem)
-			n.root.SetAttribute("data-pass", pass)
-			n.root.SetAttribute("data-why", f.Why)
-		}
+		n.root.SetAttribute("data-elem", f.Elem)
+		n.root.SetAttribute("data-pass", pass)
+		n.root.SetAttribute("data-why", f.Why)
 	}
 	if s.State(i).Has(app.FirstNonFinite) {
 		parts = append(parts, doc.Txt("p", "The first NaN or ∞ of its pass: stepping on shows how it spreads.", "class", "hint"))
@@ -67,7 +66,8 @@ func (v *stepperView) sayNaN(s *app.Stepper) {
 		return
 	}
 	if fs := s.Faults(i); len(fs) > 0 {
-		v.said.SetTextContent("Stopped at the first NaN/∞: " + s.Nodes()[i].Title() + fs[0].Elem + " = " + app.NumInf(fs[0].Value) + ": " + fs[0].Why)
+		f := fs[len(fs)-1]
+		v.said.SetTextContent("Stopped at the first NaN/∞: " + s.Nodes()[i].Title() + ", element " + f.Elem + " = " + app.NumInf(f.Value) + ": " + f.Why)
 	}
 	v.root.SetAttribute("data-nan-stop", strconv.Itoa(i))
 }
