@@ -47,6 +47,7 @@ type Session struct {
 	history  []Record
 	every    int // record metrics every this many steps (doubles as history is thinned)
 	err      error
+	evalErr  bool // err is the loss over the training set (evalFault), not a step's
 }
 
 // New builds m (with its parameters, seeded or given) and prepares it to
@@ -187,6 +188,7 @@ func (s *Session) record() error {
 		return err
 	}
 	if bad(tr.Loss) {
+		s.evalErr = true
 		return s.evalFault(tr.Loss)
 	}
 	s.history = append(s.history, Record{Step: s.tr.Steps(), Train: tr, Test: te})
@@ -212,6 +214,21 @@ func (s *Session) Params() map[string]*tensor.Tensor {
 // Batch returns the inputs and targets of the last step's mini-batch (nils
 // before the first step).
 func (s *Session) Batch() (x, y *tensor.Tensor) { return s.tr.Batch() }
+
+// FaultBatch returns the examples whose step shows where training met a
+// NaN or ∞ (Err): the last step's mini-batch when the step met it, the
+// whole training set when its loss did (the evaluation after a step: a
+// mini-batch of the same weights may stay finite where the sum over the
+// set overflows).
+func (s *Session) FaultBatch() (x, y *tensor.Tensor) {
+	x, y = s.Batch()
+	if !s.evalErr || x == nil {
+		return x, y
+	}
+	d := s.trainSet
+	return &tensor.Tensor{Shape: append(tensor.Shape{d.Len()}, x.Shape[1:]...), Data: d.X.Data},
+		&tensor.Tensor{Shape: append(tensor.Shape{d.Len()}, y.Shape[1:]...), Data: d.Y.Data}
+}
 
 // Classification reports whether the model classifies (a generated
 // classification set, class-index points, or a classification loss).

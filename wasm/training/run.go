@@ -3,11 +3,9 @@
 package training
 
 import (
-	"errors"
 	"fmt"
 	"time"
 
-	"tapelab/engine/train"
 	"tapelab/wasm/app"
 	"tapelab/wasm/dom"
 	"tapelab/wasm/state"
@@ -87,8 +85,7 @@ func (v *View) stopped(err error) {
 	v.ctl.playing(false)
 	v.render()
 	v.message("Training stopped: " + err.Error() + ". Lower the learning rate or reset.")
-	var ne *train.NumericError
-	v.ctl.nanBtn.Show(errors.As(err, &ne))
+	v.ctl.nanBtn.Show(true)
 }
 
 // openNaN opens the step training stopped at on a NaN or ∞ (its
@@ -98,10 +95,13 @@ func (v *View) openNaN() {
 	if v.sess == nil {
 		return
 	}
-	x, y := v.sess.Batch()
+	x, y := v.sess.FaultBatch()
 	if err := v.st.Inspect(v.doc, v.sess.Params(), app.Batch{X: x, Y: y}); err != nil {
-		v.message("Cannot show this step: " + err.Error())
-		return
+		x, y = v.sess.Batch() // the training set is over the stepping view's budget
+		if err := v.st.Inspect(v.doc, v.sess.Params(), app.Batch{X: x, Y: y}); err != nil {
+			v.message("Cannot show this step: " + err.Error())
+			return
+		}
 	}
 	v.st.Jump((*app.Stepper).ToFault)
 }
