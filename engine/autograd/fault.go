@@ -15,7 +15,8 @@ type Fault struct {
 	Node     int
 	Backward bool
 	Operand  int
-	// Index is the element's flat index; Elem its multi-index, e.g. "[0 1]".
+	// Index is the element's flat index; Elem its multi-index, e.g.
+	// "[0 1]" ("" in a scalar).
 	Index int
 	Elem  string
 	Value float64
@@ -38,7 +39,7 @@ func (t *Tape) ForwardFault(i int, f op.Float) (Fault, bool) {
 	if e < 0 {
 		return Fault{}, false
 	}
-	ft := Fault{Node: i, Index: e, Elem: op.Index(nd.Value.Shape, e), Value: nd.Value.Data[e], From: -1}
+	ft := Fault{Node: i, Index: e, Elem: elem(nd.Value.Shape, e), Value: nd.Value.Data[e], From: -1}
 	if nd.Op == nil {
 		ft.Why = "the leaf holds it"
 		return ft, true
@@ -85,7 +86,7 @@ func (t *Tape) BackwardFault(k int, dy *tensor.Tensor, cs []Contribution, f op.F
 		if e < 0 {
 			continue
 		}
-		ft := Fault{Node: k, Backward: true, Operand: c.Operand, Index: e, Elem: op.Index(c.Value.Shape, e), Value: c.Value.Data[e], From: -1}
+		ft := Fault{Node: k, Backward: true, Operand: c.Operand, Index: e, Elem: elem(c.Value.Shape, e), Value: c.Value.Data[e], From: -1}
 		names := t.operandNames(k)
 		d := "d" + names[c.Operand] + ft.Elem + " = " + op.Num(ft.Value)
 		if nd.Op == nil {
@@ -118,7 +119,7 @@ func (t *Tape) BackwardFault(k int, dy *tensor.Tensor, cs []Contribution, f op.F
 			return ft, true
 		}
 		if j := op.FirstNonFinite(dy); j >= 0 {
-			ft.Why = d + ": dY" + op.Index(dy.Shape, j) + " is already " + op.Num(dy.Data[j])
+			ft.Why = d + ": dY" + elem(dy.Shape, j) + " is already " + op.Num(dy.Data[j])
 			return ft, true
 		}
 		why, from := t.spread(k, names, nd.Value)
@@ -181,7 +182,7 @@ func (t *Tape) spread(k int, names []string, y *tensor.Tensor) (why string, from
 	}
 	for j, v := range vals {
 		if e := op.FirstNonFinite(v); e >= 0 {
-			return names[j] + op.Index(v.Shape, e) + " = " + op.Num(v.Data[e]) + " (from node " + strconv.Itoa(nodes[j]) + ")", nodes[j]
+			return names[j] + elem(v.Shape, e) + " = " + op.Num(v.Data[e]) + " (from node " + strconv.Itoa(nodes[j]) + ")", nodes[j]
 		}
 	}
 	for j, v := range vals {
@@ -195,10 +196,18 @@ func (t *Tape) spread(k int, names []string, y *tensor.Tensor) (why string, from
 			}
 		}
 		if len(v.Data) > 0 {
-			why += names[j] + op.Index(v.Shape, m) + " = " + op.Num(v.Data[m])
+			why += names[j] + elem(v.Shape, m) + " = " + op.Num(v.Data[m])
 		}
 	}
 	return why, -1
+}
+
+// elem is the multi-index of flat position i in shape s, "" in a scalar.
+func elem(s tensor.Shape, i int) string {
+	if len(s) == 0 {
+		return ""
+	}
+	return op.Index(s, i)
 }
 
 func finite(v float64) bool { return v-v == 0 }

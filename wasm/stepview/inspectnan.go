@@ -67,7 +67,7 @@ func (v *stepperView) sayNaN(s *app.Stepper) {
 	}
 	if fs := s.Faults(i); len(fs) > 0 {
 		f := fs[len(fs)-1]
-		v.said.SetTextContent("Stopped at the first NaN/∞: " + s.Nodes()[i].Title() + ", element " + f.Elem + " = " + app.NumInf(f.Value) + ": " + f.Why)
+		v.said.SetTextContent("Stopped at the first NaN/∞: " + s.Nodes()[i].Title() + elemWords(f.Elem) + " = " + app.NumInf(f.Value) + ": " + f.Why)
 	}
 	v.root.SetAttribute("data-nan-stop", strconv.Itoa(i))
 }
@@ -77,4 +77,13 @@ func (v *stepperView) sayNaN(s *app.Stepper) {
 func (v *stepperView) nanStop() bool {
 	s := v.sv.st.Source().Stepper()
 	return s != nil && s.Stopped()
+}
+
+// elemWords names an element after its node's title: ", element [0 1]",
+// or nothing in a scalar.
+func elemWords(e string) string {
+	if e == "" {
+		return ""
+	}
+	return ", element " + e
 }
