@@ -20,117 +20,156 @@ type Fault struct {
 	Index int
 	Elem  string
 	Value float64
-	// Why says why, e.g. "log(0) = −∞" or "input already NaN (from node 3)".
+	// Why says why, e.g. "log(0) = −∞" or "input already −∞: A[1] = −∞
+	// came from node 3"; a backward reason starts with the contribution,
+	// "dX[1] = +∞".
 	Why string
 	// From is the node the non-finite value came from when it only passed
 	// through this step (an operand's value, or the value the gradient
-	// flowed through), else -1: the step made it.
+	// flowed through), else -1: the step made it, or (backward) it came
+	// with the cotangent dY.
 	From int
+}
+
+// String says the fault in one line: "Y[1] = −∞: log(0) = −∞", or a
+// backward fault's Why.
+func (f Fault) String() string {
+	if f.Backward {
+		return f.Why
+	}
+	return "Y" + f.Elem + " = " + op.Num(f.Value) + ": " + f.Why
 }
 
 // ForwardFault reports the first non-finite element of node i's value and
 // why, in format f; false when the value is finite. An elementwise op
 // (op.Op.Why) explains the element from its operands' values there; any
-// other op names its operands' first non-finite elements, or their
-// largest values when none is (the result overflowed).
+// other op names its operands' first non-finite element, or their
+// largest elements when none is (the result overflowed).
 func (t *Tape) ForwardFault(i int, f op.Float) (Fault, bool) {
-	nd := t.Node(i)
-	e := op.FirstNonFinite(nd.Value)
-	if e < 0 {
-		return Fault{}, false
-	}
-	ft := Fault{Node: i, Index: e, Elem: elem(nd.Value.Shape, e), Value: nd.Value.Data[e], From: -1}
-	if nd.Op == nil {
-		ft.Why = "the leaf holds it"
-		return ft, true
-	}
-	names := t.operandNames(i)
-	if t.elementwise(i) {
-		x := make([]float64, len(nd.Parents))
-		for k, p := range nd.Parents {
-			x[k] = t.Node(p).Value.Data[e]
-		}
-		ft.Why = nd.Op.Why(x, ft.Value, nd.Attrs, f)
-		for k, v := range x {
-			if !finite(v) {
-				ft.From = nd.Parents[k]
-				came := names[k] + ft.Elem + " = " + op.Num(v) + " came from node " + strconv.Itoa(ft.From)
-				if ft.Why == "" {
-					ft.Why = "input already " + op.Num(v) + ": " + came
-				} else {
-					ft.Why += " (" + came + ")"
-				}
-				break
-			}
-		}
-		return ft, true
-	}
-	ft.Why, ft.From = t.spread(i, names, nil)
-	if ft.From >= 0 {
-		ft.Why = "input already NaN or ∞: " + ft.Why
-	} else {
-		ft.Why = f.Name + " overflowed: no operand is NaN or ∞; the largest are " + ft.Why
-	}
-	return ft, true
+	return t.fault(i, -1, t.Node(i).Value, nil, f)
 }
 
 // BackwardFault reports the first non-finite element of the contributions
 // cs that node k's VJP made from its cotangent dy, and why, in format f;
-// false when they are all finite. The gradient was already non-finite
-// (dY), or flowed through an infinite value (the node's value or an
-// operand's), or the chain rule overflowed on finite numbers.
+// false when they are all finite. The cotangent was already non-finite,
+// or the gradient flowed through an infinite value (an operand's or the
+// node's own), or the chain rule overflowed on finite numbers.
 func (t *Tape) BackwardFault(k int, dy *tensor.Tensor, cs []Contribution, f op.Float) (Fault, bool) {
-	nd := t.Node(k)
 	for _, c := range cs {
-		e := op.FirstNonFinite(c.Value)
-		if e < 0 {
-			continue
-		}
-		ft := Fault{Node: k, Backward: true, Operand: c.Operand, Index: e, Elem: elem(c.Value.Shape, e), Value: c.Value.Data[e], From: -1}
-		names := t.operandNames(k)
-		d := "d" + names[c.Operand] + ft.Elem + " = " + op.Num(ft.Value)
-		if nd.Op == nil {
-			ft.Why = d
+		if ft, ok := t.fault(k, c.Operand, c.Value, dy, f); ok {
 			return ft, true
 		}
-		if t.elementwise(k) {
-			g := dy.Data[e]
-			if !finite(g) {
-				ft.Why = d + ": dY" + ft.Elem + " is already " + op.Num(g)
-				return ft, true
-			}
-			vals := "dY = " + op.Num(g)
-			for j, p := range nd.Parents {
-				v := t.Node(p).Value.Data[e]
-				vals += ", " + names[j] + " = " + op.Num(v)
-				if !finite(v) && ft.From < 0 {
-					ft.From = p
-				}
-			}
-			y := nd.Value.Data[e]
-			vals += ", Y = " + op.Num(y)
-			ft.Why = d + " by " + nd.Op.Rule + " at " + vals
-			if !finite(y) && ft.From < 0 {
-				ft.From = k
-			}
-			if ft.From >= 0 {
-				ft.Why += ": the gradient flows through an infinite value at node " + strconv.Itoa(ft.From)
-			}
-			return ft, true
-		}
-		if j := op.FirstNonFinite(dy); j >= 0 {
-			ft.Why = d + ": dY" + elem(dy.Shape, j) + " is already " + op.Num(dy.Data[j])
-			return ft, true
-		}
-		why, from := t.spread(k, names, nd.Value)
-		if from >= 0 {
-			ft.Why, ft.From = d+": the gradient flows through an infinite value at node "+strconv.Itoa(from)+" ("+why+")", from
-			return ft, true
-		}
-		ft.Why = d + " by " + nd.Op.Rule + ": " + f.Name + " overflowed; no value is NaN or ∞, the largest are " + why
-		return ft, true
 	}
 	return Fault{}, false
+}
+
+// fault explains the first non-finite element of v: node k's value
+// (operand < 0) or its VJP's contribution to operand, from dy.
+func (t *Tape) fault(k, operand int, v, dy *tensor.Tensor, f op.Float) (Fault, bool) {
+	e := op.FirstNonFinite(v)
+	if e < 0 {
+		return Fault{}, false
+	}
+	nd := t.Node(k)
+	ft := Fault{Node: k, Backward: operand >= 0, Operand: max(operand, 0), Index: e, Elem: elem(v.Shape, e), Value: v.Data[e], From: -1}
+	if nd.Op == nil {
+		ft.Why = "the leaf holds it"
+		return ft, true
+	}
+	// The values the step read, the cotangent first, and their nodes.
+	var vals []*tensor.Tensor
+	var names []string
+	var nodes []int
+	if ft.Backward {
+		vals, names, nodes = append(vals, dy), append(names, "dY"), append(nodes, -1)
+	}
+	for j, p := range nd.Parents {
+		vals, names, nodes = append(vals, t.Node(p).Value), append(names, t.operandName(k, j)), append(nodes, p)
+	}
+	if ft.Backward {
+		vals, names, nodes = append(vals, nd.Value), append(names, "Y"), append(nodes, k)
+	}
+	ew := t.elementwise(k)
+	// The first non-finite value read (at e when elementwise).
+	bad, at := -1, -1
+	for j, x := range vals {
+		at = e
+		if !ew {
+			at = op.FirstNonFinite(x)
+		} else if finite(x.Data[e]) {
+			at = -1
+		}
+		if at >= 0 {
+			bad = j
+			break
+		}
+	}
+	read, whence := "", ""
+	if bad >= 0 {
+		ft.From = nodes[bad]
+		read = names[bad] + elem(vals[bad].Shape, at) + " = " + op.Num(vals[bad].Data[at])
+		whence = strconv.Itoa(ft.From)
+	}
+	switch {
+	case !ft.Backward && ew:
+		x := make([]float64, len(nd.Parents))
+		for j := range x {
+			x[j] = vals[j].Data[e]
+		}
+		if len(x) > 1 || bad < 0 {
+			ft.Why = nd.Op.Why(x, ft.Value, nd.Attrs, f)
+		}
+		switch {
+		case bad < 0:
+		case ft.Why == "":
+			ft.Why = "input already " + op.Num(vals[bad].Data[e]) + ": " + read + " came from node " + whence
+		default:
+			ft.Why += " (" + read + " came from node " + whence + ")"
+		}
+	case !ft.Backward && bad >= 0:
+		ft.Why = "input already NaN or ∞: " + read + " (from node " + whence + ")"
+	case !ft.Backward:
+		ft.Why = f.Name + " overflowed: no operand is NaN or ∞; the largest are " + list(vals, names, -1)
+	default:
+		d := "d" + t.operandName(k, operand) + ft.Elem + " = " + op.Num(ft.Value)
+		switch {
+		case bad == 0:
+			ft.Why = d + ": the gradient arrived as " + read
+		case ew:
+			ft.Why = d + " by " + nd.Op.Rule + " at " + list(vals, names, e)
+		case bad > 0:
+			ft.Why = d + " (" + read + ")"
+		default:
+			ft.Why = d + " by " + nd.Op.Rule + ": " + f.Name + " overflowed; no value is NaN or ∞, the largest are " + list(vals, names, -1)
+		}
+		if bad > 0 {
+			ft.Why += ": the gradient flows through an infinite value at node " + whence
+		}
+	}
+	return ft, true
+}
+
+// list says each of vals at element e ("dY = 1, X = 0"), or, for e < 0,
+// each one's largest element with its index ("A[0 1] = 1e+200").
+func list(vals []*tensor.Tensor, names []string, e int) string {
+	s := ""
+	for j, v := range vals {
+		if j > 0 {
+			s += ", "
+		}
+		m, at := e, ""
+		if e < 0 {
+			m = 0
+			for i, x := range v.Data {
+				if abs(x) > abs(v.Data[m]) {
+					m = i
+				}
+			}
+			at = elem(v.Shape, m)
+		}
+		s += names[j] + at + " = " + op.Num(v.Data[m])
+	}
+	return s
 }
 
 // elementwise reports whether node k's op explains an element from its
@@ -148,58 +187,14 @@ func (t *Tape) elementwise(k int) bool {
 	return true
 }
 
-// operandNames names node k's operands as its op does (A, B; X1, X2 … of
+// operandName names node k's operand j as its op does (A, B; X1, X2 … of
 // a variadic op).
-func (t *Tape) operandNames(k int) []string {
-	nd := t.Node(k)
-	out := make([]string, len(nd.Parents))
-	for j := range out {
-		switch {
-		case nd.Op == nil:
-			out[j] = "X"
-		case j < len(nd.Op.Operands) && !nd.Op.Variadic:
-			out[j] = nd.Op.Operands[j].Name
-		default:
-			out[j] = nd.Op.Operands[0].Name + strconv.Itoa(j+1)
-		}
+func (t *Tape) operandName(k, j int) string {
+	o := t.Node(k).Op
+	if j < len(o.Operands) && !o.Variadic {
+		return o.Operands[j].Name
 	}
-	return out
-}
-
-// spread names the first non-finite element among node k's operands (and
-// y, the node's own value, when not nil) with the node it came from; when
-// all are finite it lists each one's largest element instead, with from
-// -1.
-func (t *Tape) spread(k int, names []string, y *tensor.Tensor) (why string, from int) {
-	nd := t.Node(k)
-	vals := make([]*tensor.Tensor, 0, len(nd.Parents)+1)
-	nodes := make([]int, 0, cap(vals))
-	for _, p := range nd.Parents {
-		vals, nodes = append(vals, t.Node(p).Value), append(nodes, p)
-	}
-	if y != nil {
-		vals, nodes, names = append(vals, y), append(nodes, k), append(names, "Y")
-	}
-	for j, v := range vals {
-		if e := op.FirstNonFinite(v); e >= 0 {
-			return names[j] + elem(v.Shape, e) + " = " + op.Num(v.Data[e]) + " (from node " + strconv.Itoa(nodes[j]) + ")", nodes[j]
-		}
-	}
-	for j, v := range vals {
-		if j > 0 {
-			why += ", "
-		}
-		m := 0
-		for e, x := range v.Data {
-			if abs(x) > abs(v.Data[m]) {
-				m = e
-			}
-		}
-		if len(v.Data) > 0 {
-			why += names[j] + elem(v.Shape, m) + " = " + op.Num(v.Data[m])
-		}
-	}
-	return why, -1
+	return o.Operands[0].Name + strconv.Itoa(j+1)
 }
 
 // elem is the multi-index of flat position i in shape s, "" in a scalar.

@@ -22,7 +22,7 @@ var addOp = &Op{
 		linearTangent(dy, dx, 1, 1)
 	},
 	ZeroSafe: Always,
-	Why:      whyAdd(1, " + "),
+	Why:      whyAdd,
 }
 
 var subOp = &Op{
@@ -49,7 +49,7 @@ var subOp = &Op{
 		linearTangent(dy, dx, 1, -1)
 	},
 	ZeroSafe: Always,
-	Why:      whyAdd(-1, " − "),
+	Why:      whySub,
 }
 
 var mulOp = &Op{

@@ -55,18 +55,25 @@ func FirstNonFinite(t *tensor.Tensor) int {
 	return -1
 }
 
-// whyAdd explains a non-finite A + B (sign −1: A − B) from its operands.
-func whyAdd(sign float64, sym string) func(x []float64, y float64, _ Attrs, f Float) string {
-	return func(x []float64, y float64, _ Attrs, f Float) string {
-		a, b := x[0], sign*x[1]
-		switch {
-		case math.IsInf(a, 0) && math.IsInf(b, 0) && a != b:
-			return Num(x[0]) + sym + Num(x[1]) + " = NaN"
-		case finite(x[0]) && finite(x[1]):
-			return f.overflows(Num(x[0]) + sym + Num(x[1]))
-		}
-		return ""
+// whyAdd explains a non-finite A + B from its operands.
+func whyAdd(x []float64, _ float64, _ Attrs, f Float) string {
+	return whySum(x[0], x[1], Num(x[0])+" + "+Num(x[1]), f)
+}
+
+// whySub explains a non-finite A − B from its operands.
+func whySub(x []float64, _ float64, _ Attrs, f Float) string {
+	return whySum(x[0], -x[1], Num(x[0])+" − "+Num(x[1]), f)
+}
+
+// whySum explains a non-finite a + b, written e.
+func whySum(a, b float64, e string, f Float) string {
+	switch {
+	case math.IsInf(a, 0) && math.IsInf(b, 0) && a != b:
+		return e + " = NaN"
+	case finite(a) && finite(b):
+		return f.overflows(e)
 	}
+	return ""
 }
 
 // whyMul explains a non-finite A ⊙ B.

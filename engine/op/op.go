@@ -96,7 +96,9 @@ type Op struct {
 	// operands' values x at that element (and the element's value y) in
 	// format f: "log(0) = −∞", "0 · +∞ = NaN", "exp(710) overflows …".
 	// It returns "" when the value only passed on from a non-finite
-	// operand (NaN + 1), or when it has nothing to say of the op.
+	// operand (NaN + 1), or when it has nothing to say of the op; it is
+	// not asked of a one-operand op whose operand is not finite (the
+	// value passed on).
 	Why func(x []float64, y float64, a Attrs, f Float) string
 }
 

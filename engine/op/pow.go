@@ -37,7 +37,8 @@ var powOp = pointwise{
 		}
 		return nil
 	},
-	why: func(x, y float64, a Attrs, f Float) string {
+	why: func(xs []float64, y float64, a Attrs, f Float) string {
+		x := xs[0]
 		e := Num(x) + "^" + Num(a.Alpha)
 		switch {
 		case x == 0:

@@ -22,13 +22,16 @@ type pointwise struct {
 	// domain, when set, reports the values of X outside the op's domain.
 	domain   func(x []*tensor.Tensor, a Attrs) error
 	zeroSafe func(y *tensor.Tensor, x []*tensor.Tensor, a Attrs) bool
-	// why, when set, says why Y = f(x) is not finite (Op.Why).
-	why func(x, y float64, a Attrs, f Float) string
+	// why, when set, is Op.Why (else noWhy).
+	why func(x []float64, y float64, a Attrs, f Float) string
 }
 
 // op builds the catalogue entry of p.
 func (p pointwise) op() *Op {
 	f, d, check, why := p.f, p.d, p.check, p.why
+	if why == nil {
+		why = noWhy
+	}
 	return &Op{
 		Name:     p.name,
 		Operands: []Operand{{Name: "X"}},
@@ -66,12 +69,7 @@ func (p pointwise) op() *Op {
 		},
 		Domain:   p.domain,
 		ZeroSafe: p.zeroSafe,
-		Why: func(x []float64, y float64, a Attrs, fl Float) string {
-			if why == nil || !finite(x[0]) {
-				return ""
-			}
-			return why(x[0], y, a, fl)
-		},
+		Why:      why,
 	}
 }
 
@@ -81,12 +79,9 @@ var expOp = pointwise{
 	d: func(g, _, y float64, _ Attrs) float64 { return g * y },
 	// An overflowing exp gives +Inf, and 0·Inf is NaN.
 	zeroSafe: finiteOutput,
-	why: func(x, _ float64, _ Attrs, f Float) string {
-		m := strconv.FormatFloat(f.ExpMax(), 'f', 2, 64)
-		if x <= f.ExpMax() { // Go's amd64 exp overflows from 709.44 on
-			return "exp(" + Num(x) + ") = +∞: this exp overflows early; " + f.Name + " holds exp up to " + m
-		}
-		return "exp(" + Num(x) + ") = +∞: exp overflows above " + m + " in " + f.Name
+	// (Go's amd64 exp overflows from 709.44 on, below float64's 709.78.)
+	why: func(x []float64, _ float64, _ Attrs, f Float) string {
+		return "exp(" + Num(x[0]) + ") = +∞: exp overflows above " + strconv.FormatFloat(f.ExpMax(), 'f', 2, 64) + " in " + f.Name
 	},
 }.op()
 
@@ -96,7 +91,7 @@ var logOp = pointwise{
 	d: func(g, x, _ float64, _ Attrs) float64 { return g / x },
 	// log(0) = −Inf is a legitimate IEEE value; only X < 0 is outside the domain.
 	domain: nonNegative("log"),
-	why:    domainWhy("log", "log(0) = −∞"),
+	why:    whyLog,
 	zeroSafe: func(_ *tensor.Tensor, x []*tensor.Tensor, _ Attrs) bool {
 		for _, v := range x[0].Data {
 			if !safeDivisor(v) {
@@ -112,7 +107,7 @@ var sqrtOp = pointwise{
 	f:      func(x float64, _ Attrs) float64 { return math.Sqrt(x) },
 	d:      func(g, _, y float64, _ Attrs) float64 { return g / (2 * y) },
 	domain: nonNegative("sqrt"),
-	why:    domainWhy("√", ""),
+	why:    whySqrt,
 	// dX = 0/(2Y) is NaN where Y = 0.
 	zeroSafe: func(y *tensor.Tensor, _ []*tensor.Tensor, _ Attrs) bool {
 		for _, v := range y.Data {
@@ -145,18 +140,23 @@ var squareOp = pointwise{
 	f:        func(x float64, _ Attrs) float64 { return x * x },
 	d:        func(g, x, _ float64, _ Attrs) float64 { return 2 * g * x },
 	zeroSafe: finiteOperands,
-	why:      func(x, _ float64, _ Attrs, f Float) string { return f.overflows(Num(x) + "²") },
+	why:      func(x []float64, _ float64, _ Attrs, f Float) string { return f.overflows(Num(x[0]) + "²") },
 }.op()
 
-// domainWhy explains a non-finite name(X): of 0 (zero, "" when the op
-// is finite there) or of a negative X, outside the domain.
-func domainWhy(name, zero string) func(x, y float64, _ Attrs, _ Float) string {
-	return func(x, y float64, _ Attrs, _ Float) string {
-		if x == 0 {
-			return zero
-		}
-		return name + "(" + Num(x) + ") = " + Num(y) + ": " + name + " needs X ≥ 0"
+// whyLog explains a non-finite log(X): of 0, or of a negative X.
+func whyLog(x []float64, y float64, _ Attrs, _ Float) string {
+	if x[0] == 0 {
+		return "log(0) = −∞"
 	}
+	return outside("log", x[0], y)
+}
+
+// whySqrt explains a NaN √X of a negative X.
+func whySqrt(x []float64, y float64, _ Attrs, _ Float) string { return outside("√", x[0], y) }
+
+// outside says that name(x) = y is outside the op's domain X ≥ 0.
+func outside(name string, x, y float64) string {
+	return name + "(" + Num(x) + ") = " + Num(y) + ": " + name + " needs X ≥ 0"
 }
 
 // noWhy is Op.Why of an elementwise op that makes no NaN or ∞ of finite

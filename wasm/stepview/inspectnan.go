@@ -14,45 +14,37 @@ import (
 // to the node it came from. Its root (#insp-nan) announces the last
 // fault (the VJP step's, when it made one) in data-node, data-elem,
 // data-pass and data-why.
-type nanNote struct {
-	root dom.Elem
-	node int // the node shown, -1: none
-}
+type nanNote struct{ root dom.Elem }
 
 func newNaNNote(doc *dom.Document) *nanNote {
-	return &nanNote{root: doc.El("div", "class", "insp-nan", "id", "insp-nan", "role", "note"), node: -1}
+	return &nanNote{doc.El("div", "class", "insp-nan", "id", "insp-nan", "role", "note")}
 }
 
 // show writes node i's faults and reports whether it has any.
 func (n *nanNote) show(doc *dom.Document, s *app.Stepper, i int) bool {
 	fs := s.Faults(i)
 	if len(fs) == 0 {
-		n.node = -1
 		return false
 	}
 	var parts []dom.Elem
 	for _, f := range fs {
-		what, pass := "value", "forward"
-		if f.Backward {
-			what, pass = "gradient (its VJP step)", "backward"
-		}
-		p := doc.El("p")
-		dom.Add(p, doc.Txt("strong", "⚠ "+what+f.Elem+" = "+app.NumInf(f.Value)), doc.TextNode(": "+f.Why))
-		if f.From >= 0 && f.From != i && f.From < len(s.Nodes()) {
-			p.AppendChild(doc.TextNode(" "))
-			p.AppendChild(doc.Txt("button", "see "+s.Nodes()[f.From].Title(), "type", "button", "class", "link", "title", "Inspect the node it came from", "data-inspect", strconv.Itoa(f.From)))
-		}
-		parts = append(parts, p)
-		n.root.SetAttribute("data-elem", f.Elem)
-		n.root.SetAttribute("data-pass", pass)
-		n.root.SetAttribute("data-why", f.Why)
+		parts = append(parts, doc.Txt("p", "⚠ "+f.String()))
+	}
+	f, pass := fs[len(fs)-1], "forward"
+	if f.Backward {
+		pass = "backward"
+	}
+	if f.From >= 0 && f.From != i {
+		parts = append(parts, doc.Txt("button", "see "+s.Nodes()[f.From].Title(), "type", "button", "class", "link", "data-inspect", strconv.Itoa(f.From)))
 	}
 	if s.State(i).Has(app.FirstNonFinite) {
 		parts = append(parts, doc.Txt("p", "The first NaN or ∞ of its pass: stepping on shows how it spreads.", "class", "hint"))
 	}
 	n.root.SetChildren(parts...)
 	n.root.SetAttribute("data-node", strconv.Itoa(i))
-	n.node = i
+	n.root.SetAttribute("data-elem", f.Elem)
+	n.root.SetAttribute("data-pass", pass)
+	n.root.SetAttribute("data-why", f.Why)
 	return true
 }
 
@@ -66,8 +58,7 @@ func (v *stepperView) sayNaN(s *app.Stepper) {
 		return
 	}
 	if fs := s.Faults(i); len(fs) > 0 {
-		f := fs[len(fs)-1]
-		v.said.SetTextContent("Stopped at the first NaN/∞: " + s.Nodes()[i].Title() + elemWords(f.Elem) + " = " + app.NumInf(f.Value) + ": " + f.Why)
+		v.said.SetTextContent("Stopped at the first NaN/∞ of the pass: " + s.Nodes()[i].Title() + ": " + fs[len(fs)-1].String())
 	}
 	v.root.SetAttribute("data-nan-stop", strconv.Itoa(i))
 }
@@ -77,13 +68,4 @@ func (v *stepperView) sayNaN(s *app.Stepper) {
 func (v *stepperView) nanStop() bool {
 	s := v.sv.st.Source().Stepper()
 	return s != nil && s.Stopped()
-}
-
-// elemWords names an element after its node's title: ", element [0 1]",
-// or nothing in a scalar.
-func elemWords(e string) string {
-	if e == "" {
-		return ""
-	}
-	return ", element " + e
 }

@@ -221,13 +221,18 @@ func (s *Session) Batch() (x, y *tensor.Tensor) { return s.tr.Batch() }
 // mini-batch of the same weights may stay finite where the sum over the
 // set overflows).
 func (s *Session) FaultBatch() (x, y *tensor.Tensor) {
-	x, y = s.Batch()
-	if !s.evalErr || x == nil {
-		return x, y
+	if s.evalErr {
+		return s.trainingSet()
 	}
-	d := s.trainSet
-	return &tensor.Tensor{Shape: append(tensor.Shape{d.Len()}, x.Shape[1:]...), Data: d.X.Data},
-		&tensor.Tensor{Shape: append(tensor.Shape{d.Len()}, y.Shape[1:]...), Data: d.Y.Data}
+	return s.Batch()
+}
+
+// trainingSet is the training set as one batch of the model's inputs and
+// targets.
+func (s *Session) trainingSet() (x, y *tensor.Tensor) {
+	m, n := s.model, s.trainSet.Len()
+	return &tensor.Tensor{Shape: append(tensor.Shape{n}, m.Seq.Input()...), Data: s.trainSet.X.Data},
+		&tensor.Tensor{Shape: append(tensor.Shape{n}, m.Loss.Target(m.Seq.Output())...), Data: s.trainSet.Y.Data}
 }
 
 // Classification reports whether the model classifies (a generated
@@ -241,9 +246,7 @@ func (s *Session) Classification() bool {
 // whole set is not finite.
 func (s *Session) evalFault(loss float64) error {
 	m := s.model
-	n := s.trainSet.Len()
-	x := &tensor.Tensor{Shape: append(tensor.Shape{n}, m.Seq.Input()...), Data: s.trainSet.X.Data}
-	y := &tensor.Tensor{Shape: append(tensor.Shape{n}, m.Loss.Target(m.Seq.Output())...), Data: s.trainSet.Y.Data}
+	x, y := s.trainingSet()
 	p := nn.NewPass(m)
 	if err := p.Forward(x, y, nn.Eval, 0); err == nil {
 		for i := 0; i < m.Seq.Len(); i++ {

@@ -96,12 +96,14 @@ func (v *View) openNaN() {
 		return
 	}
 	x, y := v.sess.FaultBatch()
-	if err := v.st.Inspect(v.doc, v.sess.Params(), app.Batch{X: x, Y: y}); err != nil {
-		x, y = v.sess.Batch() // the training set is over the stepping view's budget
-		if err := v.st.Inspect(v.doc, v.sess.Params(), app.Batch{X: x, Y: y}); err != nil {
-			v.message("Cannot show this step: " + err.Error())
-			return
-		}
+	err := v.st.Inspect(v.doc, v.sess.Params(), app.Batch{X: x, Y: y})
+	if err != nil { // the training set is over the stepping view's budget
+		x, y = v.sess.Batch()
+		err = v.st.Inspect(v.doc, v.sess.Params(), app.Batch{X: x, Y: y})
+	}
+	if err != nil {
+		v.message("Cannot show this step: " + err.Error())
+		return
 	}
 	v.st.Jump((*app.Stepper).ToFault)
 }
