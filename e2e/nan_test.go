@@ -97,6 +97,11 @@ func TestNaNStopLogOfZero(t *testing.T) {
 			p.checkNaN(z, "[1]", "forward", "input already −∞: A[1] = −∞ came from node "+y, "+∞", false)
 			p.playToNaN()
 			p.checkNaN(p.js(stepperNaN), "[1]", "backward", "the gradient flows through an infinite value", "!", true)
+			if size.w < 600 { // the inspector is a sheet the person opens
+				p.click("panel-inspector")
+				p.waitFor(`document.getElementById("playground").classList.contains("inspector-open")`, "the inspector's sheet")
+			}
+			p.shot("nan-log0-backward")
 			p.noPageError()
 		})
 	}
