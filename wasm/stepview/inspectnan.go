@@ -49,7 +49,7 @@ func (n *nanNote) show(doc *dom.Document, s *app.Stepper, i int) bool {
 }
 
 // sayNaN adds to the step's words, when the step made the first NaN or ∞
-// of its pass, where and why, and marks the stepper's bar with the node
+// of its pass, which element and why, and marks the stepper's bar with the node
 // (data-nan-stop), where playing stops; any other step clears the mark.
 func (v *stepperView) sayNaN(s *app.Stepper) {
 	i := s.Focus()
@@ -58,7 +58,7 @@ func (v *stepperView) sayNaN(s *app.Stepper) {
 		return
 	}
 	if fs := s.Faults(i); len(fs) > 0 {
-		v.said.SetTextContent("Stopped at the first NaN/∞ of the pass: " + s.Nodes()[i].Title() + ": " + fs[len(fs)-1].String())
+		v.said.SetTextContent(v.said.TextContent() + " — the first NaN/∞ of the pass: " + fs[len(fs)-1].String())
 	}
 	v.root.SetAttribute("data-nan-stop", strconv.Itoa(i))
 }

@@ -356,15 +356,15 @@ func (v *View) update(s *app.Stepper, i int, st app.State, values bool) {
 // badgeText is the state badge of node i in state st, or "" for none.
 func badgeText(s *app.Stepper, i int, st app.State) string {
 	switch {
-	case st.Has(app.NonFinite):
-		b, _ := s.NaNMark(i)
-		return b
 	case st.Has(app.Skipped):
 		return "skip"
 	case st.Has(app.Extra):
 		if vis, ok := s.Visit(i); ok {
 			return app.ReasonBadge(vis.Reason)
 		}
+	case st.Has(app.NonFinite): // after a visit's reason, which says 0·∞ already
+		b, _ := s.NaNMark(i)
+		return b
 	case st.Has(app.Side):
 		return "g=0"
 	case st.Has(app.Final):
