@@ -134,19 +134,18 @@ func (s *Stepper) ToFault() bool {
 	}
 }
 
-// NaNMark is node i's mark for its NaN or ∞ (Bad): a badge for the tape
-// ("!−∞" on the first node of its pass, "NaN" on the nodes it spread to)
-// and the words of the tape's text list; "" for a finite node.
-func (s *Stepper) NaNMark(i int) (badge, words string) {
+// NaNMark is node i's badge for its NaN or ∞ (Bad), for the tape and its
+// text list: "!−∞" on the first node of its pass, "NaN" on the nodes it
+// spread to, "" on a finite node.
+func (s *Stepper) NaNMark(i int) string {
 	v := s.Bad(i)
 	if v == 0 {
-		return "", ""
+		return ""
 	}
-	badge, words = NumInf(v), "holds "+NumInf(v)
-	if s.State(i).Has(FirstNonFinite) {
-		badge, words = "!"+badge, words+": the first of its pass"
+	if s.nan.state(i).Has(FirstNonFinite) {
+		return "!" + NumInf(v)
 	}
-	return badge, words
+	return NumInf(v)
 }
 
 // NumInf formats v as the reasons for a NaN or ∞ quote values, ∞ as ∞

@@ -37,9 +37,6 @@ func (n *nanNote) show(doc *dom.Document, s *app.Stepper, i int) bool {
 	if f.From >= 0 && f.From != i {
 		parts = append(parts, doc.Txt("button", "see "+s.Nodes()[f.From].Title(), "type", "button", "class", "link", "data-inspect", strconv.Itoa(f.From)))
 	}
-	if s.State(i).Has(app.FirstNonFinite) {
-		parts = append(parts, doc.Txt("p", "The first NaN or ∞ of its pass: stepping on shows how it spreads.", "class", "hint"))
-	}
 	n.root.SetChildren(parts...)
 	n.root.SetAttribute("data-node", strconv.Itoa(i))
 	n.root.SetAttribute("data-elem", f.Elem)

@@ -133,8 +133,7 @@ func (v *listView) update(i int, st app.State) {
 		w = append(w, "gradient partial")
 	}
 	if st.Has(app.NonFinite) {
-		_, words := v.s.NaNMark(i)
-		w = append(w, words)
+		w = append(w, "holds "+v.s.NaNMark(i)) // "!" marks the first of its pass
 	}
 	if st.Has(app.Focus) {
 		w = append(w, "← last step")

@@ -363,8 +363,7 @@ func badgeText(s *app.Stepper, i int, st app.State) string {
 			return app.ReasonBadge(vis.Reason)
 		}
 	case st.Has(app.NonFinite): // after a visit's reason, which says 0·∞ already
-		b, _ := s.NaNMark(i)
-		return b
+		return s.NaNMark(i)
 	case st.Has(app.Side):
 		return "g=0"
 	case st.Has(app.Final):

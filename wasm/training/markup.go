@@ -49,7 +49,7 @@ const markup dom.HTML = `
       <p class="train-counts muted"></p>
       <p id="train-msg" class="train-msg" role="alert" hidden></p>
       <button type="button" id="train-open-nan" class="primary" hidden
-        title="Open the step training stopped at, with its mini-batch and weights, in the stepping view at the first node whose value or gradient is NaN or ∞">Open this step's tape</button>
+        title="Step this mini-batch with these weights to the first NaN or ∞">Open this step's tape</button>
     </div>
   </div>
   <details class="train-data" data-control="points">
