@@ -26,6 +26,7 @@ var tanhOp = &Op{
 		}
 	},
 	ZeroSafe: Finite,
+	Why:      noWhy,
 }
 
 var reluOp = &Op{
@@ -64,6 +65,7 @@ var reluOp = &Op{
 		}
 	},
 	ZeroSafe: Always,
+	Why:      noWhy,
 }
 
 var leakyReluOp = pointwise{

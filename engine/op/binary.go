@@ -57,6 +57,7 @@ var divOp = &Op{
 		}
 		return true
 	},
+	Why: whyDiv,
 }
 
 var maxOp = extremum("max", "Y = max(A, B)",
@@ -122,5 +123,6 @@ func extremum(name, formula, rule string, pick func(a, b float64) float64, loses
 			}
 		},
 		ZeroSafe: Always,
+		Why:      noWhy,
 	}
 }

@@ -22,6 +22,7 @@ var addOp = &Op{
 		linearTangent(dy, dx, 1, 1)
 	},
 	ZeroSafe: Always,
+	Why:      whyAdd,
 }
 
 var subOp = &Op{
@@ -48,6 +49,7 @@ var subOp = &Op{
 		linearTangent(dy, dx, 1, -1)
 	},
 	ZeroSafe: Always,
+	Why:      whySub,
 }
 
 var mulOp = &Op{
@@ -90,6 +92,7 @@ var mulOp = &Op{
 		}
 	},
 	ZeroSafe: Finite,
+	Why:      whyMul,
 }
 
 var negOp = &Op{
@@ -112,6 +115,7 @@ var negOp = &Op{
 		linearTangent(dy, dx, -1)
 	},
 	ZeroSafe: Always,
+	Why:      noWhy,
 }
 
 var scaleOp = &Op{
@@ -137,6 +141,7 @@ var scaleOp = &Op{
 	ZeroSafe: func(_ *tensor.Tensor, _ []*tensor.Tensor, a Attrs) bool {
 		return a.Alpha-a.Alpha == 0
 	},
+	Why: whyScale,
 }
 
 // copyInto copies src into dst when dst is wanted.

@@ -91,6 +91,15 @@ type Op struct {
 	// elementwise ops, the reductions and the ops that move data. Work
 	// budgets (engine/budget) read it through MultiplyAdds.
 	Work func(y tensor.Shape, in []tensor.Shape, a Attrs) float64
+	// Why, set on the elementwise ops whose operands all have the output's
+	// shape, says why an output element is NaN or infinite from the
+	// operands' values x at that element (and the element's value y) in
+	// format f: "log(0) = −∞", "0 · +∞ = NaN", "exp(710) overflows …".
+	// It returns "" when the value only passed on from a non-finite
+	// operand (NaN + 1), or when it has nothing to say of the op; it is
+	// not asked of a one-operand op whose operand is not finite (the
+	// value passed on).
+	Why func(x []float64, y float64, a Attrs, f Float) string
 }
 
 // MultiplyAdds returns the multiply-adds of one forward evaluation of the

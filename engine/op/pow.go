@@ -37,6 +37,17 @@ var powOp = pointwise{
 		}
 		return nil
 	},
+	why: func(xs []float64, y float64, a Attrs, f Float) string {
+		x := xs[0]
+		e := Num(x) + "^" + Num(a.Alpha)
+		switch {
+		case x == 0:
+			return e + " = " + Num(y) + ": a negative power of 0"
+		case x < 0 && a.Alpha != math.Trunc(a.Alpha):
+			return e + " = NaN: a negative number to a fractional power"
+		}
+		return f.overflows(e)
+	},
 	// dX = 0·c·X^(c−1) is NaN where X^(c−1) is infinite or NaN.
 	zeroSafe: func(_ *tensor.Tensor, x []*tensor.Tensor, a Attrs) bool {
 		if a.Alpha == 0 {

@@ -3,6 +3,7 @@ package op
 import (
 	"fmt"
 	"math"
+	"strconv"
 
 	"tapelab/engine/tensor"
 )
@@ -21,11 +22,16 @@ type pointwise struct {
 	// domain, when set, reports the values of X outside the op's domain.
 	domain   func(x []*tensor.Tensor, a Attrs) error
 	zeroSafe func(y *tensor.Tensor, x []*tensor.Tensor, a Attrs) bool
+	// why, when set, is Op.Why (else noWhy).
+	why func(x []float64, y float64, a Attrs, f Float) string
 }
 
 // op builds the catalogue entry of p.
 func (p pointwise) op() *Op {
-	f, d, check := p.f, p.d, p.check
+	f, d, check, why := p.f, p.d, p.check, p.why
+	if why == nil {
+		why = noWhy
+	}
 	return &Op{
 		Name:     p.name,
 		Operands: []Operand{{Name: "X"}},
@@ -63,6 +69,7 @@ func (p pointwise) op() *Op {
 		},
 		Domain:   p.domain,
 		ZeroSafe: p.zeroSafe,
+		Why:      why,
 	}
 }
 
@@ -72,6 +79,10 @@ var expOp = pointwise{
 	d: func(g, _, y float64, _ Attrs) float64 { return g * y },
 	// An overflowing exp gives +Inf, and 0·Inf is NaN.
 	zeroSafe: finiteOutput,
+	// (Go's amd64 exp overflows from 709.44 on, below float64's 709.78.)
+	why: func(x []float64, _ float64, _ Attrs, f Float) string {
+		return "exp(" + Num(x[0]) + ") = +∞: exp overflows above " + strconv.FormatFloat(f.ExpMax(), 'f', 2, 64) + " in " + f.Name
+	},
 }.op()
 
 var logOp = pointwise{
@@ -80,6 +91,7 @@ var logOp = pointwise{
 	d: func(g, x, _ float64, _ Attrs) float64 { return g / x },
 	// log(0) = −Inf is a legitimate IEEE value; only X < 0 is outside the domain.
 	domain: nonNegative("log"),
+	why:    whyLog,
 	zeroSafe: func(_ *tensor.Tensor, x []*tensor.Tensor, _ Attrs) bool {
 		for _, v := range x[0].Data {
 			if !safeDivisor(v) {
@@ -95,6 +107,7 @@ var sqrtOp = pointwise{
 	f:      func(x float64, _ Attrs) float64 { return math.Sqrt(x) },
 	d:      func(g, _, y float64, _ Attrs) float64 { return g / (2 * y) },
 	domain: nonNegative("sqrt"),
+	why:    whySqrt,
 	// dX = 0/(2Y) is NaN where Y = 0.
 	zeroSafe: func(y *tensor.Tensor, _ []*tensor.Tensor, _ Attrs) bool {
 		for _, v := range y.Data {
@@ -127,7 +140,28 @@ var squareOp = pointwise{
 	f:        func(x float64, _ Attrs) float64 { return x * x },
 	d:        func(g, x, _ float64, _ Attrs) float64 { return 2 * g * x },
 	zeroSafe: finiteOperands,
+	why:      func(x []float64, _ float64, _ Attrs, f Float) string { return f.overflows(Num(x[0]) + "²") },
 }.op()
+
+// whyLog explains a non-finite log(X): of 0, or of a negative X.
+func whyLog(x []float64, y float64, _ Attrs, _ Float) string {
+	if x[0] == 0 {
+		return "log(0) = −∞"
+	}
+	return outside("log", x[0], y)
+}
+
+// whySqrt explains a NaN √X of a negative X.
+func whySqrt(x []float64, y float64, _ Attrs, _ Float) string { return outside("√", x[0], y) }
+
+// outside says that name(x) = y is outside the op's domain X ≥ 0.
+func outside(name string, x, y float64) string {
+	return name + "(" + Num(x) + ") = " + Num(y) + ": " + name + " needs X ≥ 0"
+}
+
+// noWhy is Op.Why of an elementwise op that makes no NaN or ∞ of finite
+// operands: a non-finite value only passed on.
+func noWhy([]float64, float64, Attrs, Float) string { return "" }
 
 // nonNegative returns the domain check of an op defined for X ≥ 0 (−0
 // included). NaN is not reported: it is not produced by the op, only passed on.

@@ -30,6 +30,11 @@ const (
 	// Extra marks a node the single-output pass visits beyond the output's
 	// dependencies (Stepper.Visit says why: 0·∞, a −0.0 seed, ...).
 	Extra
+	// NonFinite marks a node whose value, or whose VJP step's
+	// contributions, hold NaN or ∞ (Stepper.Faults says where and why);
+	// FirstNonFinite the first such node of its pass.
+	NonFinite
+	FirstNonFinite
 )
 
 // Has reports whether every flag of f is set in s.
@@ -92,6 +97,7 @@ type Stepper struct {
 	focus  int
 	lay    *layout.Layout // the tape's layout, once worked out (Layout)
 	layErr error
+	nan    faults // the NaN and ∞ the steps made (nonfinite.go)
 }
 
 // NewStepper returns a stepper at the start of c's single-output pass from
@@ -152,6 +158,7 @@ func newStepper(t *autograd.Tape, cur Cursor, dense bool) (*Stepper, error) {
 	s := &Stepper{tape: t, cur: cur, dense: dense, nodes: Describe(t), order: cur.Order(), deps: deps,
 		runs: make([]bool, t.Len()), side: make([]bool, t.Len()),
 		steps: make([][]autograd.Contribution, t.Len()), fed: make([]int, t.Len()), focus: -1}
+	s.nan.reset(t.Len())
 	for _, i := range s.order {
 		s.runs[i] = true
 	}
@@ -240,8 +247,10 @@ func (s *Stepper) Step() (autograd.Event, bool) {
 // Forward evaluates the next node.
 func (s *Stepper) Forward() (autograd.Event, bool) {
 	e, ok := s.cur.Forward()
+	s.nan.stop = false
 	if ok {
 		s.focus = e.Node
+		s.nan.saw(e)
 	}
 	return e, ok
 }
@@ -257,7 +266,7 @@ func (s *Stepper) Forward() (autograd.Event, bool) {
 // In the dense pass the quiet nodes next to the step (before the first
 // step, and after each) run with it; Passed lists them.
 func (s *Stepper) Backward() (autograd.Event, bool) {
-	s.passed = s.passed[:0]
+	s.passed, s.nan.stop = s.passed[:0], false
 	if s.Counts().Backward == 0 {
 		s.passQuiet()
 	}
@@ -299,12 +308,13 @@ func (s *Stepper) backward() (autograd.Event, bool) {
 	}
 	s.steps[e.Node] = cs
 	s.focus = e.Node
+	s.nan.saw(e)
 	return e, ok
 }
 
 // Back takes back the last step, with the quiet nodes that ran in it.
 func (s *Stepper) Back() (autograd.Event, bool) {
-	s.passed = s.passed[:0]
+	s.passed, s.nan.stop = s.passed[:0], false
 	target := max(s.Counts().Backward-1, 0)
 	e, ok := s.undo()
 	if !ok {
@@ -332,6 +342,9 @@ func (s *Stepper) Back() (autograd.Event, bool) {
 // undo takes back the cursor's last step and forgets its contributions.
 func (s *Stepper) undo() (autograd.Event, bool) {
 	e, ok := s.cur.Undo()
+	if ok {
+		s.nan.saw(e)
+	}
 	if ok && e.Kind == autograd.EventUndoBackward {
 		for _, c := range s.steps[e.Node] {
 			s.fed[c.Parent]--
@@ -361,6 +374,7 @@ func (s *Stepper) Reset() {
 	clear(s.steps)
 	clear(s.fed)
 	s.focus = -1
+	s.nan.reset(len(s.nodes))
 }
 
 // ToEnd steps until the backward pass is complete and reports how many
@@ -431,6 +445,7 @@ func (s *Stepper) State(i int) State {
 	if p.Phase != autograd.PhaseForward && s.skipped(i) {
 		st |= Skipped
 	}
+	st |= s.nan.state(i)
 	if p.Phase != autograd.PhaseForward && s.extra(i) {
 		st |= Extra
 	} else if p.Phase != autograd.PhaseForward && s.side[i] {

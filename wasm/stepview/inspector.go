@@ -44,6 +44,7 @@ type inspectorView struct {
 	recv                  dom.Elem // #insp-received
 	recvTitle             ui.Text
 	recvItems             ui.Items
+	nan                   *nanNote               // a NaN or ∞ explained (inspectnan.go)
 	order, vorder, gorder []dom.Elem             // the body's and the columns' children as last set
 	sections              []dom.Elem             // what other views added (addSection), removed on the next show
 	tensors               map[string][]*keptGrid // per place (an element id), the grids of the shapes last shown there, the latest first
@@ -95,6 +96,7 @@ func newInspectorView(sv *View) *inspectorView {
 	v.recvTitle.El = doc.El("p")
 	v.recvItems.List = doc.El("ol", "class", "mono")
 	v.recv = dom.Add(doc.El("div", "class", "received", "id", "insp-received"), v.recvTitle.El, v.recvItems.List)
+	v.nan = newNaNNote(doc)
 	return v
 }
 
@@ -178,6 +180,9 @@ func (v *inspectorView) show(s *app.Stepper, i int) {
 	v.children.Show(v.sv.doc, s, n.Children, nil)
 
 	order := []dom.Elem{v.head, v.facts}
+	if v.nan.show(v.sv.doc, s, i) {
+		order = []dom.Elem{v.head, v.nan.root, v.facts}
+	}
 	if n.From.Grad > 0 {
 		v.showFrom(s, n)
 		order = append(order, v.from)

@@ -90,6 +90,7 @@ func (v *stepperView) update(s *app.Stepper, e *autograd.Event) {
 	if s.Position().Phase == autograd.PhaseDone {
 		v.said.SetTextContent(v.said.TextContent() + ". Backward complete: every gradient is final.")
 	}
+	v.sayNaN(s)
 }
 
 // jumped says where the stepper stands after a move of many steps (a
@@ -109,6 +110,7 @@ func (v *stepperView) jumped(s *app.Stepper) {
 	default:
 		v.said.SetTextContent("Reset: nothing computed yet")
 	}
+	v.sayNaN(s)
 }
 
 // recorded says where a newly recorded tape stands (a link, a lesson stop
@@ -145,7 +147,7 @@ func (v *stepperView) togglePlay() {
 			case <-debounce.Elapsed(time.Second / time.Duration(v.rate())):
 			}
 			more := true
-			dom.Recovered("play", v.sv.d.ShowError, func() { more = v.sv.StepOnce() })
+			dom.Recovered("play", v.sv.d.ShowError, func() { more = v.sv.StepOnce() && !v.nanStop() })
 			if !more {
 				dom.Recovered("play", v.sv.d.ShowError, v.pause)
 				return

@@ -132,6 +132,9 @@ func (v *listView) update(i int, st app.State) {
 	case st.Has(app.HasGrad):
 		w = append(w, "gradient partial")
 	}
+	if st.Has(app.NonFinite) {
+		w = append(w, "holds "+v.s.NaNMark(i)) // "!" marks the first of its pass
+	}
 	if st.Has(app.Focus) {
 		w = append(w, "← last step")
 	}

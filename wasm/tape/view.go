@@ -362,6 +362,8 @@ func badgeText(s *app.Stepper, i int, st app.State) string {
 		if vis, ok := s.Visit(i); ok {
 			return app.ReasonBadge(vis.Reason)
 		}
+	case st.Has(app.NonFinite): // after a visit's reason, which says 0·∞ already
+		return s.NaNMark(i)
 	case st.Has(app.Side):
 		return "g=0"
 	case st.Has(app.Final):

@@ -65,7 +65,8 @@ func kindClass(k autograd.Kind) string {
 
 // StateClasses returns the classes a node in state st carries after its
 // kind ("node op"), each with a leading space: known, has-grad, final,
-// ran, next, focus, and one of skipped, extra or zero.
+// ran, next, focus, one of skipped, extra or zero, then nonfinite and
+// first-nan (a NaN or ∞, and the first of its pass).
 func StateClasses(st app.State) string {
 	var b strings.Builder
 	for _, c := range []struct {
@@ -84,6 +85,12 @@ func StateClasses(st app.State) string {
 		b.WriteString(" extra")
 	case st.Has(app.Side):
 		b.WriteString(" zero")
+	}
+	if st.Has(app.NonFinite) {
+		b.WriteString(" nonfinite")
+	}
+	if st.Has(app.FirstNonFinite) {
+		b.WriteString(" first-nan")
 	}
 	return b.String()
 }

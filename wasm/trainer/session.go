@@ -47,6 +47,7 @@ type Session struct {
 	history  []Record
 	every    int // record metrics every this many steps (doubles as history is thinned)
 	err      error
+	evalErr  bool // err is the loss over the training set (evalFault), not a step's
 }
 
 // New builds m (with its parameters, seeded or given) and prepares it to
@@ -187,6 +188,7 @@ func (s *Session) record() error {
 		return err
 	}
 	if bad(tr.Loss) {
+		s.evalErr = true
 		return s.evalFault(tr.Loss)
 	}
 	s.history = append(s.history, Record{Step: s.tr.Steps(), Train: tr, Test: te})
@@ -213,6 +215,26 @@ func (s *Session) Params() map[string]*tensor.Tensor {
 // before the first step).
 func (s *Session) Batch() (x, y *tensor.Tensor) { return s.tr.Batch() }
 
+// FaultBatch returns the examples whose step shows where training met a
+// NaN or ∞ (Err): the last step's mini-batch when the step met it, the
+// whole training set when its loss did (the evaluation after a step: a
+// mini-batch of the same weights may stay finite where the sum over the
+// set overflows).
+func (s *Session) FaultBatch() (x, y *tensor.Tensor) {
+	if s.evalErr {
+		return s.trainingSet()
+	}
+	return s.Batch()
+}
+
+// trainingSet is the training set as one batch of the model's inputs and
+// targets.
+func (s *Session) trainingSet() (x, y *tensor.Tensor) {
+	m, n := s.model, s.trainSet.Len()
+	return &tensor.Tensor{Shape: append(tensor.Shape{n}, m.Seq.Input()...), Data: s.trainSet.X.Data},
+		&tensor.Tensor{Shape: append(tensor.Shape{n}, m.Loss.Target(m.Seq.Output())...), Data: s.trainSet.Y.Data}
+}
+
 // Classification reports whether the model classifies (a generated
 // classification set, class-index points, or a classification loss).
 func (s *Session) Classification() bool {
@@ -224,9 +246,7 @@ func (s *Session) Classification() bool {
 // whole set is not finite.
 func (s *Session) evalFault(loss float64) error {
 	m := s.model
-	n := s.trainSet.Len()
-	x := &tensor.Tensor{Shape: append(tensor.Shape{n}, m.Seq.Input()...), Data: s.trainSet.X.Data}
-	y := &tensor.Tensor{Shape: append(tensor.Shape{n}, m.Loss.Target(m.Seq.Output())...), Data: s.trainSet.Y.Data}
+	x, y := s.trainingSet()
 	p := nn.NewPass(m)
 	if err := p.Forward(x, y, nn.Eval, 0); err == nil {
 		for i := 0; i < m.Seq.Len(); i++ {

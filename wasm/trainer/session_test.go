@@ -225,3 +225,35 @@ func TestInspectBatch(t *testing.T) {
 		t.Error("Params shares the model's tensors")
 	}
 }
+
+// TestFaultBatch: after training stopped on a NaN or ∞, the fault batch
+// with the weights training stopped at still takes the loss to NaN or ∞
+// (or, for a gradient's fault, the gradient), so the stepping view opened
+// on it shows where.
+func TestFaultBatch(t *testing.T) {
+	for _, c := range []struct {
+		data string
+		lr   float64
+	}{{"circle", 10}, {"reg-plane", 1e6}, {"xor", 10}, {"spiral", 30}} {
+		m := defaultModel(c.data)
+		m.Optimizer.LR = c.lr
+		s, err := New(m, nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.Run(5000); err == nil {
+			t.Fatalf("%s at %v: no fault", c.data, c.lr)
+		}
+		x, y := s.FaultBatch()
+		p := nn.NewPass(s.Model())
+		if err := p.Forward(x, y, nn.Eval, 0); err != nil {
+			t.Fatal(err)
+		}
+		var ne *train.NumericError
+		grad := errors.As(s.Err(), &ne) && strings.Contains(ne.What, "gradient")
+		if !bad(p.Loss()) && !grad {
+			t.Errorf("%s at %v: %v; the fault batch's loss is %v", c.data, c.lr, s.Err(), p.Loss())
+		}
+		t.Logf("%s at %v: %v; %d examples, loss %v", c.data, c.lr, s.Err(), x.Shape[0], p.Loss())
+	}
+}

@@ -24,7 +24,7 @@ type controls struct {
 	split, batchOut, noiseOut, splitOut       dom.Elem
 	class, target, csvText, csvFile, csvError dom.Elem
 	steps, trainLoss, testLoss, acc, rate     dom.Elem
-	counts, msg, legendBox                    dom.Elem
+	counts, msg, legendBox, nanBtn            dom.Elem
 	switched, switchedText                    dom.Elem // the notice that the model was switched to fit the data
 }
 
@@ -43,7 +43,7 @@ func newControls(v *View) controls {
 		"#train-noise": &c.noise, "[for=train-noise]": &c.noiseOut,
 		"#train-split": &c.split, "[for=train-split]": &c.splitOut,
 		"#train-steps": &c.steps, "#train-loss": &c.trainLoss, "#test-loss": &c.testLoss,
-		"#train-acc": &c.acc, "#train-rate": &c.rate, ".train-counts": &c.counts, "#train-msg": &c.msg,
+		"#train-acc": &c.acc, "#train-rate": &c.rate, ".train-counts": &c.counts, "#train-msg": &c.msg, "#train-open-nan": &c.nanBtn,
 		"#train-class": &c.class, "#train-target": &c.target,
 		"#csv-text": &c.csvText, "#csv-file": &c.csvFile, "#csv-error": &c.csvError,
 		"#train-legend":   &c.legendBox,
@@ -63,6 +63,7 @@ func newControls(v *View) controls {
 		v.reset(false)
 	})
 	u.OnClick(inspect, v.inspect)
+	u.OnClick(c.nanBtn, v.openNaN)
 	// On a phone the settings are a panel this button opens (static/style.css).
 	u.OnClick(settingsBtn, func() {
 		on := settingsBtn.GetAttribute("aria-expanded") != "true"

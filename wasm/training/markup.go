@@ -48,6 +48,8 @@ const markup dom.HTML = `
       <slot name="accuracy"></slot>
       <p class="train-counts muted"></p>
       <p id="train-msg" class="train-msg" role="alert" hidden></p>
+      <button type="button" id="train-open-nan" class="primary" hidden
+        title="Step this mini-batch with these weights to the first NaN or ∞">Open this step's tape</button>
     </div>
   </div>
   <details class="train-data" data-control="points">

@@ -85,6 +85,27 @@ func (v *View) stopped(err error) {
 	v.ctl.playing(false)
 	v.render()
 	v.message("Training stopped: " + err.Error() + ". Lower the learning rate or reset.")
+	v.ctl.nanBtn.Show(true)
+}
+
+// openNaN opens the step training stopped at on a NaN or ∞ (its
+// mini-batch, the weights it stopped with) in the stepping view, stepped
+// to the first node whose value or gradient is not finite.
+func (v *View) openNaN() {
+	if v.sess == nil {
+		return
+	}
+	x, y := v.sess.FaultBatch()
+	err := v.st.Inspect(v.doc, v.sess.Params(), app.Batch{X: x, Y: y})
+	if err != nil { // the training set is over the stepping view's budget
+		x, y = v.sess.Batch()
+		err = v.st.Inspect(v.doc, v.sess.Params(), app.Batch{X: x, Y: y})
+	}
+	if err != nil {
+		v.message("Cannot show this step: " + err.Error())
+		return
+	}
+	v.st.Jump((*app.Stepper).ToFault)
 }
 
 // stepOnce trains one mini-batch.

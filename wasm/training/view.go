@@ -181,6 +181,7 @@ func (v *View) build(params map[string]*tensor.Tensor) {
 func (v *View) message(msg string) {
 	v.ctl.msg.SetTextContent(msg)
 	v.ctl.msg.Show(msg != "")
+	v.ctl.nanBtn.Show(false)
 }
 
 // render draws the picture, the chart and the figures.
