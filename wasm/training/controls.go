@@ -8,6 +8,7 @@ import (
 
 	"tapelab/engine/train"
 	"tapelab/wasm/dom"
+	"tapelab/wasm/link"
 	"tapelab/wasm/state"
 )
 
@@ -26,6 +27,8 @@ type controls struct {
 	steps, trainLoss, testLoss, acc, rate     dom.Elem
 	counts, msg, legendBox                    dom.Elem
 	switched, switchedText                    dom.Elem // the notice that the model was switched to fit the data
+	cmp                                       [link.MaxCompare]compareRow
+	runsKey                                   dom.Elem // the chart's key when runs are compared
 }
 
 // newControls wires the controls of the view's skeleton (v.root) and
@@ -46,7 +49,7 @@ func newControls(v *View) controls {
 		"#train-acc": &c.acc, "#train-rate": &c.rate, ".train-counts": &c.counts, "#train-msg": &c.msg,
 		"#train-class": &c.class, "#train-target": &c.target,
 		"#csv-text": &c.csvText, "#csv-file": &c.csvFile, "#csv-error": &c.csvError,
-		"#train-legend":   &c.legendBox,
+		"#train-legend": &c.legendBox, "#train-runs": &c.runsKey,
 		"#train-switched": &c.switched, "#train-switched span": &c.switchedText, "#train-switched-undo": &undoSwitch,
 	})
 	// The classroom controls govern these regions (marked data-control in
@@ -99,6 +102,7 @@ func newControls(v *View) controls {
 	u.Listen(c.csvFile, "change", "CSV file", func(dom.Event) { v.readFile(c.csvFile) })
 	u.Listen(v.plot.Elem(), "click", "add point", func(ev dom.Event) { v.addPoint(v.plot.At(ev)) })
 
+	c.newCompare()
 	r.Fill("plot", v.plot.Elem())
 	r.Fill("images", v.img.root)
 	r.Fill("loss", v.loss.Elem())
@@ -147,6 +151,7 @@ func (c *controls) write() {
 	c.batchOut.SetTextContent(strconv.Itoa(s.Batch))
 	c.noiseOut.SetTextContent(strconv.Itoa(int(s.Data.Noise*100+0.5)) + "%")
 	c.splitOut.SetTextContent(strconv.Itoa(int(s.Data.TrainSplit*100+0.5)) + "%")
+	c.writeCompare()
 }
 
 // playing shows on the play button whether training runs.
