@@ -24,6 +24,7 @@ var compareDefaults = [link.MaxCompare]train.OptimizerConfig{train.DefaultOptimi
 func (c *controls) newCompare() {
 	v := c.v
 	u := v.u
+	v.root.Find(dom.Parts{"#train-compare": &c.cmpBox})
 	for i := range c.cmp {
 		r := &c.cmp[i]
 		n := strconv.Itoa(i + 2)
@@ -66,6 +67,9 @@ func (c *controls) readCompare() {
 // optimizers checked, in order, the other rows as they were.
 func (c *controls) writeCompare() {
 	cmp := c.v.st.Training().Compare
+	if len(cmp) > 0 {
+		c.cmpBox.SetAttribute("open", "")
+	}
 	for i := range c.cmp {
 		r := &c.cmp[i]
 		r.on.SetChecked(i < len(cmp))
@@ -91,7 +95,8 @@ func (v *View) runs() []*trainer.Session {
 }
 
 // showRuns draws the runs' losses in one chart and says in its key, per
-// run, its colour's line, its optimizer and its latest training loss.
+// run, its colour's line, its optimizer and its latest training loss (the
+// picture and the figures are run 1's).
 func (v *View) showRuns() {
 	runs := v.runs()
 	comparing := len(runs) > 1

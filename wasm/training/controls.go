@@ -28,6 +28,7 @@ type controls struct {
 	counts, msg, legendBox                    dom.Elem
 	switched, switchedText                    dom.Elem // the notice that the model was switched to fit the data
 	cmp                                       [link.MaxCompare]compareRow
+	cmpBox                                    dom.Elem // the comparison's panel (a <details>)
 	runsKey                                   dom.Elem // the chart's key when runs are compared
 }
 

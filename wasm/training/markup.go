@@ -52,7 +52,7 @@ const markup dom.HTML = `
         <div class="fig"><dt>Steps/s</dt><dd id="train-rate" class="mono">—</dd></div>
       </dl>
       <slot name="loss"></slot>
-      <ul class="runs-key" id="train-runs" aria-label="The runs compared"></ul>
+      <ul class="runs-key" id="train-runs" aria-label="The runs compared (the picture and the figures are run 1's)"></ul>
       <p class="chart-key"><span class="key-train">training loss</span><span class="key-test">test loss</span><span class="key-raw">faint: each evaluation</span></p>
       <slot name="accuracy"></slot>
       <p class="train-counts muted"></p>
