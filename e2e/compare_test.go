@@ -6,10 +6,14 @@ import (
 	"fmt"
 	"reflect"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
 
+	"tapelab/engine/nn"
+	"tapelab/engine/spec"
+	"tapelab/engine/tensor"
 	"tapelab/engine/train"
 	"tapelab/wasm/link"
 	"tapelab/wasm/trainer"
@@ -103,3 +107,66 @@ func TestOptimizersSideBySide(t *testing.T) {
 
 // figure is the training view's readout of a loss.
 func figure(v float64) string { return strconv.FormatFloat(v, 'f', 4, 64) }
+
+// TestLossSurfaceOfTwoParameters opens a link to y = w·x + b on the sine
+// data with SGD, momentum and Adam compared, trains them together for 40
+// batches, and checks the loss surface: shown for this two-parameter
+// model, its axes named, its square holding every run's path (each run's
+// weights now, trained natively, inside it).
+func TestLossSurfaceOfTwoParameters(t *testing.T) {
+	m := twoParamModel()
+	mo, adam := train.DefaultOptimizer("momentum"), train.DefaultOptimizer("adam")
+	mo.LR, adam.LR = 0.1, 0.1
+	st := &link.State{Model: m, View: link.ViewTrain, Compare: []train.OptimizerConfig{mo, adam}}
+	frag, err := link.Encode(st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := startServer(t, playgroundHandler(t))
+	tab := newBrowser(t)
+	p := &pgTab{t: t, tab: tab, size: "1280x720"}
+	p.do("opening the link", chromedp.EmulateViewport(1280, 720), chromedp.Navigate(srv.URL+"/#"+frag))
+	p.waitFor(`document.querySelectorAll("#train-runs li").length === 3`, "three runs")
+	p.shot("loss-surface-open")
+	t.Log(p.js(`document.getElementById("error").textContent`))
+	if p.js(`String(document.getElementById("train-surface-box").hidden)`) != "false" {
+		t.Fatalf("no loss surface for a model with two parameter values (message %q) %s", p.js(`document.getElementById("train-msg").textContent`), p.js(`document.getElementById("train-surface-box").outerHTML.slice(0, 300) + " | " + document.querySelector(".train-side").innerHTML.slice(0, 600)`))
+	}
+	if c := p.js(`document.querySelector("#train-surface-box figcaption").textContent`); !strings.Contains(c, "0.weight[0] (across) and 0.bias[0] (up)") {
+		t.Errorf("the surface's caption says %q", c)
+	}
+	for k := 1; k <= 40; k++ {
+		click(t, tab, "#train-step")
+		p.waitFor(fmt.Sprintf(`document.getElementById("train-view").dataset.steps === "%d"`, k), "step "+strconv.Itoa(k))
+	}
+	runs, err := trainer.NewRuns(m, []train.OptimizerConfig{m.Optimizer, mo, adam}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var x0, x1, y0, y1 float64
+	if _, err := fmt.Sscan(p.js(`document.getElementById("train-surface").dataset.bounds`), &x0, &x1, &y0, &y1); err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range runs {
+		if _, err := r.Run(40); err != nil {
+			t.Fatal(err)
+		}
+		tr := r.Trail()
+		for _, q := range []trainer.Point{tr[0], tr[len(tr)-1]} {
+			if q.X < x0 || q.X > x1 || q.Y < y0 || q.Y > y1 {
+				t.Errorf("run %d passes (%v, %v), outside the surface drawn [%v, %v]×[%v, %v]", i+1, q.X, q.Y, x0, x1, y0, y1)
+			}
+		}
+	}
+	p.shot("loss-surface")
+	p.noPageError()
+}
+
+// twoParamModel is y = w·x + b on the sine data, with SGD at 0.1.
+func twoParamModel() *spec.Model {
+	m := spec.New(tensor.Shape{1}, nn.MSE, nn.NewLinear(1))
+	m.Seed = 3
+	m.Dataset = train.DefaultData("sine")
+	m.Optimizer.LR = 0.1
+	return m
+}

@@ -47,6 +47,8 @@ type Session struct {
 	history  []Record
 	every    int // record metrics every this many steps (doubles as history is thinned)
 	err      error
+	two      bool    // the model has exactly two parameter values (Two)
+	trail    []Point // a two-parameter model's path (Trail)
 }
 
 // New builds m (with its parameters, seeded or given) and prepares it to
@@ -95,6 +97,8 @@ func New(m *spec.Model, data, file *train.Dataset) (*Session, error) {
 	if err := s.record(); err != nil {
 		return nil, err
 	}
+	_, s.two = s.Two()
+	s.follow()
 	return s, nil
 }
 
@@ -153,6 +157,7 @@ func (s *Session) Run(n int) (int, error) {
 			s.err = err
 			return i, err
 		}
+		s.follow()
 		if s.tr.Steps()%s.every == 0 {
 			if err := s.record(); err != nil {
 				s.err = err

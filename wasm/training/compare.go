@@ -94,6 +94,22 @@ func (v *View) runs() []*trainer.Session {
 	return append([]*trainer.Session{v.sess}, v.others...)
 }
 
+// showSurface draws, for a model with two parameter values, the loss over
+// their plane with every run's path; it hides the figure for any other.
+func (v *View) showSurface() {
+	c := v.ctl
+	names, two := v.sess.Two()
+	c.surfBox.Show(two)
+	if !two {
+		return
+	}
+	c.surfAxes.SetTextContent("Training loss over the plane of " + names[0] + " (across) and " + names[1] +
+		" (up), darker where higher; ○ the start, ● each run now")
+	if err := v.surf.Draw(v.runs()); err != nil {
+		v.message(err.Error())
+	}
+}
+
 // showRuns draws the runs' losses in one chart and says in its key, per
 // run, its colour's line, its optimizer and its latest training loss (the
 // picture and the figures are run 1's).

@@ -30,6 +30,7 @@ type controls struct {
 	cmp                                       [link.MaxCompare]compareRow
 	cmpBox                                    dom.Elem // the comparison's panel (a <details>)
 	runsKey                                   dom.Elem // the chart's key when runs are compared
+	surfBox, surfAxes                         dom.Elem // the loss surface's figure and its caption
 }
 
 // newControls wires the controls of the view's skeleton (v.root) and
@@ -51,6 +52,7 @@ func newControls(v *View) controls {
 		"#train-class": &c.class, "#train-target": &c.target,
 		"#csv-text": &c.csvText, "#csv-file": &c.csvFile, "#csv-error": &c.csvError,
 		"#train-legend": &c.legendBox, "#train-runs": &c.runsKey,
+		"#train-surface-box": &c.surfBox, "#train-surface-box figcaption": &c.surfAxes,
 		"#train-switched": &c.switched, "#train-switched span": &c.switchedText, "#train-switched-undo": &undoSwitch,
 	})
 	// The classroom controls govern these regions (marked data-control in
@@ -108,6 +110,7 @@ func newControls(v *View) controls {
 	r.Fill("images", v.img.root)
 	r.Fill("loss", v.loss.Elem())
 	r.Fill("accuracy", v.img.acc.Elem())
+	r.Fill("surface", v.surf.Elem())
 	return c
 }
 

@@ -54,6 +54,10 @@ const markup dom.HTML = `
       <slot name="loss"></slot>
       <ul class="runs-key" id="train-runs" aria-label="The runs compared (the picture and the figures are run 1's)"></ul>
       <p class="chart-key"><span class="key-train">training loss</span><span class="key-test">test loss</span><span class="key-raw">faint: each evaluation</span></p>
+      <figure class="train-surface" id="train-surface-box" hidden>
+        <slot name="surface"></slot>
+        <figcaption class="muted small"></figcaption>
+      </figure>
       <slot name="accuracy"></slot>
       <p class="train-counts muted"></p>
       <p id="train-msg" class="train-msg" role="alert" hidden></p>

@@ -31,6 +31,7 @@ type View struct {
 	ctl  controls
 	plot *ui.Plot
 	loss *ui.Chart
+	surf *ui.Surface // the loss over a two-parameter model's plane
 	img  *imagePanel // the picture for image data
 
 	st     *state.State // the training settings, the user's points, the weights trained
@@ -60,6 +61,7 @@ func New(deps Deps) *View {
 	v.root = u.Build(markup)
 	v.plot = ui.NewPlot(u, 360, deps.Scale)
 	v.loss = ui.NewLossChart(u, 300, 110)
+	v.surf = ui.NewSurface(u, 300)
 	v.img = newImagePanel(u)
 	v.ctl = newControls(v)
 	v.ctl.write()
@@ -218,6 +220,7 @@ func (v *View) render() {
 		v.loss.Draw(s.History())
 	}
 	v.showRuns()
+	v.showSurface()
 	last := s.Last()
 	c := v.ctl
 	c.steps.SetTextContent(strconv.Itoa(s.Steps()))
@@ -263,6 +266,7 @@ func (v *View) blank() {
 	c.counts.SetTextContent("")
 	v.loss.Draw(nil)
 	v.showRuns()
+	c.surfBox.Show(false)
 	v.img.blank()
 }
 
