@@ -28,7 +28,7 @@ type Surface struct {
 	pix    *dom.Pixels
 	size   float64
 	bounds trainer.Bounds
-	grid   []float64 // the loss at each cell of bounds, nil until drawn
+	grid   []float64        // the loss at each cell of bounds, nil until drawn
 	model  *trainer.Session // the session whose surface grid holds
 }
 
