@@ -253,7 +253,7 @@ func decodeTraining(root *jsontext.Value, m *Model) error {
 		}
 	}
 	if n := root.Field("optimizer"); n != nil {
-		if err := decodeOptimizer(n, &m.Optimizer); err != nil {
+		if err := DecodeOptimizer(n, "optimizer", &m.Optimizer); err != nil {
 			return err
 		}
 	}
@@ -295,34 +295,39 @@ func decodeDataset(n *jsontext.Value, d *train.DataConfig) error {
 
 var optimizerFields = []string{"name", "lr", "momentum", "betas", "eps", "weight_decay"}
 
-func decodeOptimizer(n *jsontext.Value, o *train.OptimizerConfig) error {
-	if err := want(n, "optimizer", jsontext.Object); err != nil {
+// DecodeOptimizer reads n, an optimizer object as the model document's
+// "optimizer" field holds it, into o: settings left out keep the named
+// optimizer's defaults. Errors name the field under path, e.g.
+// "optimizer.lr" or "compare[1].betas[0]". The settings' ranges are
+// o.Check's.
+func DecodeOptimizer(n *jsontext.Value, path string, o *train.OptimizerConfig) error {
+	if err := want(n, path, jsontext.Object); err != nil {
 		return err
 	}
-	if err := checkKeys(n, "optimizer", optimizerFields, "optimizer"); err != nil {
+	if err := checkKeys(n, path, optimizerFields, "optimizer"); err != nil {
 		return err
 	}
 	name := "sgd"
 	if nn := n.Field("name"); nn != nil {
 		var err error
-		if name, err = stringOf(nn, "optimizer.name"); err != nil {
+		if name, err = stringOf(nn, join(path, "name")); err != nil {
 			return err
 		}
 	}
 	*o = train.DefaultOptimizer(name)
-	f := fieldReader{n: n, path: "optimizer", typ: "optimizer"}
+	f := fieldReader{n: n, path: path, typ: "optimizer"}
 	if err := f.all(f.float("lr", &o.LR), f.float("momentum", &o.Momentum), f.float("eps", &o.Eps), f.float("weight_decay", &o.WeightDecay)); err != nil {
 		return err
 	}
 	if b := n.Field("betas"); b != nil {
-		if err := want(b, "optimizer.betas", jsontext.Array); err != nil {
+		if err := want(b, join(path, "betas"), jsontext.Array); err != nil {
 			return err
 		}
 		if len(b.Elems) != 2 {
-			return errorf("optimizer.betas", "want 2 numbers, got %d", len(b.Elems))
+			return errorf(join(path, "betas"), "want 2 numbers, got %d", len(b.Elems))
 		}
 		for i, e := range b.Elems {
-			v, err := floatOf(e, "optimizer.betas["+strconv.Itoa(i)+"]")
+			v, err := floatOf(e, join(path, "betas")+"["+strconv.Itoa(i)+"]")
 			if err != nil {
 				return err
 			}

@@ -136,6 +136,25 @@ func appendDataset(b []byte, d train.DataConfig) []byte {
 }
 
 func appendOptimizer(b []byte, o train.OptimizerConfig) []byte {
+	return appendObject(b, "optimizer", optimizerBody(o))
+}
+
+// AppendOptimizer appends o as the JSON object the model document's
+// "optimizer" field holds, its settings at their defaults left out, as
+// DecodeOptimizer reads it.
+func AppendOptimizer(b []byte, o train.OptimizerConfig) []byte {
+	body := optimizerBody(o)
+	if len(body) == 0 {
+		return append(b, "{}"...)
+	}
+	b = append(b, '{')
+	b = append(b, body[1:]...)
+	return append(b, '}')
+}
+
+// optimizerBody is o's members, each after a comma, its settings at
+// their defaults left out.
+func optimizerBody(o train.OptimizerConfig) []byte {
 	def := train.DefaultOptimizer(o.Name)
 	var body []byte
 	if o.Name != "sgd" {
@@ -152,7 +171,7 @@ func appendOptimizer(b []byte, o train.OptimizerConfig) []byte {
 	}
 	body = appendFloatIf(body, "eps", o.Eps, def.Eps)
 	body = appendFloatIf(body, "weight_decay", o.WeightDecay, def.WeightDecay)
-	return appendObject(b, "optimizer", body)
+	return body
 }
 
 func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }

@@ -146,7 +146,7 @@ func DecodeJSON(raw []byte) (*State, error) {
 		}
 		s.Batch = &Points{X: e.Batch.X, Y: e.Batch.Y}
 	}
-	s.Forward = e.Forward
+	s.Forward, s.Compare = e.Forward, e.Compare
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/flate"
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -54,7 +55,7 @@ func JSON(s *State) ([]byte, error) {
 	}
 	e.Drawing = s.Drawing
 	e.Accumulate = s.Accumulate
-	e.Forward = s.Forward
+	e.Forward, e.Compare = s.Forward, s.Compare
 	return e.writeJSON()
 }
 
@@ -174,8 +175,35 @@ func (s *State) Validate() error {
 			return err
 		}
 	}
+	if err := s.checkCompare(); err != nil {
+		return err
+	}
 	if s.Drawing != nil {
 		return s.Drawing.check(s.Model)
+	}
+	return nil
+}
+
+// checkCompare checks the optimizers compared: at most MaxCompare, of a
+// model, each valid (a fault names its field, e.g. compare[1].lr).
+func (s *State) checkCompare() error {
+	switch {
+	case len(s.Compare) == 0:
+		return nil
+	case s.Program != "":
+		return &Error{Part: "compare", Msg: "a program's link compares no optimizers (the training view trains models)"}
+	case len(s.Compare) > MaxCompare:
+		return &Error{Part: "compare", Msg: fmt.Sprintf("%d optimizers beside the model's; at most %d", len(s.Compare), MaxCompare)}
+	}
+	for i, o := range s.Compare {
+		if err := o.Check(); err != nil {
+			part := "compare[" + strconv.Itoa(i) + "]"
+			var fe *nn.FieldError
+			if errors.As(err, &fe) {
+				return &Error{Part: part + "." + fe.Field, Msg: fe.Msg}
+			}
+			return &Error{Part: part, Err: err}
+		}
 	}
 	return nil
 }

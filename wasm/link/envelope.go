@@ -6,6 +6,8 @@ import (
 	"strconv"
 
 	"tapelab/engine/jsontext"
+	"tapelab/engine/spec"
+	"tapelab/engine/train"
 )
 
 // envelope is the JSON inside a link; writeJSON writes its fields in this
@@ -22,6 +24,7 @@ type envelope struct {
 	Drawing    *Drawing
 	Accumulate bool
 	Forward    [][]float64
+	Compare    []train.OptimizerConfig
 }
 
 type posJSON struct {
@@ -107,6 +110,14 @@ func (e *envelope) writeJSON() ([]byte, error) {
 	writeFlag(&w, "accumulate", e.Accumulate)
 	if e.Forward != nil {
 		writeMatrix(&w, "forward", e.Forward)
+	}
+	if len(e.Compare) > 0 {
+		w.Key("compare")
+		w.Array()
+		for _, o := range e.Compare {
+			w.Raw(spec.AppendOptimizer(nil, o))
+		}
+		w.EndArray()
 	}
 	w.EndObject()
 	return w.Bytes()
@@ -235,12 +246,29 @@ func decodeEnvelope(raw []byte) (*envelope, error) {
 			err = boolean(v, path, &e.Accumulate)
 		case "forward":
 			e.Forward, err = matrix(v, path)
+		case "compare":
+			e.Compare, err = optimizers(v, path)
 		default:
 			return errUnknown
 		}
 		return err
 	})
 	return e, err
+}
+
+// optimizers reads a list of optimizer objects in the model document's
+// format; a fault names its entry, e.g. "compare[1].lr".
+func optimizers(v *jsontext.Value, path string) ([]train.OptimizerConfig, error) {
+	if v.Kind != jsontext.Array {
+		return nil, typeError(path, "a list of optimizers", v)
+	}
+	out := make([]train.OptimizerConfig, len(v.Elems))
+	for i, e := range v.Elems {
+		if err := spec.DecodeOptimizer(e, path+"["+strconv.Itoa(i)+"]", &out[i]); err != nil {
+			return nil, &Error{Part: path, Err: err}
+		}
+	}
+	return out, nil
 }
 
 // members calls fn for each non-null member of the object v, which path
@@ -256,7 +284,7 @@ func members(v *jsontext.Value, path, prefix string, fn func(key string, v *json
 		}
 		if err := fn(m.Key, m.Value, jsontext.Join(prefix, m.Key)); err == errUnknown {
 			return &Error{Part: "envelope", Msg: "unknown field " + strconv.Quote(m.Key) +
-				" (want model or program, view, pos, modes, flags, points, batch, drawing, accumulate, forward and their fields)"}
+				" (want model or program, view, pos, modes, flags, points, batch, drawing, accumulate, forward, compare and their fields)"}
 		} else if err != nil {
 			return err
 		}

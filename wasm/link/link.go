@@ -13,11 +13,14 @@
 //	 "flags": {"hide": ["lr"], "lock": ["model"], "embed": true},
 //	 "points": {"x": [[0.1, 0.2], …], "y": [1, …]},
 //	 "drawing": {"example": 0, "strokes": [[40, 20, 41, 26, …], …]},
-//	 "accumulate": true}
+//	 "accumulate": true,
+//	 "compare": [{"name": "momentum"}, {"name": "adam", "lr": 0.01}]}
 //
 // in which every field but model is optional and absent when it holds its
 // default ("accumulate": true turns off zeroing the gradients before each
-// backward pass; links written before it existed zero them, as before).
+// backward pass; links written before it existed zero them, as before;
+// "compare" lists the optimizers the training view runs beside the
+// model's own, in the model document's optimizer format).
 //
 // A program link (engine/program) carries the program's text, exactly as
 // written, in place of the model, with the same optional view (step only),
@@ -40,6 +43,7 @@ package link
 
 import (
 	"tapelab/engine/spec"
+	"tapelab/engine/train"
 	"tapelab/wasm/app"
 )
 
@@ -54,6 +58,10 @@ const Budget = 2000
 // MaxExpanded bounds the decompressed size of a link's envelope, so that a
 // crafted link cannot make the page inflate gigabytes.
 const MaxExpanded = 1 << 20
+
+// MaxCompare bounds the optimizers a link's training view runs beside the
+// model's own (Compare): three runs in all.
+const MaxCompare = 2
 
 // MaxPoints bounds the user's own examples a link may carry.
 const MaxPoints = 2000
@@ -111,6 +119,11 @@ type State struct {
 	// writes them, holding the leaf's entries row-major (a one-hot when the
 	// page chose a leaf). nil is reverse mode; models have no forward mode.
 	Forward [][]float64
+	// Compare, when not empty, lists up to MaxCompare optimizers that the
+	// training view runs beside the model's own, from the same initial
+	// weights and in the same batch order, their losses in one chart
+	// (models only).
+	Compare []train.OptimizerConfig
 }
 
 // Position is where the stepper stands: the phase and the node its next

@@ -8,11 +8,13 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
 	"tapelab/engine/spec"
+	"tapelab/engine/train"
 	"tapelab/wasm/app"
 )
 
@@ -60,6 +62,30 @@ func TestRoundTrip(t *testing.T) {
 }
 
 // TestFlagOrder: equal flag sets give equal links.
+// TestCompareRoundTrip encodes optimizers compared beside the model's,
+// with every setting off its default, and reads the same settings back.
+func TestCompareRoundTrip(t *testing.T) {
+	m := Default().Model
+	adam := train.DefaultOptimizer("adam")
+	adam.LR, adam.Betas, adam.Eps, adam.WeightDecay = 0.01, [2]float64{0.8, 0.99}, 1e-6, 0.001
+	st := &State{Model: m, View: ViewTrain, Compare: []train.OptimizerConfig{train.DefaultOptimizer("momentum"), adam}}
+	l, err := Encode(st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Decode(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got.Compare, st.Compare) {
+		t.Errorf("compare read back %+v, want %+v", got.Compare, st.Compare)
+	}
+	raw, _ := JSON(st)
+	if !strings.Contains(string(raw), `"compare":[{"name":"momentum"},{"name":"adam","lr":0.01,"betas":[0.8,0.99],"eps":0.000001,"weight_decay":0.001}]`) {
+		t.Errorf("the envelope writes %s", raw)
+	}
+}
+
 func TestFlagOrder(t *testing.T) {
 	a, b := Default(), Default()
 	a.Flags.Hide = []string{"lr", "batch", "lr"}
@@ -137,6 +163,13 @@ func TestDecodeErrors(t *testing.T) {
 		{"fractional node", pack(t, `{"model":`+defaultModel+`,"pos":{"phase":"backward","node":1.5}}`), "pos.node", "want int"},
 		{"bad control", pack(t, `{"model":`+defaultModel+`,"flags":{"hide":["lr","colour"]}}`), "flags.hide[1]", `"colour" is not a control`},
 		{"negative l2", pack(t, `{"model":`+defaultModel+`,"modes":{"l2":-1}}`), "modes.l2", "≥ 0"},
+		{"compare not a list", pack(t, `{"model":`+defaultModel+`,"compare":{"name":"adam"}}`), "compare", "a list of optimizers"},
+		{"compare bad field", pack(t, `{"model":`+defaultModel+`,"compare":[{"name":"adam"},{"lr":"fast"}]}`), "compare", "compare[1].lr"},
+		{"compare unknown key", pack(t, `{"model":`+defaultModel+`,"compare":[{"rate":0.1}]}`), "compare", "compare[0].rate: unknown field"},
+		{"compare bad lr", pack(t, `{"model":`+defaultModel+`,"compare":[{"name":"momentum","lr":-1}]}`), "compare[0].lr", "> 0"},
+		{"compare bad beta", pack(t, `{"model":`+defaultModel+`,"compare":[{},{"name":"adam","betas":[0.9,1]}]}`), "compare[1].betas[1]", "[0, 1)"},
+		{"compare too many", pack(t, `{"model":`+defaultModel+`,"compare":[{},{},{}]}`), "compare", "at most 2"},
+		{"compare of a program", pack(t, `{"program":"a = param(1.0)\nb = a * a","compare":[{}]}`), "compare", "program"},
 		{"ragged points", pack(t, `{"model":`+defaultModel+`,"points":{"x":[[1,2],[3]],"y":[0,1]}}`), "points.x[1]", "1 numbers"},
 		{"points count", pack(t, `{"model":`+defaultModel+`,"points":{"x":[[1,2]],"y":[0,1]}}`), "points", "1 inputs but 2 targets"},
 		{"points half", pack(t, `{"model":`+defaultModel+`,"points":{"x":[[1,2]]}}`), "points", "both x and y"},

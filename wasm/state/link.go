@@ -2,6 +2,7 @@ package state
 
 import (
 	"errors"
+	"slices"
 
 	"tapelab/engine/spec"
 	"tapelab/engine/tensor"
@@ -53,7 +54,7 @@ func (s *State) apply(st *link.State) {
 	t := DefaultTraining(link.DefaultDataset) // a program's: the model side stays the default
 	s.trainDoc, s.trained = app.Doc{}, nil
 	if m := st.Model; st.Program == "" {
-		t.Optimizer, t.Batch = m.Optimizer, m.BatchSize
+		t.Optimizer, t.Batch, t.Compare = m.Optimizer, m.BatchSize, slices.Clone(st.Compare)
 		if m.Dataset.Name != "" {
 			t.Dataset, t.Data = m.Dataset.Name, m.Dataset
 		}
@@ -224,6 +225,7 @@ func (s *State) Link() *link.State {
 		}
 	}
 	st.Model = m
+	st.Compare = slices.Clone(s.training.Compare)
 	if stp := pg.Stepper(); stp != nil && s.view == link.ViewStep {
 		st.Pos = link.PositionOf(stp)
 		st.Drawing = s.Drawing()

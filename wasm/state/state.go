@@ -66,6 +66,10 @@ type TrainingSettings struct {
 	Data      train.DataConfig
 	Optimizer train.OptimizerConfig
 	Batch     int
+	// Compare lists the optimizers trained beside Optimizer, from the
+	// same initial weights in the same batch order (at most
+	// link.MaxCompare; none: one run).
+	Compare []train.OptimizerConfig
 }
 
 // DefaultTraining is the training on a generated dataset with SGD and the

@@ -47,7 +47,9 @@ type Session struct {
 	history  []Record
 	every    int // record metrics every this many steps (doubles as history is thinned)
 	err      error
-	evalErr  bool // err is the loss over the training set (evalFault), not a step's
+	evalErr  bool    // err is the loss over the training set (evalFault), not a step's
+	two      bool    // the model has exactly two parameter values (Two)
+	trail    []Point // a two-parameter model's path (Trail)
 }
 
 // New builds m (with its parameters, seeded or given) and prepares it to
@@ -96,6 +98,8 @@ func New(m *spec.Model, data, file *train.Dataset) (*Session, error) {
 	if err := s.record(); err != nil {
 		return nil, err
 	}
+	_, s.two = s.Two()
+	s.follow()
 	return s, nil
 }
 
@@ -154,6 +158,7 @@ func (s *Session) Run(n int) (int, error) {
 			s.err = err
 			return i, err
 		}
+		s.follow()
 		if s.tr.Steps()%s.every == 0 {
 			if err := s.record(); err != nil {
 				s.err = err

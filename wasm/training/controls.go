@@ -8,6 +8,7 @@ import (
 
 	"tapelab/engine/train"
 	"tapelab/wasm/dom"
+	"tapelab/wasm/link"
 	"tapelab/wasm/state"
 )
 
@@ -26,6 +27,10 @@ type controls struct {
 	steps, trainLoss, testLoss, acc, rate     dom.Elem
 	counts, msg, legendBox, nanBtn            dom.Elem
 	switched, switchedText                    dom.Elem // the notice that the model was switched to fit the data
+	cmp                                       [link.MaxCompare]compareRow
+	cmpBox                                    dom.Elem // the comparison's panel (a <details>)
+	runsKey                                   dom.Elem // the chart's key when runs are compared
+	surfBox, surfAxes                         dom.Elem // the loss surface's figure and its caption
 }
 
 // newControls wires the controls of the view's skeleton (v.root) and
@@ -46,7 +51,8 @@ func newControls(v *View) controls {
 		"#train-acc": &c.acc, "#train-rate": &c.rate, ".train-counts": &c.counts, "#train-msg": &c.msg, "#train-open-nan": &c.nanBtn,
 		"#train-class": &c.class, "#train-target": &c.target,
 		"#csv-text": &c.csvText, "#csv-file": &c.csvFile, "#csv-error": &c.csvError,
-		"#train-legend":   &c.legendBox,
+		"#train-legend": &c.legendBox, "#train-runs": &c.runsKey,
+		"#train-surface-box": &c.surfBox, "#train-surface-box figcaption": &c.surfAxes,
 		"#train-switched": &c.switched, "#train-switched span": &c.switchedText, "#train-switched-undo": &undoSwitch,
 	})
 	// The classroom controls govern these regions (marked data-control in
@@ -100,10 +106,12 @@ func newControls(v *View) controls {
 	u.Listen(c.csvFile, "change", "CSV file", func(dom.Event) { v.readFile(c.csvFile) })
 	u.Listen(v.plot.Elem(), "click", "add point", func(ev dom.Event) { v.addPoint(v.plot.At(ev)) })
 
+	c.newCompare()
 	r.Fill("plot", v.plot.Elem())
 	r.Fill("images", v.img.root)
 	r.Fill("loss", v.loss.Elem())
 	r.Fill("accuracy", v.img.acc.Elem())
+	r.Fill("surface", v.surf.Elem())
 	return c
 }
 
@@ -148,6 +156,7 @@ func (c *controls) write() {
 	c.batchOut.SetTextContent(strconv.Itoa(s.Batch))
 	c.noiseOut.SetTextContent(strconv.Itoa(int(s.Data.Noise*100+0.5)) + "%")
 	c.splitOut.SetTextContent(strconv.Itoa(int(s.Data.TrainSplit*100+0.5)) + "%")
+	c.writeCompare()
 }
 
 // playing shows on the play button whether training runs.

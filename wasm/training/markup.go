@@ -27,6 +27,14 @@ const markup dom.HTML = `
       <label data-control="batch"><span class="cap">Batch size</span><input type="range" id="train-batch" min="1" max="64"><output for="train-batch" class="mono"></output></label>
       <label data-control="noise"><span class="cap">Noise</span><input type="range" id="train-noise" min="0" max="50" step="5" value="0"><output for="train-noise" class="mono">0%</output></label>
       <label data-control="split"><span class="cap">Training data</span><input type="range" id="train-split" min="10" max="90" step="10" value="50"><output for="train-split" class="mono">50%</output></label>
+      <details class="train-compare" id="train-compare">
+        <summary>Compare optimizers</summary>
+        <p class="muted small">Runs beside this one, from the same weights on the same batches.</p>
+        <div class="cmp-row"><input type="checkbox" id="cmp-on-2" aria-label="Run 2"><span class="run-line run-b" aria-hidden="true"></span>
+          <select id="cmp-opt-2" aria-label="Run 2's optimizer"></select><select id="cmp-lr-2" aria-label="Run 2's learning rate"></select></div>
+        <div class="cmp-row"><input type="checkbox" id="cmp-on-3" aria-label="Run 3"><span class="run-line run-c" aria-hidden="true"></span>
+          <select id="cmp-opt-3" aria-label="Run 3's optimizer"></select><select id="cmp-lr-3" aria-label="Run 3's learning rate"></select></div>
+      </details>
       <p class="when-images"><button type="button" id="train-cnn"
         title="conv2d 4×3×3 → relu → max_pool2d 2 → flatten → linear, cross-entropy; Adam at 0.01, batches of 32">Use the default CNN</button></p>
     </div>
@@ -44,7 +52,12 @@ const markup dom.HTML = `
         <div class="fig"><dt>Steps/s</dt><dd id="train-rate" class="mono">—</dd></div>
       </dl>
       <slot name="loss"></slot>
+      <ul class="runs-key" id="train-runs" aria-label="The runs compared (the picture and the figures are run 1's)"></ul>
       <p class="chart-key"><span class="key-train">training loss</span><span class="key-test">test loss</span><span class="key-raw">faint: each evaluation</span></p>
+      <figure class="train-surface" id="train-surface-box" hidden>
+        <slot name="surface"></slot>
+        <figcaption class="muted small"></figcaption>
+      </figure>
       <slot name="accuracy"></slot>
       <p class="train-counts muted"></p>
       <p id="train-msg" class="train-msg" role="alert" hidden></p>

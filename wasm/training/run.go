@@ -9,6 +9,7 @@ import (
 	"tapelab/wasm/app"
 	"tapelab/wasm/dom"
 	"tapelab/wasm/state"
+	"tapelab/wasm/trainer"
 )
 
 // play starts or pauses training.
@@ -16,7 +17,12 @@ func (v *View) play() {
 	if v.running {
 		v.running = false
 		v.ctl.playing(false)
-		if v.sess != nil && v.sess.Measure() == nil {
+		for _, s := range v.runs() {
+			if s.Measure() != nil {
+				return
+			}
+		}
+		if v.sess != nil {
 			v.render()
 		}
 		return
@@ -51,11 +57,10 @@ func (v *View) loop() {
 				break
 			}
 		}
-		s := v.sess
 		t0 := dom.Now()
 		ran := 0
 		for dom.Now()-t0 < 12 {
-			n, err := s.Run(chunk)
+			n, err := v.run(chunk)
 			ran += n
 			if err != nil {
 				v.stopped(err)
@@ -119,15 +124,33 @@ func (v *View) stepOnce() {
 	if v.sess == nil {
 		return
 	}
-	if _, err := v.sess.Run(1); err != nil {
+	if _, err := v.run(1); err != nil {
 		v.stopped(err)
 		return
 	}
-	if err := v.sess.Measure(); err != nil {
-		v.stopped(err)
-		return
+	for _, s := range v.runs() {
+		if err := s.Measure(); err != nil {
+			v.stopped(err)
+			return
+		}
 	}
 	v.render()
+}
+
+// run trains every run n steps, the model's own first, and reports how
+// many steps the model's own ran. It stops at the first fault, which it
+// returns, naming the compared run it happened in.
+func (v *View) run(n int) (int, error) {
+	ran, err := v.sess.Run(n)
+	if err != nil {
+		return ran, err
+	}
+	for i, s := range v.others {
+		if _, err := s.Run(n); err != nil {
+			return ran, fmt.Errorf("run %d (%s): %w", i+2, trainer.RunName(s.Spec().Optimizer), err)
+		}
+	}
+	return ran, nil
 }
 
 // inspect opens the last mini-batch's tape, with the current weights, in

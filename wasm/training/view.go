@@ -31,11 +31,13 @@ type View struct {
 	ctl  controls
 	plot *ui.Plot
 	loss *ui.Chart
+	surf *ui.Surface // the loss over a two-parameter model's plane
 	img  *imagePanel // the picture for image data
 
-	st   *state.State // the training settings, the user's points, the weights trained
-	sess *trainer.Session
-	doc  app.Doc // the model the session trains
+	st     *state.State // the training settings, the user's points, the weights trained
+	sess   *trainer.Session
+	others []*trainer.Session // the runs compared beside sess (Training().Compare), in step with it
+	doc    app.Doc            // the model the session trains
 
 	running     bool
 	rate        float64 // steps per second, smoothed
@@ -59,6 +61,7 @@ func New(deps Deps) *View {
 	v.root = u.Build(markup)
 	v.plot = ui.NewPlot(u, 360, deps.Scale)
 	v.loss = ui.NewLossChart(u, 300, 110)
+	v.surf = ui.NewSurface(u, 300)
 	v.img = newImagePanel(u)
 	v.ctl = newControls(v)
 	v.ctl.write()
@@ -140,7 +143,7 @@ func (v *View) reset(keep bool) {
 // build starts a session with the given weights (nil: seeded).
 func (v *View) build(params map[string]*tensor.Tensor) {
 	v.doc = v.st.Model().Doc()
-	v.sess = nil
+	v.sess, v.others = nil, nil
 	v.live = false
 	v.img.blank() // of the last session: the new one is drawn anew, from its step 0
 	v.st.SetTrained(v.doc, nil)
@@ -171,6 +174,13 @@ func (v *View) build(params map[string]*tensor.Tensor) {
 		v.message("Cannot train this model on " + v.st.Training().Dataset + ": " + err.Error())
 		v.render()
 		return
+	}
+	if cmp := v.st.Training().Compare; len(cmp) > 0 {
+		others, err := trainer.NewRuns(m, cmp, data, v.st.DataFile(m.Dataset.Name))
+		if err != nil {
+			v.message("Cannot compare optimizers: " + err.Error())
+		}
+		v.others = others
 	}
 	v.sess = s
 	v.message("")
@@ -207,7 +217,11 @@ func (v *View) render() {
 	if err := draw(); err != nil {
 		v.message(err.Error())
 	}
-	v.loss.Draw(s.History())
+	if len(v.others) == 0 {
+		v.loss.Draw(s.History())
+	}
+	v.showRuns()
+	v.showSurface()
 	last := s.Last()
 	c := v.ctl
 	c.steps.SetTextContent(strconv.Itoa(s.Steps()))
@@ -252,6 +266,8 @@ func (v *View) blank() {
 	}
 	c.counts.SetTextContent("")
 	v.loss.Draw(nil)
+	v.showRuns()
+	c.surfBox.Show(false)
 	v.img.blank()
 }
 

@@ -67,24 +67,39 @@ func (c *Chart) value(m train.Metrics) float64 {
 }
 
 // Draw paints the history h (nil: an empty chart).
-func (c *Chart) Draw(h []trainer.Record) {
+func (c *Chart) Draw(h []trainer.Record) { c.DrawRuns([][]trainer.Record{h}) }
+
+// runDash is each compared run's line pattern (in units of the stroke),
+// so that the runs differ in more than their colour.
+var runDash = [][]float64{nil, {7, 4}, {2, 3}}
+
+// DrawRuns paints the histories of runs trained side by side on one
+// scale: one run as Draw does (training and test); two or three, each
+// run's training figure alone, smoothed, in the run's colour and line
+// pattern (Palette.Runs, runDash).
+func (c *Chart) DrawRuns(runs [][]trainer.Record) {
 	pal := ReadPalette(c.u)
 	x := c.canvas
 	x.Clear(c.w, c.h)
 	x.Background(pal.Surface, c.w, c.h)
-	if len(h) == 0 {
-		return
-	}
-	top, low := 0.0, math.Inf(1)
-	for _, r := range h {
-		for _, v := range []float64{c.value(r.Train), c.value(r.Test)} {
-			if !math.IsNaN(v) && !math.IsInf(v, 0) {
-				top = math.Max(top, v)
-				if v > 0 {
-					low = math.Min(low, v)
+	top, low, last := 0.0, math.Inf(1), 1.0
+	drawn := false
+	for _, h := range runs {
+		for _, r := range h {
+			drawn = true
+			last = math.Max(last, float64(r.Step))
+			for _, v := range []float64{c.value(r.Train), c.value(r.Test)} {
+				if !math.IsNaN(v) && !math.IsInf(v, 0) {
+					top = math.Max(top, v)
+					if v > 0 {
+						low = math.Min(low, v)
+					}
 				}
 			}
 		}
+	}
+	if !drawn {
+		return
 	}
 	if top == 0 || c.acc {
 		top, low = 1, 1
@@ -100,55 +115,67 @@ func (c *Chart) Draw(h []trainer.Record) {
 		lt, ll := math.Log(top), math.Log(low)
 		scale = func(v float64) float64 { return (math.Log(math.Max(v, low)) - ll) / (lt - ll) }
 	}
-	last := math.Max(1, float64(h[len(h)-1].Step))
 	const pad = 4.0
 	k := pal.Stroke
-	// series is get's values on the chart's vertical scale (0 to 1), NaN
-	// where there is none; smoothing them is smoothing the values as drawn
-	// (on a log scale, their logarithms).
-	series := func(get func(trainer.Record) float64) []float64 {
-		ys := make([]float64, len(h))
-		for i, r := range h {
-			ys[i] = math.NaN()
-			if v := get(r); !math.IsNaN(v) && !math.IsInf(v, 0) {
-				ys[i] = scale(v)
+	for n, h := range runs {
+		// series is get's values on the chart's vertical scale (0 to 1),
+		// NaN where there is none; smoothing them is smoothing the values
+		// as drawn (on a log scale, their logarithms).
+		series := func(get func(trainer.Record) float64) []float64 {
+			ys := make([]float64, len(h))
+			for i, r := range h {
+				ys[i] = math.NaN()
+				if v := get(r); !math.IsNaN(v) && !math.IsInf(v, 0) {
+					ys[i] = scale(v)
+				}
 			}
+			return ys
 		}
-		return ys
-	}
-	line := func(ys []float64, colour string, width float64, dash ...any) {
-		x.BeginPath()
-		started := false
-		for i, y := range ys {
-			if math.IsNaN(y) {
-				continue
+		line := func(ys []float64, colour string, width float64, dash ...float64) {
+			x.BeginPath()
+			started := false
+			for i, y := range ys {
+				if math.IsNaN(y) {
+					continue
+				}
+				px := pad + float64(h[i].Step)/last*(c.w-2*pad)
+				py := c.h - pad - y*(c.h-2*pad)
+				if !started {
+					x.MoveTo(px, py)
+					started = true
+				} else {
+					x.LineTo(px, py)
+				}
 			}
-			px := pad + float64(h[i].Step)/last*(c.w-2*pad)
-			py := c.h - pad - y*(c.h-2*pad)
-			if !started {
-				x.MoveTo(px, py)
-				started = true
-			} else {
-				x.LineTo(px, py)
+			ds := make([]any, len(dash))
+			for i, d := range dash {
+				ds[i] = d * k
 			}
+			x.Stroke(colour, width, ds...)
 		}
-		x.Stroke(colour, width, dash...)
+		tr := series(func(r trainer.Record) float64 { return c.value(r.Train) })
+		span := trainer.SmoothSpan(len(h))
+		c.canvas.El.SetAttribute("data-smoothing", strconv.FormatFloat(span, 'f', 1, 64))
+		if len(runs) > 1 {
+			if span > 1 {
+				tr = trainer.Smooth(tr, span)
+			}
+			line(tr, pal.Runs[n%len(pal.Runs)], 2.2*k, runDash[n%len(runDash)]...)
+			continue
+		}
+		test := series(func(r trainer.Record) float64 { return c.value(r.Test) })
+		if span > 1 {
+			// Each evaluation, faint; over them the trend, which the jitter
+			// of stochastic steps would otherwise hide.
+			x.Alpha(0.3)
+			line(test, pal.Test, 1.5*k)
+			line(tr, pal.Ink, 1.5*k)
+			x.Alpha(1)
+			test, tr = trainer.Smooth(test, span), trainer.Smooth(tr, span)
+		}
+		line(test, pal.Test, 2*k, 6, 4)
+		line(tr, pal.Ink, 2*k)
 	}
-	test := series(func(r trainer.Record) float64 { return c.value(r.Test) })
-	tr := series(func(r trainer.Record) float64 { return c.value(r.Train) })
-	span := trainer.SmoothSpan(len(h))
-	c.canvas.El.SetAttribute("data-smoothing", strconv.FormatFloat(span, 'f', 1, 64))
-	if span > 1 {
-		// Each evaluation, faint; over them the trend, which the jitter of
-		// stochastic steps would otherwise hide.
-		x.Alpha(0.3)
-		line(test, pal.Test, 1.5*k)
-		line(tr, pal.Ink, 1.5*k)
-		x.Alpha(1)
-		test, tr = trainer.Smooth(test, span), trainer.Smooth(tr, span)
-	}
-	line(test, pal.Test, 2*k, 6*k, 4*k)
-	line(tr, pal.Ink, 2*k)
 	label := "max " + app.Num(top)
 	if c.acc {
 		label = "accuracy, 0 to 100%"

@@ -9,6 +9,8 @@ import "tapelab/wasm/dom"
 // the canvas follows the page's Palette, presenter mode included.
 type Palette struct {
 	Surface, Ink, Muted, Frame, Neg, Pos, Test, Outline string
+	// Runs are the colours of up to three runs compared in one chart.
+	Runs [3]string
 	// Stroke is 1.5 in presenter mode (thicker strokes), else 1.
 	Stroke float64
 }
@@ -21,5 +23,6 @@ func ReadPalette(u *dom.Document) Palette {
 	}
 	return Palette{Surface: r.Style("--surface"), Ink: r.Style("--ink"), Muted: r.Style("--muted"),
 		Frame: r.Style("--field-line"), Neg: r.Style("--scale-neg"), Pos: r.Style("--scale-pos"),
-		Test: r.Style("--test-ink"), Outline: r.Style("--point-outline"), Stroke: k}
+		Test: r.Style("--test-ink"), Outline: r.Style("--point-outline"), Stroke: k,
+		Runs: [3]string{r.Style("--run-a"), r.Style("--run-b"), r.Style("--run-c")}}
 }
