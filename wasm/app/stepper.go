@@ -92,6 +92,7 @@ type Stepper struct {
 	focus  int
 	lay    *layout.Layout // the tape's layout, once worked out (Layout)
 	layErr error
+	upd    *Update // the update phase (SetOptimizer), or nil
 }
 
 // NewStepper returns a stepper at the start of c's single-output pass from
@@ -357,9 +358,8 @@ func (s *Stepper) lastRun() int {
 
 // Reset takes the stepper back to its start.
 func (s *Stepper) Reset() {
-	s.cur.Reset()
-	clear(s.steps)
-	clear(s.fed)
+	s.upd.rewind(s)
+	s.resetCursor()
 	s.focus = -1
 }
 
