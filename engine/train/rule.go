@@ -23,13 +23,11 @@ type Elem struct {
 // w ← w − η·m̂/(√v̂ + ε). The last line ends with e.New, the weight the
 // optimizer wrote; the other results are the buffers it kept.
 func (c OptimizerConfig) Rule(e Elem) []string {
-	n := num
 	d, g := e.G, "g"
 	var out []string
 	if c.WeightDecay != 0 {
-		d = e.G + c.WeightDecay*e.W
-		g = "d"
-		out = append(out, "d = g + λ·w = "+n(e.G)+" + "+n(c.WeightDecay)+"·"+n(e.W)+" = "+n(d))
+		d, g = e.G+c.WeightDecay*e.W, "d"
+		out = append(out, fill("d = g + λ·w = @ + @·@ = @", e.G, c.WeightDecay, e.W, d))
 	}
 	switch {
 	case c.Name == "adam" && len(e.After) == 2:
@@ -40,29 +38,40 @@ func (c OptimizerConfig) Rule(e Elem) []string {
 		}
 		m, v := e.After[0], e.After[1]
 		mh, vh := m/(1-math.Pow(b1, t)), v/(1-math.Pow(b2, t))
-		ts := strconv.Itoa(e.T)
 		out = append(out,
-			"m ← β₁m + (1−β₁)"+g+" = "+n(b1)+"·"+n(m0)+" + "+n(1-b1)+"·"+n(d)+" = "+n(m),
-			"v ← β₂v + (1−β₂)"+g+"² = "+n(b2)+"·"+n(v0)+" + "+n(1-b2)+"·"+n(d)+"² = "+n(v),
-			"m̂ = m/(1−β₁ᵗ) = "+n(m)+"/(1−"+n(b1)+"^"+ts+") = "+n(mh),
-			"v̂ = v/(1−β₂ᵗ) = "+n(v)+"/(1−"+n(b2)+"^"+ts+") = "+n(vh),
-			"w ← w − η·m̂/(√v̂ + ε) = "+n(e.W)+" − "+n(c.LR)+"·"+n(mh)+"/(√"+n(vh)+" + "+n(c.Eps)+") = "+n(e.New))
+			fill("m ← β₁m + (1−β₁)"+g+" = @·@ + @·@ = @", b1, m0, 1-b1, d, m),
+			fill("v ← β₂v + (1−β₂)"+g+"² = @·@ + @·@² = @", b2, v0, 1-b2, d, v),
+			fill("m̂ = m/(1−β₁ᵗ) = @/(1−@^@) = @", m, b1, t, mh),
+			fill("v̂ = v/(1−β₂ᵗ) = @/(1−@^@) = @", v, b2, t, vh),
+			fill("w ← w − η·m̂/(√v̂ + ε) = @ − @·@/(√@ + @) = @", e.W, c.LR, mh, vh, c.Eps, e.New))
 	case c.Momentum != 0 && len(e.After) == 1:
-		b := e.After[0]
 		if len(e.Before) == 1 {
-			out = append(out, "b ← μ·b + "+g+" = "+n(c.Momentum)+"·"+n(e.Before[0])+" + "+n(d)+" = "+n(b))
+			out = append(out, fill("b ← μ·b + "+g+" = @·@ + @ = @", c.Momentum, e.Before[0], d, e.After[0]))
 		} else {
-			out = append(out, "b ← "+g+" = "+n(b)+" (the first step)")
+			out = append(out, fill("b ← "+g+" = @ (the first step)", e.After[0]))
 		}
-		out = append(out, "w ← w − η·b = "+n(e.W)+" − "+n(c.LR)+"·"+n(b)+" = "+n(e.New))
+		out = append(out, fill("w ← w − η·b = @ − @·@ = @", e.W, c.LR, e.After[0], e.New))
+	case c.WeightDecay != 0:
+		out = append(out, fill("w ← w − η·(g + λ·w) = @ − @·@ = @", e.W, c.LR, d, e.New))
 	default:
-		rule := "w ← w − η·g = "
-		if c.WeightDecay != 0 {
-			rule = "w ← w − η·(g + λ·w) = "
-		}
-		out = append(out, rule+n(e.W)+" − "+n(c.LR)+"·"+n(d)+" = "+n(e.New))
+		out = append(out, fill("w ← w − η·g = @ − @·@ = @", e.W, c.LR, d, e.New))
 	}
 	return out
+}
+
+// fill writes the numbers vs, each in at most 6 significant digits, in
+// place of the @s of tmpl, in order.
+func fill(tmpl string, vs ...float64) string {
+	b := make([]byte, 0, len(tmpl)+12*len(vs))
+	for i := 0; i < len(tmpl); i++ {
+		if tmpl[i] == '@' && len(vs) > 0 {
+			b = strconv.AppendFloat(b, vs[0], 'g', 6, 64)
+			vs = vs[1:]
+			continue
+		}
+		b = append(b, tmpl[i])
+	}
+	return string(b)
 }
 
 // FirstOrder is the first-order prediction of the change in the loss that
@@ -87,6 +96,3 @@ func (c OptimizerConfig) FirstOrder(g, delta [][]float64) (float64, string) {
 	}
 	return s, "g·Δw"
 }
-
-// num writes v in at most 6 significant digits.
-func num(v float64) string { return strconv.FormatFloat(v, 'g', 6, 64) }

@@ -30,6 +30,8 @@ const (
 	// Extra marks a node the single-output pass visits beyond the output's
 	// dependencies (Stepper.Visit says why: 0·∞, a −0.0 seed, ...).
 	Extra
+	// Updated marks a parameter the update phase has stepped (Stepper.Before).
+	Updated
 )
 
 // Has reports whether every flag of f is set in s.
@@ -427,6 +429,9 @@ func (s *Stepper) State(i int) State {
 	}
 	if s.focus == i {
 		st |= Focus
+	}
+	if s.Before(i) != nil {
+		st |= Updated
 	}
 	if p.Phase != autograd.PhaseForward && s.skipped(i) {
 		st |= Skipped

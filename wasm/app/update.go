@@ -213,15 +213,6 @@ func (s *Stepper) Before(i int) []float64 {
 	return nil
 }
 
-// UpdateGrad returns the gradient the update phase used for parameter
-// leaf i (nil when its step has not been taken in this phase).
-func (s *Stepper) UpdateGrad(i int) *tensor.Tensor {
-	if u := s.upd; u != nil && s.Before(i) != nil {
-		return u.grads[slices.Index(u.params, i)]
-	}
-	return nil
-}
-
 // LastForward returns what the last next forward found, or nil.
 func (s *Stepper) LastForward() *NextForward {
 	if s.upd == nil {

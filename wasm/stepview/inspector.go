@@ -206,6 +206,7 @@ func (v *inspectorView) show(s *app.Stepper, i int) {
 		order = append(order, card...)
 	}
 	place(v.body, &v.order, order...)
+	v.updateCard(s, i)
 }
 
 // gradStatus says where node i's gradient stands (g: it has one to show).
