@@ -126,6 +126,8 @@ func TestRuleShowsTheNumbers(t *testing.T) {
 			[]string{"b ← g = 2 (the first step)", "w ← w − η·b = 1 − 0.03·2 = 0.94"}},
 		{train.DefaultOptimizer("momentum"), train.Elem{W: 1, G: 1, Before: []float64{2}, After: []float64{2.8}, New: 0.916, T: 2},
 			[]string{"b ← μ·b + g = 0.9·2 + 1 = 2.8", "w ← w − η·b = 1 − 0.03·2.8 = 0.916"}},
+		{train.DefaultOptimizer("sgd"), train.Elem{W: -0.5, G: -2, New: -0.44, T: 1},
+			[]string{"w ← w − η·g = -0.5 − 0.03·(-2) = -0.44"}},
 		{adam, train.Elem{W: 1, G: 0.9, Before: []float64{1, 2}, After: []float64{1, 0.3}, New: 0.5, T: 2},
 			[]string{"d = g + λ·w = 0.9 + 0.1·1 = 1",
 				"m ← β₁m + (1−β₁)d = 0.5·1 + 0.5·1 = 1",

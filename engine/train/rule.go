@@ -60,11 +60,17 @@ func (c OptimizerConfig) Rule(e Elem) []string {
 }
 
 // fill writes the numbers vs, each in at most 6 significant digits, in
-// place of the @s of tmpl, in order.
+// place of the @s of tmpl, in order; a negative number within an
+// expression (not right after "= ") is put in parentheses.
 func fill(tmpl string, vs ...float64) string {
 	b := make([]byte, 0, len(tmpl)+12*len(vs))
 	for i := 0; i < len(tmpl); i++ {
 		if tmpl[i] == '@' && len(vs) > 0 {
+			if vs[0] < 0 && tmpl[i-2:i] != "= " {
+				b = append(strconv.AppendFloat(append(b, '('), vs[0], 'g', 6, 64), ')')
+				vs = vs[1:]
+				continue
+			}
 			b = strconv.AppendFloat(b, vs[0], 'g', 6, 64)
 			vs = vs[1:]
 			continue

@@ -75,7 +75,7 @@ func (v *inspectorView) updateCard(s *app.Stepper, i int) {
 	c, _ := s.Optimizer()
 	n := s.Nodes()[i]
 	box := doc.El("section", "class", "upd-card", "id", "insp-update", "aria-label", "The optimizer's update")
-	box.AppendChild(doc.Txt("h3", "update: "+c.Name+" · η = "+app.Num(c.LR)))
+	box.AppendChild(doc.Txt("p", "update: "+c.Name+", η = "+app.Num(c.LR), "class", "upd-title"))
 	rule := doc.El("div", "class", "rule mono", "id", "insp-rule")
 	for _, l := range s.Rule(i, 0) {
 		rule.AppendChild(doc.Txt("div", l))
