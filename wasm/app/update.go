@@ -3,6 +3,7 @@ package app
 import (
 	"errors"
 	"slices"
+	"strconv"
 
 	"tapelab/engine/autograd"
 	"tapelab/engine/tensor"
@@ -265,6 +266,63 @@ func elemBufs(st train.OptimizerState, j, k int) []float64 {
 		out = append(out, b[j][k])
 	}
 	return out
+}
+
+// PhaseWeights returns parameter leaf i's weights as this update phase
+// started: before its step in the phase, else as they are.
+func (s *Stepper) PhaseWeights(i int) []float64 {
+	if b := s.Before(i); b != nil {
+		return b
+	}
+	return s.tape.Node(i).Value.Data
+}
+
+// PhaseState returns the optimizer's state as this update phase started
+// and the tensors it has updated; ok is false while the optimizer has
+// taken no step (a fresh state, nothing to carry).
+func (s *Stepper) PhaseState() (st train.OptimizerState, n int, ok bool) {
+	u := s.upd
+	if u == nil {
+		return st, 0, false
+	}
+	if u.n > 0 {
+		return u.states[0].Clone(), u.n, true
+	}
+	st = u.opt.State()
+	return st, 0, slices.ContainsFunc(st.Steps, func(k int) bool { return k > 0 })
+}
+
+// Resume makes st the optimizer's state (a PhaseState) and, at the end of
+// the backward pass, takes n update steps, as a link reopens an update
+// phase. A state that does not fit the parameters is an error, and
+// nothing changes.
+func (s *Stepper) Resume(st train.OptimizerState, n int) error {
+	u := s.upd
+	if u == nil {
+		return errNoUpdate
+	}
+	p := len(u.params)
+	bad := len(st.Steps) != p || len(st.Buffers) != len(train.BufferNames(u.cfg.Name)) || n < 0 || n > p || n > 0 && !s.Updating()
+	for _, b := range st.Buffers {
+		bad = bad || len(b) != p
+		for k := 0; !bad && k < p; k++ {
+			bad = len(b[k]) != 0 && len(b[k]) != len(s.tape.Node(u.params[k]).Value.Data)
+			if len(b[k]) == 0 {
+				b[k] = nil
+			}
+		}
+	}
+	for _, k := range st.Steps {
+		bad = bad || k < 0
+	}
+	if bad {
+		return errors.New("update: the optimizer's state or position does not fit the " + strconv.Itoa(p) + " parameters of the tape")
+	}
+	u.opt.SetState(st)
+	for range n {
+		s.Update()
+	}
+	return nil
 }
 
 // rewind takes back an unfinished update phase (u may be nil).

@@ -111,6 +111,20 @@ type State struct {
 	// writes them, holding the leaf's entries row-major (a one-hot when the
 	// page chose a leaf). nil is reverse mode; models have no forward mode.
 	Forward [][]float64
+	// Update, when not nil, is the stepper's update phase at the end of
+	// the backward pass (Pos is done): a model link's weights are those
+	// the phase started from, and the optimizer the model document's.
+	Update *Update
+}
+
+// Update is where an update phase stands: N parameter tensors updated,
+// and the optimizer's state when the phase started (train's
+// OptimizerState: steps per tensor; per buffer, per tensor, its values,
+// empty before the tensor's first step).
+type Update struct {
+	N       int
+	Steps   []int
+	Buffers [][][]float64
 }
 
 // Position is where the stepper stands: the phase and the node its next
