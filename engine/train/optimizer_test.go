@@ -121,17 +121,19 @@ func TestRuleShowsTheNumbers(t *testing.T) {
 		{train.DefaultOptimizer("sgd"), train.Elem{W: 0.5, G: 2, New: 0.44, T: 1},
 			[]string{"w ← w − η·g = 0.5 − 0.03·2 = 0.44"}},
 		{train.OptimizerConfig{Name: "sgd", LR: 0.1, WeightDecay: 0.5}, train.Elem{W: 1, G: 2, New: 0.75, T: 1},
-			[]string{"d = g + λ·w = 2 + 0.5·1 = 2.5", "w ← w − η·(g + λ·w) = 1 − 0.1·2.5 = 0.75"}},
+			[]string{"w ← w − η·(g + λ·w) = 1 − 0.1·(2 + 0.5·1) = 0.75"}},
 		{train.DefaultOptimizer("momentum"), train.Elem{W: 1, G: 2, After: []float64{2}, New: 0.94, T: 1},
 			[]string{"b ← g = 2 (the first step)", "w ← w − η·b = 1 − 0.03·2 = 0.94"}},
+		{train.OptimizerConfig{Name: "momentum", LR: 0.03, Momentum: 0.9, WeightDecay: 0.5}, train.Elem{W: 1, G: 0.5, Before: []float64{2}, After: []float64{2.8}, New: 0.916, T: 2},
+			[]string{"d = g + λ·w = 0.5 + 0.5·1 = 1", "b ← μ·b + d = 0.9·2 + 1 = 2.8", "w ← w − η·b = 1 − 0.03·2.8 = 0.916"}},
 		{train.DefaultOptimizer("momentum"), train.Elem{W: 1, G: 1, Before: []float64{2}, After: []float64{2.8}, New: 0.916, T: 2},
 			[]string{"b ← μ·b + g = 0.9·2 + 1 = 2.8", "w ← w − η·b = 1 − 0.03·2.8 = 0.916"}},
 		{train.DefaultOptimizer("sgd"), train.Elem{W: -0.5, G: -2, New: -0.44, T: 1},
 			[]string{"w ← w − η·g = -0.5 − 0.03·(-2) = -0.44"}},
 		{adam, train.Elem{W: 1, G: 0.9, Before: []float64{1, 2}, After: []float64{1, 0.3}, New: 0.5, T: 2},
-			[]string{"d = g + λ·w = 0.9 + 0.1·1 = 1",
-				"m ← β₁m + (1−β₁)d = 0.5·1 + 0.5·1 = 1",
-				"v ← β₂v + (1−β₂)d² = 0.9·2 + 0.1·1² = 0.3",
+			[]string{"g ← g + λ·w = 0.9 + 0.1·1 = 1",
+				"m ← β₁m + (1−β₁)g = 0.5·1 + 0.5·1 = 1",
+				"v ← β₂v + (1−β₂)g² = 0.9·2 + 0.1·1² = 0.3",
 				"m̂ = m/(1−β₁ᵗ) = 1/(1−0.5^2) = 1.33333",
 				"v̂ = v/(1−β₂ᵗ) = 0.3/(1−0.9^2) = 1.57895",
 				"w ← w − η·m̂/(√v̂ + ε) = 1 − 0.001·1.33333/(√1.57895 + 1e-06) = 0.5"}},
@@ -143,10 +145,10 @@ func TestRuleShowsTheNumbers(t *testing.T) {
 		}
 	}
 	sgd := train.DefaultOptimizer("sgd")
-	if v, f := sgd.FirstOrder([][]float64{{1, 2}}, nil); v != -0.03*5 || f != "−η·‖g‖²" {
+	if v, f := sgd.FirstOrder(5, 1); v != -0.03*5 || f != "−η·‖g‖²" {
 		t.Errorf("sgd's first-order change %v %q", v, f)
 	}
-	if v, f := adam.FirstOrder([][]float64{{1, 2}}, [][]float64{{-0.5, 0.25}}); v != 0 || f != "g·Δw" {
+	if v, f := adam.FirstOrder(5, -0.25); v != -0.25 || f != "g·Δw" {
 		t.Errorf("adam's first-order change %v %q", v, f)
 	}
 }

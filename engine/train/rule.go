@@ -3,6 +3,7 @@ package train
 import (
 	"math"
 	"strconv"
+	"strings"
 )
 
 // Elem is one element of a parameter tensor around one optimizer step: its
@@ -18,45 +19,46 @@ type Elem struct {
 
 // Rule is the update rule of c for one element, as lines of text, each the
 // rule in symbols followed by the element's real numbers: SGD
-// w ← w − η·(g + λ·w); momentum b ← μ·b + d, w ← w − η·b; Adam
-// m ← β₁m + (1−β₁)g, v ← β₂v + (1−β₂)g², m̂ = m/(1−β₁ᵗ), v̂ = v/(1−β₂ᵗ),
-// w ← w − η·m̂/(√v̂ + ε). The last line ends with e.New, the weight the
-// optimizer wrote; the other results are the buffers it kept.
+// w ← w − η·(g + λ·w); momentum d = g + λ·w, b ← μ·b + d, w ← w − η·b;
+// Adam g ← g + λ·w (torch.optim's notation), m ← β₁m + (1−β₁)g,
+// v ← β₂v + (1−β₂)g², m̂ = m/(1−β₁ᵗ), v̂ = v/(1−β₂ᵗ),
+// w ← w − η·m̂/(√v̂ + ε) (without weight decay λ, no λ line). The last
+// line ends with e.New, the weight the optimizer wrote; the other results
+// are the buffers it kept.
 func (c OptimizerConfig) Rule(e Elem) []string {
-	d, g := e.G, "g"
-	var out []string
-	if c.WeightDecay != 0 {
-		d, g = e.G+c.WeightDecay*e.W, "d"
-		out = append(out, fill("d = g + λ·w = @ + @·@ = @", e.G, c.WeightDecay, e.W, d))
-	}
+	g, wd, tmpl := e.G+c.WeightDecay*e.W, c.WeightDecay != 0, ""
+	var vs []float64
+	b := append(e.Before, 0, 0)
 	switch {
 	case c.Name == "adam" && len(e.After) == 2:
-		b1, b2, t := c.Betas[0], c.Betas[1], float64(e.T)
-		m0, v0 := 0.0, 0.0
-		if len(e.Before) == 2 {
-			m0, v0 = e.Before[0], e.Before[1]
+		if wd {
+			tmpl, vs = "g ← g + λ·w = @ + @·@ = @\n", []float64{e.G, c.WeightDecay, e.W, g}
 		}
-		m, v := e.After[0], e.After[1]
+		b1, b2, t, m, v := c.Betas[0], c.Betas[1], float64(e.T), e.After[0], e.After[1]
 		mh, vh := m/(1-math.Pow(b1, t)), v/(1-math.Pow(b2, t))
-		out = append(out,
-			fill("m ← β₁m + (1−β₁)"+g+" = @·@ + @·@ = @", b1, m0, 1-b1, d, m),
-			fill("v ← β₂v + (1−β₂)"+g+"² = @·@ + @·@² = @", b2, v0, 1-b2, d, v),
-			fill("m̂ = m/(1−β₁ᵗ) = @/(1−@^@) = @", m, b1, t, mh),
-			fill("v̂ = v/(1−β₂ᵗ) = @/(1−@^@) = @", v, b2, t, vh),
-			fill("w ← w − η·m̂/(√v̂ + ε) = @ − @·@/(√@ + @) = @", e.W, c.LR, mh, vh, c.Eps, e.New))
+		tmpl += "m ← β₁m + (1−β₁)g = @·@ + @·@ = @\nv ← β₂v + (1−β₂)g² = @·@ + @·@² = @\n" +
+			"m̂ = m/(1−β₁ᵗ) = @/(1−@^@) = @\nv̂ = v/(1−β₂ᵗ) = @/(1−@^@) = @\nw ← w − η·m̂/(√v̂ + ε) = @ − @·@/(√@ + @) = @"
+		vs = append(vs, b1, b[0], 1-b1, g, m, b2, b[1], 1-b2, g, v, m, b1, t, mh, v, b2, t, vh, e.W, c.LR, mh, vh, c.Eps, e.New)
 	case c.Momentum != 0 && len(e.After) == 1:
-		if len(e.Before) == 1 {
-			out = append(out, fill("b ← μ·b + "+g+" = @·@ + @ = @", c.Momentum, e.Before[0], d, e.After[0]))
-		} else {
-			out = append(out, fill("b ← "+g+" = @ (the first step)", e.After[0]))
+		d := "g"
+		if wd {
+			d, tmpl, vs = "d", "d = g + λ·w = @ + @·@ = @\n", []float64{e.G, c.WeightDecay, e.W, g}
 		}
-		out = append(out, fill("w ← w − η·b = @ − @·@ = @", e.W, c.LR, e.After[0], e.New))
-	case c.WeightDecay != 0:
-		out = append(out, fill("w ← w − η·(g + λ·w) = @ − @·@ = @", e.W, c.LR, d, e.New))
+		if len(e.Before) == 0 {
+			tmpl += "b ← " + d + " = @ (the first step)\n"
+			vs = append(vs, e.After[0])
+		} else {
+			tmpl += "b ← μ·b + " + d + " = @·@ + @ = @\n"
+			vs = append(vs, c.Momentum, b[0], g, e.After[0])
+		}
+		tmpl += "w ← w − η·b = @ − @·@ = @"
+		vs = append(vs, e.W, c.LR, e.After[0], e.New)
+	case wd:
+		tmpl, vs = "w ← w − η·(g + λ·w) = @ − @·(@ + @·@) = @", []float64{e.W, c.LR, e.G, c.WeightDecay, e.W, e.New}
 	default:
-		out = append(out, fill("w ← w − η·g = @ − @·@ = @", e.W, c.LR, d, e.New))
+		tmpl, vs = "w ← w − η·g = @ − @·@ = @", []float64{e.W, c.LR, g, e.New}
 	}
-	return out
+	return strings.Split(fill(tmpl, vs...), "\n")
 }
 
 // fill writes the numbers vs, each in at most 6 significant digits, in
@@ -81,24 +83,13 @@ func fill(tmpl string, vs ...float64) string {
 }
 
 // FirstOrder is the first-order prediction of the change in the loss that
-// an update of the weights by delta makes, from the gradients g the update
-// used (one slice per tensor): for plain SGD −η·‖g‖², for every other
-// optimizer the dot product of the step with the gradient, Σ g·Δw. It
-// returns the prediction and its formula.
-func (c OptimizerConfig) FirstOrder(g, delta [][]float64) (float64, string) {
-	s := 0.0
+// an update makes, from gg = ‖g‖², the gradient's squared norm, and gd =
+// Σ g·Δw, the dot product of the gradient with the step: for plain SGD
+// −η·‖g‖², for every other optimizer g·Δw. It returns the prediction and
+// its formula.
+func (c OptimizerConfig) FirstOrder(gg, gd float64) (float64, string) {
 	if c.Name != "adam" && c.Momentum == 0 && c.WeightDecay == 0 {
-		for _, t := range g {
-			for _, v := range t {
-				s += v * v
-			}
-		}
-		return -c.LR * s, "−η·‖g‖²"
+		return -c.LR * gg, "−η·‖g‖²"
 	}
-	for i, t := range g {
-		for k, v := range t {
-			s += v * delta[i][k]
-		}
-	}
-	return s, "g·Δw"
+	return gd, "g·Δw"
 }

@@ -137,20 +137,16 @@ func (s *Stepper) Update() bool {
 		return true
 	}
 	nf := &NextForward{Phase: len(u.phases) + 1, Old: s.loss()}
-	g, d := make([][]float64, len(u.params)), make([][]float64, len(u.params))
+	var gg, gd float64
 	for k, i := range u.params {
-		w := s.tape.Node(i).Value.Data
-		d[k] = make([]float64, len(w))
-		for j := range w {
-			d[k][j] = w[j] - u.before[k][j]
-		}
-		if u.grads[k] != nil {
-			g[k] = u.grads[k].Data
-		} else {
-			g[k] = make([]float64, len(w))
+		if g := u.grads[k]; g != nil {
+			for j, w := range s.tape.Node(i).Value.Data {
+				gg += g.Data[j] * g.Data[j]
+				gd += g.Data[j] * (w - u.before[k][j])
+			}
 		}
 	}
-	nf.Predicted, nf.Formula = u.cfg.FirstOrder(g, d)
+	nf.Predicted, nf.Formula = u.cfg.FirstOrder(gg, gd)
 	u.phases = append(u.phases, phase{before: u.before, state: u.states[0], next: nf})
 	u.n, u.before, u.grads, u.last = 0, nil, nil, nf
 	s.resetCursor()
@@ -289,7 +285,10 @@ func (s *Stepper) PhaseState() (st train.OptimizerState, n int, ok bool) {
 		return u.states[0].Clone(), u.n, true
 	}
 	st = u.opt.State()
-	return st, 0, slices.ContainsFunc(st.Steps, func(k int) bool { return k > 0 })
+	for _, k := range st.Steps {
+		ok = ok || k > 0
+	}
+	return st, 0, ok
 }
 
 // Resume makes st the optimizer's state (a PhaseState) and, at the end of

@@ -244,14 +244,7 @@ func (s *State) linkUpdate(st *link.State, stp *app.Stepper) {
 	if !ok {
 		return
 	}
-	u := &link.Update{N: n, Steps: ost.Steps, Buffers: ost.Buffers}
-	for _, b := range u.Buffers {
-		for k, t := range b {
-			if t == nil {
-				b[k] = []float64{}
-			}
-		}
-	}
+	u := &link.Update{N: n, Steps: ost.Steps, Buffers: ost.Buffers} // a nil buffer is written []
 	pg := s.model
 	st.Model.Params = pg.Model().StateDict()
 	for k, p := range pg.Model().Seq.Params() {

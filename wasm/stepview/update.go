@@ -3,6 +3,7 @@
 package stepview
 
 import (
+	"slices"
 	"strconv"
 
 	"tapelab/engine/tensor"
@@ -24,25 +25,18 @@ func (v *stepperView) updated(s *app.Stepper) {
 		}
 	}
 	v.upd.SetTextContent(t)
-	v.upd.SetAttribute("data-n", strconv.Itoa(n))
-	v.upd.SetAttribute("data-phases", strconv.Itoa(done))
 }
 
 // saidUpdate says, after a move of the update phase, what it did; false
 // when the stepper is not in or right after one.
 func (v *stepperView) saidUpdate(s *app.Stepper) bool {
-	n, total, _ := s.UpdateCounts()
-	if s.Updating() && n > 0 {
-		p := s.Params()[n-1]
-		next := "."
-		if n == total {
-			next = ". Next: the next forward, the same batch with the new weights."
-		}
-		v.said.SetTextContent("Update " + strconv.Itoa(n) + "/" + strconv.Itoa(total) + ": the optimizer stepped " + s.Nodes()[p].Title() + next)
-		return true
-	}
+	n, _, _ := s.UpdateCounts()
 	if s.Updating() {
-		v.said.SetTextContent("Backward complete: every gradient is final. Next: the optimizer's update, one parameter at a time.")
+		t := "Backward complete: every gradient is final. Next: the optimizer's update, one parameter at a time."
+		if n > 0 {
+			t = "Update: the optimizer stepped " + s.Nodes()[s.Params()[n-1]].Title() + ". Next: another, then the next forward."
+		}
+		v.said.SetTextContent(t)
 		return true
 	}
 	if nf := s.LastForward(); nf != nil && s.Counts().Backward == 0 && s.Counts().Forward == s.Counts().ForwardTotal {
@@ -91,26 +85,16 @@ func (v *inspectorView) updateCard(s *app.Stepper, i int) {
 	for k := range d.Data {
 		d.Data[k] = after.Data[k] - before[k]
 	}
-	grid := func(title string, t *tensor.Tensor, id string) {
-		box.AppendChild(doc.Txt("h3", title))
-		box.AppendChild(v.tensorEl(t, id))
-	}
-	grid("before", b, "insp-before")
-	grid("Δ = after − before", d, "insp-delta")
-	k := -1
-	for j, p := range s.Params() {
-		if p == i {
-			k = j
-		}
-	}
+	titles, ts := []string{"before", "Δ = after − before"}, []*tensor.Tensor{b, d}
+	k := slices.Index(s.Params(), i)
 	st := s.OptimizerState()
 	for bi, name := range train.BufferNames(c.Name) {
-		if k < len(st.Buffers[bi]) && st.Buffers[bi][k] != nil {
-			grid(name, &tensor.Tensor{Shape: n.Shape, Data: st.Buffers[bi][k]}, "insp-buf-"+name)
+		if bs := st.Buffers[bi]; k < len(bs) && bs[k] != nil {
+			titles, ts = append(titles, name+" (step "+strconv.Itoa(st.Steps[k])+")"), append(ts, &tensor.Tensor{Shape: n.Shape, Data: bs[k]})
 		}
 	}
-	if k >= 0 && k < len(st.Steps) {
-		box.AppendChild(doc.Txt("p", "step "+strconv.Itoa(st.Steps[k]), "class", "hint", "id", "insp-opt-step"))
+	for j, t := range ts {
+		dom.Add(box, doc.Txt("h3", titles[j]), v.tensorEl(t, "insp-upd-"+strconv.Itoa(j)))
 	}
 	v.addSection(box)
 }
@@ -127,21 +111,15 @@ func optimizerControl(sv *View) dom.Elem {
 		sel.AppendChild(o)
 	}
 	lr := doc.El("input", "type", "number", "id", "step-lr", "step", "any", "min", "0", "aria-label", "Learning rate η", "class", "mono")
-	set := func(name string, rate float64) {
+	// one listener for both: a new optimizer starts from its defaults
+	doc.Listen(box, "change", "step optimizer", func(dom.Event) {
 		t := sv.st.Training()
-		if name != t.Optimizer.Name {
+		if name := sel.Value(); name != t.Optimizer.Name {
 			t.Optimizer = train.DefaultOptimizer(name)
-		}
-		if rate > 0 {
-			t.Optimizer.LR = rate
+		} else if r, err := strconv.ParseFloat(lr.Value(), 64); err == nil && r > 0 {
+			t.Optimizer.LR = r
 		}
 		sv.st.SetTraining(t)
-	}
-	doc.Listen(sel, "change", "step optimizer", func(dom.Event) { set(sel.Value(), 0) })
-	doc.Listen(lr, "change", "step lr", func(dom.Event) {
-		if r, err := strconv.ParseFloat(lr.Value(), 64); err == nil {
-			set(sv.st.Training().Optimizer.Name, r)
-		}
 	})
 	sync := func(t state.TrainingSettings) {
 		sel.SetValue(t.Optimizer.Name)
