@@ -139,7 +139,7 @@ func TestRuleShowsTheNumbers(t *testing.T) {
 				"w ← w − η·m̂/(√v̂ + ε) = 1 − 0.001·1.33333/(√1.57895 + 1e-06) = 0.5"}},
 	}
 	for _, tc := range tests {
-		got := tc.c.Rule(tc.e)
+		got := strings.Split(tc.c.Rule(tc.e), "\n")
 		if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
 			t.Errorf("%s: got\n%s\nwant\n%s", tc.c.Name, strings.Join(got, "\n"), strings.Join(tc.want, "\n"))
 		}

@@ -3,7 +3,6 @@ package train
 import (
 	"math"
 	"strconv"
-	"strings"
 )
 
 // Elem is one element of a parameter tensor around one optimizer step: its
@@ -17,7 +16,8 @@ type Elem struct {
 	New           float64
 }
 
-// Rule is the update rule of c for one element, as lines of text, each the
+// Rule is the update rule of c for one element, as lines of text (each
+// ending but the last with a newline), each the
 // rule in symbols followed by the element's real numbers: SGD
 // w ← w − η·(g + λ·w); momentum d = g + λ·w, b ← μ·b + d, w ← w − η·b;
 // Adam g ← g + λ·w (torch.optim's notation), m ← β₁m + (1−β₁)g,
@@ -25,7 +25,7 @@ type Elem struct {
 // w ← w − η·m̂/(√v̂ + ε) (without weight decay λ, no λ line). The last
 // line ends with e.New, the weight the optimizer wrote; the other results
 // are the buffers it kept.
-func (c OptimizerConfig) Rule(e Elem) []string {
+func (c OptimizerConfig) Rule(e Elem) string {
 	g, wd, tmpl := e.G+c.WeightDecay*e.W, c.WeightDecay != 0, ""
 	var vs []float64
 	b := append(e.Before, 0, 0)
@@ -58,7 +58,7 @@ func (c OptimizerConfig) Rule(e Elem) []string {
 	default:
 		tmpl, vs = "w ← w − η·g = @ − @·@ = @", []float64{e.W, c.LR, g, e.New}
 	}
-	return strings.Split(fill(tmpl, vs...), "\n")
+	return fill(tmpl, vs...)
 }
 
 // fill writes the numbers vs, each in at most 6 significant digits, in

@@ -25,16 +25,8 @@ type Update struct {
 	before [][]float64            // per tensor: its weights at the start of the phase
 	grads  []*tensor.Tensor       // the gradients the phase uses (taken by its first step)
 	states []train.OptimizerState // states[k]: the optimizer's state before tensor k's step
-	phases []phase                // the phases done, for ← across a next forward
+	phases int                    // the phases done
 	last   *NextForward           // what the last next forward found
-}
-
-// phase is a finished update phase: the weights and state it started from
-// and what its next forward found.
-type phase struct {
-	before [][]float64
-	state  train.OptimizerState
-	next   *NextForward
 }
 
 // NextForward is what the forward pass after an update phase found: the
@@ -98,7 +90,7 @@ func (s *Stepper) UpdateCounts() (n, total, phases int) {
 	if s.upd == nil {
 		return 0, 0, 0
 	}
-	return s.upd.n, len(s.upd.params), len(s.upd.phases)
+	return s.upd.n, len(s.upd.params), s.upd.phases
 }
 
 // Params lists the parameter leaves the update phase steps, in order.
@@ -136,7 +128,8 @@ func (s *Stepper) Update() bool {
 		s.focus = u.params[u.n-1]
 		return true
 	}
-	nf := &NextForward{Phase: len(u.phases) + 1, Old: s.loss()}
+	u.phases++
+	nf := &NextForward{Phase: u.phases, Old: s.loss()}
 	var gg, gd float64
 	for k, i := range u.params {
 		if g := u.grads[k]; g != nil {
@@ -147,7 +140,6 @@ func (s *Stepper) Update() bool {
 		}
 	}
 	nf.Predicted, nf.Formula = u.cfg.FirstOrder(gg, gd)
-	u.phases = append(u.phases, phase{before: u.before, state: u.states[0], next: nf})
 	u.n, u.before, u.grads, u.last = 0, nil, nil, nf
 	s.resetCursor()
 	s.ForwardToEnd()
@@ -156,11 +148,10 @@ func (s *Stepper) Update() bool {
 	return true
 }
 
-// UnUpdate takes back the update phase's last step: a tensor's update (its
-// weights and the optimizer's state as they were, bit for bit), or, at
-// the start of the backward pass that follows a next forward, that next
-// forward (back to the end of the phase before it, every tensor updated).
-// It reports false when there is no update to take back.
+// UnUpdate takes back the update phase's last step, a tensor's update:
+// its weights and the optimizer's state as they were, bit for bit. It
+// reports false when there is no update to take back (a next forward is
+// not: ← then steps back through the forward pass it ran).
 func (s *Stepper) UnUpdate() bool {
 	u := s.upd
 	if u == nil {
@@ -177,26 +168,7 @@ func (s *Stepper) UnUpdate() bool {
 		}
 		return true
 	}
-	c := s.Counts()
-	if len(u.phases) == 0 || c.Backward != 0 || c.Forward != c.ForwardTotal || s.Updating() {
-		return false
-	}
-	p := u.phases[len(u.phases)-1]
-	u.phases = u.phases[:len(u.phases)-1]
-	u.last = nil
-	if len(u.phases) > 0 {
-		u.last = u.phases[len(u.phases)-1].next
-	}
-	for k, i := range u.params {
-		copy(s.tape.Node(i).Value.Data, p.before[k])
-	}
-	u.opt.SetState(p.state)
-	s.resetCursor()
-	s.ToEnd()
-	for range u.params {
-		s.Update()
-	}
-	return true
+	return false
 }
 
 // Before returns parameter leaf i's weights before the update phase's
@@ -229,13 +201,13 @@ func (s *Stepper) OptimizerState() train.OptimizerState {
 }
 
 // Rule is the update rule of the last step of parameter leaf i in this
-// phase for its element k, with the real numbers (train's Rule); nil when
+// phase for its element k, with the real numbers (train's Rule); "" when
 // that step has not been taken.
-func (s *Stepper) Rule(i, k int) []string {
+func (s *Stepper) Rule(i, k int) string {
 	u := s.upd
 	before := s.Before(i)
 	if before == nil || k < 0 || k >= len(before) {
-		return nil
+		return ""
 	}
 	j := slices.Index(u.params, i)
 	e := train.Elem{W: before[k], New: s.tape.Node(i).Value.Data[k]}

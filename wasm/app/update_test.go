@@ -63,7 +63,7 @@ func TestUpdatePhaseIsTheTrainingStep(t *testing.T) {
 					if !s.UnUpdate() || !s.Update() {
 						t.Fatal("no step back and again")
 					}
-					if s.Rule(params[k], 0) == nil {
+					if s.Rule(params[k], 0) == "" {
 						t.Fatalf("no rule for tensor %d", k)
 					}
 				}
@@ -82,19 +82,12 @@ func TestUpdatePhaseIsTheTrainingStep(t *testing.T) {
 				if c := s.Counts(); c.Forward != c.ForwardTotal || c.Backward != 0 {
 					t.Fatalf("after the next forward the counters are %+v", c)
 				}
-				// back across the next forward and on again
+				if s.UnUpdate() {
+					t.Fatal("a next forward was taken back as an update")
+				}
 				st := s.OptimizerState()
-				if !s.UnUpdate() {
-					t.Fatal("no step back across the next forward")
-				}
-				if n, total, _ := s.UpdateCounts(); n != total || !s.Updating() {
-					t.Fatalf("back at update %d/%d", n, total)
-				}
-				if !s.Update() || s.LastForward().New != nf.New {
-					t.Fatal("the next forward again differs")
-				}
-				if st2 := s.OptimizerState(); len(st2.Steps) != len(st.Steps) || st2.Steps[0] != phase {
-					t.Fatalf("optimizer steps %v", st2.Steps)
+				if st.Steps[0] != phase {
+					t.Fatalf("optimizer steps %v", st.Steps)
 				}
 			}
 		}

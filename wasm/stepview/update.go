@@ -11,6 +11,7 @@ import (
 	"tapelab/wasm/app"
 	"tapelab/wasm/dom"
 	"tapelab/wasm/state"
+	"tapelab/wasm/ui"
 )
 
 // updated shows the update phase's counter: update n/P, with the phases
@@ -30,13 +31,8 @@ func (v *stepperView) updated(s *app.Stepper) {
 // saidUpdate says, after a move of the update phase, what it did; false
 // when the stepper is not in or right after one.
 func (v *stepperView) saidUpdate(s *app.Stepper) bool {
-	n, _, _ := s.UpdateCounts()
 	if s.Updating() {
-		t := "Backward complete: every gradient is final. Next: the optimizer's update, one parameter at a time."
-		if n > 0 {
-			t = "Update: the optimizer stepped " + s.Nodes()[s.Params()[n-1]].Title() + ". Next: another, then the next forward."
-		}
-		v.said.SetTextContent(t)
+		v.said.SetTextContent(v.upd.TextContent() + ": the optimizer's step, one parameter at a time.")
 		return true
 	}
 	if nf := s.LastForward(); nf != nil && s.Counts().Backward == 0 && s.Counts().Forward == s.Counts().ForwardTotal {
@@ -52,51 +48,87 @@ func lossChange(nf *app.NextForward) string {
 		"; first-order prediction " + nf.Formula + " = " + app.Num(nf.Predicted)
 }
 
-// updateCard adds to the inspector, for a parameter the update phase has
-// stepped, its weights before and after, Δ, the optimizer's buffers and
-// the update rule with the numbers of its first element; for the loss
-// after a next forward, the old and new loss and the prediction.
-func (v *inspectorView) updateCard(s *app.Stepper, i int) {
+// updateCard is the inspector's part for the update phase, made once and
+// kept: for a parameter the phase stepped, its weights before, Δ, the
+// optimizer's buffers (each a tensor grid) and the update rule with the
+// numbers of one element, chosen by its index; for the loss after a next
+// forward, the old and new loss and the first-order prediction.
+type updateCard struct {
+	box, rule, grids, elem, next dom.Elem
+	title                        ui.Text
+	heads                        [4]ui.Text // the grids' headings
+	node, k                      int        // the element k of node whose rule is shown
+}
+
+func newUpdateCard(v *inspectorView) *updateCard {
 	doc := v.sv.doc
+	c := &updateCard{node: -1}
+	c.title.El = doc.El("p", "class", "upd-title")
+	c.elem = doc.El("input", "type", "number", "id", "upd-elem", "min", "0", "value", "0", "class", "mono", "aria-label", "Element whose update the rule shows")
+	c.rule = doc.El("div", "class", "rule mono", "id", "insp-rule")
+	c.grids = doc.El("div")
+	lab := dom.Add(doc.El("label", "class", "hint"), doc.TextNode("element "), c.elem)
+	c.box = dom.Add(doc.El("section", "class", "upd-card", "id", "insp-update", "aria-label", "The optimizer's update"), c.title.El, lab, c.rule, c.grids)
+	for k := range c.heads {
+		c.heads[k].El = doc.El("h3")
+	}
+	c.next = doc.El("p", "class", "upd-next mono", "id", "insp-next")
+	doc.Listen(c.elem, "change", "update element", func(dom.Event) {
+		if k, err := strconv.Atoi(c.elem.Value()); err == nil && k >= 0 {
+			c.k = k
+			v.show(v.sv.src().Stepper(), c.node)
+		}
+	})
+	return c
+}
+
+// updateCard adds the update phase's part to the inspector showing node
+// i, when it has one.
+func (v *inspectorView) updateCard(s *app.Stepper, i int) {
+	if v.upd == nil {
+		v.upd = newUpdateCard(v)
+	}
+	c := v.upd
 	if nf := s.LastForward(); nf != nil && i == s.Output() && !s.Updating() {
-		v.addSection(doc.Txt("p", "Next forward (update phase "+strconv.Itoa(nf.Phase)+"): "+lossChange(nf), "class", "upd-next mono", "id", "insp-next",
-			"data-old", app.Num(nf.Old), "data-new", app.Num(nf.New), "data-predicted", app.Num(nf.Predicted)))
+		c.next.SetTextContent("Next forward (update phase " + strconv.Itoa(nf.Phase) + "): " + lossChange(nf))
+		for _, a := range [][2]string{{"data-old", app.Num(nf.Old)}, {"data-new", app.Num(nf.New)}, {"data-predicted", app.Num(nf.Predicted)}} {
+			c.next.SetAttribute(a[0], a[1])
+		}
+		v.addSection(c.next)
 	}
 	before := s.Before(i)
 	if before == nil {
 		return
 	}
-	c, _ := s.Optimizer()
-	n := s.Nodes()[i]
-	box := doc.El("section", "class", "upd-card", "id", "insp-update", "aria-label", "The optimizer's update")
-	box.AppendChild(doc.Txt("p", "update: "+c.Name+", η = "+app.Num(c.LR), "class", "upd-title"))
-	rule := doc.El("div", "class", "rule mono", "id", "insp-rule")
-	for _, l := range s.Rule(i, 0) {
-		rule.AppendChild(doc.Txt("div", l))
+	if i != c.node {
+		c.node, c.k = i, 0
 	}
-	box.AppendChild(doc.Txt("p", "element 0:", "class", "hint"))
-	box.AppendChild(rule)
-	after := s.Value(i)
-	if after == nil {
-		after = s.Tape().Node(i).Value
-	}
-	b := &tensor.Tensor{Shape: n.Shape, Data: before}
-	d := tensor.Zeros(n.Shape)
+	c.k = min(c.k, len(before)-1)
+	c.elem.SetAttribute("max", strconv.Itoa(len(before)-1))
+	c.elem.SetValue(strconv.Itoa(c.k))
+	o, _ := s.Optimizer()
+	c.title.Set("update: " + o.Name + ", η = " + app.Num(o.LR))
+	c.rule.SetTextContent(s.Rule(i, c.k))
+	shape, after := s.Nodes()[i].Shape, s.Tape().Node(i).Value
+	d := tensor.Zeros(shape)
 	for k := range d.Data {
 		d.Data[k] = after.Data[k] - before[k]
 	}
-	titles, ts := []string{"before", "Δ = after − before"}, []*tensor.Tensor{b, d}
+	titles, ts := []string{"before", "Δ = after − before"}, []*tensor.Tensor{{Shape: shape, Data: before}, d}
 	k := slices.Index(s.Params(), i)
 	st := s.OptimizerState()
-	for bi, name := range train.BufferNames(c.Name) {
+	for bi, name := range train.BufferNames(o.Name) {
 		if bs := st.Buffers[bi]; k < len(bs) && bs[k] != nil {
-			titles, ts = append(titles, name+" (step "+strconv.Itoa(st.Steps[k])+")"), append(ts, &tensor.Tensor{Shape: n.Shape, Data: bs[k]})
+			titles, ts = append(titles, name+" (step "+strconv.Itoa(st.Steps[k])+")"), append(ts, &tensor.Tensor{Shape: shape, Data: bs[k]})
 		}
 	}
+	var parts []dom.Elem
 	for j, t := range ts {
-		dom.Add(box, doc.Txt("h3", titles[j]), v.tensorEl(t, "insp-upd-"+strconv.Itoa(j)))
+		c.heads[j].Set(titles[j])
+		parts = append(parts, c.heads[j].El, v.tensorEl(t, "insp-upd-"+strconv.Itoa(j)))
 	}
-	v.addSection(box)
+	c.grids.SetChildren(parts...)
+	v.addSection(c.box)
 }
 
 // optimizerControl is the Step view's choice of the update phase's
