@@ -1,12 +1,16 @@
 package state
 
 import (
+	"os"
+	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"tapelab/engine/tensor"
 	"tapelab/engine/train"
 	"tapelab/wasm/app"
+	"tapelab/wasm/lesson"
 	"tapelab/wasm/link"
 )
 
@@ -65,4 +69,48 @@ func TestLinkReopensMidUpdate(t *testing.T) {
 			t.Errorf("%s: the next forward's loss %v, reopened %v", name, a.LastForward().New, b.LastForward().New)
 		}
 	}
+}
+
+// TestLessonStopsOnAnUpdate opens the kept lesson whose stop stands in an
+// update phase: the step opens at update 1/4 with the first tensor
+// stepped by momentum from the buffer the stop carries.
+func TestLessonStopsOnAnUpdate(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "lesson", "testdata", "update-stop.lesson"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := lesson.DecodeFragment("#" + strings.TrimSpace(string(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := l.Stops[1].State
+	s := New(link.DefaultDataset)
+	s.Replace(st)
+	if err := s.Opened(); err != nil {
+		t.Fatal(err)
+	}
+	stp := s.Source().Stepper()
+	if n, total, _ := stp.UpdateCounts(); n != 1 || total != 4 || !stp.Updating() {
+		t.Fatalf("the stop opens at update %d/%d (updating %v)", n, total, stp.Updating())
+	}
+	i := stp.Params()[0]
+	g := stp.Grad(i)
+	for k, w := range st.Model.Params["0.weight"].Data {
+		b := 0.5*st.Update.Buffers[0][0][k] + g.Data[k] // b ← μ·b + g
+		if want := w - 0.1*b; stp.Value(i).Data[k] != want {
+			t.Errorf("0.weight[%d] = %v, want %v", k, stp.Value(i).Data[k], want)
+		}
+	}
+	if got, err := link.Encode(s.Link()); err != nil || got != mustEncode(t, st) {
+		t.Errorf("the stop's link does not come back: %v", err)
+	}
+}
+
+func mustEncode(t *testing.T, st *link.State) string {
+	t.Helper()
+	l, err := link.Encode(st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
 }
