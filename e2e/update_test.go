@@ -22,7 +22,7 @@ import (
 )
 
 // optimGolden is engine/train's torch.optim trajectories with one target
-// (testdata/torch_optim.py there): a linear 3→4, tanh, linear 4→1 model
+// (testdata/torch_optim.py there): a linear 2→4, tanh, linear 4→1 model
 // with fixed weights, one fixed batch, and the weights after each step.
 type optimGolden struct {
 	Init map[string]any
@@ -67,7 +67,7 @@ func updateLink(t *testing.T, g optimGolden, run int) string {
 	if len(s.Betas) == 2 {
 		c.Betas = [2]float64{s.Betas[0], s.Betas[1]}
 	}
-	m := spec.New(tensor.Shape{3}, nn.MSE, nn.NewLinear(4), nn.Tanh{}, nn.NewLinear(1))
+	m := spec.New(tensor.Shape{2}, nn.MSE, nn.NewLinear(4), nn.Tanh{}, nn.NewLinear(1))
 	m.Optimizer = c
 	m.Params = map[string]*tensor.Tensor{}
 	for name, v := range g.Init {
@@ -166,6 +166,10 @@ func TestUpdatePhaseEqualsTorch(t *testing.T) {
 							t.Errorf("the update rule reads %q", rule)
 						}
 						p.shot("update-" + r.Settings.Name)
+						// the rule of another element, chosen by its index
+						p.typeInto("upd-elem", "5")
+						w := strconv.FormatFloat(nntest.Flat(r.Steps[0]["0.weight"])[5], 'g', 6, 64)
+						p.waitFor(fmt.Sprintf(`document.getElementById("insp-rule").textContent.endsWith("= %s")`, w), "the rule of element 5 to end with "+w)
 					}
 					for k := range ids {
 						weights(k, phase)
@@ -184,4 +188,55 @@ func TestUpdatePhaseEqualsTorch(t *testing.T) {
 			})
 		}
 	}
+}
+
+// TestUpdateLinkReopensMidUpdate stops in the second update phase with
+// two of four tensors updated (Adam), opens the page's link in a new tab
+// and steps both to the end of the phase: the reopened page stands at
+// update 2/4 and reaches torch.optim's weights.
+func TestUpdateLinkReopensMidUpdate(t *testing.T) {
+	g := readOptimGolden(t)
+	run := len(g.Runs) - 1 // adam with weight decay, betas and eps of its own
+	if g.Runs[run].Settings.Name != "adam" || g.Runs[run].Settings.WeightDecay == 0 {
+		t.Fatalf("the last golden run is %+v", g.Runs[run].Settings)
+	}
+	p := openScreenAt(t, screens[4], updateLink(t, g, run))
+	for _, k := range []int{4 + 1, 2} { // phase 1 and its next forward, then two updates of phase 2
+		p.clickAndRedraw("to-end")
+		for range k {
+			p.key(kb.ArrowRight, true)
+		}
+	}
+	p.waitFor(`document.getElementById("count-update").textContent.startsWith("update 2/4")`, "update 2/4")
+	p.waitFor(linkSyncedJS, "the link")
+	frag := strings.TrimPrefix(p.js(`location.hash`), "#")
+	st, err := link.Open(frag)
+	if err != nil || st.Update == nil || st.Update.N != 2 {
+		t.Fatalf("the page's link: %v, update %+v", err, st.Update)
+	}
+	q := openScreenAt(t, screens[4], frag)
+	q.noPageError()
+	q.waitFor(`document.getElementById("count-update").textContent.startsWith("update 2/4")`, "the reopened page at update 2/4")
+	for range 2 {
+		q.key(kb.ArrowRight, true)
+	}
+	q.waitFor(`document.getElementById("count-update").textContent.startsWith("update 4/4")`, "update 4/4")
+	ids := strings.Split(q.js(`[...document.querySelectorAll("#tape .node.param")].map(e => e.id).join(" ")`), " ")
+	for _, id := range ids {
+		q.clickNode(id)
+		q.waitFor(fmt.Sprintf(`(e => e && e.dataset.node === %q)(document.getElementById("insp-node"))`, strings.TrimPrefix(id, "node-")), "the inspector to show "+id)
+		name := q.js(`document.querySelector("#` + id + ` .title-text").textContent`)
+		got := q.values("insp-value")
+		for n, w := range g.Runs[run].Steps[1] {
+			if !strings.HasSuffix(name, n) {
+				continue
+			}
+			for j, wv := range nntest.Flat(w) {
+				if math.Abs(got[j]-wv) > 1e-12*math.Max(1, math.Abs(wv)) {
+					t.Errorf("reopened, phase 2: %s[%d] = %v, torch.optim %v", name, j, got[j], wv)
+				}
+			}
+		}
+	}
+	q.shot("update-reopened")
 }
