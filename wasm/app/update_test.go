@@ -113,3 +113,32 @@ func TestUpdateRewindsOnReset(t *testing.T) {
 		t.Error("the single-output pass took an optimizer")
 	}
 }
+
+// TestProgramUpdatePhase steps a program's update phase: SGD moves each
+// param(...) leaf by −η·g, and the next forward evaluates the program on
+// the new values.
+func TestProgramUpdatePhase(t *testing.T) {
+	p, err := NewProgramPlayground("a = param(2.0)\nb = param(-1.0)\ny = a * a + a * b\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := p.Stepper()
+	if err := s.SetOptimizer(train.OptimizerConfig{Name: "sgd", LR: 0.1, Betas: [2]float64{0.9, 0.999}, Eps: 1e-8}); err != nil {
+		t.Fatal(err)
+	}
+	s.ToEnd()
+	if len(s.Params()) != 2 {
+		t.Fatalf("parameters %v, want a and b", s.Params())
+	}
+	for s.Update() && s.Updating() {
+	}
+	// dy/da = 2a + b = 3, dy/db = a = 2: a = 2 − 0.3, b = −1 − 0.2
+	a, b := s.Value(s.Params()[0]).Data[0], s.Value(s.Params()[1]).Data[0]
+	if a != 2-0.1*3 || b != -1-0.1*2 {
+		t.Fatalf("a = %v, b = %v", a, b)
+	}
+	nf := s.LastForward()
+	if nf == nil || nf.Old != 2 || nf.New != a*a+a*b || nf.Predicted != -0.1*13 || nf.Formula != "−η·‖g‖²" {
+		t.Fatalf("the next forward %+v", nf)
+	}
+}
