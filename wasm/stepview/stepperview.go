@@ -12,6 +12,7 @@ import (
 
 	"tapelab/engine/autograd"
 	"tapelab/wasm/app"
+	"tapelab/wasm/ui"
 )
 
 // stepperView is the bar of step controls and counters.
@@ -19,7 +20,7 @@ type stepperView struct {
 	sv       *View
 	root     dom.Elem
 	fwd, bwd dom.Elem // counters
-	upd      dom.Elem // the update phase's counter
+	upd      ui.Text  // the update phase's counter, written when it changes
 	said     dom.Elem // the last step in words (a live region)
 	play     dom.Elem
 	speed    dom.Elem
@@ -47,8 +48,8 @@ func newStepperView(sv *View) *stepperView {
 	count := doc.El("div", "class", "counters mono", "aria-live", "off")
 	v.fwd = doc.El("span", "id", "count-forward")
 	v.bwd = doc.El("span", "id", "count-backward")
-	v.upd = doc.El("span", "id", "count-update")
-	dom.Add(count, v.fwd, doc.Txt("span", " · ", "class", "sep"), v.bwd, doc.Txt("span", " · ", "class", "sep"), v.upd)
+	v.upd.El = doc.El("span", "id", "count-update")
+	dom.Add(count, v.fwd, doc.Txt("span", " · ", "class", "sep"), v.bwd, doc.Txt("span", " · ", "class", "sep"), v.upd.El)
 	v.said = doc.El("div", "class", "said", "id", "said", "role", "status", "aria-live", "polite")
 	help := sv.doc.Button("?", "Keyboard shortcuts (?)", sv.d.Shortcuts, "id", "help")
 	dom.Add(v.root, ctl, lab, count, optimizerControl(sv), v.said, sv.d.Tabs(), help)

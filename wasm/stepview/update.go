@@ -25,14 +25,14 @@ func (v *stepperView) updated(s *app.Stepper) {
 			t += " (" + strconv.Itoa(done) + " done)"
 		}
 	}
-	v.upd.SetTextContent(t)
+	v.upd.Set(t)
 }
 
 // saidUpdate says, after a move of the update phase, what it did; false
 // when the stepper is not in or right after one.
 func (v *stepperView) saidUpdate(s *app.Stepper) bool {
 	if s.Updating() {
-		v.said.SetTextContent(v.upd.TextContent() + ": the optimizer's step, one parameter at a time.")
+		v.said.SetTextContent(v.upd.El.TextContent() + ": the optimizer's step, one parameter at a time.")
 		return true
 	}
 	if nf := s.LastForward(); nf != nil && s.Counts().Backward == 0 && s.Counts().Forward == s.Counts().ForwardTotal {
