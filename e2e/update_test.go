@@ -175,7 +175,8 @@ func TestUpdatePhaseEqualsTorch(t *testing.T) {
 						weights(k, phase)
 					}
 					step(false) // the next forward
-					counter("update 0/4 (" + strconv.Itoa(phase) + " done)")
+					counter("update 0/4")
+					p.waitFor(fmt.Sprintf(`(e => e && e.textContent.includes("update phase %d"))(document.getElementById("insp-next"))`, phase), "the next forward of phase "+strconv.Itoa(phase))
 				}
 				// the inspector follows the loss after the next forward
 				p.waitFor(`document.getElementById("insp-next") !== null`, "the next forward's losses")

@@ -14,16 +14,13 @@ import (
 	"tapelab/wasm/ui"
 )
 
-// updated shows the update phase's counter: update n/P, with the phases
-// done; "update —" when the stepper has none (the single-output pass).
+// updated shows the update phase's counter: update n/P; "update —" when
+// the stepper has none (the single-output pass).
 func (v *stepperView) updated(s *app.Stepper) {
-	n, total, done := s.UpdateCounts()
+	n, total, _ := s.UpdateCounts()
 	t := "update —"
 	if total > 0 {
 		t = "update " + strconv.Itoa(n) + "/" + strconv.Itoa(total)
-		if done > 0 {
-			t += " (" + strconv.Itoa(done) + " done)"
-		}
 	}
 	v.upd.Set(t)
 }
