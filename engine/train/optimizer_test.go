@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math"
 	"os"
+	"strings"
 	"testing"
 
 	"tapelab/engine/nn"
@@ -63,6 +64,14 @@ func TestOptimizersMatchTorch(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			// per is stepped one tensor at a time on a copy of the
+			// weights, each tensor's step taken, undone with SetState and
+			// taken again: its bits must be the whole Step's.
+			per, _ := train.NewOptimizer(c)
+			perW := make([]*tensor.Tensor, len(m.Params))
+			for i, w := range m.Params {
+				perW[i] = w.Clone()
+			}
 			p := nn.NewPass(m)
 			grads := make([]*tensor.Tensor, len(m.Params))
 			for step, want := range run.Steps {
@@ -76,6 +85,18 @@ func TestOptimizersMatchTorch(t *testing.T) {
 					grads[i] = p.Grad(i)
 				}
 				opt.Step(m.Params, grads)
+				for i, w := range perW {
+					st, old := per.State(), w.Clone()
+					per.StepTensor(i, len(perW), w, grads[i])
+					per.SetState(st)
+					copy(w.Data, old.Data)
+					per.StepTensor(i, len(perW), w, grads[i])
+				}
+				for i, w := range perW {
+					if !tensor.Identical(w, m.Params[i]) {
+						t.Fatalf("step %d: tensor %d stepped alone %v, by Step %v", step+1, i, w.Data, m.Params[i].Data)
+					}
+				}
 				for k, v := range want {
 					w := nntest.Flat(v)
 					for j, got := range m.Params[m.Index(k)].Data {
@@ -86,6 +107,49 @@ func TestOptimizersMatchTorch(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+func TestRuleShowsTheNumbers(t *testing.T) {
+	adam := train.DefaultOptimizer("adam")
+	adam.Betas, adam.Eps, adam.WeightDecay = [2]float64{0.5, 0.9}, 1e-6, 0.1
+	tests := []struct {
+		c    train.OptimizerConfig
+		e    train.Elem
+		want []string
+	}{
+		{train.DefaultOptimizer("sgd"), train.Elem{W: 0.5, G: 2, New: 0.44, T: 1},
+			[]string{"w ← w − η·g = 0.5 − 0.03·2 = 0.44"}},
+		{train.OptimizerConfig{Name: "sgd", LR: 0.1, WeightDecay: 0.5}, train.Elem{W: 1, G: 2, New: 0.75, T: 1},
+			[]string{"w ← w − η·(g + λ·w) = 1 − 0.1·(2 + 0.5·1) = 0.75"}},
+		{train.DefaultOptimizer("momentum"), train.Elem{W: 1, G: 2, After: []float64{2}, New: 0.94, T: 1},
+			[]string{"b ← g = 2 (the first step)", "w ← w − η·b = 1 − 0.03·2 = 0.94"}},
+		{train.OptimizerConfig{Name: "momentum", LR: 0.03, Momentum: 0.9, WeightDecay: 0.5}, train.Elem{W: 1, G: 0.5, Before: []float64{2}, After: []float64{2.8}, New: 0.916, T: 2},
+			[]string{"d = g + λ·w = 0.5 + 0.5·1 = 1", "b ← μ·b + d = 0.9·2 + 1 = 2.8", "w ← w − η·b = 1 − 0.03·2.8 = 0.916"}},
+		{train.DefaultOptimizer("momentum"), train.Elem{W: 1, G: 1, Before: []float64{2}, After: []float64{2.8}, New: 0.916, T: 2},
+			[]string{"b ← μ·b + g = 0.9·2 + 1 = 2.8", "w ← w − η·b = 1 − 0.03·2.8 = 0.916"}},
+		{train.DefaultOptimizer("sgd"), train.Elem{W: -0.5, G: -2, New: -0.44, T: 1},
+			[]string{"w ← w − η·g = -0.5 − 0.03·(-2) = -0.44"}},
+		{adam, train.Elem{W: 1, G: 0.9, Before: []float64{1, 2}, After: []float64{1, 0.3}, New: 0.5, T: 2},
+			[]string{"g ← g + λ·w = 0.9 + 0.1·1 = 1",
+				"m ← β₁m + (1−β₁)g = 0.5·1 + 0.5·1 = 1",
+				"v ← β₂v + (1−β₂)g² = 0.9·2 + 0.1·1² = 0.3",
+				"m̂ = m/(1−β₁ᵗ) = 1/(1−0.5^2) = 1.33333",
+				"v̂ = v/(1−β₂ᵗ) = 0.3/(1−0.9^2) = 1.57895",
+				"w ← w − η·m̂/(√v̂ + ε) = 1 − 0.001·1.33333/(√1.57895 + 1e-06) = 0.5"}},
+	}
+	for _, tc := range tests {
+		got := strings.Split(tc.c.Rule(tc.e), "\n")
+		if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
+			t.Errorf("%s: got\n%s\nwant\n%s", tc.c.Name, strings.Join(got, "\n"), strings.Join(tc.want, "\n"))
+		}
+	}
+	sgd := train.DefaultOptimizer("sgd")
+	if v, f := sgd.FirstOrder(5, 1); v != -0.03*5 || f != "−η·‖g‖²" {
+		t.Errorf("sgd's first-order change %v %q", v, f)
+	}
+	if v, f := adam.FirstOrder(5, -0.25); v != -0.25 || f != "g·Δw" {
+		t.Errorf("adam's first-order change %v %q", v, f)
 	}
 }
 

@@ -35,6 +35,8 @@ const (
 	// FirstNonFinite the first such node of its pass.
 	NonFinite
 	FirstNonFinite
+	// Updated marks a parameter the update phase has stepped (Stepper.Before).
+	Updated
 )
 
 // Has reports whether every flag of f is set in s.
@@ -97,7 +99,8 @@ type Stepper struct {
 	focus  int
 	lay    *layout.Layout // the tape's layout, once worked out (Layout)
 	layErr error
-	nan    faults // the NaN and ∞ the steps made (nonfinite.go)
+	nan    faults  // the NaN and ∞ the steps made (nonfinite.go)
+	upd    *Update // the update phase (SetOptimizer), or nil
 }
 
 // NewStepper returns a stepper at the start of c's single-output pass from
@@ -370,9 +373,8 @@ func (s *Stepper) lastRun() int {
 
 // Reset takes the stepper back to its start.
 func (s *Stepper) Reset() {
-	s.cur.Reset()
-	clear(s.steps)
-	clear(s.fed)
+	s.upd.rewind(s)
+	s.resetCursor()
 	s.focus = -1
 	s.nan.reset(len(s.nodes))
 }
@@ -441,6 +443,9 @@ func (s *Stepper) State(i int) State {
 	}
 	if s.focus == i {
 		st |= Focus
+	}
+	if s.Before(i) != nil {
+		st |= Updated
 	}
 	if p.Phase != autograd.PhaseForward && s.skipped(i) {
 		st |= Skipped

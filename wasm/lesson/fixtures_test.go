@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"tapelab/engine/tensor"
+	"tapelab/engine/train"
 	"tapelab/internal/kept"
 	"tapelab/wasm/app"
 	"tapelab/wasm/link"
@@ -21,6 +23,26 @@ var fixtures = []struct {
 	name string
 	want func(t *testing.T) *Lesson
 }{
+	{"update-stop", func(*testing.T) *Lesson {
+		// the default model stopped after the momentum step of its first
+		// tensor, and a question on that tensor's new weight
+		st := link.Default()
+		st.Model.Optimizer = train.OptimizerConfig{Name: "momentum", LR: 0.1, Momentum: 0.5, Betas: [2]float64{0.9, 0.999}, Eps: 1e-8}
+		st.Model.Params = map[string]*tensor.Tensor{
+			"0.weight": tensor.Matrix([][]float64{{0.5, -0.25}, {0.125, 1}, {-1, 0.75}, {0.25, 0.5}}),
+			"0.bias":   tensor.Vector(0.1, -0.2, 0.3, -0.4),
+			"2.weight": tensor.Matrix([][]float64{{1, -0.5, 0.25, -0.125}}),
+			"2.bias":   tensor.Vector(0.05),
+		}
+		st.Batch = &link.Points{X: [][]float64{{1, 2}, {-3, 0.5}}, Y: []float64{0.3, -0.25}}
+		st.Pos = link.Position{Phase: link.PhaseDone, Node: -1}
+		st.Update = &link.Update{N: 1, Steps: []int{1, 1, 1, 1},
+			Buffers: [][][]float64{{{0.5, 0.25, -0.125, 0, 1, -1, 0.5, 0.25}, {0.1, 0.2, 0.3, 0.4}, {-0.5, 0.5, -0.25, 0.25}, {0.75}}}}
+		return &Lesson{Title: "One update", Stops: []Stop{
+			{State: link.Default(), Caption: "Step forward, backward, then → on into the update."},
+			{State: st, Caption: "The optimizer stepped **0.weight**: b ← μ·b + g, w ← w − η·b.", Question: &Question{Node: 2, Of: OfValue, Element: 0, Answer: AnswerNumber}},
+		}}
+	}},
 	{"one-stop", func(*testing.T) *Lesson {
 		return &Lesson{Title: "One stop", Stops: []Stop{{State: link.Default()}}}
 	}},

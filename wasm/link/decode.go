@@ -147,6 +147,7 @@ func DecodeJSON(raw []byte) (*State, error) {
 		s.Batch = &Points{X: e.Batch.X, Y: e.Batch.Y}
 	}
 	s.Forward, s.Compare = e.Forward, e.Compare
+	s.Update = e.Update
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}

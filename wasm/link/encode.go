@@ -56,6 +56,7 @@ func JSON(s *State) ([]byte, error) {
 	e.Drawing = s.Drawing
 	e.Accumulate = s.Accumulate
 	e.Forward, e.Compare = s.Forward, s.Compare
+	e.Update = s.Update
 	return e.writeJSON()
 }
 
@@ -151,6 +152,9 @@ func (s *State) Validate() error {
 		}
 	default:
 		return &Error{Part: "pos.phase", Msg: fmt.Sprintf("%q is not a phase (want forward, backward or done)", s.Pos.Phase)}
+	}
+	if u := s.Update; u != nil && (u.N < 0 || u.N > 0 && s.Pos.Phase != PhaseDone || s.Model == nil) {
+		return &Error{Part: "update", Msg: "a model's update phase, with n ≥ 0 updates at the end of the backward pass"}
 	}
 	if l2 := s.Modes.L2; l2 < 0 || math.IsNaN(l2) || math.IsInf(l2, 0) {
 		return &Error{Part: "modes.l2", Msg: fmt.Sprintf("must be a finite number ≥ 0, got %v", l2)}

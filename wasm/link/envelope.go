@@ -25,6 +25,7 @@ type envelope struct {
 	Accumulate bool
 	Forward    [][]float64
 	Compare    []train.OptimizerConfig
+	Update     *Update
 }
 
 type posJSON struct {
@@ -118,6 +119,29 @@ func (e *envelope) writeJSON() ([]byte, error) {
 			w.Raw(spec.AppendOptimizer(nil, o))
 		}
 		w.EndArray()
+	}
+	if u := e.Update; u != nil {
+		w.Key("update")
+		w.Object()
+		w.Key("n")
+		w.Int(int64(u.N))
+		w.Key("steps")
+		w.Array()
+		for _, n := range u.Steps {
+			w.Int(int64(n))
+		}
+		w.EndArray()
+		w.Key("buffers")
+		w.Array()
+		for _, b := range u.Buffers {
+			w.Array()
+			for _, t := range b {
+				writeNumbers(&w, t)
+			}
+			w.EndArray()
+		}
+		w.EndArray()
+		w.EndObject()
 	}
 	w.EndObject()
 	return w.Bytes()
@@ -248,6 +272,40 @@ func decodeEnvelope(raw []byte) (*envelope, error) {
 			e.Forward, err = matrix(v, path)
 		case "compare":
 			e.Compare, err = optimizers(v, path)
+		case "update":
+			u := &Update{}
+			e.Update = u
+			err = members(v, path, path, func(key string, v *jsontext.Value, path string) error {
+				var err error
+				switch key {
+				case "n":
+					u.N, err = integer(v, path)
+				case "steps":
+					if v.Kind != jsontext.Array {
+						return typeError(path, "[]int", v)
+					}
+					u.Steps = make([]int, len(v.Elems))
+					for i, e := range v.Elems {
+						if u.Steps[i], err = integer(e, path+"["+strconv.Itoa(i)+"]"); err != nil {
+							return err
+						}
+					}
+				case "buffers":
+					if v.Kind != jsontext.Array {
+						return typeError(path, "[][][]float64", v)
+					}
+					for i, b := range v.Elems {
+						var m [][]float64
+						if m, err = matrix(b, path+"["+strconv.Itoa(i)+"]"); err != nil {
+							return err
+						}
+						u.Buffers = append(u.Buffers, m)
+					}
+				default:
+					return errUnknown
+				}
+				return err
+			})
 		default:
 			return errUnknown
 		}
@@ -284,7 +342,7 @@ func members(v *jsontext.Value, path, prefix string, fn func(key string, v *json
 		}
 		if err := fn(m.Key, m.Value, jsontext.Join(prefix, m.Key)); err == errUnknown {
 			return &Error{Part: "envelope", Msg: "unknown field " + strconv.Quote(m.Key) +
-				" (want model or program, view, pos, modes, flags, points, batch, drawing, accumulate, forward, compare and their fields)"}
+				" (want model or program, view, pos, modes, flags, points, batch, drawing, accumulate, forward, compare, update and their fields)"}
 		} else if err != nil {
 			return err
 		}

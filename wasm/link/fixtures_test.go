@@ -66,6 +66,40 @@ var classifierWeights = map[string][][]float64{
 	"2.bias":   {{1.4955416350402047, -1.6391520620692486}},
 }
 
+// midUpdate is the default model stopped in its second update phase with
+// Adam (its own betas, eps and weight decay), two of its four tensors
+// updated: the weights the phase started from, its batch, and the
+// optimizer's state after one step.
+func midUpdate(t *testing.T) *State {
+	s := Default()
+	s.Model.Optimizer = train.OptimizerConfig{Name: "adam", LR: 0.03, Betas: [2]float64{0.5, 0.9}, Eps: 1e-6, WeightDecay: 0.05}
+	seq, err := s.Model.Seq()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Model.Params = map[string]*tensor.Tensor{}
+	u := &Update{N: 2, Buffers: make([][][]float64, 2)}
+	for i, p := range seq.Params() {
+		v := tensor.Zeros(p.Shape)
+		for k := range v.Data {
+			v.Data[k] = float64((k*7+i*3)%11-5) / 8
+		}
+		s.Model.Params[p.Name] = v
+		u.Steps = append(u.Steps, 1)
+		for b := range u.Buffers {
+			buf := make([]float64, len(v.Data))
+			for k := range buf {
+				buf[k] = float64((k+i+b)%5+1) / float64(int(64)<<(6*b))
+			}
+			u.Buffers[b] = append(u.Buffers[b], buf)
+		}
+	}
+	s.Batch = &Points{X: [][]float64{{1, 2}, {-3, 0.5}, {0.25, -1}}, Y: []float64{0.3, -0.25, -0.075}}
+	s.Pos = Position{Phase: PhaseDone, Node: -1}
+	s.Update = u
+	return s
+}
+
 var fixtures = []fixture{
 	{"default", func(*testing.T) *State { return Default() }},
 	{"classifier-weights", trainedClassifier},
@@ -150,6 +184,7 @@ var fixtures = []fixture{
 		m.Params = map[string]*tensor.Tensor{"4.bias": tensor.Vector(0.5, -0.25, 0.125, 0, 1, -1, 0.75, 0, 0, 0.25)}
 		return &State{Model: m, View: ViewStep, Pos: Position{Phase: PhaseBackward, Node: 7}}
 	}},
+	{"update-adam", midUpdate},
 	{"points", func(*testing.T) *State {
 		m := spec.New(tensor.Shape{2}, nn.MSE, nn.NewLinear(4), nn.ReLU{}, nn.NewLinear(1))
 		m.Seed = 11

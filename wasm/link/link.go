@@ -124,6 +124,20 @@ type State struct {
 	// weights and in the same batch order, their losses in one chart
 	// (models only).
 	Compare []train.OptimizerConfig
+	// Update, when not nil, is the stepper's update phase at the end of
+	// the backward pass (Pos is done): a model link's weights are those
+	// the phase started from, and the optimizer the model document's.
+	Update *Update
+}
+
+// Update is where an update phase stands: N parameter tensors updated,
+// and the optimizer's state when the phase started (train's
+// OptimizerState: steps per tensor; per buffer, per tensor, its values,
+// empty before the tensor's first step).
+type Update struct {
+	N       int
+	Steps   []int
+	Buffers [][][]float64
 }
 
 // Position is where the stepper stands: the phase and the node its next

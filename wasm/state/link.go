@@ -122,6 +122,9 @@ func (s *State) settle() {
 	errs = append(errs, s.recordDefault()) // a program's link leaves the model side as it was
 	if stp := s.Source().Stepper(); stp != nil {
 		errs = append(errs, link.Seek(stp, st.Pos))
+		if u := st.Update; u != nil {
+			errs = append(errs, stp.Resume(train.OptimizerState{Steps: u.Steps, Buffers: u.Buffers}, u.N))
+		}
 	}
 	s.openErr = errors.Join(errs...)
 }
@@ -229,8 +232,27 @@ func (s *State) Link() *link.State {
 	if stp := pg.Stepper(); stp != nil && s.view == link.ViewStep {
 		st.Pos = link.PositionOf(stp)
 		st.Drawing = s.Drawing()
+		s.linkUpdate(st, stp)
 	}
 	return st
+}
+
+// linkUpdate puts into st the update phase of stp, if its optimizer has
+// stepped: its state as the phase started, the updates since, and the
+// weights the phase started from (with the batch they were stepped on).
+func (s *State) linkUpdate(st *link.State, stp *app.Stepper) {
+	ost, n, ok := stp.PhaseState()
+	if !ok {
+		return
+	}
+	u := &link.Update{N: n, Steps: ost.Steps, Buffers: ost.Buffers} // a nil buffer is written []
+	pg := s.model
+	st.Model.Params = pg.Model().StateDict()
+	for k, p := range pg.Model().Seq.Params() {
+		i := pg.Recording().ParamNodes[k]
+		st.Model.Params[p.Name] = &tensor.Tensor{Shape: p.Shape, Data: slices.Clone(stp.PhaseWeights(i))}
+	}
+	st.Batch, st.Update = pointsOf(pg.Batch()), u
 }
 
 // SpecModel is the model document of the edited model with the training

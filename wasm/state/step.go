@@ -49,10 +49,35 @@ func (s *State) ProgramMode() bool { return s.programOn }
 // model.
 func (s *State) Source() Source {
 	s.settle()
+	var src Source = s.model
 	if s.programOn {
-		return s.prog()
+		src = s.prog()
 	}
-	return s.model
+	if st := src.Stepper(); st != nil {
+		_ = st.SetOptimizer(s.training.Optimizer) // the single-output pass has no update phase
+	}
+	return src
+}
+
+// Update takes the update phase's next step (back: takes its last one
+// back) on the stepper of what is stepped, and tells the views the new
+// position with no event, as Jump does; see app.Stepper's Update and
+// UnUpdate. The pinned node is let go first.
+func (s *State) Update(back bool) bool {
+	st, c := s.stepper()
+	if st == nil {
+		return false
+	}
+	var ok bool
+	if back {
+		ok = st.UnUpdate()
+	} else {
+		ok = st.Update()
+	}
+	if ok || c.Has(Selection) {
+		s.changed(c)
+	}
+	return ok
 }
 
 // recorded announces that the step was recorded again (c adds what else

@@ -17,6 +17,9 @@ import (
 // Recorded and Refresh, around the tape's parts), the pinned node
 // (ShowPinned) or the stepper's move (Refresh).
 func (v *View) Changed(c state.Change, e *autograd.Event) {
+	if c.Has(state.Training) {
+		v.optSync(v.st.Training())
+	}
 	if c.Has(state.Step | state.Editing) {
 		v.stepper.pause()
 		if c.Has(state.Doc) {

@@ -48,6 +48,7 @@ type inspectorView struct {
 	order, vorder, gorder []dom.Elem             // the body's and the columns' children as last set
 	sections              []dom.Elem             // what other views added (addSection), removed on the next show
 	tensors               map[string][]*keptGrid // per place (an element id), the grids of the shapes last shown there, the latest first
+	upd                   *updateCard            // the update phase's part, once shown
 }
 
 func newInspectorView(sv *View) *inspectorView {
@@ -221,6 +222,7 @@ func (v *inspectorView) show(s *app.Stepper, i int) {
 		order = append(order, card...)
 	}
 	place(v.body, &v.order, order...)
+	v.updateCard(s, i)
 }
 
 // showFrom fills #insp-from for node n, which a grad recorded: the

@@ -12,6 +12,7 @@ import (
 
 	"tapelab/engine/autograd"
 	"tapelab/wasm/app"
+	"tapelab/wasm/ui"
 )
 
 // stepperView is the bar of step controls and counters.
@@ -19,6 +20,7 @@ type stepperView struct {
 	sv       *View
 	root     dom.Elem
 	fwd, bwd dom.Elem // counters
+	upd      ui.Text  // the update phase's counter, written when it changes
 	said     dom.Elem // the last step in words (a live region)
 	play     dom.Elem
 	speed    dom.Elem
@@ -46,10 +48,11 @@ func newStepperView(sv *View) *stepperView {
 	count := doc.El("div", "class", "counters mono", "aria-live", "off")
 	v.fwd = doc.El("span", "id", "count-forward")
 	v.bwd = doc.El("span", "id", "count-backward")
-	dom.Add(count, v.fwd, doc.Txt("span", " · ", "class", "sep"), v.bwd)
+	v.upd.El = doc.El("span", "id", "count-update")
+	dom.Add(count, v.fwd, doc.Txt("span", " · ", "class", "sep"), v.bwd, doc.Txt("span", " · ", "class", "sep"), v.upd.El)
 	v.said = doc.El("div", "class", "said", "id", "said", "role", "status", "aria-live", "polite")
 	help := sv.doc.Button("?", "Keyboard shortcuts (?)", sv.d.Shortcuts, "id", "help")
-	dom.Add(v.root, ctl, lab, count, v.said, sv.d.Tabs(), help)
+	dom.Add(v.root, ctl, lab, count, optimizerControl(sv), v.said, sv.d.Tabs(), help)
 	return v
 }
 
@@ -58,6 +61,7 @@ func (v *stepperView) update(s *app.Stepper, e *autograd.Event) {
 	c := s.Counts()
 	v.fwd.SetTextContent("forward " + strconv.Itoa(c.Forward) + "/" + strconv.Itoa(c.ForwardTotal))
 	v.bwd.SetTextContent("backward " + strconv.Itoa(c.Backward) + "/" + strconv.Itoa(c.BackwardTotal))
+	v.updated(s)
 	if e == nil {
 		return
 	}
@@ -99,6 +103,7 @@ func (v *stepperView) update(s *app.Stepper, e *autograd.Event) {
 func (v *stepperView) jumped(s *app.Stepper) {
 	c := s.Counts()
 	switch {
+	case v.saidUpdate(s):
 	case s.Position().Phase == autograd.PhaseDone:
 		v.said.SetTextContent("At the end: every gradient is final.")
 	case c.Backward > 0:

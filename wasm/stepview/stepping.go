@@ -8,7 +8,13 @@ import (
 
 // StepOnce takes one step (in forward mode, a forward step) and reports
 // whether there was one.
-func (v *View) StepOnce() bool { return v.d.Move(v.prog.step) }
+// After the backward pass it is the update phase's next step.
+func (v *View) StepOnce() bool {
+	if s := v.src().Stepper(); s != nil && s.Updating() {
+		return v.st.Update(false)
+	}
+	return v.d.Move(v.prog.step)
+}
 
 // Step takes one step.
 func (v *View) Step() { v.StepOnce() }
@@ -16,7 +22,9 @@ func (v *View) Step() { v.StepOnce() }
 // Back stops playing and takes one step back.
 func (v *View) Back() {
 	v.stepper.pause()
-	v.d.Move((*app.Stepper).Back)
+	if !v.st.Update(true) { // an update, or a next forward, to take back
+		v.d.Move((*app.Stepper).Back)
+	}
 }
 
 // Reset stops playing and takes the stepper back to the start.

@@ -83,6 +83,9 @@ type View struct {
 	// editor's cards and the inspector are drawn in the task after it
 	// (see HoldColumns and DrawColumns).
 	held bool
+	// optSync shows the training settings' optimizer in the update
+	// phase's control.
+	optSync func(state.TrainingSettings)
 }
 
 // New builds the step view's regions, drawing nothing: the hub draws the

@@ -356,6 +356,8 @@ func (v *View) update(s *app.Stepper, i int, st app.State, values bool) {
 // badgeText is the state badge of node i in state st, or "" for none.
 func badgeText(s *app.Stepper, i int, st app.State) string {
 	switch {
+	case st.Has(app.Updated):
+		return "w←"
 	case st.Has(app.Skipped):
 		return "skip"
 	case st.Has(app.Extra):

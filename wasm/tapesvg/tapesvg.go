@@ -73,7 +73,7 @@ func StateClasses(st app.State) string {
 		f    app.State
 		name string
 	}{{app.Known, "known"}, {app.HasGrad, "has-grad"}, {app.Final, "final"}, {app.Ran, "ran"},
-		{app.Next, "next"}, {app.Focus, "focus"}} {
+		{app.Next, "next"}, {app.Focus, "focus"}, {app.Updated, "updated"}} {
 		if st.Has(c.f) {
 			b.WriteString(" " + c.name)
 		}

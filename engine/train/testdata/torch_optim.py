@@ -10,7 +10,11 @@ Regenerate (needs torch; `apt-get install python3-torch` on Debian):
 
     /usr/bin/python3 engine/train/testdata/torch_optim.py
 
-It rewrites engine/train/testdata/optim_golden.json; commit it.
+It rewrites engine/train/testdata/optim_golden.json and, for the page's
+update phase (e2e/update_test.go, whose link carries one target per
+example), optim_golden_1.json: the same with two inputs (as the page's 2-D
+datasets have) and a linear 4→1 output with one target column; commit
+them.
 """
 import json
 import os
@@ -31,18 +35,23 @@ SETTINGS = [
 
 
 def main():
+    write(3, 2, "optim_golden.json")
+    write(2, 1, "optim_golden_1.json")
+
+
+def write(ins, outs, name):
     gen = torch.Generator().manual_seed(7)
     init = {
-        "0.weight": torch.rand(4, 3, generator=gen) - 0.5,
+        "0.weight": torch.rand(4, ins, generator=gen) - 0.5,
         "0.bias": torch.rand(4, generator=gen) - 0.5,
-        "2.weight": torch.rand(2, 4, generator=gen) - 0.5,
-        "2.bias": torch.rand(2, generator=gen) - 0.5,
+        "2.weight": torch.rand(outs, 4, generator=gen) - 0.5,
+        "2.bias": torch.rand(outs, generator=gen) - 0.5,
     }
-    x = torch.randn(5, 3, generator=gen)
-    y = torch.randn(5, 2, generator=gen)
+    x = torch.randn(5, ins, generator=gen)
+    y = torch.randn(5, outs, generator=gen)
     out = {"init": {k: v.tolist() for k, v in init.items()}, "x": x.tolist(), "y": y.tolist(), "runs": []}
     for s in SETTINGS:
-        model = torch.nn.Sequential(torch.nn.Linear(3, 4), torch.nn.Tanh(), torch.nn.Linear(4, 2))
+        model = torch.nn.Sequential(torch.nn.Linear(ins, 4), torch.nn.Tanh(), torch.nn.Linear(4, outs))
         model.load_state_dict({k: v.clone() for k, v in init.items()})
         wd = s.get("weight_decay", 0)
         if s["name"] == "adam":
@@ -58,7 +67,7 @@ def main():
             opt.step()
             steps.append({k: v.tolist() for k, v in model.state_dict().items()})
         out["runs"].append({"settings": s, "steps": steps})
-    with open(os.path.join(HERE, "optim_golden.json"), "w") as f:
+    with open(os.path.join(HERE, name), "w") as f:
         json.dump(out, f, indent=1)
         f.write("\n")
 
