@@ -21,6 +21,7 @@ type stepperView struct {
 	root     dom.Elem
 	fwd, bwd dom.Elem // counters
 	upd      ui.Text  // the update phase's counter, written when it changes
+	optBox   dom.Elem // the update phase's optimizer and η, shown with its counter once the phase is reachable
 	said     dom.Elem // the last step in words (a live region)
 	play     dom.Elem
 	speed    dom.Elem
@@ -52,7 +53,8 @@ func newStepperView(sv *View) *stepperView {
 	dom.Add(count, v.fwd, doc.Txt("span", " · ", "class", "sep"), v.bwd, doc.Txt("span", " · ", "class", "sep"), v.upd.El)
 	v.said = doc.El("div", "class", "said", "id", "said", "role", "status", "aria-live", "polite")
 	help := sv.doc.Button("?", "Keyboard shortcuts (?)", sv.d.Shortcuts, "id", "help")
-	dom.Add(v.root, ctl, lab, count, optimizerControl(sv), v.said, sv.d.Tabs(), help)
+	v.optBox = optimizerControl(sv)
+	dom.Add(v.root, ctl, lab, count, v.optBox, v.said, sv.d.Tabs(), help)
 	return v
 }
 

@@ -23,6 +23,12 @@ func (v *stepperView) updated(s *app.Stepper) {
 		t = "update " + strconv.Itoa(n) + "/" + strconv.Itoa(total)
 	}
 	v.upd.Set(t)
+	// Until backward is done the bar keeps the height it had without
+	// an update phase (the server's first view is drawn for it).
+	c := s.Counts()
+	pending := total == 0 || n == 0 && c.Backward < c.BackwardTotal
+	v.upd.El.ToggleClass("upd-pending", pending)
+	v.optBox.ToggleClass("upd-pending", pending)
 }
 
 // saidUpdate says, after a move of the update phase, what it did; false
