@@ -35,7 +35,27 @@ const (
 )
 
 func main() {
-	workers.Serve(web.NewShareHandler(web.KVStore{Open: openShares}, servePage))
+	workers.Serve(drained(web.NewShareHandler(web.KVStore{Open: openShares}, servePage)))
+}
+
+// drainLimit bounds how much of a request's body drained reads after the
+// handler has answered.
+const drainLimit = 1 << 20
+
+// drained runs h, then reads what is left of the request's body (up to
+// drainLimit bytes; a longer body is cancelled), so that a body the share
+// API refuses unread (a 413) is taken from workerd before this request's
+// Go instance exits. Left unread, the body stalls the connection: the next
+// request on it waits a minute and more in wrangler dev. The answer has
+// gone out by then; draining only delays the instance's exit.
+func drained(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h.ServeHTTP(w, r)
+		if r.Body != nil {
+			io.CopyN(io.Discard, r.Body, drainLimit)
+			r.Body.Close()
+		}
+	})
 }
 
 // servePage answers with the playground's page, read through the ASSETS
