@@ -273,8 +273,9 @@ func (p *screenTab) checkState(state string) {
 // checkLayout checks a state as checkState does, and also the tape's share
 // of the screen (in the stepping view), the size of touch targets and that
 // every control is reachable as the page shows it; deep also opens each
-// panel and the menu in turn (and each folded section in them), runs
-// axe-core with each open and checks their controls.
+// folded section of the page, then each panel and the menu in turn (and
+// each folded section in them), runs axe-core with each open and checks
+// their controls.
 func (p *screenTab) checkLayout(state string, deep bool) {
 	p.t.Helper()
 	what := p.sc.name + " " + state
@@ -290,6 +291,7 @@ func (p *screenTab) checkLayout(state string, deep bool) {
 	if !deep {
 		return
 	}
+	p.unfold(what, "body")
 	var toggles []string
 	if err := json.Unmarshal([]byte(p.js(`JSON.stringify([...document.querySelectorAll("[aria-controls][aria-expanded=false]")].filter(b => b.checkVisibility({contentVisibilityAuto: true, visibilityProperty: true}) && b.id).map(b => b.id))`)), &toggles); err != nil {
 		p.t.Fatal(err)
@@ -297,8 +299,9 @@ func (p *screenTab) checkLayout(state string, deep bool) {
 	for _, tg := range toggles {
 		p.pressToggle(tg)
 		// What the toggle opened (over the page, so only its controls).
-		var inside []string
+		var regions, inside []string
 		for _, id := range strings.Fields(p.js(`document.getElementById(` + jsString(tg) + `).getAttribute("aria-controls")`)) {
+			regions = append(regions, "#"+id)
 			inside = append(inside, "#"+id+" :is("+controlSel+")")
 		}
 		p.reachable(what+" with #"+tg+" open", inside...)
@@ -306,18 +309,25 @@ func (p *screenTab) checkLayout(state string, deep bool) {
 			p.axed[tg] = true
 			expectNoAxe(p.t, p.tab, what+" with #"+tg+" open")
 		}
-		var folds []string
-		if err := json.Unmarshal([]byte(p.js(`JSON.stringify([...document.querySelectorAll("details:not([open]) > summary")].filter(s => s.checkVisibility({contentVisibilityAuto: true, visibilityProperty: true})).map((s, i) => { s.dataset.fold = "" + i; return "" + i; }))`)), &folds); err != nil {
-			p.t.Fatal(err)
-		}
-		for _, f := range folds {
-			p.js(`document.querySelector('summary[data-fold="` + f + `"]').click()`)
-			p.reachable(what+" with #"+tg+" open and a section unfolded", `details:has(> summary[data-fold="`+f+`"]) :is(`+controlSel+`)`)
-			p.js(`(s => { s.parentElement.open = false; return true; })(document.querySelector('summary[data-fold="` + f + `"]'))`)
-		}
+		p.unfold(what+" with #"+tg+" open", regions...)
 		if p.js(`document.getElementById(`+jsString(tg)+`).getAttribute("aria-expanded")`) == "true" {
 			p.pressToggle(tg)
 		}
+	}
+}
+
+// unfold opens, one at a time, each folded section shown inside the
+// scopes (CSS selectors) and checks the controls in it as reachable does.
+func (p *screenTab) unfold(what string, scope ...string) {
+	p.t.Helper()
+	var folds []string
+	if err := json.Unmarshal([]byte(p.js(`JSON.stringify([...new Set(`+jsList(scope)+`.flatMap(sel => [...document.querySelectorAll(sel + " details:not([open]) > summary")]))].filter(s => s.checkVisibility({contentVisibilityAuto: true, visibilityProperty: true})).map((s, i) => { s.dataset.fold = "" + i; return "" + i; }))`)), &folds); err != nil {
+		p.t.Fatal(err)
+	}
+	for _, f := range folds {
+		p.js(`document.querySelector('summary[data-fold="` + f + `"]').click()`)
+		p.reachable(what+" and a section unfolded", `details:has(> summary[data-fold="`+f+`"]) :is(`+controlSel+`)`)
+		p.js(`(s => { s.parentElement.open = false; delete s.dataset.fold; return true; })(document.querySelector('summary[data-fold="` + f + `"]'))`)
 	}
 }
 

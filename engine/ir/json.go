@@ -2,6 +2,7 @@ package ir
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -39,7 +40,7 @@ func Encode(g *Graph) ([]byte, error) {
 	for id := range g.Payload {
 		ids = append(ids, id)
 	}
-	slices.Sort(ids)
+	slices.SortStableFunc(ids, cmp.Compare[int]) // shares the playground's stable sort of []int
 	for k, id := range ids {
 		if k > 0 {
 			b.WriteByte(',')

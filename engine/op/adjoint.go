@@ -83,7 +83,11 @@ func (j *Adj) full(s tensor.Shape, v float64) Value {
 	return j.Ops.Const(t)
 }
 
-// apply records p on the operands with attributes a.
+// apply records p on the operands with attributes a. It is not inlined:
+// with the tensor package's noinline helpers, inlining it at its 130 call
+// sites only lengthened the playground's wasm (engine/tensor's doc).
+//
+//go:noinline
 func (j *Adj) apply(p *Op, a Attrs, xs ...Value) Value { return Call(j.Ops, p, a, xs...) }
 
 func (j *Adj) mul(a, b Value) Value { return j.apply(mulOp, Attrs{}, a, b) }

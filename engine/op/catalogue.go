@@ -41,7 +41,17 @@ func Lookup(name string) (*Op, bool) {
 // All returns every op in the catalogue, sorted by name. The slice is fresh;
 // the ops are shared and must not be modified.
 func All() []*Op {
-	out := append([]*Op(nil), catalogue...)
-	slices.SortFunc(out, func(a, b *Op) int { return strings.Compare(a.Name, b.Name) })
+	// It sorts indices, with the instantiation of slices.SortStableFunc
+	// for []int the playground links anyway, rather than linking a sort
+	// of []*Op of its own.
+	idx := make([]int, len(catalogue))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return strings.Compare(catalogue[a].Name, catalogue[b].Name) })
+	out := make([]*Op, len(idx))
+	for i, j := range idx {
+		out[i] = catalogue[j]
+	}
 	return out
 }

@@ -1,6 +1,12 @@
 // Package tensor provides shapes, dense float64 row-major tensors, the
 // precision a run stores its numbers in (float64, or float32 storage) and
 // the kernels the op catalogue is built from.
+//
+// Shape.Equal, Shape.Clone, Tensor.Clone, Reshape, CopyFrom and Fill are
+// marked //go:noinline. Each allocates, copies or loops, so a call costs
+// nothing next to its work; inlined at their 240 call sites across the
+// engine they made the playground's wasm about 11 KB (brotli) longer
+// (bench/README.md).
 package tensor
 
 import (
@@ -25,6 +31,8 @@ func (s Shape) Size() int {
 func (s Shape) Rank() int { return len(s) }
 
 // Equal reports whether s and t have the same dimensions.
+//
+//go:noinline
 func (s Shape) Equal(t Shape) bool {
 	if len(s) != len(t) {
 		return false
@@ -38,6 +46,8 @@ func (s Shape) Equal(t Shape) bool {
 }
 
 // Clone returns a copy of s that shares no memory with it.
+//
+//go:noinline
 func (s Shape) Clone() Shape {
 	if s == nil {
 		return Shape{}

@@ -57,12 +57,16 @@ func Matrix(rows [][]float64) *Tensor {
 }
 
 // Clone returns a deep copy of t.
+//
+//go:noinline
 func (t *Tensor) Clone() *Tensor {
 	return &Tensor{Shape: t.Shape.Clone(), Data: append([]float64(nil), t.Data...)}
 }
 
 // Reshape makes t hold a tensor of the given shape, reusing its storage when
 // the capacity suffices. Values are left as they were (not cleared).
+//
+//go:noinline
 func (t *Tensor) Reshape(shape Shape) {
 	if !t.Shape.Equal(shape) { // re-recording a step reshapes to the same shape: no copy then
 		t.Shape = append(t.Shape[:0], shape...)
@@ -76,12 +80,16 @@ func (t *Tensor) Reshape(shape Shape) {
 }
 
 // CopyFrom makes t an exact copy of u, reusing t's storage when possible.
+//
+//go:noinline
 func (t *Tensor) CopyFrom(u *Tensor) {
 	t.Reshape(u.Shape)
 	copy(t.Data, u.Data)
 }
 
 // Fill sets every element to v.
+//
+//go:noinline
 func (t *Tensor) Fill(v float64) {
 	for i := range t.Data {
 		t.Data[i] = v

@@ -40,21 +40,22 @@ const WasmName = "tapelab.wasm"
 // playground's build: the runtime and the packages it imports (so that its
 // small accessors stay inlined in the allocator and the collector), and the
 // engine packages whose loops run in every step and in compiling a graph
-// (in wasm, engine/graph's CompileChecked takes a third longer without
-// inlining; the page's own code, such as its layout, does not measurably
-// slow down), and syscall/js, whose Call, Invoke and New keep their
-// arguments on the stack only when its makeArgSlices is inlined (without
-// it each call into JavaScript allocates 384 bytes: a step's redraw,
-// 160 KB). Everything else is compiled without inlining (-l), which
-// leaves the page's code about as long but far more repetitive: the
-// download at brotli quality 11 is about 90 KB smaller (bench/README.md
-// has the figures).
+// (tensor's kernels, autograd's tape, train's optimizers; in wasm,
+// engine/graph's CompileChecked takes a third longer without inlining),
+// and syscall/js, whose Call, Invoke and New keep their arguments on the
+// stack only when its makeArgSlices is inlined (without it each call into
+// JavaScript allocates 384 bytes: a step's redraw, 160 KB). Everything
+// else is compiled without inlining (-l), which leaves the page's code
+// about as long but far more repetitive: the download at brotli quality 11
+// is about 90 KB smaller. engine/op (the catalogue: closures, shape rules,
+// VJPs that record ops) and engine/nn (layers that call op) left the list
+// on 2026-12-06 for 9.6 KB less, with the wasm training step unchanged
+// within noise (bench/README.md has the figures).
 var inlined = []string{
 	"runtime", "internal/runtime/...", "internal/abi", "internal/goarch", "internal/cpu",
 	"internal/bytealg", "internal/byteorder", "internal/chacha8rand", "internal/stringslite",
 	"internal/strconv", "math", "math/bits", "syscall/js",
-	"tapelab/engine/tensor", "tapelab/engine/op", "tapelab/engine/autograd",
-	"tapelab/engine/nn", "tapelab/engine/train", "tapelab/engine/graph",
+	"tapelab/engine/tensor", "tapelab/engine/autograd", "tapelab/engine/train", "tapelab/engine/graph",
 }
 
 // BuildArgs returns the go tool's arguments (after "go") that compile pkg

@@ -150,15 +150,22 @@ func dropIndent(s string) string {
 
 // Parts names the elements of a skeleton a view keeps: each CSS selector
 // with where the view keeps the element it finds.
-type Parts map[string]*Elem
+type Parts []Part
+
+// Part is one element of a skeleton: the selector that finds it and where
+// Find puts it.
+type Part struct {
+	Sel string
+	To  *Elem
+}
 
 // Find finds each part inside e. A part missing from the skeleton is a
 // mistake in the view's code: it panics, naming the selector.
 func (e Elem) Find(ps Parts) {
-	for sel, to := range ps {
-		*to = e.QuerySelector(sel)
-		if !to.OK() {
-			panic("skeleton without " + sel)
+	for _, p := range ps {
+		*p.To = e.QuerySelector(p.Sel)
+		if !p.To.OK() {
+			panic("skeleton without " + p.Sel)
 		}
 	}
 }

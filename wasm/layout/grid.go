@@ -209,7 +209,7 @@ func (g *grid) crossings() int {
 			for _, w := range g.vs[u].succs {
 				ends = append(ends, g.vs[w].pos)
 			}
-			slices.Sort(ends[first:])
+			slices.SortStableFunc(ends[first:], cmp.Compare[int]) // shares the page's stable sort of []int: 2 KB less wasm
 		}
 		tree = slices.Grow(tree[:0], len(g.cols[c+1])+1)[:len(g.cols[c+1])+1]
 		clear(tree)

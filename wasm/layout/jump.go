@@ -63,7 +63,7 @@ func (g *grid) assignLanes() int {
 	if len(from) == 0 {
 		return 0
 	}
-	slices.SortFunc(from, func(a, b int) int { return cmp.Or(cmp.Compare(g.vs[a].col, g.vs[b].col), cmp.Compare(a, b)) })
+	slices.SortStableFunc(from, func(a, b int) int { return cmp.Or(cmp.Compare(g.vs[a].col, g.vs[b].col), cmp.Compare(a, b)) })
 	lane := make([]int, len(g.nodes))
 	// busy holds the lanes in use as end·k + lane, k more than any lane,
 	// so that the lane freed first is on top; free the lanes freed since.

@@ -54,10 +54,10 @@ func newAuthorTools(lv *View) *authorTools {
 	a := &authorTools{lv: lv, root: u.Build(authorMarkup)}
 	var add1, play dom.Elem
 	a.root.Find(dom.Parts{
-		"#lesson-title-input": &a.title, "#lesson-add": &add1, "#lesson-play": &play,
-		"#lesson-stops": &a.list, "#lesson-caption": &a.caption, "#lesson-ask-on": &a.ask,
-		"#lesson-q-of": &a.of, "#lesson-q-node": &a.node, "#lesson-q-element": &a.elem,
-		"#lesson-q-answer": &a.kind, "#lesson-q-error": &a.qErr,
+		{Sel: "#lesson-title-input", To: &a.title}, {Sel: "#lesson-add", To: &add1}, {Sel: "#lesson-play", To: &play},
+		{Sel: "#lesson-stops", To: &a.list}, {Sel: "#lesson-caption", To: &a.caption}, {Sel: "#lesson-ask-on", To: &a.ask},
+		{Sel: "#lesson-q-of", To: &a.of}, {Sel: "#lesson-q-node", To: &a.node}, {Sel: "#lesson-q-element", To: &a.elem},
+		{Sel: "#lesson-q-answer", To: &a.kind}, {Sel: "#lesson-q-error", To: &a.qErr},
 	})
 	a.title.SetAttribute("maxlength", strconv.Itoa(lesson.MaxTitle))
 	a.caption.SetAttribute("maxlength", strconv.Itoa(lesson.MaxCaption))

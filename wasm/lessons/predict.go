@@ -51,9 +51,9 @@ func newPredictBox(lv *View) *predictBox {
 	b := &predictBox{lv: lv, root: u.Build(predictMarkup)}
 	var check, plus, minus, zero dom.Elem
 	b.root.Find(dom.Parts{
-		"#lesson-ask": &b.ask, "#lesson-guess": &b.guess, "#lesson-check": &check,
-		"#lesson-sign-plus": &plus, "#lesson-sign-minus": &minus, "#lesson-sign-zero": &zero,
-		"#lesson-verdict": &b.verdict,
+		{Sel: "#lesson-ask", To: &b.ask}, {Sel: "#lesson-guess", To: &b.guess}, {Sel: "#lesson-check", To: &check},
+		{Sel: "#lesson-sign-plus", To: &plus}, {Sel: "#lesson-sign-minus", To: &minus}, {Sel: "#lesson-sign-zero", To: &zero},
+		{Sel: "#lesson-verdict", To: &b.verdict},
 	})
 	b.form = b.guess.Parent()
 	b.signs = plus.Parent()

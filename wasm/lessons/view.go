@@ -156,9 +156,9 @@ func (lv *View) panel() {
 	u := lv.u
 	lv.root = u.Build(markup)
 	lv.root.Find(dom.Parts{
-		"#lesson-title": &lv.heading, "#lesson-prev": &lv.prev, "#lesson-count": &lv.count,
-		"#lesson-next": &lv.next, "#lesson-back": &lv.back, "#lesson-caption-view": &lv.caption,
-		"#lesson-msg": &lv.msg,
+		{Sel: "#lesson-title", To: &lv.heading}, {Sel: "#lesson-prev", To: &lv.prev}, {Sel: "#lesson-count", To: &lv.count},
+		{Sel: "#lesson-next", To: &lv.next}, {Sel: "#lesson-back", To: &lv.back}, {Sel: "#lesson-caption-view", To: &lv.caption},
+		{Sel: "#lesson-msg", To: &lv.msg},
 	})
 	u.OnClick(lv.prev, func() { lv.goTo(lv.cur - 1) })
 	u.OnClick(lv.next, func() { lv.goTo(lv.cur + 1) })

@@ -23,7 +23,7 @@ const stepNoteMarkup dom.HTML = `
 func newStepNote(sh *Shell) *stepNote {
 	n := &stepNote{root: sh.u.Build(stepNoteMarkup)}
 	var undo dom.Elem
-	n.root.Find(dom.Parts{"span": &n.text, "#step-switched-undo": &undo})
+	n.root.Find(dom.Parts{{Sel: "span", To: &n.text}, {Sel: "#step-switched-undo", To: &undo}})
 	sh.u.OnClick(undo, func() {
 		if sh.tv != nil {
 			sh.tv.UndoSwitch()

@@ -46,7 +46,7 @@ func newDrawPad(iv *imageView) *drawPad {
 	doc := iv.sv.doc
 	d := &drawPad{iv: iv, root: doc.Build(padMarkup)}
 	var clear dom.Elem
-	d.root.Find(dom.Parts{"#example": &d.examples, "#draw-clear": &clear, "#draw-result": &d.result})
+	d.root.Find(dom.Parts{{Sel: "#example", To: &d.examples}, {Sel: "#draw-clear", To: &clear}, {Sel: "#draw-result", To: &d.result}})
 	d.cv = dom.NewCanvas(doc, padSide, padSide, "id", "draw-canvas", "class", "draw-canvas",
 		"aria-label", "Drawing area: draw a digit or shape with the mouse, a pen or a finger")
 	d.root.Fill("canvas", d.cv.El)

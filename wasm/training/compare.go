@@ -24,11 +24,11 @@ var compareDefaults = [link.MaxCompare]train.OptimizerConfig{train.DefaultOptimi
 func (c *controls) newCompare() {
 	v := c.v
 	u := v.u
-	v.root.Find(dom.Parts{"#train-compare": &c.cmpBox})
+	v.root.Find(dom.Parts{{Sel: "#train-compare", To: &c.cmpBox}})
 	for i := range c.cmp {
 		r := &c.cmp[i]
 		n := strconv.Itoa(i + 2)
-		v.root.Find(dom.Parts{"#cmp-on-" + n: &r.on, "#cmp-opt-" + n: &r.opt, "#cmp-lr-" + n: &r.lr})
+		v.root.Find(dom.Parts{{Sel: "#cmp-on-" + n, To: &r.on}, {Sel: "#cmp-opt-" + n, To: &r.opt}, {Sel: "#cmp-lr-" + n, To: &r.lr}})
 		d := compareDefaults[i]
 		u.Options(r.opt, train.OptimizerNames(), []string{"SGD", "momentum", "Adam"}, d.Name)
 		u.Options(r.lr, learningRates, nil, strconv.FormatFloat(d.LR, 'f', -1, 64))

@@ -40,20 +40,20 @@ func newControls(v *View) controls {
 	c := controls{v: v}
 	var step, reset, inspect, settingsBtn, cnn, clearPoints, useCSV, undoSwitch dom.Elem
 	r.Find(dom.Parts{
-		"#train-play": &c.play, "#train-step": &step, "#train-reset": &reset,
-		"#train-inspect": &inspect, "#train-settings-toggle": &settingsBtn, "#train-cnn": &cnn,
-		"#train-clear": &clearPoints, "#csv-use": &useCSV,
-		"#train-dataset": &c.dataset, "#train-lr": &c.lr, "#train-opt": &c.opt, "#train-l2": &c.l2,
-		"#train-batch": &c.batch, "[for=train-batch]": &c.batchOut,
-		"#train-noise": &c.noise, "[for=train-noise]": &c.noiseOut,
-		"#train-split": &c.split, "[for=train-split]": &c.splitOut,
-		"#train-steps": &c.steps, "#train-loss": &c.trainLoss, "#test-loss": &c.testLoss,
-		"#train-acc": &c.acc, "#train-rate": &c.rate, ".train-counts": &c.counts, "#train-msg": &c.msg, "#train-open-nan": &c.nanBtn,
-		"#train-class": &c.class, "#train-target": &c.target,
-		"#csv-text": &c.csvText, "#csv-file": &c.csvFile, "#csv-error": &c.csvError,
-		"#train-legend": &c.legendBox, "#train-runs": &c.runsKey,
-		"#train-surface-box": &c.surfBox, "#train-surface-box figcaption": &c.surfAxes,
-		"#train-switched": &c.switched, "#train-switched span": &c.switchedText, "#train-switched-undo": &undoSwitch,
+		{Sel: "#train-play", To: &c.play}, {Sel: "#train-step", To: &step}, {Sel: "#train-reset", To: &reset},
+		{Sel: "#train-inspect", To: &inspect}, {Sel: "#train-settings-toggle", To: &settingsBtn}, {Sel: "#train-cnn", To: &cnn},
+		{Sel: "#train-clear", To: &clearPoints}, {Sel: "#csv-use", To: &useCSV},
+		{Sel: "#train-dataset", To: &c.dataset}, {Sel: "#train-lr", To: &c.lr}, {Sel: "#train-opt", To: &c.opt}, {Sel: "#train-l2", To: &c.l2},
+		{Sel: "#train-batch", To: &c.batch}, {Sel: "[for=train-batch]", To: &c.batchOut},
+		{Sel: "#train-noise", To: &c.noise}, {Sel: "[for=train-noise]", To: &c.noiseOut},
+		{Sel: "#train-split", To: &c.split}, {Sel: "[for=train-split]", To: &c.splitOut},
+		{Sel: "#train-steps", To: &c.steps}, {Sel: "#train-loss", To: &c.trainLoss}, {Sel: "#test-loss", To: &c.testLoss},
+		{Sel: "#train-acc", To: &c.acc}, {Sel: "#train-rate", To: &c.rate}, {Sel: ".train-counts", To: &c.counts}, {Sel: "#train-msg", To: &c.msg}, {Sel: "#train-open-nan", To: &c.nanBtn},
+		{Sel: "#train-class", To: &c.class}, {Sel: "#train-target", To: &c.target},
+		{Sel: "#csv-text", To: &c.csvText}, {Sel: "#csv-file", To: &c.csvFile}, {Sel: "#csv-error", To: &c.csvError},
+		{Sel: "#train-legend", To: &c.legendBox}, {Sel: "#train-runs", To: &c.runsKey},
+		{Sel: "#train-surface-box", To: &c.surfBox}, {Sel: "#train-surface-box figcaption", To: &c.surfAxes},
+		{Sel: "#train-switched", To: &c.switched}, {Sel: "#train-switched span", To: &c.switchedText}, {Sel: "#train-switched-undo", To: &undoSwitch},
 	})
 	// The classroom controls govern these regions (marked data-control in
 	// the markup).
