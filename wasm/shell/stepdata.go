@@ -29,7 +29,7 @@ func newStepNote(sh *Shell) *stepNote {
 			sh.tv.UndoSwitch()
 		}
 	})
-	sh.pv.tape.Root().QuerySelector(".tape-frame").Before(n.root)
+	sh.pv.tape.Notice(n.root)
 	sh.pv.bar.choose = sh.chooseData
 	return n
 }

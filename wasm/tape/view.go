@@ -59,6 +59,7 @@ type View struct {
 	deps  Deps
 	list  *listView
 	root  dom.Elem // the region: toolbar and drawing
+	frame dom.Elem // the drawing's frame, under the toolbar
 	svg   dom.Elem
 	world dom.Elem // the <g> that zoom and pan transform
 	// base is the tape laid out in one row; lay is what is drawn: base,
@@ -166,7 +167,8 @@ func New(deps Deps) *View {
 	// with the region, and an SVG laid out from outside lays out every
 	// text in it afresh.
 	v.loss = newLossPointer(v)
-	dom.Add(v.root, bar, dom.Add(doc.El("div", "class", "tape-frame"), v.svg, v.loss.btn))
+	v.frame = dom.Add(doc.El("div", "class", "tape-frame"), v.svg, v.loss.btn)
+	dom.Add(v.root, bar, v.frame)
 	doc.Listen(v.svg, "click", "tape click", v.onClick)
 	doc.Listen(v.svg, "wheel", "tape zoom", v.onWheel)
 	doc.Listen(v.svg, "pointerdown", "tape pan", v.onDown)
@@ -188,6 +190,10 @@ func New(deps Deps) *View {
 
 // Root is the tape's region: its toolbar and its drawing.
 func (v *View) Root() dom.Elem { return v.root }
+
+// Notice places e between the toolbar and the drawing: where a notice
+// about the tape on screen is read before the tape.
+func (v *View) Notice(e dom.Elem) { v.frame.Before(e) }
 
 // List is the tape's text list, a closed <details> for the page's bottom
 // bar.
