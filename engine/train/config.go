@@ -32,6 +32,21 @@ type OptimizerConfig struct {
 // OptimizerNames lists the optimizers.
 func OptimizerNames() []string { return []string{"sgd", "momentum", "adam"} }
 
+// OptimizerLabels lists the optimizers' names as people write them (SGD,
+// momentum, Adam), in the order of OptimizerNames.
+func OptimizerLabels() []string { return []string{"SGD", "momentum", "Adam"} }
+
+// OptimizerLabel returns the label of the named optimizer, or the name
+// itself for one it does not know.
+func OptimizerLabel(name string) string {
+	for i, n := range OptimizerNames() {
+		if n == name {
+			return OptimizerLabels()[i]
+		}
+	}
+	return name
+}
+
 // DefaultOptimizer returns the defaults for the named optimizer: learning
 // rate 0.03 (the playground's) for sgd and momentum, 0.001 (PyTorch's) for
 // adam; momentum 0.9 for momentum, 0 otherwise; betas (0.9, 0.999), eps

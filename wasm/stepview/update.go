@@ -110,7 +110,7 @@ func (v *inspectorView) updateCard(s *app.Stepper, i int) {
 	c.elem.SetAttribute("max", strconv.Itoa(len(before)-1))
 	c.elem.SetValue(strconv.Itoa(c.k))
 	o, _ := s.Optimizer()
-	c.title.Set("update: " + o.Name + ", η = " + app.Num(o.LR))
+	c.title.Set("update: " + train.OptimizerLabel(o.Name) + ", η = " + app.Num(o.LR))
 	c.rule.SetTextContent(s.Rule(i, c.k))
 	shape, after := s.Nodes()[i].Shape, s.Tape().Node(i).Value
 	d := tensor.Zeros(shape)
@@ -141,10 +141,7 @@ func optimizerControl(sv *View) dom.Elem {
 	doc := sv.doc
 	box := sv.d.Own("optimizer", doc.El("span", "class", "upd-opt", "role", "group", "aria-label", "The update phase's optimizer"))
 	sel := doc.El("select", "id", "step-optimizer", "aria-label", "Optimizer of the update phase")
-	for _, n := range train.OptimizerNames() {
-		o := doc.Txt("option", n, "value", n)
-		sel.AppendChild(o)
-	}
+	doc.Options(sel, train.OptimizerNames(), train.OptimizerLabels(), train.OptimizerNames()[0])
 	lr := doc.El("input", "type", "number", "id", "step-lr", "step", "any", "min", "0", "aria-label", "Learning rate η", "class", "mono")
 	// one listener for both: a new optimizer starts from its defaults
 	doc.Listen(box, "change", "step optimizer", func(dom.Event) {

@@ -30,7 +30,7 @@ func (c *controls) newCompare() {
 		n := strconv.Itoa(i + 2)
 		v.root.Find(dom.Parts{{Sel: "#cmp-on-" + n, To: &r.on}, {Sel: "#cmp-opt-" + n, To: &r.opt}, {Sel: "#cmp-lr-" + n, To: &r.lr}})
 		d := compareDefaults[i]
-		u.Options(r.opt, train.OptimizerNames(), []string{"SGD", "momentum", "Adam"}, d.Name)
+		u.Options(r.opt, train.OptimizerNames(), train.OptimizerLabels(), d.Name)
 		u.Options(r.lr, learningRates, nil, strconv.FormatFloat(d.LR, 'f', -1, 64))
 		for _, e := range []dom.Elem{r.on, r.opt, r.lr} {
 			u.Listen(e, "change", "comparing optimizers", func(dom.Event) {

@@ -87,7 +87,7 @@ func newControls(v *View) controls {
 	set := v.st.Training()
 	u.Options(c.dataset, names, labels, set.Dataset)
 	u.Options(c.lr, learningRates, nil, "0.03")
-	u.Options(c.opt, train.OptimizerNames(), []string{"SGD", "momentum", "Adam"}, "sgd")
+	u.Options(c.opt, train.OptimizerNames(), train.OptimizerLabels(), "sgd")
 	u.Options(c.l2, weightDecays, nil, "0")
 	u.Options(c.class, []string{"0", "1"}, []string{"class 0 (blue ●)", "class 1 (orange ■)"}, "1")
 	c.batch.SetAttribute("value", strconv.Itoa(set.Batch))
