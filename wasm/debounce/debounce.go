@@ -34,7 +34,9 @@ func (d *Debouncer) Changed() {
 func (d *Debouncer) run(quiet, maxWait time.Duration, fn func()) {
 	for range d.changes {
 		start := time.Now()
-		quietEnd := Elapsed(quiet)
+		// Armed for maxWait from the start, so that a burst whose next
+		// change comes (or is taken) only after maxWait still runs.
+		quietEnd := Elapsed(min(quiet, maxWait))
 		for waiting := true; waiting; {
 			select {
 			case <-d.changes:
