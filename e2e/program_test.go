@@ -334,6 +334,11 @@ func TestProgramLink(t *testing.T) {
 	if err != nil || !reflect.DeepEqual(st.Forward, wantDir) {
 		t.Fatalf("the forward-mode link holds %+v, %v; want the direction %v", st, err, wantDir)
 	}
+	// The 30 presses ran update phases: the link carries the weights they
+	// reached and the optimizer's state.
+	if st.Params == nil || st.Update == nil || st.Params["w0"][0] == 2 {
+		t.Fatalf("the forward-mode link after update phases carries params %v, update %+v", st.Params, st.Update)
+	}
 	want = readProgramState(t, a)
 	c := newBrowser(t)
 	openPage(t, c, url)
@@ -346,10 +351,49 @@ func TestProgramLink(t *testing.T) {
 		`[0, 1, 2, 3, 4].map(i => document.getElementById("dir-" + i).value).join(" ")`,
 		`document.getElementById("forward-check").dataset.forward`,
 		`document.getElementById("tangent-0").textContent`,
+		`document.getElementById("count-update").textContent`,
 	} {
 		if ga, gc := eval[string](t, a, q), eval[string](t, c, q); ga != gc {
 			t.Errorf("%s: %q in the fresh browser, %q where the link was copied", q, gc, ga)
 		}
+	}
+
+	// Mid-update with another optimizer: back in reverse mode, Adam chosen
+	// in the Step view, two of the neuron's three params updated, it opens
+	// in a fresh browser at update 2/3 with the same weights, and both take
+	// the third step alike.
+	click(t, a, "#ad-reverse")
+	waitJS(t, a, `document.getElementById("ad-reverse").getAttribute("aria-pressed") === "true"`)
+	// as a person's choice: the change event bubbles to the control's box
+	eval[bool](t, a, `(e => { e.value = "adam"; return e.dispatchEvent(new Event("change", {bubbles: true})); })(document.getElementById("step-optimizer"))`)
+	waitJS(t, a, `document.getElementById("step-optimizer").value === "adam"`)
+	click(t, a, "#to-end")
+	bt := neuron.Stepper().Counts().BackwardTotal
+	if _, err := chromedp.Run(a, chromedp.Poll[bool](fmt.Sprintf(`document.getElementById("count-backward").textContent === "backward %d/%d"`, bt, bt), chromedp.WithPollingTimeout(10*time.Second))); err != nil {
+		t.Fatalf("to the end: the counters say %q, %q", eval[string](t, a, `document.getElementById("count-backward").textContent`), eval[string](t, a, `document.getElementById("count-update").textContent`))
+	}
+	key(t, a, "ArrowRight", 2)
+	waitJS(t, a, `document.getElementById("count-update").textContent.startsWith("update 2/3")`)
+	url = settledLink(t, a)
+	st, err = link.Decode(eval[string](t, a, `location.hash`))
+	if err != nil || st.Update == nil || st.Update.N != 2 || st.Optimizer == nil || st.Optimizer.Name != "adam" || st.Params == nil {
+		t.Fatalf("the mid-update link holds %+v (update %+v, optimizer %+v), %v", st, st.Update, st.Optimizer, err)
+	}
+	want = readProgramState(t, a)
+	d := newBrowser(t)
+	openPage(t, d, url)
+	waitJS(t, d, `document.getElementById("count-update").textContent.startsWith("update 2/3")`)
+	if got := readProgramState(t, d); got != want {
+		t.Errorf("the mid-update link opened a different state:\n got %+v\nwant %+v", got, want)
+	}
+	if o := eval[string](t, d, `document.getElementById("step-optimizer").value`); o != "adam" {
+		t.Errorf("the mid-update link opened with the optimizer %q", o)
+	}
+	key(t, a, "ArrowRight", 1)
+	key(t, d, "ArrowRight", 1)
+	waitJS(t, d, `document.getElementById("count-update").textContent.startsWith("update 3/3")`)
+	if ta, td := eval[string](t, a, `tapelabExport("tape-text")`), eval[string](t, d, `tapelabExport("tape-text")`); ta != td {
+		t.Errorf("after the third update the tapes differ:\n%s\nwant\n%s", td, ta)
 	}
 }
 
@@ -419,5 +463,26 @@ func TestProgramShortLink(t *testing.T) {
 	got := readProgramState(t, other)
 	if got.text != want.text || got.tape != want.tape || got.compiled != want.compiled {
 		t.Errorf("the short link opened a different program or tape")
+	}
+
+	// After an update phase and its next forward, back at the start: the
+	// short link still carries the weights the phase reached.
+	click(t, tab, "#to-end")
+	key(t, tab, "ArrowRight", 61) // 60 params, then the next forward
+	click(t, tab, "#reset")
+	settledLink(t, tab)
+	st, err := link.Decode(eval[string](t, tab, `location.hash`))
+	if err != nil || !st.Pos.IsStart() || st.Params == nil || st.Update == nil {
+		t.Fatalf("the link at the start after an update phase: %v, position %+v, update %+v", err, st.Pos, st.Update)
+	}
+	click(t, tab, "#short-link")
+	waitJS(t, tab, `!!document.getElementById("short-link").dataset.short`)
+	short = eval[string](t, tab, `document.getElementById("short-link").dataset.short`)
+	other = newBrowser(t)
+	openPage(t, other, short)
+	key(t, tab, "ArrowRight", 3)
+	key(t, other, "ArrowRight", 3)
+	if a, b := eval[string](t, tab, `tapelabExport("tape-text")`), eval[string](t, other, `tapelabExport("tape-text")`); a != b || !strings.Contains(a, "value") {
+		t.Errorf("the short link after an update phase opened a different tape:\n%s\nwant\n%s", b, a)
 	}
 }

@@ -2,6 +2,8 @@ package app
 
 import (
 	"errors"
+	"math"
+	"slices"
 	"strconv"
 
 	"tapelab/engine/budget"
@@ -297,4 +299,63 @@ func Recorded(o program.Origin) (words string, node int, rule string) {
 		rule = f.Rule
 	}
 	return lead + "the VJP rule of " + o.Rule + ", backward from", o.Node, rule
+}
+
+// Params returns the weights of the program's param leaves as the
+// stepper's update phase started (Stepper.PhaseWeights), by name and
+// row-major, when the update phases moved them off the literals the text
+// writes; nil while they are the text's (a link carries them: SetParams).
+func (p *ProgramPlayground) Params() map[string][]float64 {
+	if p.prog == nil {
+		return nil
+	}
+	var out map[string][]float64
+	moved := false
+	for i, l := range p.prog.Leaves() {
+		if !l.Param {
+			continue
+		}
+		w := p.step.PhaseWeights(i)
+		for k, v := range w {
+			moved = moved || math.Float64bits(v) != math.Float64bits(l.Value.Data[k])
+		}
+		if out == nil {
+			out = map[string][]float64{}
+		}
+		out[l.Name] = slices.Clone(w)
+	}
+	if !moved {
+		return nil
+	}
+	return out
+}
+
+// SetParams writes w, a link's weights (Params), into the recorded tape's
+// param leaves in place of the text's literals, as the update phase writes
+// its steps, and starts the stepper again: it then steps the program with
+// them. A param w lacks keeps its weights; a name that is not a param, or
+// a row that does not fit its param, is an error, and nothing changes.
+func (p *ProgramPlayground) SetParams(w map[string][]float64) error {
+	if p.prog == nil {
+		return errors.New("no program recorded")
+	}
+	leaves, n := p.prog.Leaves(), 0
+	for _, l := range leaves {
+		if row, ok := w[l.Name]; ok {
+			if !l.Param || len(row) != len(l.Value.Data) {
+				return errors.New("params: " + l.Name + " is not a param of " + strconv.Itoa(len(row)) + " numbers")
+			}
+			n++
+		}
+	}
+	if n != len(w) {
+		return errors.New("params: a name that is not the program's")
+	}
+	for i, l := range leaves {
+		if row, ok := w[l.Name]; ok {
+			copy(p.rec.Tape.Node(i).Value.Data, row)
+		}
+	}
+	p.step.Reset()
+	return nil
 }

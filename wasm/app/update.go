@@ -266,17 +266,22 @@ func (s *Stepper) PhaseState() (st train.OptimizerState, n int, ok bool) {
 // Resume makes st the optimizer's state (a PhaseState) and, at the end of
 // the backward pass, takes n update steps, as a link reopens an update
 // phase. A state that does not fit the parameters is an error, and
-// nothing changes.
+// nothing changes; a fresh optimizer's (no steps, each buffer empty: the
+// first phase's start) fits any.
 func (s *Stepper) Resume(st train.OptimizerState, n int) error {
 	u := s.upd
 	if u == nil {
 		return errNoUpdate
 	}
 	p := len(u.params)
-	bad := len(st.Steps) != p || len(st.Buffers) != len(train.BufferNames(u.cfg.Name)) || n < 0 || n > p || n > 0 && !s.Updating()
+	fresh := len(st.Steps) == 0
 	for _, b := range st.Buffers {
-		bad = bad || len(b) != p
-		for k := 0; !bad && k < p; k++ {
+		fresh = fresh && len(b) == 0
+	}
+	bad := !fresh && len(st.Steps) != p || len(st.Buffers) != len(train.BufferNames(u.cfg.Name)) || n < 0 || n > p || n > 0 && !s.Updating()
+	for _, b := range st.Buffers {
+		bad = bad || !fresh && len(b) != p
+		for k := 0; !bad && k < len(b); k++ {
 			bad = len(b[k]) != 0 && len(b[k]) != len(s.tape.Node(u.params[k]).Value.Data)
 			if len(b[k]) == 0 {
 				b[k] = nil

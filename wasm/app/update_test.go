@@ -1,6 +1,8 @@
 package app
 
 import (
+	"reflect"
+	"slices"
 	"testing"
 
 	"tapelab/engine/autograd"
@@ -140,5 +142,89 @@ func TestProgramUpdatePhase(t *testing.T) {
 	nf := s.LastForward()
 	if nf == nil || nf.Old != 2 || nf.New != a*a+a*b || nf.Predicted != -0.1*13 || nf.Formula != "−η·‖g‖²" {
 		t.Fatalf("the next forward %+v", nf)
+	}
+}
+
+// TestProgramParams: a program's weights are the text's until an update
+// phase moves them (Params is nil until then); mid-phase they are those
+// the phase started from; SetParams puts them on a fresh recording,
+// whose stepper then steps the same values, and refuses a name that is
+// not a param and a row of the wrong size, changing nothing.
+func TestProgramParams(t *testing.T) {
+	src := "x = input(3.0)\na = param([2.0, 0.5])\nb = param(-1.0)\ny = sum(a * a * x) + b * sum(a)\n"
+	p, err := NewProgramPlayground(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := p.Stepper()
+	if err := s.SetOptimizer(train.DefaultOptimizer("adam")); err != nil {
+		t.Fatal(err)
+	}
+	s.ToEnd()
+	s.Update()
+	if w := p.Params(); w != nil {
+		t.Fatalf("mid first phase, the weights are the text's, but Params = %v", w)
+	}
+	for s.Update() && s.Updating() {
+	}
+	s.ToEnd()
+	s.Update() // a updated in the second phase, b not yet
+	w := p.Params()
+	if len(w) != 2 || !slices.Equal(w["a"], s.Before(1)) || w["b"][0] != s.Value(2).Data[0] || w["b"][0] == -1 {
+		t.Fatalf("Params = %v; a before its step %v, b %v", w, s.Before(1), s.Value(2).Data)
+	}
+	q, err := NewProgramPlayground(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []map[string][]float64{{"x": {1}}, {"a": {1}}} {
+		if err := q.SetParams(bad); err == nil {
+			t.Errorf("SetParams(%v) took it", bad)
+		}
+	}
+	if q.Params() != nil {
+		t.Fatalf("a refused SetParams changed the weights: %v", q.Params())
+	}
+	if err := q.SetParams(w); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(q.Params(), w) {
+		t.Fatalf("after SetParams, Params = %v, want %v", q.Params(), w)
+	}
+	s.UnUpdate()
+	s.Reset()
+	r := q.Stepper()
+	s.ToEnd()
+	r.ToEnd()
+	if a, b := TapeText(s), TapeText(r); a != b {
+		t.Errorf("the program with the set weights steps\n%s\nwant\n%s", b, a)
+	}
+}
+
+// TestResumeFreshState: the state a fresh optimizer gives (no steps, empty
+// buffers), which a link shared in the first update phase carries, resumes
+// on any tape; a state of the wrong size does not.
+func TestResumeFreshState(t *testing.T) {
+	for _, name := range train.OptimizerNames() {
+		p, err := NewProgramPlayground("a = param(2.0)\nb = param(-1.0)\ny = a * a + a * b\n")
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := p.Stepper()
+		if err := s.SetOptimizer(train.DefaultOptimizer(name)); err != nil {
+			t.Fatal(err)
+		}
+		s.ToEnd()
+		fresh := s.OptimizerState()
+		if err := s.Resume(fresh, 1); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if n, _, _ := s.UpdateCounts(); n != 1 {
+			t.Fatalf("%s: resumed at update %d", name, n)
+		}
+		bad := train.OptimizerState{Steps: []int{1}, Buffers: fresh.Buffers}
+		if err := s.Resume(bad, 0); err == nil {
+			t.Errorf("%s: Resume took steps for 1 of 2 tensors", name)
+		}
 	}
 }

@@ -147,7 +147,13 @@ func DecodeJSON(raw []byte) (*State, error) {
 		s.Batch = &Points{X: e.Batch.X, Y: e.Batch.Y}
 	}
 	s.Forward, s.Compare = e.Forward, e.Compare
-	s.Update = e.Update
+	s.Update, s.Optimizer = e.Update, e.Optimizer
+	if e.Params != nil {
+		s.Params = make(map[string][]float64, len(e.Params))
+		for _, p := range e.Params {
+			s.Params[p.Name] = p.Data
+		}
+	}
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}

@@ -13,9 +13,11 @@ import (
 	"sync"
 
 	"tapelab/engine/budget"
+	"tapelab/engine/jsontext"
 	"tapelab/engine/nn"
 	"tapelab/engine/program"
 	"tapelab/engine/spec"
+	"tapelab/engine/train"
 )
 
 // JSON returns the state's canonical envelope, uncompressed: the text a
@@ -28,6 +30,15 @@ func JSON(s *State) ([]byte, error) {
 	if s.Program != "" {
 		text := s.Program
 		e.Program = &text
+		if s.Params != nil {
+			p, _ := program.Parse(text) // Validate parsed it
+			e.Params = []paramJSON{}
+			for _, l := range p.Leaves() {
+				if l.Param {
+					e.Params = append(e.Params, paramJSON{Name: l.Name, Data: s.Params[l.Name]})
+				}
+			}
+		}
 	} else {
 		doc, err := spec.Encode(s.Model)
 		if err != nil {
@@ -56,7 +67,7 @@ func JSON(s *State) ([]byte, error) {
 	e.Drawing = s.Drawing
 	e.Accumulate = s.Accumulate
 	e.Forward, e.Compare = s.Forward, s.Compare
-	e.Update = s.Update
+	e.Update, e.Optimizer = s.Update, s.Optimizer
 	return e.writeJSON()
 }
 
@@ -153,8 +164,8 @@ func (s *State) Validate() error {
 	default:
 		return &Error{Part: "pos.phase", Msg: fmt.Sprintf("%q is not a phase (want forward, backward or done)", s.Pos.Phase)}
 	}
-	if u := s.Update; u != nil && (u.N < 0 || u.N > 0 && s.Pos.Phase != PhaseDone || s.Model == nil) {
-		return &Error{Part: "update", Msg: "a model's update phase, with n ≥ 0 updates at the end of the backward pass"}
+	if u := s.Update; u != nil && (u.N < 0 || u.N > 0 && s.Pos.Phase != PhaseDone) {
+		return &Error{Part: "update", Msg: "an update phase, with n ≥ 0 updates at the end of the backward pass"}
 	}
 	if l2 := s.Modes.L2; l2 < 0 || math.IsNaN(l2) || math.IsInf(l2, 0) {
 		return &Error{Part: "modes.l2", Msg: fmt.Sprintf("must be a finite number ≥ 0, got %v", l2)}
@@ -189,8 +200,14 @@ func (s *State) Validate() error {
 }
 
 // checkCompare checks the optimizers compared: at most MaxCompare, of a
-// model, each valid (a fault names its field, e.g. compare[1].lr).
+// model, each valid (a fault names its field, e.g. compare[1].lr); and a
+// program's optimizer.
 func (s *State) checkCompare() error {
+	if o := s.Optimizer; o != nil {
+		if err := checkOptimizer(*o, "optimizer"); err != nil {
+			return err
+		}
+	}
 	switch {
 	case len(s.Compare) == 0:
 		return nil
@@ -200,14 +217,21 @@ func (s *State) checkCompare() error {
 		return &Error{Part: "compare", Msg: fmt.Sprintf("%d optimizers beside the model's; at most %d", len(s.Compare), MaxCompare)}
 	}
 	for i, o := range s.Compare {
-		if err := o.Check(); err != nil {
-			part := "compare[" + strconv.Itoa(i) + "]"
-			var fe *nn.FieldError
-			if errors.As(err, &fe) {
-				return &Error{Part: part + "." + fe.Field, Msg: fe.Msg}
-			}
-			return &Error{Part: part, Err: err}
+		if err := checkOptimizer(o, "compare["+strconv.Itoa(i)+"]"); err != nil {
+			return err
 		}
+	}
+	return nil
+}
+
+// checkOptimizer checks o's settings; a fault names its field under part.
+func checkOptimizer(o train.OptimizerConfig, part string) error {
+	if err := o.Check(); err != nil {
+		var fe *nn.FieldError
+		if errors.As(err, &fe) {
+			return &Error{Part: part + "." + fe.Field, Msg: fe.Msg}
+		}
+		return &Error{Part: part, Err: err}
 	}
 	return nil
 }
@@ -296,8 +320,13 @@ func (s *State) validateSource() error {
 		if err := s.Model.Validate(); err != nil {
 			return &Error{Part: "model", Err: err}
 		}
-		if s.Forward != nil {
+		switch {
+		case s.Forward != nil:
 			return &Error{Part: "forward", Msg: "belongs to a program; a model is stepped in reverse mode"}
+		case s.Optimizer != nil:
+			return &Error{Part: "optimizer", Msg: "belongs to a program; a model's optimizer is its document's"}
+		case s.Params != nil:
+			return &Error{Part: "params", Msg: "belong to a program; a model's weights are its document's params"}
 		}
 		if err := budget.CheckModel(s.Model, s.rows()); err != nil {
 			return &Error{Part: "model", Err: err}
@@ -323,7 +352,53 @@ func (s *State) validateSource() error {
 	if err := budget.CheckProgram(p); err != nil {
 		return &Error{Part: "program", Err: err}
 	}
+	if err := s.checkParams(p.Leaves()); err != nil {
+		return err
+	}
 	return checkForward(s.Forward, p.Leaves())
+}
+
+// checkParams validates a program's weights against its param leaves:
+// each one's, by its name, of its size, finite. The update phase that
+// moved them needs the dense pass.
+func (s *State) checkParams(leaves []program.Leaf) error {
+	switch {
+	case s.Params == nil:
+		return nil
+	case s.Modes.Single:
+		return &Error{Part: "params", Msg: "come from update phases, which the single-output pass has not (want the dense pass)"}
+	}
+	n := 0
+	for _, l := range leaves {
+		row, ok := s.Params[l.Name]
+		part := "params." + l.Name
+		switch {
+		case !ok && l.Param:
+			return &Error{Part: "params", Msg: "misses param " + l.Name + " (a link carries every param's weights, or none)"}
+		case !ok:
+			continue
+		case !l.Param:
+			return &Error{Part: part, Msg: l.Name + " is an input of the program, not a param"}
+		}
+		n++
+		if err := checkRow(row, l, part); err != nil {
+			return err
+		}
+	}
+	if n == len(s.Params) {
+		return nil
+	}
+	bad := "" // the first name, alphabetically, that is no leaf's
+	for name := range s.Params {
+		leaf := false
+		for _, l := range leaves {
+			leaf = leaf || l.Name == name
+		}
+		if !leaf && (bad == "" || name < bad) {
+			bad = name
+		}
+	}
+	return &Error{Part: jsontext.Join("params", bad), Msg: "not a param of the program"}
 }
 
 // rows is the most examples a pass over the state's model holds apart
@@ -350,13 +425,22 @@ func checkForward(dir [][]float64, leaves []program.Leaf) error {
 		return &Error{Part: "forward", Msg: fmt.Sprintf("%d rows for the program's %d leaves", len(dir), len(leaves))}
 	}
 	for i, row := range dir {
-		if n := len(leaves[i].Value.Data); len(row) != n {
-			return &Error{Part: fmt.Sprintf("forward[%d]", i), Msg: fmt.Sprintf("%d numbers, leaf %s of shape %v has %d", len(row), leaves[i].Name, leaves[i].Value.Shape, n)}
+		if err := checkRow(row, leaves[i], "forward["+strconv.Itoa(i)+"]"); err != nil {
+			return err
 		}
-		for j, v := range row {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return &Error{Part: fmt.Sprintf("forward[%d][%d]", i, j), Msg: "not a finite number"}
-			}
+	}
+	return nil
+}
+
+// checkRow checks row, leaf l's entries row-major: as many as l has, each
+// finite; part names row in the error.
+func checkRow(row []float64, l program.Leaf, part string) error {
+	if n := len(l.Value.Data); len(row) != n {
+		return &Error{Part: part, Msg: fmt.Sprintf("%d numbers, leaf %s of shape %v has %d", len(row), l.Name, l.Value.Shape, n)}
+	}
+	for j, v := range row {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return &Error{Part: part + "[" + strconv.Itoa(j) + "]", Msg: "not a finite number"}
 		}
 	}
 	return nil

@@ -26,6 +26,14 @@ type envelope struct {
 	Forward    [][]float64
 	Compare    []train.OptimizerConfig
 	Update     *Update
+	Optimizer  *train.OptimizerConfig
+	Params     []paramJSON // in the program's order
+}
+
+// paramJSON is one program param's weights.
+type paramJSON struct {
+	Name string
+	Data []float64
 }
 
 type posJSON struct {
@@ -141,6 +149,19 @@ func (e *envelope) writeJSON() ([]byte, error) {
 			w.EndArray()
 		}
 		w.EndArray()
+		w.EndObject()
+	}
+	if e.Optimizer != nil {
+		w.Key("optimizer")
+		w.Raw(spec.AppendOptimizer(nil, *e.Optimizer))
+	}
+	if e.Params != nil {
+		w.Key("params")
+		w.Object()
+		for _, p := range e.Params {
+			w.Key(p.Name)
+			writeNumbers(&w, p.Data)
+		}
 		w.EndObject()
 	}
 	w.EndObject()
@@ -306,6 +327,18 @@ func decodeEnvelope(raw []byte) (*envelope, error) {
 				}
 				return err
 			})
+		case "optimizer":
+			e.Optimizer = &train.OptimizerConfig{}
+			if err = spec.DecodeOptimizer(v, path, e.Optimizer); err != nil {
+				err = &Error{Part: path, Err: err}
+			}
+		case "params":
+			e.Params = []paramJSON{}
+			err = members(v, path, path, func(key string, v *jsontext.Value, path string) error {
+				data, err := numbers(v, path)
+				e.Params = append(e.Params, paramJSON{Name: key, Data: data})
+				return err
+			})
 		default:
 			return errUnknown
 		}
@@ -342,7 +375,7 @@ func members(v *jsontext.Value, path, prefix string, fn func(key string, v *json
 		}
 		if err := fn(m.Key, m.Value, jsontext.Join(prefix, m.Key)); err == errUnknown {
 			return &Error{Part: "envelope", Msg: "unknown field " + strconv.Quote(m.Key) +
-				" (want model or program, view, pos, modes, flags, points, batch, drawing, accumulate, forward, compare, update and their fields)"}
+				" (want model or program, view, pos, modes, flags, points, batch, drawing, accumulate, forward, compare, update, optimizer, params and their fields)"}
 		} else if err != nil {
 			return err
 		}

@@ -100,6 +100,36 @@ func midUpdate(t *testing.T) *State {
 	return s
 }
 
+// programMidUpdate is the gallery's neuron stopped in an update phase of
+// momentum (its own learning rate and μ), one of its three params
+// updated: the weights the phase started from (no longer the text's
+// literals: phases ran before), and the buffer as the phase started.
+func programMidUpdate(*testing.T) *State {
+	o := train.DefaultOptimizer("momentum")
+	o.LR, o.Momentum = 0.05, 0.75
+	return &State{Program: program.Examples()[2].Text, View: ViewStep,
+		Pos:       Position{Phase: PhaseDone, Node: -1},
+		Optimizer: &o,
+		Params:    map[string][]float64{"w0": {2.0625}, "w1": {-2.875}, "b": {-3.125}},
+		Update:    &Update{N: 1, Steps: []int{2, 2, 2}, Buffers: [][][]float64{{{0.125}, {-0.25}, {0.0625}}}}}
+}
+
+// programNextForward is the neuron in compiled mode after two update
+// phases of Adam (its own betas, eps and weight decay) and the next
+// forward, reset and stepped in forward mode along a typed direction:
+// the weights the two phases reached and the optimizer's state after them.
+func programNextForward(*testing.T) *State {
+	o := train.OptimizerConfig{Name: "adam", LR: 0.02, Betas: [2]float64{0.8, 0.99}, Eps: 1e-7, WeightDecay: 0.01}
+	return &State{Program: program.Examples()[2].Text, View: ViewStep,
+		Pos: Position{Phase: PhaseForward, Node: 8}, Modes: app.Modes{Compiled: true},
+		Forward:   [][]float64{{1}, {0}, {0.5}, {0}, {-1}},
+		Optimizer: &o,
+		Params:    map[string][]float64{"w0": {2.0390625}, "w1": {-2.9609375}, "b": {-2.9609375}},
+		Update: &Update{Steps: []int{2, 2, 2}, Buffers: [][][]float64{
+			{{0.0234375}, {0.046875}, {-0.0234375}},
+			{{0.00048828125}, {0.001953125}, {0.00048828125}}}}}
+}
+
 var fixtures = []fixture{
 	{"default", func(*testing.T) *State { return Default() }},
 	{"classifier-weights", trainedClassifier},
@@ -185,6 +215,8 @@ var fixtures = []fixture{
 		return &State{Model: m, View: ViewStep, Pos: Position{Phase: PhaseBackward, Node: 7}}
 	}},
 	{"update-adam", midUpdate},
+	{"programs/update-momentum", programMidUpdate},
+	{"programs/update-adam-forward", programNextForward},
 	{"points", func(*testing.T) *State {
 		m := spec.New(tensor.Shape{2}, nn.MSE, nn.NewLinear(4), nn.ReLU{}, nn.NewLinear(1))
 		m.Seed = 11

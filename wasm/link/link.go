@@ -31,8 +31,29 @@
 // and, in forward mode, its direction, one row per leaf: "forward": [[1, 0],
 // [0.5]]. Links without it open in reverse mode, as before.
 //
-// An envelope holds a model or a program, never both; points, batch and
-// drawing (see Drawing) belong to models. This is still version 1: the prefix, the deflate
+// The stepper's update phase (→ after the backward pass: the optimizer's
+// step per parameter tensor, then the next forward) travels as
+//
+//	"update": {"n": 1, "steps": [1, 1], "buffers": [[[0.5], []]]}
+//
+// (the tensors updated in the phase, and the optimizer's state as the
+// phase started: its steps per tensor, and per buffer per tensor its
+// values, empty before the tensor's first step). A model's optimizer is
+// its document's, and its weights, those the phase started from, the
+// document's params. A program's optimizer, when it is not SGD at its
+// defaults, is the envelope's own, in the model document's format:
+//
+//	"optimizer": {"name": "adam", "lr": 0.01}
+//
+// and its weights, when the update phases moved them off the literals its
+// text writes, are the envelope's "params": every param(…) of the program
+// by its name, in the order the program writes them, its entries
+// row-major, as the phase started: "params": {"a": [2.0118], "b": [-3.1]}.
+// Links without them step with SGD from the text's literals, as before.
+//
+// An envelope holds a model or a program, never both; points, batch,
+// compare and drawing (see Drawing) belong to models, optimizer and params
+// to programs. This is still version 1: the prefix, the deflate
 // dictionary and every model link are unchanged (older pages refuse the
 // unknown "program" field, as they must). Encode is canonical (equal states give equal links). Decode is
 // strict: a bad prefix, broken base64, a cut deflate stream, unknown or
@@ -126,8 +147,17 @@ type State struct {
 	Compare []train.OptimizerConfig
 	// Update, when not nil, is the stepper's update phase at the end of
 	// the backward pass (Pos is done): a model link's weights are those
-	// the phase started from, and the optimizer the model document's.
+	// the phase started from, and the optimizer the model document's; a
+	// program link's are Params and Optimizer.
 	Update *Update
+	// Optimizer, when not nil, is a program's optimizer of the update
+	// phase (a model's is its document's); nil is SGD at its defaults.
+	Optimizer *train.OptimizerConfig
+	// Params, when not nil, are a program's weights: every param leaf of
+	// the program by its name, its entries row-major, replacing the
+	// literal its text writes (the weights an update phase started from).
+	// nil: the text's literals.
+	Params map[string][]float64
 }
 
 // Update is where an update phase stands: N parameter tensors updated,

@@ -111,8 +111,9 @@ func decodeProgramDocument(body string) (string, error) {
 // shortenProgram asks the share service to store the program on screen and
 // copies the short link: /s/{id} alone at the start with the default modes,
 // in reverse mode and with no classroom flags, else followed by the
-// program's link, which holds the position, modes, forward mode and flags (a link has no envelope without a model or
-// a program).
+// program's link, which holds the position, modes, forward mode, flags
+// and the update phase with its optimizer and weights (a link has no
+// envelope without a model or a program).
 func (sh *Shell) shortenProgram() {
 	st := sh.st.Link()
 	doc, err := program.EncodeDocument(st.Program)
@@ -121,7 +122,8 @@ func (sh *Shell) shortenProgram() {
 		return
 	}
 	frag := ""
-	if !st.Pos.IsStart() || st.Modes != (app.Modes{}) || !noFlags(st.Flags) || st.Accumulate || st.Forward != nil {
+	if !st.Pos.IsStart() || st.Modes != (app.Modes{}) || !noFlags(st.Flags) || st.Accumulate || st.Forward != nil ||
+		st.Optimizer != nil || st.Params != nil || st.Update != nil {
 		if frag, err = link.Encode(st); err != nil {
 			sh.notes.SetTextContent("No short link: " + err.Error())
 			return

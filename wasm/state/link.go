@@ -53,6 +53,9 @@ func (s *State) Announce() {
 func (s *State) apply(st *link.State) {
 	t := DefaultTraining(link.DefaultDataset) // a program's: the model side stays the default
 	s.trainDoc, s.trained = app.Doc{}, nil
+	if st.Optimizer != nil { // a program's optimizer of the update phase
+		t.Optimizer = *st.Optimizer
+	}
 	if m := st.Model; st.Program == "" {
 		t.Optimizer, t.Batch, t.Compare = m.Optimizer, m.BatchSize, slices.Clone(st.Compare)
 		if m.Dataset.Name != "" {
@@ -111,7 +114,11 @@ func (s *State) settle() {
 	s.opened = nil
 	var errs []error
 	if st.Program != "" {
-		errs = append(errs, s.prog().Open(st.Program, st.Modes))
+		err := s.prog().Open(st.Program, st.Modes)
+		if err == nil && st.Params != nil { // the weights the update phase started from
+			err = s.prog().SetParams(st.Params)
+		}
+		errs = append(errs, err)
 	} else {
 		errs = append(errs, s.replaceModel(st))
 		if st.Drawing != nil {
@@ -192,7 +199,10 @@ func batchOf(p *link.Points, m *spec.Model) (app.Batch, error) {
 }
 
 // Link returns the state as a link carries it: in Program mode the program
-// with its modes, forward mode, position and flags; else the model with the training
+// with its modes, forward mode, position, flags, the optimizer of its
+// update phase (when not the default) and, once the optimizer has stepped,
+// the phase with the weights it started from (when they are not the
+// text's literals); else the model with the training
 // settings, the weights on screen (the training's in the training view,
 // those a link or a training step gave the step in the stepping view,
 // with its batch), the position and the drawing on the batch. A link that
@@ -207,8 +217,12 @@ func (s *State) Link() *link.State {
 	if s.programOn {
 		pg := s.prog()
 		st.Program, st.Modes, st.Forward = pg.Text(), pg.Modes(), s.Forward()
+		if o := s.training.Optimizer; o != train.DefaultOptimizer("sgd") {
+			st.Optimizer = &o
+		}
 		if stp := pg.Stepper(); stp != nil && pg.Recorded() {
 			st.Pos = link.PositionOf(stp)
+			st.Params, st.Update = pg.Params(), phaseOf(stp)
 		}
 		return st
 	}
@@ -241,11 +255,10 @@ func (s *State) Link() *link.State {
 // stepped: its state as the phase started, the updates since, and the
 // weights the phase started from (with the batch they were stepped on).
 func (s *State) linkUpdate(st *link.State, stp *app.Stepper) {
-	ost, n, ok := stp.PhaseState()
-	if !ok {
+	u := phaseOf(stp)
+	if u == nil {
 		return
 	}
-	u := &link.Update{N: n, Steps: ost.Steps, Buffers: ost.Buffers} // a nil buffer is written []
 	pg := s.model
 	st.Model.Params = pg.Model().StateDict()
 	for k, p := range pg.Model().Seq.Params() {
@@ -253,6 +266,17 @@ func (s *State) linkUpdate(st *link.State, stp *app.Stepper) {
 		st.Model.Params[p.Name] = &tensor.Tensor{Shape: p.Shape, Data: slices.Clone(stp.PhaseWeights(i))}
 	}
 	st.Batch, st.Update = pointsOf(pg.Batch()), u
+}
+
+// phaseOf is stp's update phase as a link carries it: the optimizer's
+// state as the phase started and the updates since; nil while the
+// optimizer has taken no step.
+func phaseOf(stp *app.Stepper) *link.Update {
+	ost, n, ok := stp.PhaseState()
+	if !ok {
+		return nil
+	}
+	return &link.Update{N: n, Steps: ost.Steps, Buffers: ost.Buffers} // a nil buffer is written []
 }
 
 // SpecModel is the model document of the edited model with the training
