@@ -117,9 +117,14 @@ func (p *pgTab) clickNode(id string) {
 // panTo drags the tape with the mouse, as a person would, until the middle
 // of node id is in view (a tape too long to fit at a readable size shows
 // only part of itself). Each drag stays inside the tape's region, as a
-// person's would: a node far away on a phone takes dozens.
+// person's would: a node far away on a phone takes dozens. When three
+// drags in a row leave the node where it was (on a loaded machine a drag
+// has been seen to select text instead of panning), it presses Fit, as a
+// person would, and goes on from the whole tape.
 func (p *pgTab) panTo(id string) {
 	p.t.Helper()
+	var lastX, lastY float64
+	still, fitted := 0, false
 	for range 80 {
 		s := p.js(`(() => {
 			const e = document.getElementById("` + id + `"), r = e.getBoundingClientRect();
@@ -134,6 +139,19 @@ func (p *pgTab) panTo(id string) {
 		var cx, cy, w, h, x, y float64
 		if _, err := fmt.Sscan(s, &cx, &cy, &w, &h, &x, &y); err != nil {
 			p.t.Fatalf("where node #%s is: %q: %v", id, s, err)
+		}
+		if math.Abs(x-lastX) < 1 && math.Abs(y-lastY) < 1 {
+			still++
+		} else {
+			still = 0
+		}
+		lastX, lastY = x, y
+		if still >= 3 && !fitted {
+			p.t.Logf("node #%s did not move in three drags: pressing Fit", id)
+			p.js(`(() => { getSelection().removeAllRanges(); return ""; })()`)
+			p.click("fit")
+			fitted, still = true, 0
+			continue
 		}
 		dx := math.Max(-w/2+8, math.Min(w/2-8, cx-x))
 		dy := math.Max(-h/2+8, math.Min(h/2-8, cy-y))
