@@ -3,10 +3,16 @@
 package main
 
 import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"tapelab/internal/wasmbuild"
 )
 
 // The page's Go code (wasm/) is built as rooms with one-way doors, each
@@ -105,5 +111,50 @@ func TestScreensNeverMeet(t *testing.T) {
 				t.Errorf("screen %s depends on screen %s: what one screen needs of another arrives as a function in its Deps", s, name)
 			}
 		}
+	}
+}
+
+// TestPageLinksNoDomInterface builds the page as `go run . build` does and
+// asks the linker what it keeps: no element is passed to dom/v2 as its
+// Node or Element interface, which would link that interface's method
+// table and, behind it, time's formatting (18 KB of the brotli'd page;
+// wasm/dom's Elem says why).
+func TestPageLinksNoDomInterface(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the page (-short)")
+	}
+	args := wasmbuild.BuildArgs("./wasm", filepath.Join(t.TempDir(), "page.wasm"), false)
+	for k, a := range args {
+		if strings.HasPrefix(a, "-ldflags=") {
+			args[k] = a + " -dumpdep"
+		}
+	}
+	cmd := exec.Command("go", args...)
+	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	var deps, stdout bytes.Buffer
+	cmd.Stderr, cmd.Stdout = &deps, &stdout
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, stdout.Bytes())
+	}
+	kept := map[string]bool{}
+	for line := range strings.Lines(deps.String()) {
+		if _, to, ok := strings.Cut(strings.TrimSpace(line), " -> "); ok {
+			kept[strings.Fields(to)[0]] = true
+		}
+	}
+	if len(kept) < 1000 {
+		t.Fatalf("the linker's -dumpdep listed %d symbols; has its output changed?", len(kept))
+	}
+	for _, sym := range []string{
+		"go:itab.*honnef.co/go/js/dom/v2.BasicHTMLElement,honnef.co/go/js/dom/v2.Element",
+		"go:itab.*honnef.co/go/js/dom/v2.BasicHTMLElement,honnef.co/go/js/dom/v2.Node",
+		"time.Time.Format",
+	} {
+		if kept[sym] {
+			t.Errorf("the page links %s: an element reached dom/v2 as an interface (see wasm/dom's Elem)", sym)
+		}
+	}
+	if !kept["honnef.co/go/js/dom/v2.(*BasicElement).SetAttribute"] {
+		t.Error("the page no longer links dom/v2's SetAttribute: is dom/v2 still its DOM binding?")
 	}
 }
