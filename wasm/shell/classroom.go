@@ -105,7 +105,6 @@ func (sh *Shell) applyFlags() {
 	// Presenting fits the tape at a larger scale, and the explain drawer
 	// may cover part of its region.
 	sh.pv.tape.SetRoom(f.Presenter, sh.pv.steps.Explain(), f.Explain)
-	sh.pv.steps.RefreshExplain()
 	// The tape's region or its room changed: fit the drawing to it once
 	// the browser has laid the page out again.
 	dom.NextFrame(u, "fit", sh.pv.tape.Fit)

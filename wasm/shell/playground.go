@@ -78,6 +78,7 @@ func (pv *playground) tapeDeps() tape.Deps {
 		State:   pv.st,
 		Grad:    func(s *app.Stepper, i int) *tensor.Tensor { return pv.steps.GradOf(s, i) },
 		Reads:   func(s *app.Stepper, k, i int) bool { return pv.steps.Reads(s, k, i) },
+		Tangent: func(s *app.Stepper, i int) string { return pv.steps.Tangent(s, i) },
 		Example: func() int { return pv.example },
 		Rate:    pv.steps.Rate,
 		EditorWidth: func() float64 {
@@ -114,26 +115,81 @@ func (pv *playground) mount(parent dom.Elem) {
 	})
 }
 
-// changed redraws what a change of the state touched: the whole tape when
-// the step was recorded again, else the pinned node and what the stepper's
-// move changed (e is the step's event; nil for a jump, a reset or the end).
-func (pv *playground) changed(c state.Change, e *autograd.Event) {
+// changed draws a change of the state on the playground, in a fixed
+// order: its own part before the screens (the link's opening, the bar,
+// why the tape is not the current model's, a tape that cannot be laid
+// out), the step view, then the tape (each screen's Changed, which draws
+// all of that screen's part), then its own part after them (the inspector
+// opened for a pinned node, the redraw counted and timed). e is the
+// step's event; nil for a jump, a reset or the end.
+func (pv *playground) changed(c state.Change, e *autograd.Event, report func(string)) {
+	dom.Recovered("redraw", report, func() { pv.before(c) })
+	dom.Recovered("redraw", report, func() { pv.steps.Changed(c, e) })
+	dom.Recovered("redraw", report, func() { pv.tape.Changed(c, e) })
+	dom.Recovered("redraw", report, func() { pv.after(c) })
+}
+
+// before is the playground's part of a change before the screens draw
+// theirs.
+func (pv *playground) before(c state.Change) {
 	if c.Has(state.Opened) {
 		pv.opened()
 	}
-	pv.steps.Changed(c, e)
-	if c.Has(state.Step | state.Editing) {
-		pv.rebuilt()
+	if !c.Has(state.Step | state.Editing) {
 		return
 	}
-	if c.Has(state.Selection) {
-		pv.showPinned()
+	pv.bar.update()
+	pv.bar.passesChanged()
+	if err := pv.src().Err(); err != nil {
+		pv.notice.SetTextContent(pv.steps.BrokenNotice())
+		pv.notice.RemoveAttribute("hidden")
+	} else {
+		pv.notice.SetAttribute("hidden", "")
 	}
-	if c.Has(state.Position) {
-		pv.refresh(e, true)
+	if s := pv.src().Stepper(); s != nil {
+		if _, err := s.Layout(); err != nil {
+			pv.p.showError("laying out the tape: " + err.Error())
+		}
 	}
-	if c.Has(state.Forward) && pv.st.ProgramMode() {
-		pv.refresh(nil, false) // forward mode, as Changed drew it
+}
+
+// after is the playground's part of a change after the screens drew
+// theirs: a node pinned opens the inspector, and a redraw of the
+// stepper's state is counted (data-redraws) and, for a step, timed
+// (data-redraw-ms).
+func (pv *playground) after(c state.Change) {
+	if c.Has(state.Selection) && pv.st.Selected() >= 0 {
+		pv.panels.showInspector()
+	}
+	if c.Has(state.Step|state.Editing|state.Position) || c.Has(state.Forward) && pv.st.ProgramMode() {
+		pv.drawn()
+	}
+}
+
+// redraw draws the stepper's whole state again on both screens, for a
+// change the state does not record (the example the images show, forward
+// mode's direction being typed).
+func (pv *playground) redraw() {
+	pv.steps.Redraw()
+	pv.tape.Redraw()
+	pv.drawn()
+}
+
+// drawn counts a redraw of the stepper's state and times the step that
+// asked for it.
+func (pv *playground) drawn() {
+	s := pv.src().Stepper()
+	if s == nil {
+		return
+	}
+	if _, err := s.Layout(); err != nil { // kept: nothing was drawn
+		return
+	}
+	pv.redraws++
+	pv.root.SetAttribute("data-redraws", strconv.Itoa(pv.redraws))
+	if pv.t0 > 0 {
+		pv.root.SetAttribute("data-redraw-ms", strconv.FormatFloat(dom.Now()-pv.t0, 'f', 2, 64))
+		pv.t0 = 0
 	}
 }
 
@@ -164,70 +220,10 @@ func (pv *playground) showLinkError(msg string) {
 	pv.linkErr.Show(msg != "")
 }
 
-// rebuilt redraws everything after the model, the modes or the data changed.
-func (pv *playground) rebuilt() {
-	pv.steps.Render()
-	pv.bar.update()
-	pv.bar.passesChanged()
-	if err := pv.src().Err(); err != nil {
-		pv.notice.SetTextContent(pv.steps.BrokenNotice())
-		pv.notice.RemoveAttribute("hidden")
-	} else {
-		pv.notice.SetAttribute("hidden", "")
-	}
-	s := pv.src().Stepper()
-	if s == nil {
-		return
-	}
-	if _, err := s.Layout(); err != nil {
-		pv.p.showError("laying out the tape: " + err.Error())
-		return
-	}
-	pv.steps.Rebuilt()
-	pv.tape.Changed(state.Step, nil) // the tape and its list; refresh draws the nodes
-	pv.steps.Recorded(s)
-	pv.refresh(nil, false)
-}
-
-// refresh redraws what a move of the stepper changed (moved), or the
-// stepper's whole state on a newly built tape: node classes and strips,
-// counters, the inspector and the listing's current line. e is the step's
-// event; nil redraws every node (a jump, or a new tape).
-func (pv *playground) refresh(e *autograd.Event, moved bool) {
-	s := pv.src().Stepper()
-	if s == nil {
-		return
-	}
-	if moved {
-		pv.tape.Changed(state.Position, e)
-	} else {
-		pv.tape.Redraw()
-	}
-	pv.steps.Refresh(s, e, moved)
-	pv.redraws++
-	pv.root.SetAttribute("data-redraws", strconv.Itoa(pv.redraws))
-	if pv.t0 > 0 {
-		pv.root.SetAttribute("data-redraw-ms", strconv.FormatFloat(dom.Now()-pv.t0, 'f', 2, 64))
-		pv.t0 = 0
-	}
-}
-
 // drawColumns draws the editor's cards and the inspector, which start-up
 // held back while it drew the first step (see main), each in a task of
 // its own.
 func (pv *playground) drawColumns() { pv.steps.DrawColumns(pv.p.Yield) }
-
-// showPinned draws the node pinned in the inspector (none: the inspector
-// follows the cursor).
-func (pv *playground) showPinned() {
-	i := pv.st.Selected()
-	pv.tape.Changed(state.Selection, nil)
-	if i < 0 {
-		return
-	}
-	pv.steps.ShowPinned(i)
-	pv.panels.showInspector()
-}
 
 // inspect pins node i in the inspector until the next step.
 func (pv *playground) inspect(i int) { pv.st.Select(i) }

@@ -129,7 +129,7 @@ func (sh *Shell) start() {
 			// view): open it at once, with no default model in between.
 			sh.openDocument(id, embed, frag, 200, doc.TextContent(), nil)
 		} else {
-			pv.rebuilt() // the default model, until the share service answers
+			pv.changed(state.Step, nil, u.Report) // the default model, until the share service answers
 			go sh.openShared(id, embed, frag)
 		}
 	} else if lesson.IsFragment(frag) {
@@ -164,7 +164,7 @@ func (sh *Shell) open(st *link.State, err error) {
 func (sh *Shell) follow(c state.Change, e *autograd.Event) {
 	tv := sh.tv // a training view the shell builds for this change draws itself
 	report := sh.u.Report
-	dom.Recovered("redraw", report, func() { sh.pv.changed(c, e) })
+	sh.pv.changed(c, e, report)
 	dom.Recovered("redraw", report, func() { sh.changed(c) })
 	dom.Recovered("lesson", report, func() { sh.lessons.Changed(c, e) })
 	if tv != nil {
@@ -180,9 +180,6 @@ func (sh *Shell) changed(c state.Change) {
 	}
 	if c.Has(state.View | state.Editing) {
 		sh.showView()
-	}
-	if c.Has(state.Step | state.Position | state.Editing) {
-		sh.pv.steps.RefreshExplain()
 	}
 	sh.linkSync.count() // the encoding follows on the state's background relay
 }

@@ -20,18 +20,11 @@ func (pv *playground) stepDeps() stepview.Deps {
 		ShowError:   pv.p.showError,
 		Own:         pv.regions.own,
 		Move:        pv.move,
-		Redraw:      func() { pv.refresh(nil, false) },
+		Redraw:      pv.redraw,
 		Mark:        func(class string, on bool) { pv.root.ToggleClass(class, on) },
 		Tabs:        pv.panels.tabs,
 		Shortcuts:   func() { pv.bar.toggleShortcuts() },
 		BottomBar:   func() dom.Elem { return pv.bottom },
 		DrawerMoved: func() { pv.tape.DrawerMoved() },
-		TapeBoxes: func() []dom.Elem {
-			gs := make([]dom.Elem, pv.tape.Nodes())
-			for i := range gs {
-				gs[i] = pv.tape.Box(i)
-			}
-			return gs
-		},
 	}
 }

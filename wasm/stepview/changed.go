@@ -9,61 +9,96 @@ import (
 	"tapelab/wasm/state"
 )
 
-// Changed does the step view's part of a change of the state that comes
-// before the tape is drawn: a step recorded again, or the editing mode
-// switched, stops playing and (a new document) forgets what was typed but
-// did not apply; the gradient-zeroing switch and forward mode are drawn as
-// the state holds them. The hub then draws the step (Render, Rebuilt,
-// Recorded and Refresh, around the tape's parts), the pinned node
-// (ShowPinned) or the stepper's move (Refresh).
+// Changed draws the step view's part of a change of the state, in one
+// call. The hub calls it before the tape's (tape.View.Changed), which
+// needs of the step view only what it asks through its Deps (a node's
+// gradient as shown, its tangent, the example the images show: set here
+// when a step is recorded again).
+//
+// A step recorded again, or the editing mode switched, stops playing and
+// (a new document) forgets what was typed but did not apply, draws the
+// editor's cards and Program mode's column, then the new step's listing,
+// counters and inspector. A move of the stepper draws what it changed
+// (e is its event; nil for a jump, a reset or the end); a node pinned is
+// drawn in the listing, the inspector and forward mode; the
+// gradient-zeroing switch and forward mode are drawn as the state holds
+// them. The explain panel follows the step.
 func (v *View) Changed(c state.Change, e *autograd.Event) {
 	if c.Has(state.Training) {
 		v.optSync(v.st.Training())
 	}
 	if c.Has(state.Step | state.Editing) {
-		v.stepper.pause()
-		if c.Has(state.Doc) {
-			v.editor.forget()
-			v.prog.forget()
-		}
-		if c.Has(state.Editing) {
-			v.prog.showMode()
-		}
+		v.recorded(c)
+	} else {
+		v.moved(c, e)
+	}
+	if c.Has(state.Step | state.Position | state.Editing) {
+		v.ex.refresh()
+	}
+}
+
+// recorded draws a step recorded again (or the editing mode switched):
+// the editors first, then, once its tape is laid out, the step itself.
+func (v *View) recorded(c state.Change) {
+	v.stepper.pause()
+	if c.Has(state.Doc) {
+		v.editor.forget()
+		v.prog.forget()
+	}
+	if c.Has(state.Editing) {
+		v.prog.showMode()
+	}
+	if !v.held {
+		v.editor.render()
+	}
+	v.prog.render()
+	s := v.src().Stepper()
+	if s == nil {
 		return
 	}
+	if _, err := s.Layout(); err != nil {
+		return // the hub shows the error
+	}
+	v.img.rebuilt()
+	v.listing.build(v.src())
+	v.stepper.recorded(s)
+	v.Redraw()
+}
+
+// moved draws a change on the same step: the switches, the node pinned,
+// the stepper's move.
+func (v *View) moved(c state.Change, e *autograd.Event) {
 	if c.Has(state.Hygiene) {
 		v.hygiene.showSwitch()
 	}
 	if c.Has(state.Forward) && v.prog.ready() {
 		v.prog.forward.show()
 	}
+	if i := v.st.Selected(); c.Has(state.Selection) && i >= 0 {
+		v.showPinned(i)
+	}
+	s := v.src().Stepper()
+	switch {
+	case s == nil:
+	case c.Has(state.Position):
+		v.refresh(s, e, true)
+	case c.Has(state.Forward) && v.st.ProgramMode():
+		v.refresh(s, nil, false) // forward mode, as drawn above
+	}
 }
 
-// Render draws the editor's cards (unless start-up holds them back) and
-// Program mode's column for the document recorded, first of a redraw
-// after the model, the modes or the data changed.
-func (v *View) Render() {
-	if !v.held {
-		v.editor.render()
+// Redraw draws the stepper's whole state again, as on a newly recorded
+// step, for a change the state does not record (the example the images
+// show); the hub redraws the tape's nodes with it (tape.View.Redraw).
+func (v *View) Redraw() {
+	if s := v.src().Stepper(); s != nil {
+		v.refresh(s, nil, false)
 	}
-	v.prog.render()
 }
 
 // BrokenNotice says why the tape on screen is not the current model's or
 // program's, when its text or layers have an error.
 func (v *View) BrokenNotice() string { return v.prog.brokenNotice() }
-
-// Rebuilt follows a newly recorded step before its tape is drawn: the
-// example the images show is the drawing's, and the drawing pad shows for
-// image classifiers.
-func (v *View) Rebuilt() { v.img.rebuilt() }
-
-// Recorded lists the newly recorded step s (in compiled mode) and says
-// where its tape stands, after the tape is drawn.
-func (v *View) Recorded(s *app.Stepper) {
-	v.listing.build(v.src())
-	v.stepper.recorded(s)
-}
 
 // Reads reports whether node k reads node i, the image input: its step
 // may complete the saliency map, so the input is redrawn with it.
@@ -74,13 +109,17 @@ func (v *View) Reads(s *app.Stepper, k, i int) bool { return v.img.reads(s, k, i
 // saliency map dL/dx.
 func (v *View) GradOf(s *app.Stepper, i int) *tensor.Tensor { return v.img.gradOf(s, i) }
 
-// Refresh draws what a move of the stepper changed, after the tape drew
-// its part (moved), or the stepper's whole state on a newly drawn tape:
-// the counters and the step in words, the listing's current line, the
-// inspector (unless start-up holds it back), forward mode's tangents and
-// the parameter gradients. e is the step's event; nil for a jump, a reset
-// or a new tape.
-func (v *View) Refresh(s *app.Stepper, e *autograd.Event, moved bool) {
+// Tangent is node i's tangent as its box on the tape shows it, in
+// Program mode's forward mode ("" otherwise, or before its value).
+func (v *View) Tangent(s *app.Stepper, i int) string { return v.prog.tangent(s, i) }
+
+// refresh draws what a move of the stepper changed (moved), or the
+// stepper's whole state on a newly drawn tape: the counters and the step
+// in words, the listing's current line, the inspector (unless start-up
+// holds it back), forward mode's check and the parameter gradients. e is
+// the step's event; nil for a jump, a reset or a new tape.
+func (v *View) refresh(s *app.Stepper, e *autograd.Event, moved bool) {
+
 	// A quiet node (a metric the loss does not depend on, in the dense
 	// pass) runs within the step next to it: that step's event says so, and
 	// the quiet node's own event does not speak.
@@ -111,9 +150,9 @@ func (v *View) shown(s *app.Stepper) int {
 	return s.Position().Node
 }
 
-// ShowPinned draws node i, pinned, in the listing, the inspector and
+// showPinned draws node i, pinned, in the listing, the inspector and
 // forward mode (where a leaf's one-hot becomes the direction).
-func (v *View) ShowPinned(i int) {
+func (v *View) showPinned(i int) {
 	v.listing.current(i)
 	v.insp.show(v.src().Stepper(), i)
 	v.prog.inspected(i)
@@ -137,8 +176,9 @@ func (v *View) DrawColumns(yield func()) {
 	}
 }
 
-// ShowExplain shows or hides the explain panel.
-func (v *View) ShowExplain(on bool) { v.ex.show(on) }
-
-// RefreshExplain redraws the explain panel when the stepper moved.
-func (v *View) RefreshExplain() { v.ex.refresh() }
+// ShowExplain shows or hides the explain panel, drawn for the step on
+// screen.
+func (v *View) ShowExplain(on bool) {
+	v.ex.show(on)
+	v.ex.refresh()
+}

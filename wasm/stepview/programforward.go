@@ -9,7 +9,6 @@ import (
 
 	"tapelab/engine/tensor"
 	"tapelab/wasm/app"
-	"tapelab/wasm/ui"
 )
 
 // forwardView is forward mode beside reverse: a switch, the direction over
@@ -28,7 +27,6 @@ type forwardView struct {
 	check    dom.Elem
 	fm       *app.ForwardMode
 	err      error
-	tangents []dom.Elem // per node, the tangent row of its box (nil after the tape is redrawn)
 }
 
 // build returns forward mode's controls.
@@ -69,7 +67,6 @@ func (f *forwardView) setOn(on bool) {
 // rebuilt follows a newly recorded program: the direction is fitted to its
 // leaves again (see State.Forward).
 func (f *forwardView) rebuilt() {
-	f.tangents = nil
 	f.show()
 }
 
@@ -160,34 +157,25 @@ func (f *forwardView) typedChange() {
 	f.p.sv.Reset()
 }
 
-// refresh draws each known node's tangent in its box, the check once the
-// output's tangent is known, and the shown node's tangent in the
-// inspector.
+// refresh draws the check once the output's tangent is known, and the
+// shown node's tangent in the inspector; the tape draws each node's
+// (tangent).
 func (f *forwardView) refresh(s *app.Stepper, shown int) {
-	sv := f.p.sv
-	if f.tangents == nil && f.on {
-		boxes := sv.d.TapeBoxes()
-		f.tangents = make([]dom.Elem, len(boxes))
-		for i, g := range boxes {
-			t := ui.SVGText(sv.doc, "tangent-text mono", app.StripNumPx, app.StripX, app.GradY+app.StripTextY, "")
-			t.SetAttribute("id", "tangent-"+strconv.Itoa(i))
-			g.AppendChild(t)
-			f.tangents[i] = t
-		}
-	}
-	for i, t := range f.tangents {
-		text := ""
-		if f.on && f.fm != nil && s.Value(i) != nil && i < len(s.Nodes()) {
-			tg, why := f.fm.Tangent(i, s.Nodes()[i].Shape)
-			text = "ṫ " + briefTangent(tg, why)
-		}
-		t.SetTextContent(text)
-	}
 	if !f.on {
 		return
 	}
 	f.showCheck(s)
 	f.inspect(s, shown)
+}
+
+// tangent is node i's tangent as its box shows it: "ṫ " and the tangent,
+// once its value is known in forward mode; "" otherwise.
+func (f *forwardView) tangent(s *app.Stepper, i int) string {
+	if !f.on || f.fm == nil || i >= len(s.Nodes()) || s.Value(i) == nil {
+		return ""
+	}
+	tg, why := f.fm.Tangent(i, s.Nodes()[i].Shape)
+	return "ṫ " + briefTangent(tg, why)
 }
 
 // briefTangent is a tangent as a box shows it: a number, a few numbers, or

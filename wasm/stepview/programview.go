@@ -259,12 +259,22 @@ func (p *programView) toEnd(s *app.Stepper) {
 	s.ToEnd()
 }
 
-// refresh redraws Program mode's part of a step: the tangents.
+// refresh redraws Program mode's part of a step: forward mode's check and
+// the shown node's tangent.
 func (p *programView) refresh(s *app.Stepper, shown int) {
 	if !p.ready() {
 		return
 	}
 	p.forward.refresh(s, shown)
+}
+
+// tangent is node i's tangent in forward mode, as its box on the tape
+// shows it ("" when forward mode is off).
+func (p *programView) tangent(s *app.Stepper, i int) string {
+	if !p.ready() {
+		return ""
+	}
+	return p.forward.tangent(s, i)
 }
 
 // inspected follows the node the user chose: in forward mode a leaf's

@@ -61,9 +61,6 @@ type Deps struct {
 	// height: the tape fits itself again to what it leaves when it is
 	// fitted beside the drawer.
 	DrawerMoved func()
-	// TapeBoxes returns the tape's node groups, one per node of the tape
-	// drawn, where forward mode writes each node's tangent.
-	TapeBoxes func() []dom.Elem
 }
 
 // View is the step view.

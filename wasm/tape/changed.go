@@ -10,28 +10,26 @@ import (
 
 // Changed redraws what change c of the state touched; e is the step's
 // event (nil for a jump, a reset or the end). A step recorded again
-// (state.Step, state.Editing) draws the new tape and its list; the
-// state's change says Position with it, which draws every node in its
-// state. Otherwise state.Selection marks the node pinned in the
-// inspector, and state.Position draws the nodes the stepper's move
-// touched, lights the edges into the node it ran, follows that node and
-// sends the step's dots along the edges. A step whose tape cannot be laid
-// out is not drawn (the page reports why).
+// (state.Step, state.Editing) draws the new tape and its list, every node
+// in its state. Otherwise state.Selection marks the node pinned in the
+// inspector; state.Position draws the nodes the stepper's move touched,
+// lights the edges into the node it ran, follows that node and sends the
+// step's dots along the edges; forward mode switched or steered in
+// Program mode (state.Forward) draws every node's tangent. A step whose
+// tape cannot be laid out is not drawn (the page reports why).
 func (v *View) Changed(c state.Change, e *autograd.Event) {
 	s := v.deps.State.Source().Stepper()
+	if s == nil {
+		return
+	}
 	if c.Has(state.Step | state.Editing) {
-		if s == nil {
-			return
-		}
 		lay, err := s.Layout()
 		if err != nil {
 			return
 		}
 		v.build(s, lay)
 		v.list.build(s)
-		if c.Has(state.Position) {
-			v.redraw(s, nil, false)
-		}
+		v.redraw(s, nil, false)
 		return
 	}
 	if c.Has(state.Selection) {
@@ -39,8 +37,11 @@ func (v *View) Changed(c state.Change, e *autograd.Event) {
 		v.selectNode(i)
 		v.list.selectNode(i)
 	}
-	if c.Has(state.Position) && s != nil {
+	switch {
+	case c.Has(state.Position):
 		v.redraw(s, e, true)
+	case c.Has(state.Forward) && v.deps.State.ProgramMode():
+		v.redraw(s, nil, false)
 	}
 }
 

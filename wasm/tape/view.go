@@ -36,6 +36,9 @@ type Deps struct {
 	// beside its own (an image input, whose saliency map node k's VJP
 	// may complete), so that i is redrawn with k.
 	Reads func(s *app.Stepper, k, i int) bool
+	// Tangent is node i's tangent as its box shows it in forward mode, or
+	// "" (no forward mode, or no value yet).
+	Tangent func(s *app.Stepper, i int) string
 	// Example is the example of the batch that the tape's images show.
 	Example func() int
 	// Rate is the stepper's speed in steps a second: the dots a step
@@ -138,6 +141,10 @@ type boxEls struct {
 	selected bool // drawn as the node the inspector shows
 	state    app.State
 	drawn    bool // the state has been applied at least once
+	// tangent is the text of forward mode's tangent, not ok until first
+	// shown (drawTangent), and tangentText what it says.
+	tangent     dom.Elem
+	tangentText string
 }
 
 // New makes the tape's screen, with nothing recorded yet: the first change
@@ -355,8 +362,26 @@ func (v *View) update(s *app.Stepper, i int, st app.State, values bool) {
 			b.valStrip.Show(val)
 			b.gradStrip.Show(grad)
 		}
+		v.drawTangent(s, i)
 	}
 	b.state, b.drawn = st, true
+}
+
+// drawTangent writes node i's tangent in forward mode under its box's
+// gradient row (Deps.Tangent; the text is made when first shown).
+func (v *View) drawTangent(s *app.Stepper, i int) {
+	b := &v.boxes[i]
+	t := v.deps.Tangent(s, i)
+	if t == b.tangentText {
+		return
+	}
+	if !b.tangent.OK() {
+		b.tangent = ui.SVGText(v.deps.Doc, "tangent-text mono", app.StripNumPx, app.StripX, app.GradY+app.StripTextY, "")
+		b.tangent.SetAttribute("id", "tangent-"+strconv.Itoa(i))
+		b.g.AppendChild(b.tangent)
+	}
+	b.tangent.SetTextContent(t)
+	b.tangentText = t
 }
 
 // badgeText is the state badge of node i in state st, or "" for none.
